@@ -1,0 +1,25 @@
+package dev.sluice.bootstrap;
+
+/**
+ * Sees the body of a successful response as the caller consumes it, so the governor can count
+ * usage (JSON or SSE) and settle the reservation when the body ends, breaks or is closed.
+ * Implemented by the governor; called by the transport's body tap. Implementations never throw.
+ *
+ * <p>At most one of {@link #onEnd()} and {@link #onFailure(Throwable)} is called, and
+ * {@link #onClose()} may follow either or come alone (closed early). Each may arrive on any
+ * thread; implementations settle exactly once whatever the order.
+ */
+public interface BodyObserver {
+
+    /** Bytes the caller is about to receive (or the client has buffered for it). */
+    void onBytes(byte[] chunk, int offset, int length);
+
+    /** The body was read to its end. */
+    void onEnd();
+
+    /** Reading the body failed (connection broke, cancelled). */
+    void onFailure(Throwable failure);
+
+    /** The caller closed the body, possibly before its end. */
+    void onClose();
+}

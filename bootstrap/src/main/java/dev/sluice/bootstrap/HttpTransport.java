@@ -1,0 +1,80 @@
+package dev.sluice.bootstrap;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * One logical exchange as an HTTP library sees it, offered to the governor so it can admit,
+ * send attempts, observe and retry without knowing the library. Implemented per library (JDK
+ * HttpClient, OkHttp, ...) by the instrumentation's helper; one instance per logical call.
+ *
+ * <p>Responses are the library's own objects, opaque to the governor: it only passes them back
+ * to methods of this interface.
+ */
+public interface HttpTransport {
+
+    /** Short name of the library, for logs and metrics: {@code jdk-http-client}, {@code okhttp}. */
+    String library();
+
+    /** HTTP method of the request, upper case. */
+    String method();
+
+    /** Absolute URL of the request. */
+    String url();
+
+    /** Request headers as the application set them, names as given (look them up case-insensitively). */
+    Map<String, List<String>> requestHeaders();
+
+    /**
+     * The request body, read once and kept so every attempt can send it again; {@code null} when
+     * there is no body or it cannot be read without consuming it.
+     */
+    byte[] requestBody();
+
+    /** The caller's own timeout for the whole call in nanoseconds, or 0 when none is known. */
+    long callerTimeoutNanos();
+
+    /** True when the caller cancelled the call: no further attempt must start. */
+    boolean isCancelled();
+
+    /**
+     * Sends one attempt, blocking until the response headers arrive. Request headers whose names
+     * start with {@code X-Sluice-} (any case) are stripped before the request leaves the JVM.
+     * When the status is 2xx the body is handed to the caller as a stream that reports to
+     * {@code observer}; otherwise the body is read completely before this returns (see
+     * {@link #errorBody(Object)}) and the observer is not used.
+     */
+    Object send(BodyObserver observer) throws Exception;
+
+    /** Asynchronous form of {@link #send(BodyObserver)}: never blocks the calling thread. */
+    CompletableFuture<Object> sendAsync(BodyObserver observer);
+
+    /** Status code of a response returned by {@link #send}. */
+    int status(Object response);
+
+    /** Headers of a response returned by {@link #send}. */
+    Map<String, List<String>> responseHeaders(Object response);
+
+    /** The buffered body of a non-2xx response returned by {@link #send}; empty when it had none. */
+    byte[] errorBody(Object response);
+
+    /**
+     * The response to hand to the caller: the given one with these headers set (replacing any of
+     * the same name). A non-2xx response is handed back with its buffered body intact.
+     */
+    Object handBack(Object response, Map<String, String> setHeaders);
+
+    /** Releases a response that will not be handed back (an attempt about to be retried). */
+    void discard(Object response);
+
+    /** A response built by Sluice that never touched the network (a local rejection). */
+    Object localResponse(int status, Map<String, List<String>> headers, byte[] body);
+
+    /**
+     * Where completions that originate on Sluice's own threads are handed to, so the
+     * application's callbacks never run on them (the client's executor or dispatcher).
+     */
+    Executor callbackExecutor();
+}

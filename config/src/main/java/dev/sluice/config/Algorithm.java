@@ -1,0 +1,36 @@
+package dev.sluice.config;
+
+/** How a limit's capacity comes back over time. */
+public enum Algorithm {
+    /** Continuous refill at capacity per window: a per-minute limit is also smooth within the minute. */
+    TOKEN_BUCKET("token_bucket"),
+    /** Counts reset at the end of each window aligned on the epoch (minute, hour boundaries). */
+    FIXED_WINDOW("fixed_window"),
+    /** Counts reset once a day at a given local time in a given zone (midnight Pacific, ...). */
+    DAILY_RESET("daily_reset");
+
+    private final String configName;
+
+    Algorithm(String configName) {
+        this.configName = configName;
+    }
+
+    public String configName() {
+        return configName;
+    }
+
+    @Override
+    public String toString() {
+        return configName;
+    }
+
+    /** The algorithm with this config name, or null. */
+    public static Algorithm fromConfigName(String name) {
+        for (Algorithm a : values()) {
+            if (a.configName.equals(name)) {
+                return a;
+            }
+        }
+        return null;
+    }
+}

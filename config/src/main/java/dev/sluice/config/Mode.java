@@ -1,0 +1,36 @@
+package dev.sluice.config;
+
+/** How much the governor acts on its decisions. */
+public enum Mode {
+    /** Decisions are applied: callers wait, or receive local rejections. The default. */
+    ENFORCE("enforce"),
+    /** Every decision is computed, logged and counted; nothing is delayed or rejected. */
+    OBSERVE("observe"),
+    /** Pass-through: exchanges are not even inspected. */
+    OFF("off");
+
+    private final String configName;
+
+    Mode(String configName) {
+        this.configName = configName;
+    }
+
+    public String configName() {
+        return configName;
+    }
+
+    @Override
+    public String toString() {
+        return configName;
+    }
+
+    /** The mode with this config name, or null. */
+    public static Mode fromConfigName(String name) {
+        for (Mode m : values()) {
+            if (m.configName.equals(name)) {
+                return m;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.sluice.config;
+
+/** What a traffic class does with a call it cannot queue (queue full) or whose wait ran out. */
+public enum OverloadAction {
+    /** Answer with a local rejection at once. */
+    REJECT("reject"),
+    /** Let the call through unqueued, counted as overload (for traffic that must never be refused). */
+    PASS_THROUGH("pass_through");
+
+    private final String configName;
+
+    OverloadAction(String configName) {
+        this.configName = configName;
+    }
+
+    public String configName() {
+        return configName;
+    }
+
+    @Override
+    public String toString() {
+        return configName;
+    }
+
+    /** The action with this config name, or null. */
+    public static OverloadAction fromConfigName(String name) {
+        for (OverloadAction a : values()) {
+            if (a.configName.equals(name)) {
+                return a;
+            }
+        }
+        return null;
+    }
+}

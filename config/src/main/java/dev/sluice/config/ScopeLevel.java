@@ -1,0 +1,40 @@
+package dev.sluice.config;
+
+/**
+ * A level of the hierarchy a limit can be declared at. A limit at a level gets one bucket per
+ * distinct value of that level (one per tenant, per API key, ...), except {@link #ORGANIZATION},
+ * which is one bucket for the whole JVM (or fleet, with a shared store).
+ */
+public enum ScopeLevel {
+    ORGANIZATION("organization"),
+    TENANT("tenant"),
+    TEAM("team"),
+    API_KEY("api_key"),
+    MODEL_PROFILE("model_profile"),
+    PROVIDER_DEPLOYMENT("provider_deployment");
+
+    private final String configName;
+
+    ScopeLevel(String configName) {
+        this.configName = configName;
+    }
+
+    public String configName() {
+        return configName;
+    }
+
+    @Override
+    public String toString() {
+        return configName;
+    }
+
+    /** The level with this config name, or null. */
+    public static ScopeLevel fromConfigName(String name) {
+        for (ScopeLevel l : values()) {
+            if (l.configName.equals(name)) {
+                return l;
+            }
+        }
+        return null;
+    }
+}

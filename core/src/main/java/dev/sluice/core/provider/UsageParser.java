@@ -1,0 +1,30 @@
+package dev.sluice.core.provider;
+
+import dev.sluice.core.Usage;
+
+/**
+ * Reads usage from a successful response body as it streams by (a JSON document or SSE events),
+ * without holding more than it needs. One instance per attempt; fed from one thread at a time.
+ * Never throws: malformed input leaves what was counted so far.
+ */
+public interface UsageParser {
+
+    /** More body bytes, in order. */
+    void accept(byte[] chunk, int offset, int length);
+
+    /** The body ended (completely or not); flush any partial event or document. */
+    void finish();
+
+    /**
+     * The best usage known now: what the provider reported, or, when it never did (stream broken,
+     * usage not requested), what was counted from the streamed text with the request's input
+     * estimate. {@link Usage#reportedByProvider()} tells which.
+     */
+    Usage usage();
+
+    /**
+     * An error the provider signalled inside a successful response (mid-stream {@code
+     * overloaded_error}, {@code response.failed} with {@code rate_limit_exceeded}), or null.
+     */
+    ProviderError streamError();
+}
