@@ -1,0 +1,1254 @@
+package dev.sluice.core;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.sluice.config.Dimension;
+import dev.sluice.config.Mode;
+import dev.sluice.config.OverloadAction;
+import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.Limit;
+import dev.sluice.core.quota.LimitSpec;
+import dev.sluice.core.quota.ProviderScope;
+import dev.sluice.core.schedule.ClassQueue;
+import dev.sluice.core.schedule.SystemTimer;
+import dev.sluice.core.schedule.Timer;
+import dev.sluice.core.schedule.TrafficClass;
+import dev.sluice.core.schedule.Verdict;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The single door every governed call passes: it admits a call only if every bucket on its path
+ * has room, charging them all together or none; otherwise the call waits in its traffic class
+ * queue (fairly shared between tenants) until room comes back or its deadline passes. Admitted
+ * calls hold a {@link Permit} until they are settled with their actual usage.
+ *
+ * <p>One lock guards the whole quota model: LLM call rates are thousands per second, not
+ * millions, and a single lock makes every multi-bucket reservation atomic. Waiting never happens
+ * while holding it: a waiting caller parks on a future (or gets the future, when asynchronous),
+ * and whoever returns capacity, or the timer when room refills, dispatches the queues.
+ */
+public final class Governor implements AutoCloseable {
+
+    /** How often the timer looks at the queues while calls wait, whatever else it expects. */
+    private static final long SAFETY_TICK_NANOS = 250_000_000L;
+
+    private final Clock clock;
+    private final Timer timer;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final GovernorStats stats = new GovernorStats();
+
+    private volatile Mode mode;
+    private volatile long leaseTimeoutNanos;
+    private final long probeTimeoutNanos;
+    private final boolean adoptHeaderLimits;
+
+    private volatile Limit[] limits;
+    private long generation;
+
+    private final Map<String, TrafficClass> classes;
+    private final List<ClassQueue<Waiter>> queuesByPriority;
+    private final Map<String, ClassQueue<Waiter>> queues;
+    private final Map<String, Double> tenantWeights;
+
+    private final Cache<String, ProviderScope> scopes;
+    private final Set<String> pausedTenants = ConcurrentHashMap.newKeySet();
+    private final Set<String> pausedApiKeys = ConcurrentHashMap.newKeySet();
+
+    // guarded by lock
+    private int waiting;
+    private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(Comparator.comparingLong(w -> w.deadlineNanos));
+    private Permit leaseHead;
+    private Permit leaseTail;
+    private int outstanding;
+    private long nextPermitId;
+    private Timer.Cancellable wakeTask;
+    private long wakeAtNanos = Long.MAX_VALUE;
+    private Timer.Cancellable reapTask;
+    private long wakeCandidateNanos;
+    private boolean closed;
+
+    private Governor(Builder b) {
+        this.clock = b.clock;
+        this.timer = b.timer != null ? b.timer : new SystemTimer();
+        this.mode = b.mode;
+        this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
+        this.probeTimeoutNanos = b.probeTimeout.toNanos();
+        this.adoptHeaderLimits = b.adoptHeaderLimits;
+        long nowNanos = clock.nanoTime();
+        long nowMillis = clock.epochMillis();
+        List<Limit> built = new ArrayList<>();
+        for (LimitSpec spec : b.limits.values()) {
+            built.add(Limit.of(spec, clock::nanoTime, nowNanos, nowMillis, b.leaseTimeout));
+        }
+        this.limits = built.toArray(new Limit[0]);
+        this.classes = Collections.unmodifiableMap(new LinkedHashMap<>(b.classes));
+        this.queues = new LinkedHashMap<>();
+        List<ClassQueue<Waiter>> ordered = new ArrayList<>();
+        for (TrafficClass c : classes.values()) {
+            ClassQueue<Waiter> q = new ClassQueue<>(c);
+            queues.put(c.name(), q);
+            ordered.add(q);
+        }
+        ordered.sort(Comparator.comparingInt((ClassQueue<Waiter> q) -> q.trafficClass().priority()).reversed());
+        this.queuesByPriority = ordered;
+        this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
+        this.scopes = Caffeine.newBuilder()
+                .ticker(clock::nanoTime)
+                .executor(Runnable::run)
+                .maximumSize(100_000)
+                .expireAfterAccess(Duration.ofHours(1))
+                .removalListener((String k, ProviderScope s, RemovalCause c) -> {
+                    if (s != null) {
+                        s.markEvicted();
+                    }
+                })
+                .build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ------------------------------------------------------------------ admission
+
+    /**
+     * Admits a call now or rejects it, never waiting: the form for callers that cannot wait at
+     * all. A rejection says when room comes back.
+     */
+    public Admission tryAdmit(CallContext call, Demand demand) {
+        long now = clock.nanoTime();
+        // a deadline just after now: the call is offered its turn once, then leaves
+        Object decided = admitOrQueue(call, demand, now, now + 1);
+        return decided instanceof Admission ? (Admission) decided : rejectQueued((Waiter) decided);
+    }
+
+    /**
+     * Admits a call, waiting on the caller's thread while its class and deadline allow.
+     *
+     * @param deadlineNanos the caller's own deadline ({@link Clock#nanoTime()} based), or 0 for
+     *     none; the class's max wait applies on top
+     */
+    public Admission admit(CallContext call, Demand demand, long deadlineNanos) throws InterruptedException {
+        Object decided = admitOrQueue(call, demand, clock.nanoTime(), deadlineNanos);
+        if (decided instanceof Admission) {
+            return (Admission) decided;
+        }
+        Waiter queued = (Waiter) decided;
+        try {
+            return queued.future.get();
+        } catch (InterruptedException e) {
+            abandon(queued);
+            throw e;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("admission future failed", e.getCause());
+        }
+    }
+
+    /**
+     * Admits a call without blocking: the future completes when the call is admitted or rejected.
+     * Cancelling the future takes the call out of its queue (and gives back a permit that raced
+     * with the cancel).
+     */
+    public CompletableFuture<Admission> admitAsync(CallContext call, Demand demand, long deadlineNanos) {
+        Object decided = admitOrQueue(call, demand, clock.nanoTime(), deadlineNanos);
+        if (decided instanceof Admission) {
+            return CompletableFuture.completedFuture((Admission) decided);
+        }
+        Waiter queued = (Waiter) decided;
+        queued.future.whenComplete((a, error) -> {
+            if (queued.future.isCancelled()) {
+                abandon(queued);
+            }
+        });
+        return queued.future;
+    }
+
+    /**
+     * Decides now (fast path, immediate rejection, observe mode) and returns the {@link
+     * Admission}, or queues the call and returns its {@link Waiter}.
+     */
+    private Object admitOrQueue(CallContext call, Demand demand, long nowNanos, long callerDeadlineNanos) {
+        Mode m = mode;
+        List<Waiter> done = null;
+        Waiter queued = null;
+        Admission decided = null;
+        lock.lock();
+        try {
+            if (closed || m == Mode.OFF) {
+                decided = Admission.admitted(newPermit(call, demand, new Charge[0], nowNanos, 0, null));
+            } else {
+                long nowMillis = clock.epochMillis();
+                Rejection paused = operatorPause(call, demand);
+                if (paused != null && m == Mode.ENFORCE) {
+                    decided = reject(paused);
+                } else {
+                    Route route = route(call, nowNanos, nowMillis);
+                    decided = decideNow(call, demand, route, nowNanos, nowMillis, callerDeadlineNanos, m);
+                    if (decided == null) {
+                        TrafficClass cls = classOf(call);
+                        long deadline = nowNanos + cls.maxWaitNanos();
+                        if (callerDeadlineNanos != 0 && callerDeadlineNanos - deadline < 0) {
+                            deadline = callerDeadlineNanos;
+                        }
+                        ClassQueue<Waiter> queue = queues.get(cls.name());
+                        if (queue.size() >= cls.maxQueueDepth()) {
+                            decided = overflow(call, demand, route, cls, nowNanos, nowMillis, "full");
+                        } else {
+                            queued = new Waiter(call, demand, cls, deadline, nowNanos);
+                            queue.add(queued);
+                            deadlines.add(queued);
+                            waiting++;
+                            stats.onQueued(cls.name());
+                            done = new ArrayList<>(2);
+                            dispatch(nowNanos, nowMillis, done);
+                        }
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (done != null) {
+            for (Waiter w : done) {
+                w.deliver();
+            }
+        }
+        return queued != null ? queued : decided;
+    }
+
+    private Admission rejectQueued(Waiter queued) {
+        // tryAdmit never waits: if the call did not get through in the dispatch that followed
+        // its arrival, it leaves the queue with the reason it would have waited.
+        if (queued.future.isDone()) {
+            return queued.future.join();
+        }
+        abandon(queued);
+        if (queued.future.isDone() && !queued.future.isCancelled()) {
+            return queued.future.join();
+        }
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.epochMillis();
+            Route route = route(queued.context, nowNanos, nowMillis);
+            Shortfall s = shortfall(queued.demand, route, nowNanos, nowMillis);
+            return reject(rejection(GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The fast path and the immediate answers: admitted now when nobody waits and everything has
+     * room; rejected now when waiting cannot help. Null means: queue it.
+     */
+    private Admission decideNow(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
+            long callerDeadlineNanos, Mode m) {
+        Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
+        if (m == Mode.OBSERVE) {
+            if (s != null) {
+                stats.onObservedWouldDelay(s.never ? GatewayDecision.NOT_ADMISSIBLE : GatewayDecision.REJECTED_LOCALLY);
+            }
+            return Admission.admitted(take(call, demand, route, nowNanos, nowMillis, 0));
+        }
+        if (s == null && waiting == 0) {
+            return Admission.admitted(take(call, demand, route, nowNanos, nowMillis, 0));
+        }
+        if (s != null && s.never) {
+            return reject(rejection(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
+        }
+        if (s != null && s.nanos != Bucket.ON_RELEASE) {
+            TrafficClass cls = classOf(call);
+            long deadline = nowNanos + cls.maxWaitNanos();
+            if (callerDeadlineNanos != 0 && callerDeadlineNanos - deadline < 0) {
+                deadline = callerDeadlineNanos;
+            }
+            if (nowNanos + s.nanos - deadline > 0) {
+                // Room comes back only after the caller's deadline: say so now, not at the deadline.
+                return reject(rejection(GatewayDecision.REJECTED_LOCALLY, call, demand, s, 0, null));
+            }
+        }
+        return null;
+    }
+
+    private Admission overflow(CallContext call, Demand demand, Route route, TrafficClass cls, long nowNanos,
+            long nowMillis, String reason) {
+        if (cls.overloadAction() == OverloadAction.PASS_THROUGH) {
+            stats.onPassedThrough(cls.name());
+            return Admission.admitted(take(call, demand, route, nowNanos, nowMillis, 0));
+        }
+        Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
+        return reject(rejection(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
+    }
+
+    /** What is short for a demand on a route, and until when; null when everything has room. */
+    private Shortfall shortfall(Demand demand, Route route, long nowNanos, long nowMillis) {
+        Shortfall worst = null;
+        long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
+        if (gate != 0) {
+            worst = new Shortfall(null, 0, 0, gate);
+        }
+        worst = shortfallIn(route.configured, demand, nowNanos, nowMillis, worst);
+        return shortfallIn(route.scope.learnedBuckets(), demand, nowNanos, nowMillis, worst);
+    }
+
+    private Shortfall shortfallIn(Bucket[] buckets, Demand demand, long nowNanos, long nowMillis, Shortfall worst) {
+        for (Bucket b : buckets) {
+            long amount = amountFor(b, demand);
+            if (amount == 0 || !b.limit().enforced()) {
+                continue;
+            }
+            long room = b.room(nowNanos, nowMillis);
+            if (room < amount) {
+                long wait = b.nanosUntilRoom(amount, nowNanos, nowMillis);
+                if (worst == null || longer(wait, worst.nanos)) {
+                    worst = new Shortfall(b, amount, room, wait);
+                }
+            }
+        }
+        return worst;
+    }
+
+    private static boolean longer(long a, long b) {
+        return a > b;
+    }
+
+    /** Charges every bucket on the route; the caller checked room (or is in observe mode). */
+    private Permit take(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
+            long waitedNanos) {
+        Bucket[] configured = route.configured;
+        Bucket[] learned = route.scope.learnedBuckets();
+        int n = 0;
+        for (Bucket b : configured) {
+            if (amountFor(b, demand) > 0) {
+                n++;
+            }
+        }
+        for (Bucket b : learned) {
+            if (amountFor(b, demand) > 0) {
+                n++;
+            }
+        }
+        Charge[] charges = new Charge[n];
+        int i = 0;
+        for (Bucket b : configured) {
+            long amount = amountFor(b, demand);
+            if (amount > 0) {
+                charges[i++] = new Charge(b, amount, b.reserve(amount, nowNanos, nowMillis));
+            }
+        }
+        for (Bucket b : learned) {
+            long amount = amountFor(b, demand);
+            if (amount > 0) {
+                charges[i++] = new Charge(b, amount, b.reserve(amount, nowNanos, nowMillis));
+            }
+        }
+        Permit permit = newPermit(call, demand, charges, nowNanos, waitedNanos, route.scope);
+        if (route.scope.admitted(nowNanos)) {
+            permit.probe = true;
+        }
+        stats.onAdmitted(call.trafficClass(), waitedNanos);
+        return permit;
+    }
+
+    private Permit newPermit(CallContext call, Demand demand, Charge[] charges, long nowNanos, long waitedNanos,
+            ProviderScope scope) {
+        Permit p = new Permit(this, ++nextPermitId, call, demand, charges, nowNanos, waitedNanos,
+                nowNanos + leaseTimeoutNanos, scope);
+        if (charges.length > 0 || scope != null) {
+            appendLease(p);
+        }
+        return p;
+    }
+
+    private static long amountFor(Bucket b, Demand demand) {
+        Dimension d = b.limit().dimension();
+        return b.limit().mirrorsProvider() ? demand.providerCharge(d) : demand.estimate(d);
+    }
+
+    // ------------------------------------------------------------------ dispatch
+
+    /** Offers queued calls their turn, by class priority and fair share. Lock held. */
+    private void dispatch(long nowNanos, long nowMillis, List<Waiter> done) {
+        expireDeadlines(nowNanos, nowMillis, done);
+        wakeCandidateNanos = Long.MAX_VALUE;
+        for (ClassQueue<Waiter> q : queuesByPriority) {
+            if (!q.isEmpty()) {
+                q.dispatch(this::weightOf, w -> offer(w, nowNanos, nowMillis, done));
+            }
+        }
+        scheduleWake(nowNanos);
+    }
+
+    private Verdict offer(Waiter w, long nowNanos, long nowMillis, List<Waiter> done) {
+        if (w.done) {
+            return Verdict.GONE;
+        }
+        if (nowNanos - w.deadlineNanos >= 0) {
+            expire(w, nowNanos, nowMillis, done);
+            return Verdict.GONE;
+        }
+        Route route = route(w.context, nowNanos, nowMillis);
+        long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
+        if (gate != 0) {
+            noteWake(gate);
+            return Verdict.NOT_NOW;
+        }
+        if (claimedByOther(route.configured, w) || claimedByOther(route.scope.learnedBuckets(), w)) {
+            return Verdict.NOT_NOW;
+        }
+        boolean shortNow = claimShort(route.configured, w, nowNanos, nowMillis)
+                | claimShort(route.scope.learnedBuckets(), w, nowNanos, nowMillis);
+        if (shortNow) {
+            return Verdict.NOT_NOW;
+        }
+        w.releaseClaims();
+        Permit permit = take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos);
+        leaveQueue(w, Admission.admitted(permit), done);
+        return Verdict.ADMITTED;
+    }
+
+    private boolean claimedByOther(Bucket[] buckets, Waiter w) {
+        for (Bucket b : buckets) {
+            Object claimant = b.claimant();
+            if (claimant != null && claimant != w && b.limit().enforced() && amountFor(b, w.demand) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Claims every enforced bucket that lacks room for the waiter; true when any does. */
+    private boolean claimShort(Bucket[] buckets, Waiter w, long nowNanos, long nowMillis) {
+        boolean shortNow = false;
+        for (Bucket b : buckets) {
+            long amount = amountFor(b, w.demand);
+            if (amount == 0 || !b.limit().enforced()) {
+                continue;
+            }
+            if (b.room(nowNanos, nowMillis) < amount) {
+                shortNow = true;
+                if (b.claimant() == null) {
+                    w.claim(b);
+                }
+                noteWake(b.nanosUntilRoom(amount, nowNanos, nowMillis));
+            }
+        }
+        return shortNow;
+    }
+
+    private void noteWake(long nanos) {
+        if (nanos < Bucket.ON_RELEASE && nanos < wakeCandidateNanos) {
+            wakeCandidateNanos = nanos;
+        }
+    }
+
+    private void expireDeadlines(long nowNanos, long nowMillis, List<Waiter> done) {
+        Waiter w;
+        while ((w = deadlines.peek()) != null && (w.done || nowNanos - w.deadlineNanos >= 0)) {
+            deadlines.poll();
+            if (!w.done) {
+                queues.get(w.trafficClass.name()).remove(w);
+                expire(w, nowNanos, nowMillis, done);
+            }
+        }
+    }
+
+    private void expire(Waiter w, long nowNanos, long nowMillis, List<Waiter> done) {
+        Route route = route(w.context, nowNanos, nowMillis);
+        if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH) {
+            stats.onPassedThrough(w.trafficClass.name());
+            w.releaseClaims();
+            leaveQueue(w, Admission.admitted(take(w.context, w.demand, route, nowNanos, nowMillis,
+                    nowNanos - w.enqueuedNanos)), done);
+            return;
+        }
+        Shortfall s = shortfall(w.demand, route, nowNanos, nowMillis);
+        Rejection r = rejection(GatewayDecision.QUEUE_DEADLINE_EXCEEDED, w.context, w.demand, s,
+                nowNanos - w.enqueuedNanos, "deadline");
+        leaveQueue(w, reject(r), done);
+    }
+
+    private void leaveQueue(Waiter w, Admission outcome, List<Waiter> done) {
+        w.done = true;
+        w.releaseClaims();
+        w.outcome = outcome;
+        waiting--;
+        done.add(w);
+    }
+
+    /** The caller gave up (interrupted, future cancelled): take it out of its queue. */
+    private void abandon(Waiter w) {
+        List<Waiter> done = new ArrayList<>(2);
+        lock.lock();
+        try {
+            if (!w.done) {
+                queues.get(w.trafficClass.name()).remove(w);
+                w.done = true;
+                w.releaseClaims();
+                waiting--;
+                stats.onAbandoned(w.trafficClass.name());
+                // its claims may have been holding others back
+                dispatch(clock.nanoTime(), clock.epochMillis(), done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (Waiter d : done) {
+            d.deliver();
+        }
+    }
+
+    private void scheduleWake(long nowNanos) {
+        if (waiting == 0) {
+            return;
+        }
+        long delay = SAFETY_TICK_NANOS;
+        if (wakeCandidateNanos < delay) {
+            delay = Math.max(1, wakeCandidateNanos);
+        }
+        Waiter first = deadlines.peek();
+        if (first != null) {
+            delay = Math.min(delay, Math.max(1, first.deadlineNanos - nowNanos));
+        }
+        long at = nowNanos + delay;
+        if (wakeTask != null && wakeAtNanos - nowNanos > 0 && wakeAtNanos - at <= 0) {
+            return; // an earlier wake-up is already due
+        }
+        if (wakeTask != null) {
+            wakeTask.cancel();
+        }
+        wakeAtNanos = at;
+        wakeTask = timer.schedule(this::onWake, delay);
+    }
+
+    private void onWake() {
+        List<Waiter> done = new ArrayList<>();
+        lock.lock();
+        try {
+            wakeTask = null;
+            wakeAtNanos = Long.MAX_VALUE;
+            if (!closed && waiting > 0) {
+                dispatch(clock.nanoTime(), clock.epochMillis(), done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (Waiter w : done) {
+            w.deliver();
+        }
+    }
+
+    // ------------------------------------------------------------------ settlement
+
+    /** Settles a permit; {@code actual} null with {@code refundAll} means it never reached the provider. */
+    void settle(Permit p, Usage actual, boolean refundAll) {
+        List<Waiter> done = null;
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.epochMillis();
+            for (Charge c : p.charges) {
+                if (c.dimension() == Dimension.CONCURRENCY) {
+                    continue;
+                }
+                long used = refundAll ? 0 : actualFor(c, p.demand(), actual);
+                c.bucket.settle(c.amount, used, c.windowId, nowNanos, nowMillis);
+            }
+            if (p.probe && refundAll) {
+                p.scope().probeAbandoned();
+            }
+            stats.onSettled(p, actual);
+            done = afterRelease(p, nowNanos, nowMillis);
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+    }
+
+    /** Settles an attempt the provider refused: requests kept where the provider counts them, tokens back. */
+    void settleRefused(Permit p, boolean providerCountsRefusedRequests) {
+        List<Waiter> done = null;
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.epochMillis();
+            for (Charge c : p.charges) {
+                Dimension d = c.dimension();
+                if (d == Dimension.CONCURRENCY) {
+                    continue;
+                }
+                long used = d == Dimension.REQUESTS && providerCountsRefusedRequests ? c.amount : 0;
+                c.bucket.settle(c.amount, used, c.windowId, nowNanos, nowMillis);
+            }
+            done = afterRelease(p, nowNanos, nowMillis);
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+    }
+
+    void releaseConcurrency(Permit p) {
+        List<Waiter> done = null;
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.epochMillis();
+            for (Charge c : p.charges) {
+                if (c.dimension() == Dimension.CONCURRENCY) {
+                    c.bucket.settle(c.amount, 0, c.windowId, nowNanos, nowMillis);
+                }
+            }
+            done = afterRelease(p, nowNanos, nowMillis);
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+    }
+
+    private List<Waiter> afterRelease(Permit p, long nowNanos, long nowMillis) {
+        if (p.isDone() && p.inLeaseList) {
+            removeLease(p);
+        }
+        if (waiting == 0) {
+            return null;
+        }
+        List<Waiter> done = new ArrayList<>(2);
+        dispatch(nowNanos, nowMillis, done);
+        return done;
+    }
+
+    private static void deliverAll(List<Waiter> done) {
+        if (done != null) {
+            for (Waiter w : done) {
+                w.deliver();
+            }
+        }
+    }
+
+    private static long actualFor(Charge c, Demand demand, Usage usage) {
+        Dimension d = c.dimension();
+        if (d == Dimension.REQUESTS) {
+            return c.amount;
+        }
+        if (c.mirrorsProvider() && !demand.providerTruesUp(d)) {
+            return c.amount; // the provider keeps what it charged at admission
+        }
+        switch (d) {
+            case INPUT_TOKENS:
+                return usage.inputTokens();
+            case OUTPUT_TOKENS:
+                return usage.outputTokens();
+            case TOTAL_TOKENS:
+                return usage.totalTokens();
+            case SPEND:
+                return usage.spendMicros();
+            default:
+                return c.amount;
+        }
+    }
+
+    // ------------------------------------------------------------------ leases
+
+    private void appendLease(Permit p) {
+        p.inLeaseList = true;
+        p.leasePrev = leaseTail;
+        p.leaseNext = null;
+        if (leaseTail != null) {
+            leaseTail.leaseNext = p;
+        } else {
+            leaseHead = p;
+        }
+        leaseTail = p;
+        outstanding++;
+        if (reapTask == null && !closed) {
+            reapTask = timer.schedule(this::reap, Math.max(1, p.leaseExpiryNanos - clock.nanoTime()));
+        }
+    }
+
+    private void removeLease(Permit p) {
+        if (p.leasePrev != null) {
+            p.leasePrev.leaseNext = p.leaseNext;
+        } else {
+            leaseHead = p.leaseNext;
+        }
+        if (p.leaseNext != null) {
+            p.leaseNext.leasePrev = p.leasePrev;
+        } else {
+            leaseTail = p.leasePrev;
+        }
+        p.leasePrev = null;
+        p.leaseNext = null;
+        p.inLeaseList = false;
+        outstanding--;
+    }
+
+    /**
+     * Releases permits whose lease expired: a stream nobody closed, a response nobody read. What
+     * they reserved is kept as used (Sluice cannot know better) and their slots come back.
+     */
+    private void reap() {
+        List<Permit> expired = new ArrayList<>();
+        lock.lock();
+        try {
+            reapTask = null;
+            long now = clock.nanoTime();
+            Permit p = leaseHead;
+            while (p != null && now - p.leaseExpiryNanos >= 0) {
+                Permit next = p.leaseNext;
+                removeLease(p);
+                if (!p.isDone()) {
+                    expired.add(p);
+                }
+                p = next;
+            }
+            if (leaseHead != null && !closed) {
+                reapTask = timer.schedule(this::reap, Math.max(1, leaseHead.leaseExpiryNanos - now));
+            }
+        } finally {
+            lock.unlock();
+        }
+        for (Permit p : expired) {
+            stats.onLeaseExpired();
+            p.expireLease();
+        }
+    }
+
+    /** Ends a reservation keeping everything it reserved as used (an expired lease). */
+    void settleAsReserved(Permit p) {
+        List<Waiter> done = null;
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.epochMillis();
+            for (Charge c : p.charges) {
+                if (c.dimension() != Dimension.CONCURRENCY) {
+                    c.bucket.settle(c.amount, c.amount, c.windowId, nowNanos, nowMillis);
+                }
+            }
+            if (p.probe) {
+                p.scope().probeAbandoned();
+            }
+            done = afterRelease(p, nowNanos, nowMillis);
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+    }
+
+    // ------------------------------------------------------------------ provider feedback
+
+    /**
+     * Learns the budgets a provider announced in a response to this call's scope: new budgets
+     * become buckets charged like the provider charges; lower remaining figures win over Sluice's
+     * own view.
+     */
+    public void learn(CallContext call, List<LearnedBudget> budgets) {
+        if (budgets.isEmpty()) {
+            return;
+        }
+        List<Waiter> done = null;
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.epochMillis();
+            ProviderScope scope = route(call, nowNanos, nowMillis).scope;
+            for (LearnedBudget b : budgets) {
+                long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(call, b);
+                scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, nowNanos, nowMillis);
+            }
+            if (waiting > 0) {
+                done = new ArrayList<>(2);
+                dispatch(nowNanos, nowMillis, done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+    }
+
+    private long configuredCeiling(CallContext call, LearnedBudget b) {
+        long ceiling = Long.MAX_VALUE;
+        for (Limit l : limits) {
+            LimitSpec s = l.spec();
+            if (s.mirrorsProvider() && s.dimension() == b.dimension && s.window() != null
+                    && s.window().toMillis() == b.windowMillis && l.appliesTo(call)) {
+                ceiling = Math.min(ceiling, l.capacity());
+            }
+        }
+        return ceiling;
+    }
+
+    /**
+     * The provider asked callers of this scope to wait: every call through it waits (not just the
+     * one that was told), and when the pause ends one probe goes first.
+     */
+    public void pauseProviderScope(CallContext call, long pauseNanos) {
+        if (pauseNanos <= 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            route(call, nowNanos, clock.epochMillis()).scope.pauseUntil(nowNanos + pauseNanos);
+            stats.onProviderPause();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The provider answered an attempt made with this permit; a probe's answer opens or keeps the pause. */
+    public void providerAnswered(Permit permit, boolean accepted) {
+        if (!permit.probe) {
+            return;
+        }
+        List<Waiter> done = null;
+        lock.lock();
+        try {
+            permit.scope().probeAnswered(accepted);
+            if (waiting > 0) {
+                done = new ArrayList<>(2);
+                dispatch(clock.nanoTime(), clock.epochMillis(), done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+    }
+
+    // ------------------------------------------------------------------ routes and identity
+
+    private Route route(CallContext call, long nowNanos, long nowMillis) {
+        Object cached = call.cachedRoute;
+        if (cached instanceof Route && ((Route) cached).isCurrent(generation)) {
+            return (Route) cached;
+        }
+        List<Bucket> buckets = new ArrayList<>();
+        for (Limit l : limits) {
+            Bucket b = l.bucketFor(call, nowNanos, nowMillis);
+            if (b != null) {
+                buckets.add(b);
+            }
+        }
+        ProviderScope scope = scopes.get(call.providerScopeKey(), k -> new ProviderScope(k, scopeDisplayName(call)));
+        Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation);
+        call.cachedRoute = r;
+        return r;
+    }
+
+    private static String scopeDisplayName(CallContext call) {
+        StringBuilder s = new StringBuilder(call.provider());
+        if (call.apiKeyId() != null) {
+            s.append('/').append(call.apiKeyId());
+        }
+        if (call.model() != null) {
+            s.append('/').append(call.model());
+        }
+        return s.toString();
+    }
+
+    private TrafficClass classOf(CallContext call) {
+        TrafficClass c = classes.get(call.trafficClass());
+        return c != null ? c : classes.get(CallContext.DEFAULT_CLASS);
+    }
+
+    private double weightOf(String tenant) {
+        Double w = tenantWeights.get(tenant);
+        return w == null ? 1.0 : w;
+    }
+
+    private Rejection operatorPause(CallContext call, Demand demand) {
+        if (call.tenant() != null && pausedTenants.contains(call.tenant())) {
+            return rejectionBuilder(GatewayDecision.PAUSED, call, demand).scope("tenant=" + call.tenant())
+                    .detail("tenant paused by an operator").build();
+        }
+        if (call.apiKeyId() != null && pausedApiKeys.contains(call.apiKeyId())) {
+            return rejectionBuilder(GatewayDecision.PAUSED, call, demand).scope("api_key=" + call.apiKeyId())
+                    .detail("API key paused by an operator").build();
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ rejections
+
+    private Admission reject(Rejection r) {
+        stats.onRejected(r.decision(), r.trafficClass());
+        return Admission.rejected(r);
+    }
+
+    private Rejection rejection(GatewayDecision decision, CallContext call, Demand demand, Shortfall s,
+            long waitedNanos, String queueReason) {
+        Rejection.Builder b = rejectionBuilder(decision, call, demand)
+                .waitedMillis(waitedNanos / 1_000_000)
+                .queueReason(queueReason);
+        if (s != null) {
+            if (s.bucket != null) {
+                b.limiter(s.bucket.limit().dimension()).scope(s.bucket.scopeName());
+            } else {
+                b.scope(call.provider() + " (paused by the provider)");
+            }
+            if (!s.never && s.nanos < Bucket.ON_RELEASE) {
+                b.retryAfterMillis((s.nanos + 999_999) / 1_000_000);
+            }
+            b.detail(s.describe());
+        }
+        return b.build();
+    }
+
+    private static Rejection.Builder rejectionBuilder(GatewayDecision decision, CallContext call, Demand demand) {
+        return Rejection.builder(decision)
+                .provider(call.provider())
+                .model(call.model())
+                .trafficClass(call.trafficClass())
+                .tenant(call.tenant())
+                .apiKeyId(call.apiKeyId())
+                .traceId(call.traceId())
+                .estimatedInputTokens(demand.inputTokens())
+                .estimatedOutputTokens(demand.outputTokens());
+    }
+
+    /** Which bucket is short for a demand, by how much, and for how long. */
+    private static final class Shortfall {
+        final Bucket bucket;
+        final long needed;
+        final long room;
+        final long nanos;
+        final boolean never;
+
+        Shortfall(Bucket bucket, long needed, long room, long nanos) {
+            this.bucket = bucket;
+            this.needed = needed;
+            this.room = room;
+            this.nanos = nanos;
+            this.never = nanos == Bucket.NEVER;
+        }
+
+        String describe() {
+            if (bucket == null) {
+                return "provider asked to wait " + seconds(nanos);
+            }
+            String s = "needs " + needed + ", " + Math.max(0, room) + " free";
+            if (never) {
+                return s + ", more than the capacity of " + bucket.capacity();
+            }
+            if (nanos == Bucket.ON_RELEASE) {
+                return s + ", until a call in flight ends";
+            }
+            return s + ", refills in " + seconds(nanos);
+        }
+
+        private static String seconds(long nanos) {
+            return String.format(java.util.Locale.ROOT, "%.1f s", nanos / 1e9);
+        }
+    }
+
+    // ------------------------------------------------------------------ introspection and tuning
+
+    public Mode mode() {
+        return mode;
+    }
+
+    /** Live tuning: applies to the next admission. */
+    public void setMode(Mode newMode) {
+        this.mode = java.util.Objects.requireNonNull(newMode);
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public GovernorStats stats() {
+        return stats;
+    }
+
+    /** The configured limits, in declaration order. */
+    public List<Limit> limits() {
+        return Collections.unmodifiableList(Arrays.asList(limits));
+    }
+
+    /** The configured limit with this id, or null. */
+    public Limit limit(String id) {
+        for (Limit l : limits) {
+            if (l.id().equals(id)) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** Live tuning of a configured limit's capacity; waiting calls are reconsidered at once. */
+    public void setCapacity(String limitId, long capacity) {
+        Limit l = limit(limitId);
+        if (l == null) {
+            throw new IllegalArgumentException("no limit " + limitId);
+        }
+        List<Waiter> done = null;
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.epochMillis();
+            l.setCapacity(capacity, nowNanos, nowMillis);
+            if (waiting > 0) {
+                done = new ArrayList<>(2);
+                dispatch(nowNanos, nowMillis, done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+    }
+
+    /**
+     * Room left in a dimension: the least room over every bucket of that dimension (configured and
+     * learned). For tests and status views.
+     */
+    public long available(Dimension dimension) {
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            long nowMillis = clock.epochMillis();
+            long least = Long.MAX_VALUE;
+            for (Limit l : limits) {
+                if (l.dimension() == dimension) {
+                    for (Bucket b : l.buckets()) {
+                        least = Math.min(least, b.room(nowNanos, nowMillis));
+                    }
+                }
+            }
+            for (ProviderScope s : scopes.asMap().values()) {
+                for (Bucket b : s.learnedBuckets()) {
+                    if (b.limit().dimension() == dimension) {
+                        least = Math.min(least, b.room(nowNanos, nowMillis));
+                    }
+                }
+            }
+            return least;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Provider scopes known now (learned limits, pauses). */
+    public List<ProviderScope> providerScopes() {
+        return new ArrayList<>(scopes.asMap().values());
+    }
+
+    /** Calls waiting in all queues. */
+    public int waiting() {
+        lock.lock();
+        try {
+            return waiting;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Permits that still hold something (unsettled, or a concurrency slot not released). */
+    public int outstandingPermits() {
+        lock.lock();
+        try {
+            return outstanding;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Queue depth of a traffic class. */
+    public int queueDepth(String trafficClass) {
+        lock.lock();
+        try {
+            ClassQueue<Waiter> q = queues.get(trafficClass);
+            return q == null ? 0 : q.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public Map<String, TrafficClass> trafficClasses() {
+        return classes;
+    }
+
+    /** Live tuning of a tenant's weight in fair sharing. */
+    public void setTenantWeight(String tenant, double weight) {
+        if (!(weight > 0) || Double.isInfinite(weight)) {
+            throw new IllegalArgumentException("weight must be > 0, was " + weight);
+        }
+        tenantWeights.put(tenant, weight);
+    }
+
+    public double tenantWeight(String tenant) {
+        return weightOf(tenant);
+    }
+
+    /** Emergency stop for a tenant: its calls are rejected with {@code paused} until resumed. */
+    public void pauseTenant(String tenant) {
+        pausedTenants.add(tenant);
+    }
+
+    public void resumeTenant(String tenant) {
+        pausedTenants.remove(tenant);
+    }
+
+    /** Emergency stop for an API key (by its id). */
+    public void pauseApiKey(String apiKeyId) {
+        pausedApiKeys.add(apiKeyId);
+    }
+
+    public void resumeApiKey(String apiKeyId) {
+        pausedApiKeys.remove(apiKeyId);
+    }
+
+    public Set<String> pausedTenants() {
+        return Collections.unmodifiableSet(pausedTenants);
+    }
+
+    public Set<String> pausedApiKeys() {
+        return Collections.unmodifiableSet(pausedApiKeys);
+    }
+
+    public Duration leaseTimeout() {
+        return Duration.ofNanos(leaseTimeoutNanos);
+    }
+
+    /** Stops the timer; waiting calls are rejected, permits stay valid and may still be settled. */
+    @Override
+    public void close() {
+        List<Waiter> done = new ArrayList<>();
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            long nowNanos = clock.nanoTime();
+            for (ClassQueue<Waiter> q : queuesByPriority) {
+                for (Waiter w : q.all()) {
+                    q.remove(w);
+                    Rejection r = rejectionBuilder(GatewayDecision.REJECTED_LOCALLY, w.context, w.demand)
+                            .waitedMillis((nowNanos - w.enqueuedNanos) / 1_000_000).queueReason("shutdown")
+                            .detail("governor closed").build();
+                    leaveQueue(w, Admission.rejected(r), done);
+                }
+            }
+            if (wakeTask != null) {
+                wakeTask.cancel();
+            }
+            if (reapTask != null) {
+                reapTask.cancel();
+            }
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+        timer.shutdown();
+    }
+
+    /** A budget a provider announced, translated by its adapter. */
+    public static final class LearnedBudget {
+        final String name;
+        final Dimension dimension;
+        final long limit;
+        final long remaining;
+        final long windowMillis;
+
+        public LearnedBudget(String name, Dimension dimension, long limit, long remaining, long windowMillis) {
+            this.name = name;
+            this.dimension = dimension;
+            this.limit = limit;
+            this.remaining = remaining;
+            this.windowMillis = windowMillis;
+        }
+    }
+
+    /** Builds a {@link Governor}; the built-in traffic classes are always present. */
+    public static final class Builder {
+        private Clock clock = Clock.SYSTEM;
+        private Timer timer;
+        private Mode mode = Mode.ENFORCE;
+        private Duration leaseTimeout = Duration.ofMinutes(10);
+        private Duration probeTimeout = Duration.ofSeconds(30);
+        private boolean adoptHeaderLimits;
+        private final Map<String, LimitSpec> limits = new LinkedHashMap<>();
+        private final Map<String, TrafficClass> classes = new LinkedHashMap<>();
+        private final Map<String, Double> tenantWeights = new LinkedHashMap<>();
+
+        private Builder() {
+            trafficClass(TrafficClass.interactive());
+            trafficClass(TrafficClass.defaultClass());
+            trafficClass(TrafficClass.batch());
+        }
+
+        public Builder clock(Clock v) {
+            this.clock = java.util.Objects.requireNonNull(v);
+            return this;
+        }
+
+        public Builder timer(Timer v) {
+            this.timer = v;
+            return this;
+        }
+
+        public Builder mode(Mode v) {
+            this.mode = java.util.Objects.requireNonNull(v);
+            return this;
+        }
+
+        public Builder leaseTimeout(Duration v) {
+            if (v.isNegative() || v.isZero()) {
+                throw new IllegalArgumentException("leaseTimeout must be > 0");
+            }
+            this.leaseTimeout = v;
+            return this;
+        }
+
+        /** How long a probe after a provider pause may go unanswered before another call probes. */
+        public Builder probeTimeout(Duration v) {
+            this.probeTimeout = v;
+            return this;
+        }
+
+        public Builder adoptHeaderLimits(boolean v) {
+            this.adoptHeaderLimits = v;
+            return this;
+        }
+
+        public Builder limit(LimitSpec spec) {
+            if (limits.putIfAbsent(spec.id(), spec) != null) {
+                throw new IllegalArgumentException("duplicate limit id " + spec.id());
+            }
+            return this;
+        }
+
+        /** Adds a traffic class or replaces the built-in of the same name. */
+        public Builder trafficClass(TrafficClass c) {
+            classes.put(c.name(), c);
+            return this;
+        }
+
+        public Builder tenantWeight(String tenant, double weight) {
+            if (!(weight > 0)) {
+                throw new IllegalArgumentException("weight must be > 0, was " + weight);
+            }
+            tenantWeights.put(tenant, weight);
+            return this;
+        }
+
+        public Governor build() {
+            return new Governor(this);
+        }
+    }
+}

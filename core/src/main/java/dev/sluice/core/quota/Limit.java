@@ -1,0 +1,238 @@
+package dev.sluice.core.quota;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.sluice.config.Algorithm;
+import dev.sluice.config.Dimension;
+import dev.sluice.config.ScopeLevel;
+import dev.sluice.core.CallContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * A limit at run time: its spec, its live-tunable capacity and enforced flag, and its buckets, one
+ * per value of its scope level, created lazily and evicted when idle. Internal to the governor;
+ * mutated only under the governor's lock.
+ */
+public final class Limit {
+
+    /** Most per-value buckets one limit keeps (tenants, keys, models); idle ones go first. */
+    static final long MAX_BUCKETS_PER_LIMIT = 100_000;
+
+    private final LimitSpec spec;
+    private final String displayScope;
+    private volatile long capacity;
+    private volatile boolean enforced;
+    private final long windowNanos;
+    private final Bucket single;
+    private final Cache<String, Bucket> perValue;
+    private final WindowScheduleFactory schedules;
+
+    private Limit(LimitSpec spec, String displayScope, LongSupplier nanoTicker, long nowNanos, long nowMillis,
+            Duration leaseTimeout) {
+        this.spec = spec;
+        this.displayScope = displayScope;
+        this.capacity = spec.capacity();
+        this.enforced = spec.enforced();
+        this.windowNanos = spec.window() == null ? 0 : spec.window().toNanos();
+        this.schedules = new WindowScheduleFactory(spec);
+        if (spec.level() == ScopeLevel.ORGANIZATION || spec.tenant() != null) {
+            this.single = newBucket("", nowNanos, nowMillis);
+            this.perValue = null;
+        } else {
+            this.single = null;
+            // Kept well past the point where an idle bucket is full again and every reservation on
+            // it was settled or reaped, so evicting it is indistinguishable from keeping it.
+            Duration retention = Duration.ofNanos(2 * windowNanos).plus(leaseTimeout).plusMinutes(1);
+            this.perValue = Caffeine.newBuilder()
+                    .ticker(nanoTicker::getAsLong)
+                    .executor(Runnable::run)
+                    .maximumSize(MAX_BUCKETS_PER_LIMIT)
+                    .expireAfterAccess(retention)
+                    .removalListener((String key, Bucket bucket, RemovalCause cause) -> {
+                        if (bucket != null) {
+                            bucket.markEvicted();
+                        }
+                    })
+                    .build();
+        }
+    }
+
+    /** A configured limit. */
+    public static Limit of(LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis,
+            Duration leaseTimeout) {
+        return new Limit(spec, null, nanoTicker, nowNanos, nowMillis, leaseTimeout);
+    }
+
+    /** A limit whose single bucket stands for a fixed scope, e.g. a provider scope learned from headers. */
+    public static Limit forScope(LimitSpec spec, String displayScope, long nowNanos, long nowMillis) {
+        if (spec.level() != ScopeLevel.ORGANIZATION) {
+            throw new IllegalArgumentException("a fixed-scope limit has a single bucket");
+        }
+        return new Limit(spec, displayScope, System::nanoTime, nowNanos, nowMillis, Duration.ZERO);
+    }
+
+    private Bucket newBucket(String scopeValue, long nowNanos, long nowMillis) {
+        if (spec.dimension() == Dimension.CONCURRENCY) {
+            return new ConcurrencyBucket(this, scopeValue);
+        }
+        if (spec.algorithm() == Algorithm.TOKEN_BUCKET) {
+            return new TokenBucket(this, scopeValue, nowNanos);
+        }
+        return new WindowBucket(this, scopeValue, schedules.create(), nowMillis);
+    }
+
+    public LimitSpec spec() {
+        return spec;
+    }
+
+    public String id() {
+        return spec.id();
+    }
+
+    public Dimension dimension() {
+        return spec.dimension();
+    }
+
+    public long capacity() {
+        return capacity;
+    }
+
+    public boolean enforced() {
+        return enforced;
+    }
+
+    public boolean mirrorsProvider() {
+        return spec.mirrorsProvider();
+    }
+
+    long windowNanos() {
+        return windowNanos;
+    }
+
+    /** Live tuning: a new capacity applies to every bucket of this limit at the next admission. */
+    public void setCapacity(long newCapacity, long nowNanos, long nowMillis) {
+        if (newCapacity <= 0) {
+            throw new IllegalArgumentException("capacity must be > 0, was " + newCapacity);
+        }
+        this.capacity = newCapacity;
+        for (Bucket b : buckets()) {
+            b.capacityChanged(nowNanos, nowMillis);
+        }
+    }
+
+    /** Live tuning: an unenforced limit is counted and shown but never delays or rejects. */
+    public void setEnforced(boolean value) {
+        this.enforced = value;
+    }
+
+    /** Whether this limit applies to a call (its provider, tenant and model filters). */
+    public boolean appliesTo(CallContext call) {
+        if (spec.provider() != null && !spec.provider().equals(call.provider())) {
+            return false;
+        }
+        if (spec.tenant() != null && !spec.tenant().equals(call.tenant())) {
+            return false;
+        }
+        if (!spec.models().isEmpty() && !ModelPatterns.matches(spec.models(), call.model())) {
+            return false;
+        }
+        return spec.tenant() != null || spec.level() == ScopeLevel.ORGANIZATION || scopeValueOf(call) != null;
+    }
+
+    /** The bucket this call is counted in, created if needed; null when the limit does not apply. */
+    public Bucket bucketFor(CallContext call, long nowNanos, long nowMillis) {
+        if (!appliesTo(call)) {
+            return null;
+        }
+        if (single != null) {
+            return single;
+        }
+        String value = scopeValueOf(call);
+        return perValue.get(value, v -> newBucket(v, nowNanos, nowMillis));
+    }
+
+    private String scopeValueOf(CallContext call) {
+        switch (spec.level()) {
+            case TENANT:
+                return call.tenant();
+            case TEAM:
+                return call.team();
+            case API_KEY:
+                return call.apiKeyId();
+            case MODEL_PROFILE:
+                return call.model();
+            case PROVIDER_DEPLOYMENT:
+                return call.deployment() != null ? call.deployment() : call.model();
+            case ORGANIZATION:
+            default:
+                return "";
+        }
+    }
+
+    /** Every live bucket of this limit. */
+    public Collection<Bucket> buckets() {
+        if (single != null) {
+            return Collections.singletonList(single);
+        }
+        return new ArrayList<>(perValue.asMap().values());
+    }
+
+    /** Human-readable scope of one of this limit's buckets. */
+    String scopeName(String scopeValue) {
+        if (displayScope != null) {
+            return displayScope;
+        }
+        String prefix = spec.provider() != null ? spec.provider() : "sluice";
+        if (spec.tenant() != null) {
+            return prefix + "/tenant=" + spec.tenant();
+        }
+        if (spec.level() == ScopeLevel.ORGANIZATION) {
+            return prefix;
+        }
+        return prefix + "/" + spec.level().configName() + "=" + scopeValue;
+    }
+
+    @Override
+    public String toString() {
+        return spec.toString();
+    }
+
+    /** Builds each windowed bucket its own schedule (daily schedules cache their current day). */
+    private static final class WindowScheduleFactory {
+        private final LimitSpec spec;
+
+        WindowScheduleFactory(LimitSpec spec) {
+            this.spec = spec;
+        }
+
+        WindowSchedule create() {
+            if (spec.algorithm() == Algorithm.DAILY_RESET) {
+                return WindowSchedule.daily(spec.resetAt(), spec.zone());
+            }
+            return WindowSchedule.fixed(spec.window().toMillis());
+        }
+    }
+
+    /** Matches model names against patterns with an optional trailing {@code *}. */
+    static final class ModelPatterns {
+        private ModelPatterns() {}
+
+        static boolean matches(List<String> patterns, String model) {
+            if (model == null) {
+                return false;
+            }
+            for (String p : patterns) {
+                if (p.endsWith("*") ? model.startsWith(p.substring(0, p.length() - 1)) : p.equals(model)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package dev.sluice.core.quota;
+
+import dev.sluice.config.Dimension;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * The provider's own scope for one key and model: the limits learned from its rate-limit headers,
+ * and its pause. A wait hint from the provider pauses the scope for every caller, not just the one
+ * that was told; when the pause ends, one probe call goes first and the others follow only once it
+ * was accepted. Internal; mutated under the governor's lock.
+ */
+public final class ProviderScope {
+
+    private static final Bucket[] NONE = new Bucket[0];
+
+    private final String key;
+    private final String displayName;
+    private volatile Bucket[] learned = NONE;
+
+    private long pausedUntilNanos;
+    private boolean probeNeeded;
+    private boolean probeOutstanding;
+    private long probeStartedNanos;
+    private volatile boolean evicted;
+
+    public ProviderScope(String key, String displayName) {
+        this.key = key;
+        this.displayName = displayName;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}. */
+    public String displayName() {
+        return displayName;
+    }
+
+    /** Buckets learned from the provider's headers, charged like the provider charges. */
+    public Bucket[] learnedBuckets() {
+        return learned;
+    }
+
+    /**
+     * Adopts a budget the provider announced. A new budget becomes a token bucket of that
+     * capacity over that window; a known one follows the provider's limit (capped at
+     * {@code ceiling}); {@code remaining}, when lower than Sluice's own view, wins.
+     *
+     * @param limit the announced capacity, or a negative value when unknown (Azure announces only
+     *     what remains: the largest remaining seen stands for the capacity)
+     * @param remaining what is left, or negative when unknown
+     */
+    public void learn(String budgetName, Dimension dimension, long limit, long remaining, long windowMillis,
+            long ceiling, long nowNanos, long nowMillis) {
+        if (windowMillis <= 0 || (limit <= 0 && remaining < 0)) {
+            return;
+        }
+        Bucket bucket = find(dimension, windowMillis);
+        long capacity = limit > 0 ? limit : Math.max(1, remaining);
+        capacity = Math.min(capacity, ceiling);
+        if (bucket == null) {
+            LimitSpec spec = LimitSpec.builder(displayName + ":" + budgetName, dimension, capacity)
+                    .window(Duration.ofMillis(windowMillis))
+                    .mirrorsProvider(true)
+                    .source(LimitSpec.Source.LEARNED)
+                    .build();
+            bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis).buckets().iterator().next();
+            Bucket[] grown = Arrays.copyOf(learned, learned.length + 1);
+            grown[grown.length - 1] = bucket;
+            learned = grown;
+        } else if (limit > 0 ? capacity != bucket.capacity() : capacity > bucket.capacity()) {
+            bucket.limit().setCapacity(capacity, nowNanos, nowMillis);
+        }
+        if (remaining >= 0) {
+            bucket.lowerRoomTo(remaining, nowNanos, nowMillis);
+        }
+    }
+
+    private Bucket find(Dimension dimension, long windowMillis) {
+        for (Bucket b : learned) {
+            if (b.limit().dimension() == dimension && b.limit().windowNanos() == windowMillis * 1_000_000L) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /** The provider asked for a pause until this time (the longest pause wins). */
+    public void pauseUntil(long untilNanos) {
+        if (untilNanos > pausedUntilNanos) {
+            pausedUntilNanos = untilNanos;
+        }
+        probeNeeded = true;
+    }
+
+    /**
+     * How long until a call may be admitted through this scope: the rest of a pause,
+     * {@link Bucket#ON_RELEASE} while a probe is out, 0 when open.
+     */
+    public long nanosUntilOpen(long nowNanos, long probeTimeoutNanos) {
+        if (nowNanos < pausedUntilNanos) {
+            return pausedUntilNanos - nowNanos;
+        }
+        if (probeOutstanding) {
+            if (nowNanos - probeStartedNanos < probeTimeoutNanos) {
+                return Bucket.ON_RELEASE;
+            }
+            // the probe never reported back (lost, or a very slow answer): send another
+            probeOutstanding = false;
+        }
+        return 0;
+    }
+
+    /** Records an admission through this scope; true when it is the probe after a pause. */
+    public boolean admitted(long nowNanos) {
+        if (probeNeeded && !probeOutstanding) {
+            probeOutstanding = true;
+            probeStartedNanos = nowNanos;
+            return true;
+        }
+        return false;
+    }
+
+    /** The probe got an answer: accepted opens the scope; refused leaves it to the next pause. */
+    public void probeAnswered(boolean accepted) {
+        probeOutstanding = false;
+        if (accepted) {
+            probeNeeded = false;
+        }
+    }
+
+    /** The probe ended without an answer (cancelled, failed before sending): another call probes. */
+    public void probeAbandoned() {
+        probeOutstanding = false;
+    }
+
+    public boolean isPaused(long nowNanos) {
+        return nowNanos < pausedUntilNanos;
+    }
+
+    /** Until when the scope is paused (monotonic nanos), or 0. */
+    public long pausedUntilNanos() {
+        return pausedUntilNanos;
+    }
+
+    public boolean isEvicted() {
+        return evicted;
+    }
+
+    public void markEvicted() {
+        evicted = true;
+    }
+
+    /** Whether evicting this scope would lose anything (a pause, a probe, reservations). */
+    public boolean atRest(long nowNanos, long nowMillis) {
+        if (nowNanos < pausedUntilNanos || probeOutstanding) {
+            return false;
+        }
+        for (Bucket b : learned) {
+            if (b.nanosUntilAtRest(nowNanos, nowMillis) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return displayName;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.sluice.core.quota;
+
+/**
+ * A counter that resets at window boundaries: fixed windows aligned on the epoch, or a daily reset
+ * at a zone-aware time. A refund only applies to the window it was taken in: once the window has
+ * ended, its counts are gone anyway.
+ */
+final class WindowBucket extends Bucket {
+
+    private final WindowSchedule schedule;
+    private long currentWindowStart;
+    private long used;
+
+    WindowBucket(Limit limit, String scopeValue, WindowSchedule schedule, long nowMillis) {
+        super(limit, scopeValue);
+        this.schedule = schedule;
+        this.currentWindowStart = schedule.windowStart(nowMillis);
+    }
+
+    private void roll(long nowMillis) {
+        long start = schedule.windowStart(nowMillis);
+        if (start != currentWindowStart) {
+            currentWindowStart = start;
+            used = 0;
+        }
+    }
+
+    @Override
+    public long room(long nowNanos, long nowMillis) {
+        roll(nowMillis);
+        return limit().capacity() - used;
+    }
+
+    @Override
+    public long take(long amount, long nowNanos, long nowMillis) {
+        roll(nowMillis);
+        used += amount;
+        return currentWindowStart;
+    }
+
+    @Override
+    public void giveBack(long amount, long windowId, long nowNanos, long nowMillis) {
+        roll(nowMillis);
+        if (windowId == currentWindowStart) {
+            used = Math.max(0, used - amount);
+        }
+    }
+
+    @Override
+    public void takeMore(long amount, long nowNanos, long nowMillis) {
+        roll(nowMillis);
+        used += amount;
+    }
+
+    @Override
+    public long nanosUntilRoom(long amount, long nowNanos, long nowMillis) {
+        if (amount > limit().capacity()) {
+            return NEVER;
+        }
+        roll(nowMillis);
+        if (amount <= limit().capacity() - used) {
+            return 0;
+        }
+        return Math.max(1, schedule.nextWindowStart(nowMillis) - nowMillis) * 1_000_000L;
+    }
+
+    @Override
+    public void lowerRoomTo(long remaining, long nowNanos, long nowMillis) {
+        roll(nowMillis);
+        used = Math.max(used, limit().capacity() - remaining);
+    }
+
+    @Override
+    public void capacityChanged(long nowNanos, long nowMillis) {
+        roll(nowMillis);
+    }
+
+    @Override
+    public long nanosUntilAtRest(long nowNanos, long nowMillis) {
+        if (reserved() > 0) {
+            return NEVER;
+        }
+        roll(nowMillis);
+        return used == 0 ? 0 : Math.max(1, schedule.nextWindowStart(nowMillis) - nowMillis) * 1_000_000L;
+    }
+
+    /** Start of the window being counted (epoch ms), for display. */
+    long windowStart() {
+        return currentWindowStart;
+    }
+}

@@ -1,0 +1,312 @@
+package dev.sluice.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.Algorithm;
+import dev.sluice.config.Dimension;
+import dev.sluice.config.ScopeLevel;
+import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.Limit;
+import dev.sluice.core.quota.LimitSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random interleavings of admit, settle, cancel and abandon (left to the lease reaper) over several
+ * threads and a hierarchy of buckets, while time moves: in every window the usage admitted never
+ * exceeds what the limit allows, and at the end nothing stays reserved.
+ */
+class GovernorInvariantTest {
+
+    private static final int THREADS = 4;
+    private static final int OPS_PER_THREAD = 3_000;
+    private static final int CONCURRENCY = 8;
+    private static final String[] TENANTS = {"t0", "t1", "t2", "t3"};
+    private static final String[] KEYS = {"k_a", "k_b"};
+
+    private static Governor.Builder hierarchy(FakeClock clock, ManualTimer timer) {
+        return Governor.builder().clock(clock).timer(timer).leaseTimeout(Duration.ofSeconds(20))
+                .limit(LimitSpec.perWindow("org-tokens", Dimension.TOTAL_TOKENS, 10_000, Duration.ofSeconds(10)))
+                .limit(LimitSpec.builder("tenant-tokens", Dimension.TOTAL_TOKENS, 4_000)
+                        .window(Duration.ofSeconds(10)).level(ScopeLevel.TENANT).build())
+                .limit(LimitSpec.builder("key-output", Dimension.OUTPUT_TOKENS, 3_000)
+                        .window(Duration.ofSeconds(10)).level(ScopeLevel.API_KEY).build())
+                .limit(LimitSpec.builder("org-requests", Dimension.REQUESTS, 50)
+                        .window(Duration.ofSeconds(5)).algorithm(Algorithm.FIXED_WINDOW).build())
+                .limit(LimitSpec.builder("tenant-requests-daily", Dimension.REQUESTS, 2_000)
+                        .level(ScopeLevel.TENANT).dailyReset(java.time.LocalTime.of(10, 0, 30),
+                                java.time.ZoneId.of("America/Los_Angeles")).build())
+                .limit(LimitSpec.builder("org-concurrency", Dimension.CONCURRENCY, CONCURRENCY).build());
+    }
+
+    /** How a permit ended, so its final use of each bucket is known. */
+    private enum End { SETTLED, CANCELLED, ABANDONED }
+
+    private static final class Record {
+        final Permit permit;
+        final End end;
+        final Usage usage;
+
+        Record(Permit permit, End end, Usage usage) {
+            this.permit = permit;
+            this.end = end;
+            this.usage = usage;
+        }
+
+        long finalAmount(Charge c) {
+            switch (end) {
+                case CANCELLED:
+                    return 0;
+                case ABANDONED:
+                    return c.amount;
+                default:
+                    switch (c.dimension()) {
+                        case REQUESTS:
+                            return c.amount;
+                        case INPUT_TOKENS:
+                            return usage.inputTokens();
+                        case OUTPUT_TOKENS:
+                            return usage.outputTokens();
+                        case TOTAL_TOKENS:
+                            return usage.totalTokens();
+                        default:
+                            return c.amount;
+                    }
+            }
+        }
+    }
+
+    @RepeatedTest(3)
+    void admittedUsageNeverExceedsAnyWindowAndNothingLeaks() throws Exception {
+        FakeClock clock = new FakeClock();
+        ManualTimer timer = new ManualTimer(clock);
+        Governor governor = hierarchy(clock, timer).build();
+        ConcurrentLinkedQueue<Record> records = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<CompletableFuture<Admission>> pending = new ConcurrentLinkedQueue<>();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxInFlight = new AtomicInteger();
+        CountDownLatch workersDone = new CountDownLatch(THREADS);
+        long seed = System.nanoTime();
+
+        for (int t = 0; t < THREADS; t++) {
+            SplittableRandom random = new SplittableRandom(seed + t);
+            Thread worker = new Thread(() -> {
+                List<Permit> held = new ArrayList<>();
+                try {
+                    for (int i = 0; i < OPS_PER_THREAD; i++) {
+                        int op = random.nextInt(10);
+                        if (op < 4 || held.isEmpty()) {
+                            CallContext call = CallContext.builder("openai")
+                                    .tenant(TENANTS[random.nextInt(TENANTS.length)])
+                                    .apiKeyId(KEYS[random.nextInt(KEYS.length)]).build();
+                            Demand demand = Demand.builder().inputTokens(random.nextInt(400))
+                                    .outputTokens(random.nextInt(400)).build();
+                            if (random.nextBoolean()) {
+                                Admission a = governor.tryAdmit(call, demand);
+                                if (a.isAdmitted()) {
+                                    enter(inFlight, maxInFlight);
+                                    held.add(a.permit());
+                                }
+                            } else {
+                                long deadline = clock.nanoTime() + random.nextInt(2_000) * 1_000_000L;
+                                CompletableFuture<Admission> f = governor.admitAsync(call, demand, deadline);
+                                if (random.nextInt(8) == 0) {
+                                    f.cancel(false);
+                                } else {
+                                    pending.add(f);
+                                }
+                            }
+                        } else {
+                            Permit p = held.remove(random.nextInt(held.size()));
+                            finish(p, random, records, inFlight);
+                        }
+                        collect(pending, held, inFlight, maxInFlight);
+                    }
+                    collect(pending, held, inFlight, maxInFlight);
+                    for (Permit p : held) {
+                        finish(p, random, records, inFlight);
+                    }
+                } finally {
+                    workersDone.countDown();
+                }
+            });
+            worker.start();
+        }
+        SplittableRandom random = new SplittableRandom(seed - 1);
+        while (!workersDone.await(0, TimeUnit.MILLISECONDS)) {
+            timer.advance(Duration.ofMillis(random.nextInt(40)));
+            Thread.yield();
+        }
+        // every queued call comes out: admitted (then finished here) or rejected at its deadline
+        timer.advance(Duration.ofSeconds(3));
+        List<Permit> late = new ArrayList<>();
+        collect(pending, late, inFlight, maxInFlight);
+        assertThat(pending).isEmpty();
+        for (Permit p : late) {
+            finish(p, random, records, inFlight);
+        }
+        // abandoned permits are reaped when their lease expires
+        timer.advance(Duration.ofSeconds(21));
+
+        assertThat(governor.waiting()).isZero();
+        assertThat(governor.outstandingPermits()).as("permits still holding something").isZero();
+        assertThat(maxInFlight.get()).isLessThanOrEqualTo(CONCURRENCY);
+        for (Limit l : governor.limits()) {
+            for (Bucket b : l.buckets()) {
+                assertThat(b.reserved()).as("reserved in %s", b).isZero();
+            }
+        }
+        assertWindowsRespected(governor, records, clock);
+        governor.close();
+    }
+
+    private static void enter(AtomicInteger inFlight, AtomicInteger max) {
+        int now = inFlight.incrementAndGet();
+        max.accumulateAndGet(now, Math::max);
+    }
+
+    private static void collect(ConcurrentLinkedQueue<CompletableFuture<Admission>> pending, List<Permit> held,
+            AtomicInteger inFlight, AtomicInteger max) {
+        for (CompletableFuture<Admission> f : pending) {
+            if (f.isDone() && pending.remove(f)) {
+                Admission a = f.join();
+                if (a.isAdmitted()) {
+                    enter(inFlight, max);
+                    held.add(a.permit());
+                }
+            }
+        }
+    }
+
+    private static void finish(Permit p, SplittableRandom random, ConcurrentLinkedQueue<Record> records,
+            AtomicInteger inFlight) {
+        int how = random.nextInt(10);
+        inFlight.decrementAndGet(); // before the governor releases: our count never exceeds its count
+        if (how < 6) {
+            Usage usage = Usage.builder()
+                    .inputTokens(random.nextLong(p.demand().inputTokens() + 1))
+                    .outputTokens(random.nextLong(p.demand().outputTokens() + 1)).build();
+            records.add(new Record(p, End.SETTLED, usage));
+            p.settle(usage);
+            p.releaseConcurrency();
+        } else if (how < 9) {
+            records.add(new Record(p, End.CANCELLED, null));
+            p.cancel();
+        } else {
+            records.add(new Record(p, End.ABANDONED, null)); // the reaper will release it
+        }
+    }
+
+    /** For each bucket, the usage admitted in any window stays within what its algorithm allows. */
+    private static void assertWindowsRespected(Governor governor, Iterable<Record> records, FakeClock clock) {
+        Map<Bucket, List<long[]>> events = new IdentityHashMap<>();
+        for (Record r : records) {
+            for (Charge c : r.permit.charges) {
+                if (c.dimension() != Dimension.CONCURRENCY) {
+                    events.computeIfAbsent(c.bucket, b -> new ArrayList<>())
+                            .add(new long[] {r.permit.admittedNanos(), r.finalAmount(c)});
+                }
+            }
+        }
+        assertThat(events).isNotEmpty();
+        for (Map.Entry<Bucket, List<long[]>> e : events.entrySet()) {
+            Bucket b = e.getKey();
+            List<long[]> list = e.getValue();
+            Collections.sort(list, (x, y) -> Long.compare(x[0], y[0]));
+            LimitSpec spec = b.limit().spec();
+            if (spec.algorithm() == Algorithm.TOKEN_BUCKET) {
+                double rate = (double) spec.capacity() / spec.window().toNanos();
+                double prefix = 0;
+                double minStart = Double.MAX_VALUE;
+                for (long[] ev : list) {
+                    minStart = Math.min(minStart, prefix - rate * ev[0]);
+                    prefix += ev[1];
+                    double worst = prefix - rate * ev[0] - minStart;
+                    assertThat(worst).as("burst in %s", b).isLessThanOrEqualTo(spec.capacity() + 1e-6);
+                }
+            } else {
+                Map<Long, Long> perWindow = new HashMap<>();
+                long windowMillis = spec.window().toMillis();
+                for (long[] ev : list) {
+                    long startMillis = spec.algorithm() == Algorithm.FIXED_WINDOW
+                            ? Math.floorDiv(clock.epochMillisAt(ev[0]), windowMillis) * windowMillis
+                            : dailyWindowStart(clock.epochMillisAt(ev[0]), spec);
+                    perWindow.merge(startMillis, ev[1], Long::sum);
+                }
+                for (Map.Entry<Long, Long> w : perWindow.entrySet()) {
+                    assertThat(w.getValue()).as("window %s of %s", w.getKey(), b)
+                            .isLessThanOrEqualTo(spec.capacity());
+                }
+            }
+        }
+    }
+
+    private static long dailyWindowStart(long epochMillis, LimitSpec spec) {
+        java.time.ZonedDateTime now = java.time.Instant.ofEpochMilli(epochMillis).atZone(spec.zone());
+        java.time.ZonedDateTime reset = now.toLocalDate().atTime(spec.resetAt()).atZone(spec.zone());
+        return (now.isBefore(reset) ? reset.minusDays(1) : reset).toInstant().toEpochMilli();
+    }
+
+    @Test
+    void refundsRestoreEveryBucketExactly() throws Exception {
+        FakeClock clock = new FakeClock();
+        ManualTimer timer = new ManualTimer(clock);
+        Governor governor = hierarchy(clock, timer).build();
+        Map<Bucket, Long> before = new IdentityHashMap<>();
+        // create every bucket first, then remember its room
+        for (String t : TENANTS) {
+            for (String k : KEYS) {
+                governor.tryAdmit(CallContext.builder("openai").tenant(t).apiKeyId(k).build(),
+                        Demand.builder().inputTokens(1).build()).permit().cancel();
+            }
+        }
+        for (Limit l : governor.limits()) {
+            for (Bucket b : l.buckets()) {
+                before.put(b, b.room(clock.nanoTime(), clock.epochMillis()));
+            }
+        }
+        CountDownLatch done = new CountDownLatch(THREADS);
+        for (int t = 0; t < THREADS; t++) {
+            SplittableRandom random = new SplittableRandom(t * 31L + 7);
+            new Thread(() -> {
+                List<Permit> held = new ArrayList<>();
+                for (int i = 0; i < OPS_PER_THREAD; i++) {
+                    if (random.nextBoolean() || held.isEmpty()) {
+                        Admission a = governor.tryAdmit(CallContext.builder("openai")
+                                .tenant(TENANTS[random.nextInt(TENANTS.length)])
+                                .apiKeyId(KEYS[random.nextInt(KEYS.length)]).build(),
+                                Demand.builder().inputTokens(random.nextInt(300)).outputTokens(random.nextInt(300))
+                                        .build());
+                        if (a.isAdmitted()) {
+                            held.add(a.permit());
+                        }
+                    } else {
+                        held.remove(random.nextInt(held.size())).cancel();
+                    }
+                }
+                held.forEach(Permit::cancel);
+                done.countDown();
+            }).start();
+        }
+        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        for (Map.Entry<Bucket, Long> e : before.entrySet()) {
+            assertThat(e.getKey().room(clock.nanoTime(), clock.epochMillis())).as("%s", e.getKey())
+                    .isEqualTo(e.getValue());
+        }
+        assertThat(governor.outstandingPermits()).isZero();
+        governor.close();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.sluice.core.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.Algorithm;
+import dev.sluice.config.Dimension;
+import dev.sluice.core.FakeClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import org.junit.jupiter.api.Test;
+
+class BucketAlgorithmsTest {
+
+    private static Bucket bucketOf(LimitSpec spec, FakeClock clock) {
+        return Limit.of(spec, clock::nanoTime, clock.nanoTime(), clock.epochMillis(), Duration.ofMinutes(1))
+                .buckets().iterator().next();
+    }
+
+    @Test
+    void aTokenBucketSaysHowLongUntilADemandFits() {
+        FakeClock clock = new FakeClock();
+        Bucket b = bucketOf(LimitSpec.perWindow("tpm", Dimension.TOTAL_TOKENS, 6_000, Duration.ofMinutes(1)), clock);
+        b.reserve(6_000, clock.nanoTime(), clock.epochMillis());
+        // 100 tokens per second come back
+        assertThat(b.nanosUntilRoom(250, clock.nanoTime(), clock.epochMillis())).isEqualTo(2_500_000_000L);
+        assertThat(b.nanosUntilRoom(6_001, clock.nanoTime(), clock.epochMillis())).isEqualTo(Bucket.NEVER);
+        clock.advance(Duration.ofMillis(2_500));
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(250);
+    }
+
+    @Test
+    void aTokenBucketNeverHoldsMoreThanItsCapacity() {
+        FakeClock clock = new FakeClock();
+        Bucket b = bucketOf(LimitSpec.perWindow("rpm", Dimension.REQUESTS, 10, Duration.ofSeconds(1)), clock);
+        clock.advance(Duration.ofHours(1));
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(10);
+        long w = b.reserve(4, clock.nanoTime(), clock.epochMillis());
+        b.settle(4, 0, w, clock.nanoTime(), clock.epochMillis());
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(10);
+    }
+
+    @Test
+    void fixedWindowsAlignOnTheEpochAndRefundOnlyWithinTheirWindow() {
+        FakeClock clock = new FakeClock(Instant.parse("2026-11-29T10:15:59.500Z"));
+        Bucket b = bucketOf(LimitSpec.builder("gw-key", Dimension.REQUESTS, 600).window(Duration.ofMinutes(1))
+                .algorithm(Algorithm.FIXED_WINDOW).build(), clock);
+        long window = b.reserve(600, clock.nanoTime(), clock.epochMillis());
+        assertThat(window).isEqualTo(Instant.parse("2026-11-29T10:15:00Z").toEpochMilli());
+        assertThat(b.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis())).isEqualTo(500_000_000L);
+        clock.advance(Duration.ofMillis(500));
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(600);
+        b.reserve(10, clock.nanoTime(), clock.epochMillis());
+        // a refund for the previous window does not give this window anything
+        b.settle(600, 0, window, clock.nanoTime(), clock.epochMillis());
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(590);
+    }
+
+    @Test
+    void aDailyResetHappensAtMidnightPacificAcrossDaylightSavingChanges() {
+        // 2026-11-01 is the day US daylight saving time ends: that day lasts 25 hours in Los Angeles
+        FakeClock clock = new FakeClock(Instant.parse("2026-11-01T06:59:00Z")); // 23:59 PDT, Oct 31
+        Bucket b = bucketOf(LimitSpec.builder("rpd", Dimension.REQUESTS, 100)
+                .dailyReset(LocalTime.MIDNIGHT, ZoneId.of("America/Los_Angeles")).build(), clock);
+        b.reserve(100, clock.nanoTime(), clock.epochMillis());
+        assertThat(b.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis()))
+                .isEqualTo(Duration.ofMinutes(1).toNanos());
+        clock.advance(Duration.ofMinutes(1)); // midnight PDT: new day
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(100);
+        b.reserve(100, clock.nanoTime(), clock.epochMillis());
+        // the next reset is 25 hours later (midnight PST)
+        assertThat(b.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis()))
+                .isEqualTo(Duration.ofHours(25).toNanos());
+    }
+
+    @Test
+    void concurrencyComesBackOnlyOnRelease() {
+        FakeClock clock = new FakeClock();
+        Bucket b = bucketOf(LimitSpec.builder("conc", Dimension.CONCURRENCY, 2).build(), clock);
+        b.reserve(1, clock.nanoTime(), clock.epochMillis());
+        b.reserve(1, clock.nanoTime(), clock.epochMillis());
+        assertThat(b.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis())).isEqualTo(Bucket.ON_RELEASE);
+        clock.advance(Duration.ofHours(1));
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isZero();
+        b.settle(1, 0, 0, clock.nanoTime(), clock.epochMillis());
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(1);
+    }
+
+    @Test
+    void theProvidersLowerRemainingWinsOverSluicesView() {
+        FakeClock clock = new FakeClock();
+        Bucket b = bucketOf(LimitSpec.perWindow("tpm", Dimension.TOTAL_TOKENS, 10_000, Duration.ofMinutes(1)), clock);
+        b.lowerRoomTo(2_000, clock.nanoTime(), clock.epochMillis());
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(2_000);
+        b.lowerRoomTo(5_000, clock.nanoTime(), clock.epochMillis());
+        assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(2_000);
+    }
+}
