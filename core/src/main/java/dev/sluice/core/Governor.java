@@ -971,6 +971,11 @@ public final class Governor implements AutoCloseable {
         return clock;
     }
 
+    /** The governor's timer thread, shared with the exchange engine for its own delays. */
+    public Timer timer() {
+        return timer;
+    }
+
     public GovernorStats stats() {
         return stats;
     }

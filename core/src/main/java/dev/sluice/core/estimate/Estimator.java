@@ -1,0 +1,156 @@
+package dev.sluice.core.estimate;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.core.provider.RequestFacts;
+import dev.sluice.core.provider.TokenEstimator;
+import java.util.Arrays;
+
+/**
+ * Estimates what a call will use before it is sent, and learns from what calls really used.
+ *
+ * <p>Input: characters of prompt text divided by a ratio, plus framing per message, times a
+ * per-model correction learned from the provider's reported prompt tokens (bounded, so one odd
+ * call cannot swing it). Output: the request's max tokens, or less when the route's recent
+ * outputs show it never gets near (a learned percentile), or a conservative default for a route
+ * with neither. Thread-safe.
+ */
+public final class Estimator implements TokenEstimator {
+
+    private static final double CORRECTION_WEIGHT = 0.2;
+    private static final int OUTPUT_SAMPLES = 128;
+    private static final int MIN_SAMPLES_FOR_PERCENTILE = 16;
+
+    private final double charsPerToken;
+    private final int tokensPerMessage;
+    private final double outputPercentile;
+    private final long defaultOutputTokens;
+    private final boolean learn;
+    private final double correctionMin;
+    private final double correctionMax;
+    private final Cache<String, Correction> corrections = Caffeine.newBuilder().maximumSize(10_000).build();
+    private final Cache<String, OutputHistory> outputs = Caffeine.newBuilder().maximumSize(10_000).build();
+
+    public Estimator(double charsPerToken, int tokensPerMessage, double outputPercentile, long defaultOutputTokens,
+            boolean learn, double correctionMin, double correctionMax) {
+        if (!(charsPerToken > 0)) {
+            throw new IllegalArgumentException("charsPerToken must be > 0");
+        }
+        this.charsPerToken = charsPerToken;
+        this.tokensPerMessage = tokensPerMessage;
+        this.outputPercentile = outputPercentile;
+        this.defaultOutputTokens = defaultOutputTokens;
+        this.learn = learn;
+        this.correctionMin = correctionMin;
+        this.correctionMax = correctionMax;
+    }
+
+    /** The defaults: 4 characters a token, 4 tokens of framing a message, p95, 1024 tokens. */
+    public static Estimator defaults() {
+        return new Estimator(4.0, 4, 0.95, 1024, true, 0.5, 2.0);
+    }
+
+    @Override
+    public long estimateInputTokens(String model, long characters, int parts) {
+        double raw = Math.ceil(characters / charsPerToken) + (long) parts * tokensPerMessage;
+        double corrected = raw * correction(model);
+        return Math.max(1, (long) Math.ceil(corrected));
+    }
+
+    @Override
+    public long tokensForText(String model, long characters) {
+        return (long) Math.ceil(characters / charsPerToken);
+    }
+
+    /** The learned input correction for a model (1.0 until something was learned). */
+    public double correction(String model) {
+        if (model == null) {
+            return 1.0;
+        }
+        Correction c = corrections.getIfPresent(model);
+        return c == null ? 1.0 : c.factor;
+    }
+
+    /**
+     * Output tokens Sluice's own buckets reserve for a call: no more than its max tokens, and no
+     * more than the route's learned percentile when enough calls were seen.
+     */
+    public long outputEstimate(String route, long maxOutputTokens) {
+        OutputHistory h = route == null ? null : outputs.getIfPresent(route);
+        long learned = h == null ? -1 : h.percentile();
+        if (maxOutputTokens >= 0) {
+            return learned >= 0 ? Math.min(maxOutputTokens, learned) : maxOutputTokens;
+        }
+        return learned >= 0 ? learned : defaultOutputTokens;
+    }
+
+    /** Output tokens to reserve when the request names no maximum and the provider needs one. */
+    public long defaultOutputTokens() {
+        return defaultOutputTokens;
+    }
+
+    /** Learns from a settled call: the provider's prompt count against the estimate, and the output. */
+    public void learn(String route, RequestFacts facts, long reportedInputTokens, long outputTokens) {
+        if (!learn) {
+            return;
+        }
+        if (reportedInputTokens > 0 && facts.estimatedInputTokens() > 0 && facts.model() != null) {
+            double current = correction(facts.model());
+            double rawEstimate = facts.estimatedInputTokens() / current;
+            double observed = reportedInputTokens / rawEstimate;
+            corrections.asMap().compute(facts.model(), (k, c) -> {
+                double prior = c == null ? 1.0 : c.factor;
+                double next = prior + CORRECTION_WEIGHT * (observed - prior);
+                return new Correction(Math.max(correctionMin, Math.min(correctionMax, next)));
+            });
+        }
+        if (route != null && outputTokens >= 0) {
+            outputs.get(route, k -> new OutputHistory(outputPercentile)).add(outputTokens);
+        }
+    }
+
+    /**
+     * Mean relative error of the input estimate for a model, as the provider reported it
+     * (|correction - 1|), for status views.
+     */
+    public double inputEstimateError(String model) {
+        return Math.abs(correction(model) - 1.0);
+    }
+
+    private static final class Correction {
+        final double factor;
+
+        Correction(double factor) {
+            this.factor = factor;
+        }
+    }
+
+    /** The last outputs of a route and their percentile, recomputed every few samples. */
+    private static final class OutputHistory {
+        private final double percentile;
+        private final long[] samples = new long[OUTPUT_SAMPLES];
+        private int count;
+        private int next;
+        private volatile long cachedPercentile = -1;
+
+        OutputHistory(double percentile) {
+            this.percentile = percentile;
+        }
+
+        synchronized void add(long value) {
+            samples[next] = value;
+            next = (next + 1) % OUTPUT_SAMPLES;
+            count = Math.min(OUTPUT_SAMPLES, count + 1);
+            if (count >= MIN_SAMPLES_FOR_PERCENTILE && (count < OUTPUT_SAMPLES || next % 8 == 0)) {
+                long[] sorted = Arrays.copyOf(samples, count);
+                Arrays.sort(sorted);
+                int index = (int) Math.ceil(percentile * count) - 1;
+                cachedPercentile = sorted[Math.max(0, Math.min(count - 1, index))];
+            }
+        }
+
+        long percentile() {
+            return cachedPercentile;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package dev.sluice.core.exchange;
+
+import dev.sluice.core.Admission;
+import dev.sluice.core.Permit;
+import java.io.InterruptedIOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * One logical call made without blocking any thread: admission is a future, each attempt is the
+ * library's own asynchronous send, and waits between attempts are timer tasks. The application's
+ * future completes on the client's own executor, never on Sluice's timer thread. Cancelling it
+ * takes the call out of its queue or cancels the attempt in flight.
+ */
+final class AsyncExchange {
+
+    private final ExchangeGovernance engine;
+    private final PreparedCall call;
+    private final CompletableFuture<Object> result = new CompletableFuture<>();
+    private final Executor callbacks;
+    private volatile CompletableFuture<?> current;
+
+    AsyncExchange(ExchangeGovernance engine, PreparedCall call) {
+        this.engine = engine;
+        this.call = call;
+        Executor e;
+        try {
+            e = call.transport.callbackExecutor();
+        } catch (Throwable t) {
+            e = null;
+        }
+        this.callbacks = e != null ? e : CompletableFuture.delayedExecutor(0, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    CompletableFuture<Object> start() {
+        result.whenComplete((r, error) -> {
+            if (result.isCancelled()) {
+                CompletableFuture<?> inFlight = current;
+                if (inFlight != null) {
+                    inFlight.cancel(true);
+                }
+            }
+        });
+        attempt();
+        return result;
+    }
+
+    private void attempt() {
+        if (result.isDone()) {
+            return;
+        }
+        if (call.transport.isCancelled()) {
+            finish(Step.fail(new InterruptedIOException("call cancelled")));
+            return;
+        }
+        CompletableFuture<Admission> admission;
+        try {
+            admission = engine.governor().admitAsync(call.context, call.demand, call.deadlineNanos);
+        } catch (Throwable t) {
+            finishFromFault(t);
+            return;
+        }
+        current = admission;
+        admission.whenComplete((a, error) -> {
+            if (error != null || a == null) {
+                if (!admission.isCancelled()) {
+                    finishFromFault(error);
+                }
+                return;
+            }
+            onAdmission(a);
+        });
+    }
+
+    private void onAdmission(Admission a) {
+        if (!a.isAdmitted()) {
+            finish(engine.localRejection(call, a.rejection()));
+            return;
+        }
+        Permit permit = a.permit();
+        if (result.isDone()) {
+            permit.cancel(); // the caller gave up while we waited
+            return;
+        }
+        SettlingObserver observer;
+        CompletableFuture<Object> send;
+        try {
+            observer = engine.beforeSend(call, permit);
+            send = call.transport.sendAsync(observer);
+        } catch (Throwable t) {
+            handle(engine.afterSendFailure(call, permit, t));
+            return;
+        }
+        current = send;
+        send.whenComplete((response, error) -> {
+            if (error != null) {
+                handle(engine.afterSendFailure(call, permit, unwrap(error)));
+            } else {
+                handle(engine.afterResponse(call, permit, observer, response));
+            }
+        });
+    }
+
+    private void handle(Step step) {
+        if (step.kind == Step.Kind.RETRY) {
+            if (step.waitNanos > 0) {
+                engine.governor().timer().schedule(this::attempt, step.waitNanos);
+            } else {
+                attempt();
+            }
+        } else {
+            finish(step);
+        }
+    }
+
+    private void finishFromFault(Throwable t) {
+        finish(engine.faultBeforeSendAsync(call, t, this::finish));
+    }
+
+    private void finish(Step step) {
+        if (step == null) {
+            return; // completion comes later (an ungoverned send in flight)
+        }
+        try {
+            callbacks.execute(() -> complete(step));
+        } catch (Throwable rejected) {
+            complete(step);
+        }
+    }
+
+    private void complete(Step step) {
+        if (step.kind == Step.Kind.FAIL) {
+            result.completeExceptionally(step.failure);
+        } else if (!result.complete(step.response)) {
+            call.transport.discard(step.response); // the caller cancelled: nobody will read it
+        }
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable t = error;
+        while ((t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

@@ -1,0 +1,610 @@
+package dev.sluice.core.exchange;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.bootstrap.BodyObserver;
+import dev.sluice.bootstrap.CallOutcome;
+import dev.sluice.bootstrap.Governance;
+import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.config.Dimension;
+import dev.sluice.config.FailMode;
+import dev.sluice.config.Mode;
+import dev.sluice.core.Admission;
+import dev.sluice.core.CallContext;
+import dev.sluice.core.Demand;
+import dev.sluice.core.GatewayDecision;
+import dev.sluice.core.Governor;
+import dev.sluice.core.Permit;
+import dev.sluice.core.Rejection;
+import dev.sluice.core.Usage;
+import dev.sluice.core.estimate.Estimator;
+import dev.sluice.core.identity.Identity;
+import dev.sluice.core.identity.IdentityResolver;
+import dev.sluice.core.provider.Headers;
+import dev.sluice.core.provider.LocalAnswer;
+import dev.sluice.core.provider.ProviderBinding;
+import dev.sluice.core.provider.ProviderError;
+import dev.sluice.core.provider.ProviderRegistry;
+import dev.sluice.core.provider.ProviderRequest;
+import dev.sluice.core.provider.RateLimitSnapshot;
+import dev.sluice.core.provider.RequestFacts;
+import dev.sluice.core.retry.OutcomeClass;
+import dev.sluice.core.retry.RetryBudget;
+import dev.sluice.core.retry.RetryPolicy;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The governor as hooks see it: runs each logical LLM call from recognition to settlement. It
+ * recognises the provider, resolves the caller's identity, estimates the demand, waits for
+ * admission, sends attempts through the library's transport, learns from the provider's headers,
+ * settles usage from the body, and owns the only retry loop (capacity refusals pause the provider
+ * scope for everyone; overloads back off; non-retryable answers return after one attempt).
+ *
+ * <p>It never breaks the call: a fault before anything was sent lets the call through
+ * ungoverned (fail open) or answers a local rejection (fail closed); a fault after an attempt was
+ * sent still hands that attempt's response back. Thread-safe.
+ */
+public final class ExchangeGovernance implements Governance {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExchangeGovernance.class);
+
+    /** Header on every response Sluice hands back: it owns retries, the SDK must not add its own. */
+    static final String SHOULD_RETRY = "x-should-retry";
+
+    /** Header naming Sluice's decision on a provider refusal it hands back. */
+    static final String DECISION = "x-sluice-decision";
+
+    private static final BodyObserver IGNORE_BODY = new BodyObserver() {
+        @Override
+        public void onBytes(byte[] chunk, int offset, int length) {}
+
+        @Override
+        public void onEnd() {}
+
+        @Override
+        public void onFailure(Throwable failure) {}
+
+        @Override
+        public void onClose() {}
+    };
+
+    private final Governor governor;
+    private final ProviderRegistry registry;
+    private final IdentityResolver identity;
+    private final Estimator estimator;
+    private final RetryPolicy retryPolicy;
+    private final double budgetRatio;
+    private final double budgetFloorPerSecond;
+    private final Duration budgetWindow;
+    private volatile FailMode failMode;
+    private final Cache<String, RetryBudget> budgets;
+    private final Map<String, ProviderCounters> counters = new ConcurrentHashMap<>();
+    private final RateLimitedLog faults = new RateLimitedLog(LOG);
+
+    private ExchangeGovernance(Builder b) {
+        this.governor = Objects.requireNonNull(b.governor, "governor");
+        this.registry = Objects.requireNonNull(b.registry, "registry");
+        this.identity = b.identity;
+        this.estimator = b.estimator;
+        this.retryPolicy = b.retryPolicy;
+        this.budgetRatio = b.budgetRatio;
+        this.budgetFloorPerSecond = b.budgetFloorPerSecond;
+        this.budgetWindow = b.budgetWindow;
+        this.failMode = b.failMode;
+        this.budgets = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(10)).build();
+    }
+
+    public static Builder builder(Governor governor, ProviderRegistry registry) {
+        return new Builder(governor, registry);
+    }
+
+    public Governor governor() {
+        return governor;
+    }
+
+    public Estimator estimator() {
+        return estimator;
+    }
+
+    public ProviderRegistry registry() {
+        return registry;
+    }
+
+    public FailMode failMode() {
+        return failMode;
+    }
+
+    public void setFailMode(FailMode mode) {
+        this.failMode = Objects.requireNonNull(mode);
+    }
+
+    /** Counters of one provider's calls (created on first use). */
+    public ProviderCounters counters(String provider) {
+        return counters.computeIfAbsent(provider, k -> new ProviderCounters());
+    }
+
+    /** Every provider seen so far, with its counters. */
+    public Map<String, ProviderCounters> allCounters() {
+        return java.util.Collections.unmodifiableMap(counters);
+    }
+
+    /** Retries the provider scope of this call may still spend now. */
+    public double retryBudgetRemaining(String providerScopeKey) {
+        RetryBudget b = budgets.getIfPresent(providerScopeKey);
+        return b == null ? budgetFloorPerSecond * budgetWindow.toNanos() / 1e9 : b.remaining(governor.clock().nanoTime());
+    }
+
+    // ------------------------------------------------------------------ Governance
+
+    @Override
+    public boolean governs(String url) {
+        try {
+            return governor.mode() != Mode.OFF && registry.match(url) != null;
+        } catch (Throwable t) {
+            fault("recognising a URL", t);
+            return false;
+        }
+    }
+
+    @Override
+    public CallOutcome execute(HttpTransport transport) {
+        PreparedCall call;
+        try {
+            call = prepare(transport);
+        } catch (Throwable t) {
+            fault("preparing a call", t);
+            Object rejected = failClosedAnswer(transport);
+            return rejected != null ? CallOutcome.response(rejected) : ungoverned(transport);
+        }
+        if (call == null) {
+            return ungoverned(transport);
+        }
+        while (true) {
+            Step step = attemptBlocking(call);
+            switch (step.kind) {
+                case RESPOND:
+                    return CallOutcome.response(step.response);
+                case FAIL:
+                    return CallOutcome.failure(step.failure);
+                default:
+                    if (step.waitNanos > 0 && !parkUntil(call, step.waitNanos)) {
+                        Thread.currentThread().interrupt();
+                        return CallOutcome.failure(new InterruptedIOException("interrupted while waiting to retry"));
+                    }
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Object> executeAsync(HttpTransport transport) {
+        PreparedCall call;
+        try {
+            call = prepare(transport);
+        } catch (Throwable t) {
+            fault("preparing a call", t);
+            Object rejected = failClosedAnswer(transport);
+            if (rejected != null) {
+                return CompletableFuture.completedFuture(rejected);
+            }
+            call = null;
+        }
+        if (call == null) {
+            return ungovernedAsync(transport);
+        }
+        return new AsyncExchange(this, call).start();
+    }
+
+    @Override
+    public void onHookFault(String where, Throwable fault) {
+        fault("hook " + where, fault);
+    }
+
+    // ------------------------------------------------------------------ one call
+
+    /** Recognises and identifies a call and estimates its demand; null when no provider matches. */
+    PreparedCall prepare(HttpTransport t) {
+        ProviderBinding provider = registry.match(t.url());
+        if (provider == null) {
+            return null;
+        }
+        long now = governor.clock().nanoTime();
+        Headers headers = Headers.of(t.requestHeaders());
+        ProviderRequest request = ProviderRequest.of(t.method(), URI.create(t.url()), headers, t.requestBody());
+        RequestFacts facts = provider.adapter().readRequest(request, estimator);
+        Identity who = identity.resolve(headers, facts.apiKeyId());
+        CallContext context = CallContext.builder(provider.name())
+                .providerKind(provider.adapter().kind())
+                .model(facts.model())
+                .operation(facts.operation())
+                .tenant(who.tenant())
+                .team(who.team())
+                .trafficClass(who.trafficClass())
+                .apiKeyId(facts.apiKeyId())
+                .deployment(facts.deployment())
+                .traceId(headers.first("traceparent"))
+                .build();
+        String route = provider.name() + '/' + facts.model() + '/' + facts.operation();
+        Demand.Builder demand = Demand.builder()
+                .inputTokens(facts.estimatedInputTokens())
+                .outputTokens(estimator.outputEstimate(route, facts.maxOutputTokens()));
+        for (Dimension d : Dimension.values()) {
+            long charge = facts.providerCharge(d);
+            if (charge >= 0) {
+                demand.providerCharge(d, charge);
+            }
+            if (provider.adapter().truesUp(d)) {
+                demand.providerTruesUp(d);
+            }
+        }
+        long timeout = t.callerTimeoutNanos();
+        counters(provider.name()).calls.increment();
+        return new PreparedCall(t, provider, facts, context, demand.build(), route, now,
+                timeout > 0 ? now + timeout : 0);
+    }
+
+    /** One attempt on the caller's thread: admission (waiting), send, and what to do next. */
+    Step attemptBlocking(PreparedCall call) {
+        if (call.transport.isCancelled()) {
+            return Step.fail(new InterruptedIOException("call cancelled"));
+        }
+        Admission admission;
+        try {
+            admission = governor.admit(call.context, call.demand, call.deadlineNanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Step.fail(new InterruptedIOException("interrupted while waiting for admission"));
+        } catch (Throwable t) {
+            return faultBeforeSend(call, "admitting a call", t);
+        }
+        if (!admission.isAdmitted()) {
+            return localRejection(call, admission.rejection());
+        }
+        Permit permit = admission.permit();
+        SettlingObserver observer = beforeSend(call, permit);
+        Object response;
+        try {
+            response = call.transport.send(observer);
+        } catch (Throwable error) {
+            return afterSendFailure(call, permit, error);
+        }
+        return afterResponse(call, permit, observer, response);
+    }
+
+    SettlingObserver beforeSend(PreparedCall call, Permit permit) {
+        call.attempts++;
+        ProviderCounters c = counters(call.provider.name());
+        c.attempts.increment();
+        if (call.attempts == 1) {
+            budget(call).firstAttempt(governor.clock().nanoTime());
+        } else {
+            c.retries.increment();
+        }
+        return new SettlingObserver(this, call, permit);
+    }
+
+    /** The provider answered (any status): learn from it, then hand back or decide to retry. */
+    Step afterResponse(PreparedCall call, Permit permit, SettlingObserver observer, Object response) {
+        HttpTransport t = call.transport;
+        boolean enforce = governor.mode() == Mode.ENFORCE;
+        try {
+            int status = t.status(response);
+            Headers headers = Headers.of(t.responseHeaders(response));
+            long nowMillis = governor.clock().epochMillis();
+            learn(call, headers, nowMillis);
+            if (status >= 200 && status < 300) {
+                governor.providerAnswered(permit, true);
+                observer.headersKnown(headers);
+                return Step.respond(t.handBack(response, enforce ? okHeaders() : Step.NO_HEADERS));
+            }
+            byte[] body = t.errorBody(response);
+            ProviderError error = call.provider.adapter().classifyError(status, headers, body, nowMillis);
+            countRefusal(call, status);
+            permit.settleRefused(true);
+            governor.providerAnswered(permit, false);
+            if (!enforce) {
+                return Step.respond(t.handBack(response, Step.NO_HEADERS));
+            }
+            Map<String, String> handBackHeaders = new HashMap<>(okHeaders());
+            Step retry = retryOrStop(call, error, handBackHeaders);
+            if (retry != null) {
+                t.discard(response);
+                return retry;
+            }
+            return Step.respond(t.handBack(response, handBackHeaders));
+        } catch (Throwable fault) {
+            // an attempt went out: whatever failed here, the caller gets that attempt's answer
+            fault("reading a provider response", fault);
+            permit.cancel();
+            return Step.respond(handBackUntouched(t, response));
+        }
+    }
+
+    private static Object handBackUntouched(HttpTransport t, Object response) {
+        try {
+            return t.handBack(response, Step.NO_HEADERS);
+        } catch (Throwable again) {
+            return response;
+        }
+    }
+
+    /** The attempt failed before any response: retry a connection failure, fail anything else. */
+    Step afterSendFailure(PreparedCall call, Permit permit, Throwable error) {
+        permit.settleRefused(true);
+        try {
+            governor.providerAnswered(permit, false);
+            if (error instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                return Step.fail(new InterruptedIOException("interrupted"));
+            }
+            if (!(error instanceof IOException) || governor.mode() != Mode.ENFORCE
+                    || error instanceof InterruptedIOException && Thread.currentThread().isInterrupted()) {
+                return Step.fail(error);
+            }
+            counters(call.provider.name()).connectionFailures.increment();
+            ProviderError overload = ProviderError.builder(OutcomeClass.RETRYABLE_OVERLOAD)
+                    .message(String.valueOf(error.getMessage())).build();
+            Step retry = retryOrStop(call, overload, new HashMap<>());
+            return retry != null ? retry : Step.fail(error);
+        } catch (Throwable fault) {
+            fault("handling a failed attempt", fault);
+            return Step.fail(error);
+        }
+    }
+
+    /**
+     * The one retry decision: retryable class, attempts left, a wait the provider's hint allows and
+     * the caller's deadline fits, and budget left in the provider scope. Null means stop; the
+     * headers to hand back then say why.
+     */
+    private Step retryOrStop(PreparedCall call, ProviderError error, Map<String, String> handBackHeaders) {
+        handBackHeaders.put(DECISION, GatewayDecision.ADMITTED_THEN_PROVIDER_REJECTED.wireName());
+        OutcomeClass outcome = error.outcome();
+        if (!outcome.retryable() || call.attempts >= retryPolicy.maxAttempts() || call.transport.isCancelled()) {
+            return null;
+        }
+        long now = governor.clock().nanoTime();
+        long hintNanos = error.hasWaitHint() ? error.retryAfterMillis() * 1_000_000L : -1;
+        if (hintNanos >= 0 && retryPolicy.tooLongToWait(hintNanos)) {
+            return null;
+        }
+        long wait = retryPolicy.delayNanos(call.attempts + 1, hintNanos);
+        if (call.deadlineNanos != 0 && now + wait - call.deadlineNanos > 0) {
+            return null;
+        }
+        if (!budget(call).tryRetry(now)) {
+            counters(call.provider.name()).retryBudgetExhausted.increment();
+            handBackHeaders.put(DECISION, GatewayDecision.RETRY_BUDGET_EXHAUSTED.wireName());
+            return null;
+        }
+        if (outcome == OutcomeClass.RETRYABLE_CAPACITY && hintNanos >= 0) {
+            // the wait applies to everyone calling this scope, not only this call
+            governor.pauseProviderScope(call.context, wait);
+            return Step.retry(0);
+        }
+        return Step.retry(wait);
+    }
+
+    private Map<String, String> okHeaders() {
+        return Map.of(SHOULD_RETRY, "false");
+    }
+
+    Step localRejection(PreparedCall call, Rejection rejection) {
+        counters(call.provider.name()).localRejections.increment();
+        try {
+            LocalAnswer answer = call.provider.adapter().localRejection(rejection, call.facts);
+            return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
+        } catch (Throwable t) {
+            return faultBeforeSend(call, "building a local rejection", t);
+        }
+    }
+
+    /** A fault before anything was sent: fail open (send it ungoverned) or closed (reject). */
+    Step faultBeforeSend(PreparedCall call, String where, Throwable t) {
+        fault(where, t);
+        counters(call.provider.name()).faults.increment();
+        if (failMode == FailMode.CLOSED) {
+            try {
+                Rejection r = Rejection.builder(GatewayDecision.REJECTED_LOCALLY).provider(call.context.provider())
+                        .model(call.context.model()).tenant(call.context.tenant())
+                        .trafficClass(call.context.trafficClass()).detail("Sluice fault (fail mode closed)").build();
+                LocalAnswer answer = call.provider.adapter().localRejection(r, call.facts);
+                return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
+            } catch (Throwable again) {
+                fault("building a fail-closed rejection", again);
+            }
+        }
+        CallOutcome plain = ungoverned(call.transport);
+        return plain.failure() != null ? Step.fail(plain.failure()) : Step.respond(plain.response());
+    }
+
+    /**
+     * The asynchronous form of {@link #faultBeforeSend}: returns the step when it is known now
+     * (fail closed), or null and hands the ungoverned send's outcome to {@code later}.
+     */
+    Step faultBeforeSendAsync(PreparedCall call, Throwable t, java.util.function.Consumer<Step> later) {
+        fault("admitting a call", t == null ? new IllegalStateException("no admission") : t);
+        counters(call.provider.name()).faults.increment();
+        if (failMode == FailMode.CLOSED) {
+            return faultBeforeSend(call, "admitting a call (fail closed)", t);
+        }
+        ungovernedAsync(call.transport).whenComplete((response, error) ->
+                later.accept(error != null ? Step.fail(error) : Step.respond(response)));
+        return null;
+    }
+
+    /**
+     * In fail mode closed, the local rejection for a call Sluice could not even read; null in fail
+     * mode open (or when not even that can be built), meaning: let it through.
+     */
+    private Object failClosedAnswer(HttpTransport t) {
+        if (failMode != FailMode.CLOSED) {
+            return null;
+        }
+        try {
+            ProviderBinding provider = registry.match(t.url());
+            Rejection r = Rejection.builder(GatewayDecision.REJECTED_LOCALLY).provider(provider.name())
+                    .detail("Sluice fault (fail mode closed)").build();
+            LocalAnswer answer = provider.adapter().localRejection(r, RequestFacts.builder(provider.adapter().kind())
+                    .build());
+            counters(provider.name()).localRejections.increment();
+            return t.localResponse(answer.status(), answer.headers(), answer.body());
+        } catch (Throwable again) {
+            fault("building a fail-closed rejection", again);
+            return null;
+        }
+    }
+
+    /** Sends the call once, untouched, as if Sluice were not there. */
+    private CallOutcome ungoverned(HttpTransport t) {
+        try {
+            Object response = t.send(IGNORE_BODY);
+            return CallOutcome.response(handBackUntouched(t, response));
+        } catch (Throwable error) {
+            if (error instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                return CallOutcome.failure(new InterruptedIOException("interrupted"));
+            }
+            return CallOutcome.failure(error);
+        }
+    }
+
+    private CompletableFuture<Object> ungovernedAsync(HttpTransport t) {
+        try {
+            return t.sendAsync(IGNORE_BODY).thenApply(r -> handBackUntouched(t, r));
+        } catch (Throwable error) {
+            return CompletableFuture.failedFuture(error);
+        }
+    }
+
+    private void learn(PreparedCall call, Headers headers, long nowMillis) {
+        if (!call.provider.learnFromHeaders()) {
+            return;
+        }
+        RateLimitSnapshot snapshot = call.provider.adapter().readRateLimits(headers, nowMillis);
+        if (snapshot.isEmpty()) {
+            return;
+        }
+        List<Governor.LearnedBudget> budgets = new ArrayList<>(snapshot.budgets().size());
+        for (RateLimitSnapshot.Budget b : snapshot.budgets()) {
+            budgets.add(new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
+        }
+        governor.learn(call.context, budgets);
+    }
+
+    private void countRefusal(PreparedCall call, int status) {
+        ProviderCounters c = counters(call.provider.name());
+        if (status == 429) {
+            c.status429.increment();
+        } else if (status == 503) {
+            c.status503.increment();
+        } else if (status == 529) {
+            c.status529.increment();
+        } else {
+            c.otherErrors.increment();
+        }
+    }
+
+    /** A body was settled: learn the estimate's error and count the tokens. */
+    void settled(PreparedCall call, Usage usage, ProviderError streamError) {
+        ProviderCounters c = counters(call.provider.name());
+        c.inputTokens.add(usage.inputTokens());
+        c.outputTokens.add(usage.outputTokens());
+        if (streamError != null) {
+            c.streamErrors.increment();
+        }
+        estimator.learn(call.route, call.facts, usage.reportedByProvider() ? usage.inputTokens() : -1,
+                usage.outputTokens());
+    }
+
+    private RetryBudget budget(PreparedCall call) {
+        return budgets.get(call.context.providerScopeKey(),
+                k -> new RetryBudget(budgetRatio, budgetFloorPerSecond, budgetWindow));
+    }
+
+    /**
+     * Waits on the caller's thread (virtual-thread friendly); false when interrupted. Real time
+     * must pass here, so this reads the system clock rather than the governor's.
+     */
+    private boolean parkUntil(PreparedCall call, long waitNanos) {
+        long end = System.nanoTime() + waitNanos;
+        long left;
+        while ((left = end - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(this, left);
+            if (Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void fault(String where, Throwable t) {
+        faults.warn(where + ':' + t.getClass().getName(), "fault while " + where + "; the call went through", t);
+    }
+
+    RetryPolicy retryPolicy() {
+        return retryPolicy;
+    }
+
+    /** Builds an {@link ExchangeGovernance}. */
+    public static final class Builder {
+        private final Governor governor;
+        private final ProviderRegistry registry;
+        private IdentityResolver identity = IdentityResolver.defaults();
+        private Estimator estimator = Estimator.defaults();
+        private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private double budgetRatio = 0.2;
+        private double budgetFloorPerSecond = 1.0;
+        private Duration budgetWindow = Duration.ofSeconds(10);
+        private FailMode failMode = FailMode.OPEN;
+
+        private Builder(Governor governor, ProviderRegistry registry) {
+            this.governor = governor;
+            this.registry = registry;
+        }
+
+        public Builder identity(IdentityResolver v) {
+            this.identity = Objects.requireNonNull(v);
+            return this;
+        }
+
+        public Builder estimator(Estimator v) {
+            this.estimator = Objects.requireNonNull(v);
+            return this;
+        }
+
+        public Builder retryPolicy(RetryPolicy v) {
+            this.retryPolicy = Objects.requireNonNull(v);
+            return this;
+        }
+
+        /** The retry budget per provider scope: {@code ratio} of recent first attempts plus a floor. */
+        public Builder retryBudget(double ratio, double floorPerSecond, Duration window) {
+            this.budgetRatio = ratio;
+            this.budgetFloorPerSecond = floorPerSecond;
+            this.budgetWindow = window;
+            return this;
+        }
+
+        public Builder failMode(FailMode v) {
+            this.failMode = Objects.requireNonNull(v);
+            return this;
+        }
+
+        public ExchangeGovernance build() {
+            return new ExchangeGovernance(this);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.sluice.core.exchange;
+
+import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.core.CallContext;
+import dev.sluice.core.Demand;
+import dev.sluice.core.provider.ProviderBinding;
+import dev.sluice.core.provider.RequestFacts;
+
+/** One logical call after recognition: who it is for, what it asks, and its attempts so far. */
+final class PreparedCall {
+
+    final HttpTransport transport;
+    final ProviderBinding provider;
+    final RequestFacts facts;
+    final CallContext context;
+    final Demand demand;
+    final String route;
+    final long startedNanos;
+    /** The caller's own deadline (nanoTime), or 0 when it set none. */
+    final long deadlineNanos;
+    int attempts;
+
+    PreparedCall(HttpTransport transport, ProviderBinding provider, RequestFacts facts, CallContext context,
+            Demand demand, String route, long startedNanos, long deadlineNanos) {
+        this.transport = transport;
+        this.provider = provider;
+        this.facts = facts;
+        this.context = context;
+        this.demand = demand;
+        this.route = route;
+        this.startedNanos = startedNanos;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    boolean pastDeadline(long nowNanos) {
+        return deadlineNanos != 0 && nowNanos - deadlineNanos >= 0;
+    }
+}

@@ -1,0 +1,135 @@
+package dev.sluice.core.exchange;
+
+import dev.sluice.bootstrap.BodyObserver;
+import dev.sluice.core.Permit;
+import dev.sluice.core.Usage;
+import dev.sluice.core.provider.Headers;
+import dev.sluice.core.provider.ProviderError;
+import dev.sluice.core.provider.UsageParser;
+import java.io.ByteArrayOutputStream;
+
+/**
+ * Watches a successful body on its way to the application and settles the permit exactly once:
+ * when the body was read to its end, broke, or was closed early. Usage is what the provider
+ * reported, or what was counted when it never did. Bytes that arrive before the response headers
+ * were handed to it are kept (bounded) and replayed. Never throws.
+ */
+final class SettlingObserver implements BodyObserver {
+
+    /** Bytes kept while the parser cannot be built yet; beyond this, usage comes from counting. */
+    private static final int EARLY_BYTES_CAP = 1 << 20;
+
+    private final ExchangeGovernance engine;
+    private final PreparedCall call;
+    private final Permit permit;
+    private UsageParser parser;
+    private ByteArrayOutputStream early;
+    private boolean headersKnown;
+    private boolean ended;
+    private boolean settled;
+
+    SettlingObserver(ExchangeGovernance engine, PreparedCall call, Permit permit) {
+        this.engine = engine;
+        this.call = call;
+        this.permit = permit;
+    }
+
+    /** The response headers are known: build the parser and feed it what already arrived. */
+    synchronized void headersKnown(Headers headers) {
+        try {
+            headersKnown = true;
+            parser = call.provider.adapter().usageParser(call.facts, headers, engine.estimator());
+            if (early != null) {
+                byte[] kept = early.toByteArray();
+                early = null;
+                parser.accept(kept, 0, kept.length);
+            }
+            if (ended) {
+                settle();
+            }
+        } catch (Throwable t) {
+            fault(t);
+        }
+    }
+
+    @Override
+    public synchronized void onBytes(byte[] chunk, int offset, int length) {
+        if (settled) {
+            return;
+        }
+        try {
+            if (parser != null) {
+                parser.accept(chunk, offset, length);
+            } else if (!headersKnown) {
+                if (early == null) {
+                    early = new ByteArrayOutputStream();
+                }
+                if (early.size() + length <= EARLY_BYTES_CAP) {
+                    early.write(chunk, offset, length);
+                }
+            }
+        } catch (Throwable t) {
+            fault(t);
+        }
+    }
+
+    @Override
+    public synchronized void onEnd() {
+        end();
+    }
+
+    @Override
+    public synchronized void onFailure(Throwable failure) {
+        end();
+    }
+
+    @Override
+    public synchronized void onClose() {
+        end();
+    }
+
+    private void end() {
+        ended = true;
+        if (headersKnown && !settled) {
+            settle();
+        }
+    }
+
+    private void settle() {
+        settled = true;
+        try {
+            Usage usage;
+            ProviderError streamError = null;
+            if (parser != null) {
+                parser.finish();
+                usage = parser.usage();
+                streamError = parser.streamError();
+            } else {
+                usage = Usage.NONE;
+            }
+            permit.settle(usage);
+            permit.releaseConcurrency();
+            engine.settled(call, usage, streamError);
+        } catch (Throwable t) {
+            fault(t);
+        }
+    }
+
+    private void fault(Throwable t) {
+        settled = true;
+        parser = null;
+        early = null;
+        // whatever went wrong, the reservation must not leak
+        try {
+            permit.settle(Usage.NONE);
+        } catch (Throwable ignored) {
+            // nothing more can be done here
+        }
+        try {
+            permit.releaseConcurrency();
+        } catch (Throwable ignored) {
+            // nothing more can be done here
+        }
+        engine.fault("settling a response body", t);
+    }
+}

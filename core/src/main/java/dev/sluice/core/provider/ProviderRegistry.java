@@ -1,0 +1,73 @@
+package dev.sluice.core.provider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Finds the provider a URL belongs to: configured URL prefixes first, then configured hosts, then
+ * the public hosts the adapters know. Cheap enough to run on every HTTP exchange of the host JVM
+ * (no allocation for URLs that are not LLM calls beyond the host substring). Immutable.
+ */
+public final class ProviderRegistry {
+
+    private final List<ProviderBinding> configured;
+    private final List<ProviderBinding> known;
+
+    public ProviderRegistry(List<ProviderBinding> configured, List<ProviderAdapter> knownAdapters) {
+        this.configured = List.copyOf(configured);
+        List<ProviderBinding> k = new ArrayList<>();
+        for (ProviderAdapter a : knownAdapters) {
+            k.add(ProviderBinding.known(a));
+        }
+        this.known = List.copyOf(k);
+    }
+
+    /** The provider of this absolute URL, or null when it is not an LLM endpoint Sluice knows. */
+    public ProviderBinding match(String url) {
+        if (url == null) {
+            return null;
+        }
+        for (ProviderBinding b : configured) {
+            if (b.matchesUrl(url)) {
+                return b;
+            }
+        }
+        int schemeEnd = url.indexOf("://");
+        if (schemeEnd < 0) {
+            return null;
+        }
+        int hostStart = schemeEnd + 3;
+        int hostEnd = hostStart;
+        while (hostEnd < url.length()) {
+            char c = url.charAt(hostEnd);
+            if (c == '/' || c == ':' || c == '?' || c == '#') {
+                break;
+            }
+            hostEnd++;
+        }
+        int at = url.lastIndexOf('@', hostEnd);
+        if (at >= hostStart) {
+            hostStart = at + 1;
+        }
+        String host = url.substring(hostStart, hostEnd).toLowerCase(Locale.ROOT);
+        int pathStart = url.indexOf('/', hostEnd);
+        int pathEnd = url.indexOf('?', hostEnd);
+        String path = pathStart < 0 ? "" : url.substring(pathStart, pathEnd > pathStart ? pathEnd : url.length());
+        for (ProviderBinding b : configured) {
+            if (b.matchesHost(host, path)) {
+                return b;
+            }
+        }
+        for (ProviderBinding b : known) {
+            if (b.matchesHost(host, path)) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    public List<ProviderBinding> configured() {
+        return configured;
+    }
+}

@@ -1,0 +1,207 @@
+package dev.sluice.core.exchange;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.bootstrap.CallOutcome;
+import dev.sluice.config.Dimension;
+import dev.sluice.config.FailMode;
+import dev.sluice.config.Mode;
+import dev.sluice.core.Governor;
+import dev.sluice.core.quota.LimitSpec;
+import dev.sluice.core.provider.ProviderRegistry;
+import dev.sluice.core.retry.RetryPolicy;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ExchangeGovernanceTest {
+
+    private static final String URL = "https://llm.test/v1/chat";
+
+    private final ScriptedProvider provider = new ScriptedProvider();
+    private Governor governor;
+
+    @AfterEach
+    void close() {
+        if (governor != null) {
+            governor.close();
+        }
+    }
+
+    private ExchangeGovernance engine(LimitSpec... limits) {
+        return engine(Mode.ENFORCE, 0.2, 1.0, limits);
+    }
+
+    private ExchangeGovernance engine(Mode mode, double ratio, double floor, LimitSpec... limits) {
+        Governor.Builder b = Governor.builder().mode(mode);
+        for (LimitSpec l : limits) {
+            b.limit(l);
+        }
+        governor = b.build();
+        return ExchangeGovernance.builder(governor, new ProviderRegistry(List.of(), List.of(provider)))
+                .retryPolicy(new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(40), 0.2,
+                        Duration.ofSeconds(5)))
+                .retryBudget(ratio, floor, Duration.ofSeconds(10))
+                .build();
+    }
+
+    private static ScriptedTransport.Response response(CallOutcome outcome) {
+        assertThat(outcome.failure()).isNull();
+        return (ScriptedTransport.Response) outcome.response();
+    }
+
+    @Test
+    void governsOnlyTheProvidersItKnows() {
+        ExchangeGovernance engine = engine();
+        assertThat(engine.governs("https://llm.test:8443/v1/chat")).isTrue();
+        assertThat(engine.governs("https://example.com/v1/chat")).isFalse();
+        governor.setMode(Mode.OFF);
+        assertThat(engine.governs(URL)).isFalse();
+    }
+
+    @Test
+    void aSuccessIsHandedBackAndSettledFromItsBodyWithTheSdkRetriesOff() {
+        ExchangeGovernance engine = engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000,
+                Duration.ofMinutes(1)));
+        ScriptedTransport t = new ScriptedTransport(URL, "hello").header("x-max-tokens", "500")
+                .answer(200, "in=7 out=20");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(r.header("x-should-retry")).isEqualTo("false");
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
+        r.read();
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
+        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
+    }
+
+    @Test
+    void aCapacityRefusalWithAHintPausesTheScopeThenRetries() {
+        ExchangeGovernance engine = engine();
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .answer(429, "slow down", "retry-after-ms", "150")
+                .answer(200, "in=1 out=1");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(r.status).isEqualTo(200);
+        assertThat(t.attempts()).isEqualTo(2);
+        long gap = t.attemptTimes.get(1) - t.attemptTimes.get(0);
+        assertThat(gap).as("no attempt before the announced wait").isGreaterThanOrEqualTo(
+                TimeUnit.MILLISECONDS.toNanos(150));
+        assertThat(t.discarded).isEqualTo(1);
+        assertThat(governor.stats().providerPauses()).isEqualTo(1);
+    }
+
+    @Test
+    void nonRetryableAnswersAreAttemptedExactlyOnce() {
+        ExchangeGovernance engine = engine();
+        for (int status : new int[] {400, 401, 402, 404, 409, 422}) {
+            ScriptedTransport t = new ScriptedTransport(URL, "x").answer(status, "no");
+            ScriptedTransport.Response r = response(engine.execute(t));
+            assertThat(r.status).isEqualTo(status);
+            assertThat(t.attempts()).isEqualTo(1);
+            assertThat(r.header("x-should-retry")).isEqualTo("false");
+            assertThat(r.header("x-sluice-decision")).isEqualTo("admitted_then_provider_rejected");
+        }
+    }
+
+    @Test
+    void overloadsBackOffUpToTheMaxAttempts() {
+        ExchangeGovernance engine = engine();
+        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(503, "busy").answer(529, "busy")
+                .answer(503, "busy");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(r.status).isEqualTo(503);
+        assertThat(t.attempts()).isEqualTo(3);
+        assertThat(engine.counters("scripted").retries()).isEqualTo(2);
+    }
+
+    @Test
+    void anEmptyRetryBudgetStopsAfterTheFirstAttempt() {
+        ExchangeGovernance engine = engine(Mode.ENFORCE, 0.0, 0.0);
+        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(503, "busy").answer(200, "in=1 out=1");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(t.attempts()).isEqualTo(1);
+        assertThat(r.header("x-sluice-decision")).isEqualTo("retry_budget_exhausted");
+    }
+
+    @Test
+    void aConnectionFailureBeforeAResponseIsRetried() {
+        ExchangeGovernance engine = engine();
+        ScriptedTransport t = new ScriptedTransport(URL, "x").fail(new IOException("connection reset"))
+                .answer(200, "in=1 out=1");
+        assertThat(response(engine.execute(t)).status).isEqualTo(200);
+        assertThat(engine.counters("scripted").connectionFailures()).isEqualTo(1);
+    }
+
+    @Test
+    void aCallThatCannotBeAdmittedGetsALocalRejectionInTheProvidersShape() {
+        ExchangeGovernance engine = engine(LimitSpec.perWindow("rpm", Dimension.REQUESTS, 1, Duration.ofMinutes(1)));
+        response(engine.execute(new ScriptedTransport(URL, "x").answer(200, "in=1 out=1"))).read();
+        ScriptedTransport t = new ScriptedTransport(URL, "x").header("X-Sluice-Class", "interactive");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(r.local).isTrue();
+        assertThat(r.bodyText()).isEqualTo("local:rejected_locally");
+        assertThat(t.attempts()).isZero();
+    }
+
+    @Test
+    void learnedBudgetsPaceTheNextCalls() {
+        ExchangeGovernance engine = engine();
+        ScriptedTransport first = new ScriptedTransport(URL, "x").header("x-key", "k1")
+                .answer(200, "in=1 out=1", "x-limit-requests", "5", "x-remaining-requests", "0");
+        response(engine.execute(first)).read();
+        ScriptedTransport second = new ScriptedTransport(URL, "x").header("x-key", "k1")
+                .header("X-Sluice-Class", "interactive").answer(200, "in=1 out=1");
+        long start = System.nanoTime();
+        ScriptedTransport.Response r = response(engine.execute(second));
+        assertThat(r.status).isEqualTo(200);
+        // 5 per second: the next one fits after 200 ms, within the interactive class's 300 ms
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(150));
+    }
+
+    @Test
+    void aFaultInsideSluiceLetsTheCallThroughOnce() {
+        ExchangeGovernance engine = engine();
+        provider.failOnRead = true;
+        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(200, "in=1 out=1");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(r.status).isEqualTo(200);
+        assertThat(t.attempts()).isEqualTo(1);
+        assertThat(r.header("x-should-retry")).isNull();
+    }
+
+    @Test
+    void failClosedAnswersALocalRejectionOnAFault() {
+        ExchangeGovernance engine = engine();
+        engine.setFailMode(FailMode.CLOSED);
+        provider.failOnRead = true;
+        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(200, "in=1 out=1");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(r.local).isTrue();
+        assertThat(t.attempts()).isZero();
+    }
+
+    @Test
+    void observeModeSendsOnceAndHandsTheAnswerBackUntouched() {
+        ExchangeGovernance engine = engine(Mode.OBSERVE, 0.2, 1.0);
+        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(429, "slow", "retry-after-ms", "10")
+                .answer(200, "in=1 out=1");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(r.status).isEqualTo(429);
+        assertThat(t.attempts()).isEqualTo(1);
+        assertThat(r.header("x-should-retry")).isNull();
+    }
+
+    @Test
+    void theAsynchronousFormRetriesWithoutBlocking() throws Exception {
+        ExchangeGovernance engine = engine();
+        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(503, "busy").answer(200, "in=3 out=4");
+        ScriptedTransport.Response r = (ScriptedTransport.Response) engine.executeAsync(t).get(5, TimeUnit.SECONDS);
+        assertThat(r.status).isEqualTo(200);
+        assertThat(t.attempts()).isEqualTo(2);
+        r.read();
+        assertThat(governor.outstandingPermits()).isZero();
+    }
+}

@@ -1,0 +1,190 @@
+package dev.sluice.core.exchange;
+
+import dev.sluice.bootstrap.BodyObserver;
+import dev.sluice.bootstrap.HttpTransport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * An {@link HttpTransport} whose attempts answer from a script, for testing the engine's loop
+ * without an HTTP library. A 2xx body reaches the observer when the test "reads" it.
+ */
+final class ScriptedTransport implements HttpTransport {
+
+    static final class Response {
+        final int status;
+        final Map<String, List<String>> headers;
+        final byte[] body;
+        final boolean local;
+        Map<String, String> setHeaders = Map.of();
+        BodyObserver observer;
+
+        Response(int status, Map<String, List<String>> headers, byte[] body, boolean local) {
+            this.status = status;
+            this.headers = headers;
+            this.body = body;
+            this.local = local;
+        }
+
+        String header(String name) {
+            String set = setHeaders.get(name);
+            if (set != null) {
+                return set;
+            }
+            List<String> v = headers.get(name);
+            return v == null ? null : v.get(0);
+        }
+
+        String bodyText() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+
+        /** The application reads the body to its end. */
+        void read() {
+            if (observer != null) {
+                observer.onBytes(body, 0, body.length);
+                observer.onEnd();
+            }
+        }
+    }
+
+    private final String url;
+    private final Map<String, List<String>> requestHeaders = new LinkedHashMap<>();
+    private final byte[] requestBody;
+    private final Deque<Object> script = new ArrayDeque<>();
+    final List<Long> attemptTimes = new ArrayList<>();
+    int discarded;
+
+    ScriptedTransport(String url, String body) {
+        this.url = url;
+        this.requestBody = body.getBytes(StandardCharsets.UTF_8);
+    }
+
+    ScriptedTransport header(String name, String value) {
+        requestHeaders.put(name, List.of(value));
+        return this;
+    }
+
+    ScriptedTransport answer(int status, String body, String... headerPairs) {
+        Map<String, List<String>> h = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < headerPairs.length; i += 2) {
+            h.put(headerPairs[i], List.of(headerPairs[i + 1]));
+        }
+        script.add(new Response(status, h, body.getBytes(StandardCharsets.UTF_8), false));
+        return this;
+    }
+
+    ScriptedTransport fail(IOException e) {
+        script.add(e);
+        return this;
+    }
+
+    int attempts() {
+        return attemptTimes.size();
+    }
+
+    @Override
+    public String library() {
+        return "scripted";
+    }
+
+    @Override
+    public String method() {
+        return "POST";
+    }
+
+    @Override
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public Map<String, List<String>> requestHeaders() {
+        return requestHeaders;
+    }
+
+    @Override
+    public byte[] requestBody() {
+        return requestBody;
+    }
+
+    @Override
+    public long callerTimeoutNanos() {
+        return 0;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return false;
+    }
+
+    @Override
+    public synchronized Object send(BodyObserver observer) throws Exception {
+        attemptTimes.add(System.nanoTime());
+        Object next = script.poll();
+        if (next == null) {
+            throw new IllegalStateException("script exhausted");
+        }
+        if (next instanceof IOException) {
+            throw (IOException) next;
+        }
+        Response r = (Response) next;
+        if (r.status >= 200 && r.status < 300) {
+            r.observer = observer;
+        }
+        return r;
+    }
+
+    @Override
+    public CompletableFuture<Object> sendAsync(BodyObserver observer) {
+        try {
+            return CompletableFuture.completedFuture(send(observer));
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public int status(Object response) {
+        return ((Response) response).status;
+    }
+
+    @Override
+    public Map<String, List<String>> responseHeaders(Object response) {
+        return ((Response) response).headers;
+    }
+
+    @Override
+    public byte[] errorBody(Object response) {
+        return ((Response) response).body;
+    }
+
+    @Override
+    public Object handBack(Object response, Map<String, String> setHeaders) {
+        ((Response) response).setHeaders = setHeaders;
+        return response;
+    }
+
+    @Override
+    public void discard(Object response) {
+        discarded++;
+    }
+
+    @Override
+    public Object localResponse(int status, Map<String, List<String>> headers, byte[] body) {
+        return new Response(status, headers, body, true);
+    }
+
+    @Override
+    public Executor callbackExecutor() {
+        return Runnable::run;
+    }
+}
