@@ -44,7 +44,8 @@ public final class LocalRejectionWriter {
      *
      * @param facts what the adapter read from the request; may be null when it read nothing
      */
-    public static LocalAnswer answer(Rejection rejection, RequestFacts facts, Envelope envelope) {
+    public static LocalAnswer answer(Rejection given, RequestFacts facts, Envelope envelope) {
+        Rejection rejection = given != null ? given : Rejection.builder(GatewayDecision.REJECTED_LOCALLY).build();
         byte[] body;
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(512);

@@ -88,6 +88,13 @@ class LocalRejectionWriterTest {
     }
 
     @Test
+    void aMissingRejectionStillAnswers() {
+        LocalAnswer a = answer(null, null);
+        assertThat(a.status()).isEqualTo(429);
+        assertThat(a.headers()).containsEntry("x-sluice-decision", List.of("rejected_locally"));
+    }
+
+    @Test
     void summaryReadsWithoutTheSource() {
         assertThat(LocalRejectionWriter.summary(FULL, null)).isEqualTo(
                 "Rate limited by Sluice: queue deadline exceeded for gpt-4o-mini on output_tokens "
