@@ -23,6 +23,9 @@ public final class WaitHints {
     /** No usable hint. Equal to {@code ProviderError.NO_HINT}. */
     public static final long NONE = -1;
 
+    /** Messages longer than this are scanned at head and tail only: hints sit in the first sentences or at the very end. */
+    static final int MESSAGE_SCAN_CHARS = 8192;
+
     /** Hints beyond this are clamped: a year is "do not wait for it" already, and sums stay far from overflow. */
     static final long MAX_MILLIS = 366L * 24 * 3_600_000;
 
@@ -98,6 +101,11 @@ public final class WaitHints {
     public static long fromMessage(String message, long nowEpochMillis) {
         if (message == null || message.isEmpty()) {
             return NONE;
+        }
+        if (message.length() > 2 * MESSAGE_SCAN_CHARS) {
+            long head = fromMessage(message.substring(0, MESSAGE_SCAN_CHARS), nowEpochMillis);
+            return head != NONE ? head
+                    : fromMessage(message.substring(message.length() - MESSAGE_SCAN_CHARS), nowEpochMillis);
         }
         Matcher m = MESSAGE_HINT.matcher(message);
         while (m.find()) {

@@ -136,6 +136,9 @@ class WaitHintsTest {
         assertThat(WaitHints.fromMessage("", NOW)).isEqualTo(NONE);
         assertThat(WaitHints.fromMessage("try again in ", NOW)).isEqualTo(NONE);
         assertThat(WaitHints.fromMessage("x".repeat(100_000) + " retry after", NOW)).isEqualTo(NONE);
+        assertThat(WaitHints.fromMessage("try again in 1".repeat(50_000), NOW)).as("bounded work").isEqualTo(NONE);
+        assertThat(WaitHints.fromMessage("x".repeat(100_000) + " Retry after 2026-11-29T10:15:00Z", NOW))
+                .as("a long message still ends with its instant").isEqualTo(60_000);
     }
 
     @Test
