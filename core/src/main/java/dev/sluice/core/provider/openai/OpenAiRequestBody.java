@@ -1,0 +1,166 @@
+package dev.sluice.core.provider.openai;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.sluice.core.provider.RequestFacts;
+import dev.sluice.core.provider.TokenEstimator;
+import dev.sluice.core.provider.json.JsonScalars;
+import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.JsonWalker;
+import java.io.IOException;
+
+/**
+ * What an OpenAI-format request body says that admission needs: the model, the output cap, whether
+ * it streams (and asks for the usage chunk), and how much prompt it carries. Shared by OpenAI,
+ * Azure OpenAI and compatible servers, which all take this body.
+ *
+ * <p>The prompt is weighed from the text the model reads: message contents (strings and text
+ * parts), Responses {@code input} (a string or items) and {@code instructions}, legacy
+ * {@code prompt}, embeddings {@code input}, tool-call arguments in the history, and the JSON of
+ * tool definitions and response schemas (the provider renders those into the prompt). Images and
+ * audio are not counted: their base64 is not text, and their token cost is not in the body.
+ * Pre-tokenized inputs (arrays of token ids) count one token per id.
+ */
+public final class OpenAiRequestBody {
+
+    private String model;
+    private long maxOutputTokens = RequestFacts.NO_MAX;
+    private boolean stream;
+    private boolean includeUsage;
+    private long promptCharacters;
+    private int parts;
+    private long tokenIds;
+
+    private OpenAiRequestBody() {}
+
+    /** Reads a body; a null, empty or malformed body reads as what could be read (possibly nothing). */
+    public static OpenAiRequestBody read(byte[] body) {
+        OpenAiRequestBody read = new OpenAiRequestBody();
+        JsonWalker.walk(body, read.new Reader());
+        return read;
+    }
+
+    /** {@code model}, or null. On Azure deployment paths it is often absent. */
+    public String model() {
+        return model;
+    }
+
+    /** {@code max_completion_tokens}, {@code max_tokens} or {@code max_output_tokens} (the largest if several), or {@link RequestFacts#NO_MAX}. */
+    public long maxOutputTokens() {
+        return maxOutputTokens;
+    }
+
+    /** {@code stream: true}. */
+    public boolean stream() {
+        return stream;
+    }
+
+    /** {@code stream_options.include_usage: true}: the stream will end with a usage chunk. */
+    public boolean includeUsage() {
+        return includeUsage;
+    }
+
+    /** Characters of prompt text found, tool and schema JSON included. */
+    public long promptCharacters() {
+        return promptCharacters;
+    }
+
+    /** Messages, input items, tool definitions and instruction blocks: each costs a few tokens of framing. */
+    public int parts() {
+        return parts;
+    }
+
+    /** The input estimate: the estimator's view of the text, plus pre-tokenized ids as they are. */
+    public long estimateInputTokens(TokenEstimator estimator, String model) {
+        long fromText = estimator == null ? (promptCharacters + 3) / 4 + parts * 4L
+                : estimator.estimateInputTokens(model, promptCharacters, parts);
+        return Math.max(1, fromText + tokenIds);
+    }
+
+    /** Reads the fields above in one pass over the body. */
+    private final class Reader implements JsonVisitor {
+
+        @Override
+        public void scalar(String path, JsonParser p) throws IOException {
+            switch (path) {
+                case "model":
+                    model = JsonScalars.text(p);
+                    return;
+                case "max_tokens":
+                case "max_completion_tokens":
+                case "max_output_tokens":
+                    maxOutputTokens = Math.max(maxOutputTokens, JsonScalars.count(p));
+                    return;
+                case "stream":
+                    stream = JsonScalars.isTrue(p);
+                    return;
+                case "stream_options.include_usage":
+                    includeUsage = JsonScalars.isTrue(p);
+                    return;
+                case "input":
+                case "prompt":
+                case "instructions":
+                    if (p.currentToken() == JsonToken.VALUE_STRING) {
+                        parts++;
+                        promptCharacters += p.getTextLength();
+                    }
+                    return;
+                case "input[]":
+                case "prompt[]":
+                    if (p.currentToken() == JsonToken.VALUE_STRING) {
+                        parts++;
+                        promptCharacters += p.getTextLength();
+                    } else if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
+                        tokenIds++;
+                    }
+                    return;
+                case "input[][]":
+                case "prompt[][]":
+                    if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
+                        tokenIds++;
+                    }
+                    return;
+                case "suffix":
+                case "messages[].content":
+                case "messages[].content[].text":
+                case "messages[].name":
+                case "messages[].refusal":
+                case "messages[].tool_calls[].function.name":
+                case "messages[].tool_calls[].function.arguments":
+                case "messages[].function_call.arguments":
+                case "input[].content":
+                case "input[].content[].text":
+                case "input[].output":
+                case "input[].arguments":
+                case "input[].summary[].text":
+                    promptCharacters += JsonScalars.stringLength(p);
+                    return;
+                default:
+            }
+        }
+
+        @Override
+        public boolean enter(String path) {
+            switch (path) {
+                case "messages[]":
+                case "input[]":
+                    parts++;
+                    return true;
+                case "tools[]":
+                case "functions[]":
+                    parts++;
+                    return false; // weighed by its JSON length in skipped()
+                case "response_format":
+                case "text.format":
+                    return false;
+                default:
+                    return true;
+            }
+        }
+
+        @Override
+        public void skipped(String path, long length) {
+            promptCharacters += length;
+        }
+    }
+}

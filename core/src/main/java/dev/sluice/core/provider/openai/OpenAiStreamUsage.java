@@ -1,0 +1,207 @@
+package dev.sluice.core.provider.openai;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.sluice.core.Usage;
+import dev.sluice.core.provider.ProviderError;
+import dev.sluice.core.provider.RequestFacts;
+import dev.sluice.core.provider.TokenEstimator;
+import dev.sluice.core.provider.UsageParser;
+import dev.sluice.core.provider.json.JsonScalars;
+import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.JsonWalker;
+import dev.sluice.core.provider.sse.SseEvent;
+import dev.sluice.core.provider.sse.SseEventReader;
+import java.io.IOException;
+
+/**
+ * Reads usage from an OpenAI-format event stream, both shapes:
+ *
+ * <ul>
+ *   <li>Chat Completions / Completions: {@code data:} chunks, the usage chunk ({@code "choices":
+ *       []}) just before {@code data: [DONE]} when {@code stream_options.include_usage} was set;
+ *       a chunk carrying {@code error} is a mid-stream failure.
+ *   <li>Responses API: typed events; {@code response.completed} (or {@code .incomplete},
+ *       {@code .failed}) carries {@code response.usage}; {@code response.failed} and {@code error}
+ *       events are failures.
+ * </ul>
+ *
+ * Every text delta (content, refusals, reasoning, tool-call arguments) is counted as it passes, so
+ * a stream that never reports usage (not requested, broken, cancelled) still settles with counted
+ * output. Never throws; a fault inside stops parsing and keeps what was counted.
+ */
+final class OpenAiStreamUsage implements UsageParser {
+
+    private final RequestFacts facts;
+    private final TokenEstimator estimator;
+    private final long nowEpochMillis;
+    private final UsageTally tally = new UsageTally();
+    private final EventReader event = new EventReader();
+    private final SseEventReader sse = new SseEventReader(this::onEvent);
+    private ProviderError streamError;
+    private boolean broken;
+
+    OpenAiStreamUsage(RequestFacts facts, TokenEstimator estimator, long nowEpochMillis) {
+        this.facts = facts;
+        this.estimator = estimator;
+        this.nowEpochMillis = nowEpochMillis;
+    }
+
+    @Override
+    public void accept(byte[] chunk, int offset, int length) {
+        if (broken) {
+            return;
+        }
+        try {
+            sse.feed(chunk, offset, length);
+        } catch (RuntimeException fault) {
+            broken = true; // fail open: the call goes on, settlement uses what was counted
+        }
+    }
+
+    @Override
+    public void finish() {
+        if (broken) {
+            return;
+        }
+        try {
+            sse.finish();
+        } catch (RuntimeException fault) {
+            broken = true;
+        }
+    }
+
+    @Override
+    public Usage usage() {
+        return tally.toUsage(facts, estimator);
+    }
+
+    @Override
+    public ProviderError streamError() {
+        return streamError;
+    }
+
+    private void onEvent(SseEvent e) {
+        if (e.isDone() || e.data().isEmpty()) {
+            return;
+        }
+        event.reset();
+        JsonWalker.walk(e.data(), event);
+        String type = event.type != null ? event.type : SseEvent.DEFAULT_NAME.equals(e.name()) ? null : e.name();
+        if (type != null && type.endsWith(".delta") && !type.contains("audio")) {
+            tally.generated(event.deltaCharacters);
+        }
+        if (streamError == null) {
+            OpenAiErrorBody error = event.error(type);
+            if (error != null) {
+                streamError = OpenAiErrors.classifyStreamError(error, nowEpochMillis);
+            }
+        }
+    }
+
+    /** Reads one event's JSON; reused across events. */
+    private final class EventReader implements JsonVisitor {
+        String type;
+        long deltaCharacters;
+        boolean sawError;
+        String code;
+        String errorType;
+        String message;
+        String nestedCode;
+        String nestedType;
+        String nestedMessage;
+
+        void reset() {
+            type = null;
+            deltaCharacters = 0;
+            sawError = false;
+            code = errorType = message = nestedCode = nestedType = nestedMessage = null;
+        }
+
+        @Override
+        public boolean enter(String path) {
+            if (path.equals("error") || path.equals("response.error")) {
+                sawError = true;
+            }
+            return true;
+        }
+
+        @Override
+        public void scalar(String path, JsonParser p) throws IOException {
+            if (path.startsWith("usage.")) {
+                tally.usageField(path.substring(6), p);
+            } else if (path.startsWith("response.usage.")) {
+                tally.usageField(path.substring(15), p);
+            } else if (path.startsWith("choices[].")) {
+                generated(path.substring(10), p);
+            } else {
+                other(path, p);
+            }
+        }
+
+        private void generated(String path, JsonParser p) throws IOException {
+            switch (path) {
+                case "delta.content":
+                case "delta.refusal":
+                case "delta.reasoning_content":
+                case "delta.reasoning":
+                case "delta.tool_calls[].function.arguments":
+                case "delta.function_call.arguments":
+                case "text":
+                    tally.generated(JsonScalars.stringLength(p));
+                    return;
+                default:
+            }
+        }
+
+        private void other(String path, JsonParser p) throws IOException {
+            switch (path) {
+                case "type":
+                    type = JsonScalars.text(p);
+                    return;
+                case "delta":
+                    deltaCharacters += JsonScalars.stringLength(p);
+                    return;
+                case "code":
+                    code = JsonScalars.text(p);
+                    return;
+                case "message":
+                    message = JsonScalars.text(p);
+                    return;
+                case "error.code":
+                case "response.error.code":
+                    nestedCode = JsonScalars.text(p);
+                    return;
+                case "error.type":
+                case "response.error.type":
+                    nestedType = JsonScalars.text(p);
+                    return;
+                case "error.message":
+                case "response.error.message":
+                    nestedMessage = JsonScalars.text(p);
+                    return;
+                default:
+                    if (path.equals("error") && p.currentToken() == JsonToken.VALUE_STRING) {
+                        sawError = true; // some compatible servers send "error": "text"
+                        nestedMessage = p.getText();
+                    }
+            }
+        }
+
+        /** The failure this event reports, or null: an {@code error} event, {@code response.failed}, or a chunk with an {@code error} object. */
+        OpenAiErrorBody error(String eventType) {
+            if ("error".equals(eventType)) {
+                return OpenAiErrorBody.of(firstNonNull(nestedMessage, message), nestedType,
+                        firstNonNull(nestedCode, code));
+            }
+            if ("response.failed".equals(eventType) || (eventType == null && sawError)) {
+                return OpenAiErrorBody.of(nestedMessage, nestedType, nestedCode);
+            }
+            return null;
+        }
+
+        private String firstNonNull(String a, String b) {
+            return a != null ? a : b;
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package dev.sluice.core.provider.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonParser;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class JsonWalkerTest {
+
+    static final String CHAT = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+            + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"Hi\"}]}],"
+            + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],\"max_tokens\":100,\"stream\":true,"
+            + "\"usage\":{\"prompt_tokens\":12.0,\"completion_tokens\":\"7\"},\"n\":null}";
+
+    static Map<String, String> scalars(String json) {
+        Map<String, String> seen = new LinkedHashMap<>();
+        JsonWalker.walk(json, (path, p) -> seen.put(path, p.getText()));
+        return seen;
+    }
+
+    @Test
+    void namesEveryScalarByItsPath() {
+        assertThat(scalars(CHAT)).containsEntry("model", "gpt-4o-mini")
+                .containsEntry("messages[].role", "user")
+                .containsEntry("messages[].content[].text", "Hi")
+                .containsEntry("tools[].function.name", "f")
+                .containsEntry("max_tokens", "100")
+                .containsEntry("usage.prompt_tokens", "12.0")
+                .containsEntry("n", "null");
+        assertThat(scalars("[{\"error\":{\"code\":429}}]")).containsEntry("[].error.code", "429");
+        assertThat(scalars("42")).containsEntry("", "42");
+        assertThat(scalars("{\"a\":[[1,2],[3]]}")).containsEntry("a[][]", "3");
+    }
+
+    @Test
+    void skippedContainersReportTheirLength() {
+        List<Long> lengths = new ArrayList<>();
+        boolean complete = JsonWalker.walk(CHAT.getBytes(StandardCharsets.UTF_8), new JsonVisitor() {
+            @Override
+            public void scalar(String path, JsonParser value) {}
+
+            @Override
+            public boolean enter(String path) {
+                return !path.equals("tools");
+            }
+
+            @Override
+            public void skipped(String path, long length) {
+                lengths.add(length);
+            }
+        });
+        assertThat(complete).isTrue();
+        assertThat(lengths).containsExactly((long) "[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]".length());
+    }
+
+    @Test
+    void countsAreReadDefensively() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        JsonWalker.walk("{\"a\":12,\"b\":12.9,\"c\":\"7\",\"d\":-3,\"e\":null,\"f\":true,\"g\":\"x\",\"h\":1e30}",
+                (path, p) -> counts.put(path, JsonScalars.count(p)));
+        assertThat(counts).containsExactly(Map.entry("a", 12L), Map.entry("b", 12L), Map.entry("c", 7L),
+                Map.entry("d", -1L), Map.entry("e", -1L), Map.entry("f", -1L), Map.entry("g", -1L), Map.entry("h", -1L));
+    }
+
+    @Test
+    void truncatedInputKeepsWhatCameBefore() {
+        String cut = CHAT.substring(0, CHAT.indexOf("\"tools\""));
+        Map<String, String> seen = new LinkedHashMap<>();
+        boolean complete = JsonWalker.walk(cut, (path, p) -> seen.put(path, p.getText()));
+        assertThat(complete).isFalse();
+        assertThat(seen).containsEntry("model", "gpt-4o-mini");
+    }
+
+    @Test
+    void pickReadsCodesAsStringsOrNumbers() {
+        assertThat(JsonFields.pick("{\"error\":{\"code\":429,\"message\":\"m\",\"param\":null}}", "error.code",
+                "error.message", "error.param", "error.type"))
+                .containsOnly(Map.entry("error.code", "429"), Map.entry("error.message", "m"));
+        assertThat(JsonFields.pick("{\"error\":{\"code\":\"429\"}}".getBytes(StandardCharsets.UTF_8), "error.code"))
+                .containsEntry("error.code", "429");
+    }
+
+    @Test
+    void malformedInputNeverThrows() {
+        JsonVisitor throwing = new JsonVisitor() {
+            @Override
+            public void scalar(String path, JsonParser value) throws IOException {
+                throw new IOException("visitor fault");
+            }
+        };
+        assertThat(JsonWalker.walk("{\"a\":1}", throwing)).isFalse();
+        assertThat(JsonWalker.walk((String) null, (p, v) -> {})).isFalse();
+        assertThat(JsonWalker.walk(new byte[3], 2, 5, (p, v) -> {})).isFalse();
+        assertThat(JsonWalker.walk("[".repeat(100_000), (p, v) -> {})).isFalse();
+        assertThat(JsonFields.pick("{{{{", "a")).isEmpty();
+        Random random = new Random(3);
+        for (int i = 0; i < 2000; i++) {
+            byte[] junk = new byte[random.nextInt(200)];
+            random.nextBytes(junk);
+            if (junk.length > 0) {
+                junk[0] = '{';
+            }
+            JsonWalker.walk(junk, (p, v) -> JsonScalars.count(v));
+        }
+    }
+
+    @Test
+    void boundedBodyGivesUpPastItsCap() {
+        BoundedBody body = new BoundedBody(16);
+        byte[] json = "{\"usage\":{\"prompt_tokens\":5}}".getBytes(StandardCharsets.UTF_8);
+        body.append(json, 0, 10);
+        assertThat(body.overflowed()).isFalse();
+        body.append(json, 10, json.length - 10);
+        assertThat(body.overflowed()).isTrue();
+        assertThat(body.bytesSeen()).isEqualTo(json.length);
+        assertThat(body.walk((p, v) -> {})).isFalse();
+
+        BoundedBody fits = new BoundedBody();
+        for (byte b : json) {
+            fits.append(new byte[] {b}, 0, 1);
+        }
+        Map<String, String> seen = new LinkedHashMap<>();
+        assertThat(fits.walk((path, p) -> seen.put(path, p.getText()))).isTrue();
+        assertThat(seen).containsEntry("usage.prompt_tokens", "5");
+    }
+}
