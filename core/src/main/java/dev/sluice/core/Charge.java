@@ -9,11 +9,21 @@ final class Charge {
     final Bucket bucket;
     final long amount;
     final long windowId;
+    /** The guaranteed tenant's index (-1 for none) and what came from its reserve. */
+    final int tenant;
+    final long fromReserve;
 
-    Charge(Bucket bucket, long amount, long windowId) {
+    Charge(Bucket bucket, long amount, long windowId, int tenant, long fromReserve) {
         this.bucket = bucket;
         this.amount = amount;
         this.windowId = windowId;
+        this.tenant = tenant;
+        this.fromReserve = fromReserve;
+    }
+
+    /** Settles this charge with the actual use. */
+    void settle(long actual, long nowNanos, long nowMillis) {
+        bucket.settle(amount, actual, windowId, tenant, fromReserve, nowNanos, nowMillis);
     }
 
     Dimension dimension() {

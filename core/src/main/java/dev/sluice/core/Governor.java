@@ -7,6 +7,7 @@ import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.quota.ProviderScope;
@@ -46,6 +47,9 @@ public final class Governor implements AutoCloseable {
     /** How often the timer looks at the queues while calls wait, whatever else it expects. */
     private static final long SAFETY_TICK_NANOS = 250_000_000L;
 
+    /** The soonest the timer wakes again: rounding must never turn into a storm of empty passes. */
+    private static final long MIN_WAKE_NANOS = 100_000L;
+
     private final Clock clock;
     private final Timer timer;
     private final ReentrantLock lock = new ReentrantLock();
@@ -55,6 +59,7 @@ public final class Governor implements AutoCloseable {
     private volatile long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
     private final boolean adoptHeaderLimits;
+    private final boolean weightedClasses;
 
     private volatile Limit[] limits;
     private long generation;
@@ -63,6 +68,7 @@ public final class Governor implements AutoCloseable {
     private final List<ClassQueue<Waiter>> queuesByPriority;
     private final Map<String, ClassQueue<Waiter>> queues;
     private final Map<String, Double> tenantWeights;
+    private final Guarantees guarantees;
 
     private final Cache<String, ProviderScope> scopes;
     private final Set<String> pausedTenants = ConcurrentHashMap.newKeySet();
@@ -88,11 +94,13 @@ public final class Governor implements AutoCloseable {
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
         this.adoptHeaderLimits = b.adoptHeaderLimits;
+        this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
         long nowMillis = clock.epochMillis();
+        this.guarantees = b.guaranteedShares.isEmpty() ? Guarantees.none() : Guarantees.of(b.guaranteedShares);
         List<Limit> built = new ArrayList<>();
         for (LimitSpec spec : b.limits.values()) {
-            built.add(Limit.of(spec, clock::nanoTime, nowNanos, nowMillis, b.leaseTimeout));
+            built.add(Limit.of(spec, clock::nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees));
         }
         this.limits = built.toArray(new Limit[0]);
         this.classes = Collections.unmodifiableMap(new LinkedHashMap<>(b.classes));
@@ -302,19 +310,20 @@ public final class Governor implements AutoCloseable {
         if (gate != 0) {
             worst = new Shortfall(null, 0, 0, gate);
         }
-        worst = shortfallIn(route.configured, demand, nowNanos, nowMillis, worst);
-        return shortfallIn(route.scope.learnedBuckets(), demand, nowNanos, nowMillis, worst);
+        worst = shortfallIn(route.configured, route.guarantee, demand, nowNanos, nowMillis, worst);
+        return shortfallIn(route.scope.learnedBuckets(), route.guarantee, demand, nowNanos, nowMillis, worst);
     }
 
-    private Shortfall shortfallIn(Bucket[] buckets, Demand demand, long nowNanos, long nowMillis, Shortfall worst) {
+    private Shortfall shortfallIn(Bucket[] buckets, int guarantee, Demand demand, long nowNanos, long nowMillis,
+            Shortfall worst) {
         for (Bucket b : buckets) {
             long amount = amountFor(b, demand);
             if (amount == 0 || !b.limit().enforced()) {
                 continue;
             }
-            long room = b.room(nowNanos, nowMillis);
+            long room = b.roomFor(guarantee, nowNanos, nowMillis);
             if (room < amount) {
-                long wait = b.nanosUntilRoom(amount, nowNanos, nowMillis);
+                long wait = b.nanosUntilRoomFor(guarantee, amount, nowNanos, nowMillis);
                 if (worst == null || longer(wait, worst.nanos)) {
                     worst = new Shortfall(b, amount, room, wait);
                 }
@@ -345,16 +354,19 @@ public final class Governor implements AutoCloseable {
         }
         Charge[] charges = new Charge[n];
         int i = 0;
+        int g = route.guarantee;
         for (Bucket b : configured) {
             long amount = amountFor(b, demand);
             if (amount > 0) {
-                charges[i++] = new Charge(b, amount, b.reserve(amount, nowNanos, nowMillis));
+                long fromReserve = b.takeReserved(g, amount, nowNanos, nowMillis);
+                charges[i++] = new Charge(b, amount, b.reserve(amount, nowNanos, nowMillis), g, fromReserve);
             }
         }
         for (Bucket b : learned) {
             long amount = amountFor(b, demand);
             if (amount > 0) {
-                charges[i++] = new Charge(b, amount, b.reserve(amount, nowNanos, nowMillis));
+                long fromReserve = b.takeReserved(g, amount, nowNanos, nowMillis);
+                charges[i++] = new Charge(b, amount, b.reserve(amount, nowNanos, nowMillis), g, fromReserve);
             }
         }
         Permit permit = newPermit(call, demand, charges, nowNanos, waitedNanos, route.scope);
@@ -386,15 +398,44 @@ public final class Governor implements AutoCloseable {
     private void dispatch(long nowNanos, long nowMillis, List<Waiter> done) {
         expireDeadlines(nowNanos, nowMillis, done);
         wakeCandidateNanos = Long.MAX_VALUE;
-        for (ClassQueue<Waiter> q : queuesByPriority) {
-            if (!q.isEmpty()) {
-                q.dispatch(this::weightOf, w -> offer(w, nowNanos, nowMillis, done));
+        if (weightedClasses) {
+            // classes take turns, each admitting up to its priority's worth of cost per turn
+            boolean progress = true;
+            while (progress) {
+                progress = false;
+                for (ClassQueue<Waiter> q : queuesByPriority) {
+                    if (!q.isEmpty()) {
+                        long turn = Math.max(1, q.trafficClass().priority()) * CLASS_QUANTUM;
+                        progress |= q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, nowMillis, done), turn) > 0;
+                    }
+                }
+            }
+        } else {
+            for (ClassQueue<Waiter> q : queuesByPriority) {
+                if (!q.isEmpty()) {
+                    q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, nowMillis, done), Long.MAX_VALUE);
+                }
             }
         }
         scheduleWake(nowNanos);
     }
 
-    private Verdict offer(Waiter w, long nowNanos, long nowMillis, List<Waiter> done) {
+    /** Cost units a class of priority 1 admits per turn under weighted class scheduling. */
+    private static final long CLASS_QUANTUM = 256;
+
+    /**
+     * Whether a claim on a bucket holds this waiter back: under strict priority a call of a
+     * higher class takes over the claims of lower classes, so a batch call waiting for a large
+     * refill does not hold back an interactive one.
+     */
+    private boolean heldBackBy(Object claimant, Waiter w) {
+        if (claimant == null || claimant == w) {
+            return false;
+        }
+        return weightedClasses || ((Waiter) claimant).trafficClass.priority() >= w.trafficClass.priority();
+    }
+
+    private Verdict offer(Waiter w, boolean mayClaim, long nowNanos, long nowMillis, List<Waiter> done) {
         if (w.done) {
             return Verdict.GONE;
         }
@@ -411,8 +452,8 @@ public final class Governor implements AutoCloseable {
         if (claimedByOther(route.configured, w) || claimedByOther(route.scope.learnedBuckets(), w)) {
             return Verdict.NOT_NOW;
         }
-        boolean shortNow = claimShort(route.configured, w, nowNanos, nowMillis)
-                | claimShort(route.scope.learnedBuckets(), w, nowNanos, nowMillis);
+        boolean shortNow = claimShort(route.configured, route.guarantee, w, mayClaim, nowNanos, nowMillis)
+                | claimShort(route.scope.learnedBuckets(), route.guarantee, w, mayClaim, nowNanos, nowMillis);
         if (shortNow) {
             return Verdict.NOT_NOW;
         }
@@ -424,8 +465,7 @@ public final class Governor implements AutoCloseable {
 
     private boolean claimedByOther(Bucket[] buckets, Waiter w) {
         for (Bucket b : buckets) {
-            Object claimant = b.claimant();
-            if (claimant != null && claimant != w && b.limit().enforced() && amountFor(b, w.demand) > 0) {
+            if (heldBackBy(b.claimant(), w) && b.limit().enforced() && amountFor(b, w.demand) > 0) {
                 return true;
             }
         }
@@ -433,19 +473,20 @@ public final class Governor implements AutoCloseable {
     }
 
     /** Claims every enforced bucket that lacks room for the waiter; true when any does. */
-    private boolean claimShort(Bucket[] buckets, Waiter w, long nowNanos, long nowMillis) {
+    private boolean claimShort(Bucket[] buckets, int guarantee, Waiter w, boolean mayClaim, long nowNanos,
+            long nowMillis) {
         boolean shortNow = false;
         for (Bucket b : buckets) {
             long amount = amountFor(b, w.demand);
             if (amount == 0 || !b.limit().enforced()) {
                 continue;
             }
-            if (b.room(nowNanos, nowMillis) < amount) {
+            if (b.roomFor(guarantee, nowNanos, nowMillis) < amount) {
                 shortNow = true;
-                if (b.claimant() == null) {
+                if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }
-                noteWake(b.nanosUntilRoom(amount, nowNanos, nowMillis));
+                noteWake(b.nanosUntilRoomFor(guarantee, amount, nowNanos, nowMillis));
             }
         }
         return shortNow;
@@ -519,7 +560,7 @@ public final class Governor implements AutoCloseable {
         }
         long delay = SAFETY_TICK_NANOS;
         if (wakeCandidateNanos < delay) {
-            delay = Math.max(1, wakeCandidateNanos);
+            delay = Math.max(MIN_WAKE_NANOS, wakeCandidateNanos);
         }
         Waiter first = deadlines.peek();
         if (first != null) {
@@ -566,8 +607,7 @@ public final class Governor implements AutoCloseable {
                 if (c.dimension() == Dimension.CONCURRENCY) {
                     continue;
                 }
-                long used = refundAll ? 0 : actualFor(c, p.demand(), actual);
-                c.bucket.settle(c.amount, used, c.windowId, nowNanos, nowMillis);
+                c.settle(refundAll ? 0 : actualFor(c, p.demand(), actual), nowNanos, nowMillis);
             }
             if (p.probe && refundAll) {
                 p.scope().probeAbandoned();
@@ -592,8 +632,7 @@ public final class Governor implements AutoCloseable {
                 if (d == Dimension.CONCURRENCY) {
                     continue;
                 }
-                long used = d == Dimension.REQUESTS && providerCountsRefusedRequests ? c.amount : 0;
-                c.bucket.settle(c.amount, used, c.windowId, nowNanos, nowMillis);
+                c.settle(d == Dimension.REQUESTS && providerCountsRefusedRequests ? c.amount : 0, nowNanos, nowMillis);
             }
             done = afterRelease(p, nowNanos, nowMillis);
         } finally {
@@ -610,7 +649,7 @@ public final class Governor implements AutoCloseable {
             long nowMillis = clock.epochMillis();
             for (Charge c : p.charges) {
                 if (c.dimension() == Dimension.CONCURRENCY) {
-                    c.bucket.settle(c.amount, 0, c.windowId, nowNanos, nowMillis);
+                    c.settle(0, nowNanos, nowMillis);
                 }
             }
             done = afterRelease(p, nowNanos, nowMillis);
@@ -737,7 +776,7 @@ public final class Governor implements AutoCloseable {
             long nowMillis = clock.epochMillis();
             for (Charge c : p.charges) {
                 if (c.dimension() != Dimension.CONCURRENCY) {
-                    c.bucket.settle(c.amount, c.amount, c.windowId, nowNanos, nowMillis);
+                    c.settle(c.amount, nowNanos, nowMillis);
                 }
             }
             if (p.probe) {
@@ -844,8 +883,9 @@ public final class Governor implements AutoCloseable {
                 buckets.add(b);
             }
         }
-        ProviderScope scope = scopes.get(call.providerScopeKey(), k -> new ProviderScope(k, scopeDisplayName(call)));
-        Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation);
+        ProviderScope scope = scopes.get(call.providerScopeKey(),
+                k -> new ProviderScope(k, scopeDisplayName(call), guarantees));
+        Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()));
         call.cachedRoute = r;
         return r;
     }
@@ -1099,6 +1139,11 @@ public final class Governor implements AutoCloseable {
         return weightOf(tenant);
     }
 
+    /** The guaranteed shares of configured tenants (tunable live). */
+    public Guarantees guarantees() {
+        return guarantees;
+    }
+
     /** Emergency stop for a tenant: its calls are rejected with {@code paused} until resumed. */
     public void pauseTenant(String tenant) {
         pausedTenants.add(tenant);
@@ -1187,9 +1232,11 @@ public final class Governor implements AutoCloseable {
         private Duration leaseTimeout = Duration.ofMinutes(10);
         private Duration probeTimeout = Duration.ofSeconds(30);
         private boolean adoptHeaderLimits;
+        private boolean weightedClasses;
         private final Map<String, LimitSpec> limits = new LinkedHashMap<>();
         private final Map<String, TrafficClass> classes = new LinkedHashMap<>();
         private final Map<String, Double> tenantWeights = new LinkedHashMap<>();
+        private final Map<String, Double> guaranteedShares = new LinkedHashMap<>();
 
         private Builder() {
             trafficClass(TrafficClass.interactive());
@@ -1226,6 +1273,15 @@ public final class Governor implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Weighted priority between traffic classes (each class gets turns in proportion to its
+         * priority) instead of strict priority (higher classes always first).
+         */
+        public Builder weightedClasses(boolean v) {
+            this.weightedClasses = v;
+            return this;
+        }
+
         public Builder adoptHeaderLimits(boolean v) {
             this.adoptHeaderLimits = v;
             return this;
@@ -1249,6 +1305,16 @@ public final class Governor implements AutoCloseable {
                 throw new IllegalArgumentException("weight must be > 0, was " + weight);
             }
             tenantWeights.put(tenant, weight);
+            return this;
+        }
+
+        /**
+         * A configured tenant: its weight in fair sharing and its guaranteed share (0 for none) of
+         * every limit shared between tenants.
+         */
+        public Builder tenant(String tenant, double weight, double guaranteedShare) {
+            tenantWeight(tenant, weight);
+            guaranteedShares.put(tenant, guaranteedShare);
             return this;
         }
 

@@ -13,11 +13,14 @@ final class Route {
     final Bucket[] configured;
     final ProviderScope scope;
     final long generation;
+    /** The call's tenant as a guaranteed tenant's index, or -1. */
+    final int guarantee;
 
-    Route(Bucket[] configured, ProviderScope scope, long generation) {
+    Route(Bucket[] configured, ProviderScope scope, long generation, int guarantee) {
         this.configured = configured;
         this.scope = scope;
         this.generation = generation;
+        this.guarantee = guarantee;
     }
 
     boolean isCurrent(long currentGeneration) {

@@ -31,9 +31,144 @@ public abstract class Bucket {
     /** Set when the bucket left its limit's cache: a route holding it must resolve again. */
     private volatile boolean evicted;
 
+    /**
+     * Unused guaranteed capacity held for each guaranteed tenant (see {@link Guarantees}); null
+     * for buckets that are not shared between tenants or when no tenant has a guarantee.
+     */
+    double[] reserves;
+
+    private final Guarantees guarantees;
+
     protected Bucket(Limit limit, String scopeValue) {
         this.limit = limit;
         this.scopeValue = scopeValue;
+        this.guarantees = limit.guaranteesForBuckets();
+        if (!guarantees.isEmpty()) {
+            reserves = new double[guarantees.size()];
+            for (int i = 0; i < reserves.length; i++) {
+                reserves[i] = reserveCap(i);
+            }
+        }
+    }
+
+    /** The most a tenant's reserve holds: its share of the capacity. */
+    final double reserveCap(int tenant) {
+        return guarantees.share(tenant) * limit.capacity();
+    }
+
+    /** Share of the bucket's rate that refills a tenant's reserve. */
+    final double reserveShare(int tenant) {
+        return guarantees.share(tenant);
+    }
+
+    /**
+     * Room for a call of guaranteed tenant {@code tenant} (-1 for any other): the room not held in
+     * other tenants' reserves.
+     */
+    public final long roomFor(int tenant, long nowNanos, long nowMillis) {
+        if (reserves == null) {
+            return room(nowNanos, nowMillis);
+        }
+        double raw = exactRoom(nowNanos, nowMillis);
+        double held = 0;
+        for (int i = 0; i < reserves.length; i++) {
+            if (i != tenant) {
+                held += Math.min(reserves[i], reserveCap(i));
+            }
+        }
+        return (long) Math.floor(raw - held + 1e-9);
+    }
+
+    /**
+     * How long until {@code amount} fits for a call of this tenant, counting what the other
+     * tenants' reserves will hold by then. {@link #NEVER} when it cannot fit even with every
+     * other reserve full: guarantees lower the largest call the others can make.
+     */
+    public final long nanosUntilRoomFor(int tenant, long amount, long nowNanos, long nowMillis) {
+        if (reserves == null) {
+            return nanosUntilRoom(amount, nowNanos, nowMillis);
+        }
+        if (roomFor(tenant, nowNanos, nowMillis) >= amount) {
+            return 0;
+        }
+        double othersAtCap = 0;
+        for (int i = 0; i < reserves.length; i++) {
+            if (i != tenant) {
+                othersAtCap += reserveCap(i);
+            }
+        }
+        if (amount > limit.capacity() - othersAtCap + 1e-9) {
+            return NEVER;
+        }
+        return nanosUntilRoomBesideReserves(tenant, amount, nowNanos, nowMillis);
+    }
+
+    /**
+     * How long until {@code amount} fits beside the other tenants' reserves, knowing it fits once
+     * they are all full. Buckets whose room comes back all at once (windows) or on release
+     * (concurrency) wait for that; a token bucket computes the time from the rates.
+     */
+    long nanosUntilRoomBesideReserves(int tenant, long amount, long nowNanos, long nowMillis) {
+        long full = nanosUntilRoom(limit.capacity(), nowNanos, nowMillis);
+        return full == 0 ? ON_RELEASE : full;
+    }
+
+    /**
+     * Takes what a call of this tenant can from its reserve (before {@link #reserve}); returns how
+     * much came from it, so a refund can give it back.
+     */
+    public final long takeReserved(int tenant, long amount, long nowNanos, long nowMillis) {
+        if (reserves == null || tenant < 0) {
+            return 0;
+        }
+        room(nowNanos, nowMillis); // bring the reserves up to date first
+        return takeFromReserve(tenant, amount);
+    }
+
+    /** Takes from the tenant's reserve first; returns how much came from it. */
+    final long takeFromReserve(int tenant, long amount) {
+        if (reserves == null || tenant < 0) {
+            return 0;
+        }
+        long from = (long) Math.min(amount, Math.floor(reserves[tenant] + 1e-9));
+        if (from > 0) {
+            reserves[tenant] -= from;
+        }
+        return from;
+    }
+
+    /** Gives back to the tenant's reserve what a refund returns of what came from it. */
+    final void giveBackToReserve(int tenant, long amount) {
+        if (reserves != null && tenant >= 0 && amount > 0) {
+            reserves[tenant] = Math.min(reserveCap(tenant), reserves[tenant] + amount);
+        }
+    }
+
+    /** Refills every reserve by its share of {@code added} room, capped at its share of the capacity. */
+    final void refillReserves(double added) {
+        if (reserves != null && added > 0) {
+            for (int i = 0; i < reserves.length; i++) {
+                double cap = reserveCap(i);
+                if (reserves[i] < cap) {
+                    reserves[i] = Math.min(cap, reserves[i] + added * reserveShare(i));
+                }
+            }
+        }
+    }
+
+    /** Fills every reserve (a new window). */
+    final void fillReserves() {
+        if (reserves != null) {
+            for (int i = 0; i < reserves.length; i++) {
+                reserves[i] = reserveCap(i);
+            }
+        }
+    }
+
+    /** What a guaranteed tenant's reserve holds now (for JMX and tests). */
+    public final double reserveHeldFor(int tenant, long nowNanos, long nowMillis) {
+        room(nowNanos, nowMillis);
+        return reserves == null || tenant < 0 ? 0 : reserves[tenant];
     }
 
     public final Limit limit() {
@@ -52,6 +187,11 @@ public abstract class Bucket {
 
     /** Room for a new reservation now. May be negative after debits beyond a reservation. */
     public abstract long room(long nowNanos, long nowMillis);
+
+    /** Room with its fraction (token buckets refill continuously), for comparisons with reserves. */
+    double exactRoom(long nowNanos, long nowMillis) {
+        return room(nowNanos, nowMillis);
+    }
 
     /**
      * Takes {@code amount} (room already checked, or observe mode where it may go negative).
@@ -104,14 +244,32 @@ public abstract class Bucket {
         return take(amount, nowNanos, nowMillis);
     }
 
-    /** Ends a reservation of {@code reservedAmount} whose actual use was {@code actual}. */
-    public final void settle(long reservedAmount, long actual, long windowId, long nowNanos, long nowMillis) {
+    /**
+     * Ends a reservation of {@code reservedAmount} whose actual use was {@code actual}; what came
+     * from a guaranteed tenant's reserve goes back to it first.
+     */
+    public final void settle(long reservedAmount, long actual, long windowId, int tenant, long fromReserve,
+            long nowNanos, long nowMillis) {
         reserved -= reservedAmount;
         if (actual < reservedAmount) {
-            giveBack(reservedAmount - actual, windowId, nowNanos, nowMillis);
+            long refund = reservedAmount - actual;
+            giveBack(refund, windowId, nowNanos, nowMillis);
+            if (windowId == 0 || windowId == currentWindowId(nowMillis)) {
+                giveBackToReserve(tenant, Math.min(refund, fromReserve));
+            }
         } else if (actual > reservedAmount) {
             takeMore(actual - reservedAmount, nowNanos, nowMillis);
         }
+    }
+
+    /** Ends a reservation that held no guarantee. */
+    public final void settle(long reservedAmount, long actual, long windowId, long nowNanos, long nowMillis) {
+        settle(reservedAmount, actual, windowId, -1, 0, nowNanos, nowMillis);
+    }
+
+    /** The id of the current window for windowed buckets; 0 for others. */
+    long currentWindowId(long nowMillis) {
+        return 0;
     }
 
     public final Object claimant() {

@@ -42,6 +42,11 @@ final class ConcurrencyBucket extends Bucket {
     }
 
     @Override
+    long nanosUntilRoomBesideReserves(int tenant, long amount, long nowNanos, long nowMillis) {
+        return ON_RELEASE;
+    }
+
+    @Override
     public void lowerRoomTo(long remaining, long nowNanos, long nowMillis) {
         // no provider reports remaining concurrency; nothing to correct
     }

@@ -32,10 +32,13 @@ public final class Limit {
     private final Bucket single;
     private final Cache<String, Bucket> perValue;
     private final WindowScheduleFactory schedules;
+    private final Guarantees guarantees;
 
     private Limit(LimitSpec spec, String displayScope, LongSupplier nanoTicker, long nowNanos, long nowMillis,
-            Duration leaseTimeout) {
+            Duration leaseTimeout, Guarantees guarantees) {
         this.spec = spec;
+        // only buckets shared between tenants hold reserves for guaranteed tenants
+        this.guarantees = spec.tenant() == null && spec.level() != ScopeLevel.TENANT ? guarantees : Guarantees.none();
         this.displayScope = displayScope;
         this.capacity = spec.capacity();
         this.enforced = spec.enforced();
@@ -65,16 +68,28 @@ public final class Limit {
 
     /** A configured limit. */
     public static Limit of(LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis,
+            Duration leaseTimeout, Guarantees guarantees) {
+        return new Limit(spec, null, nanoTicker, nowNanos, nowMillis, leaseTimeout, guarantees);
+    }
+
+    /** A configured limit, with no guaranteed tenants. */
+    public static Limit of(LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis,
             Duration leaseTimeout) {
-        return new Limit(spec, null, nanoTicker, nowNanos, nowMillis, leaseTimeout);
+        return of(spec, nanoTicker, nowNanos, nowMillis, leaseTimeout, Guarantees.none());
     }
 
     /** A limit whose single bucket stands for a fixed scope, e.g. a provider scope learned from headers. */
-    public static Limit forScope(LimitSpec spec, String displayScope, long nowNanos, long nowMillis) {
+    public static Limit forScope(LimitSpec spec, String displayScope, long nowNanos, long nowMillis,
+            Guarantees guarantees) {
         if (spec.level() != ScopeLevel.ORGANIZATION) {
             throw new IllegalArgumentException("a fixed-scope limit has a single bucket");
         }
-        return new Limit(spec, displayScope, System::nanoTime, nowNanos, nowMillis, Duration.ZERO);
+        return new Limit(spec, displayScope, System::nanoTime, nowNanos, nowMillis, Duration.ZERO, guarantees);
+    }
+
+    /** The guarantees this limit's buckets hold reserves for (none for per-tenant limits). */
+    Guarantees guaranteesForBuckets() {
+        return guarantees;
     }
 
     private Bucket newBucket(String scopeValue, long nowNanos, long nowMillis) {

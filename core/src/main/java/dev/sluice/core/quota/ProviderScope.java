@@ -24,9 +24,12 @@ public final class ProviderScope {
     private long probeStartedNanos;
     private volatile boolean evicted;
 
-    public ProviderScope(String key, String displayName) {
+    private final Guarantees guarantees;
+
+    public ProviderScope(String key, String displayName, Guarantees guarantees) {
         this.key = key;
         this.displayName = displayName;
+        this.guarantees = guarantees;
     }
 
     public String key() {
@@ -66,7 +69,7 @@ public final class ProviderScope {
                     .mirrorsProvider(true)
                     .source(LimitSpec.Source.LEARNED)
                     .build();
-            bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis).buckets().iterator().next();
+            bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis, guarantees).buckets().iterator().next();
             Bucket[] grown = Arrays.copyOf(learned, learned.length + 1);
             grown[grown.length - 1] = bucket;
             learned = grown;

@@ -24,9 +24,11 @@ final class TokenBucket extends Bucket {
         long elapsed = nowNanos - lastRefillNanos;
         if (elapsed > 0) {
             long capacity = limit().capacity();
+            double added = elapsed * ratePerNano();
             if (level < capacity) {
-                level = Math.min(capacity, level + elapsed * ratePerNano());
+                level = Math.min(capacity, level + added);
             }
+            refillReserves(added);
             lastRefillNanos = nowNanos;
         }
     }
@@ -36,6 +38,12 @@ final class TokenBucket extends Bucket {
         refill(nowNanos);
         // a hair of tolerance so that floating refill never hides a whole token
         return (long) Math.floor(level + 1e-9);
+    }
+
+    @Override
+    double exactRoom(long nowNanos, long nowMillis) {
+        refill(nowNanos);
+        return level;
     }
 
     @Override
@@ -68,6 +76,53 @@ final class TokenBucket extends Bucket {
             return 0;
         }
         return (long) Math.ceil(missing / ratePerNano());
+    }
+
+    @Override
+    long nanosUntilRoomBesideReserves(int tenant, long amount, long nowNanos, long nowMillis) {
+        // Room and the other reserves both grow with time; reserves stop at their caps. Walk the
+        // pieces where the set of still-filling reserves is constant.
+        double rate = ratePerNano();
+        double capacity = limit().capacity();
+        double level = this.level;
+        double[] held = new double[reserves.length];
+        for (int i = 0; i < held.length; i++) {
+            held[i] = i == tenant ? 0 : Math.min(reserves[i], reserveCap(i));
+        }
+        double elapsed = 0;
+        for (int step = 0; step <= held.length + 1; step++) {
+            double heldTotal = 0;
+            double fillingShare = 0;
+            double nextCapIn = Double.MAX_VALUE;
+            for (int i = 0; i < held.length; i++) {
+                if (i == tenant) {
+                    continue;
+                }
+                heldTotal += held[i];
+                double cap = reserveCap(i);
+                if (held[i] < cap && reserveShare(i) > 0) {
+                    fillingShare += reserveShare(i);
+                    nextCapIn = Math.min(nextCapIn, (cap - held[i]) / (reserveShare(i) * rate));
+                }
+            }
+            double deficit = amount + heldTotal - level;
+            if (deficit <= 1e-9) {
+                return (long) Math.ceil(elapsed);
+            }
+            double closing = level < capacity ? rate * (1 - fillingShare) : 0;
+            if (closing <= 0 && nextCapIn == Double.MAX_VALUE) {
+                return NEVER;
+            }
+            double dt = closing > 0 ? Math.min(deficit / closing, nextCapIn) : nextCapIn;
+            elapsed += dt;
+            level = Math.min(capacity, level + rate * dt);
+            for (int i = 0; i < held.length; i++) {
+                if (i != tenant) {
+                    held[i] = Math.min(reserveCap(i), held[i] + reserveShare(i) * rate * dt);
+                }
+            }
+        }
+        return (long) Math.ceil(elapsed);
     }
 
     @Override

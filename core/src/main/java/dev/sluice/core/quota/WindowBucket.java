@@ -22,7 +22,14 @@ final class WindowBucket extends Bucket {
         if (start != currentWindowStart) {
             currentWindowStart = start;
             used = 0;
+            fillReserves();
         }
+    }
+
+    @Override
+    long currentWindowId(long nowMillis) {
+        roll(nowMillis);
+        return currentWindowStart;
     }
 
     @Override
@@ -61,6 +68,13 @@ final class WindowBucket extends Bucket {
         if (amount <= limit().capacity() - used) {
             return 0;
         }
+        return Math.max(1, schedule.nextWindowStart(nowMillis) - nowMillis) * 1_000_000L;
+    }
+
+    @Override
+    long nanosUntilRoomBesideReserves(int tenant, long amount, long nowNanos, long nowMillis) {
+        // every reserve is full again when the next window starts, and the call fits beside them
+        roll(nowMillis);
         return Math.max(1, schedule.nextWindowStart(nowMillis) - nowMillis) * 1_000_000L;
     }
 

@@ -1,34 +1,46 @@
 package dev.sluice.core.schedule;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
  * The waiting calls of one traffic class, one FIFO per tenant, shared between tenants by weighted
- * deficit round robin on cost (tokens): each tenant with waiting calls earns a quantum
- * proportional to its weight per round and spends it on its calls, so backlogged tenants get
- * capacity in proportion to their weights whatever their offered load, and a large call is served
- * once its tenant has earned enough instead of being starved by small ones.
+ * deficit round robin on cost (tokens). Tenants take turns; at the start of its turn a tenant
+ * earns a quantum proportional to its weight and spends it on its calls; the turn ends when the
+ * next call costs more than what is left. So backlogged tenants get capacity in proportion to
+ * their weights whatever load they offer, and a large call is served once its tenant has earned
+ * enough, instead of being starved by small ones.
+ *
+ * <p>Capacity usually comes back a little at a time, so a turn spans several dispatch passes:
+ * when the tenant whose turn it is cannot be served for lack of room, it keeps its turn (and its
+ * call takes first claim on the refill), and the pass ends; meanwhile other tenants' calls are
+ * only admitted if they fit in capacity nobody has claimed, and what they take is charged to their
+ * own deficit.
  *
  * <p>Not thread-safe: used under the governor's lock.
  */
 public final class ClassQueue<W extends QueuedCall> {
 
-    /** Cost units a tenant of weight 1 earns per round. */
-    static final long BASE_QUANTUM = 512;
+    /**
+     * Cost units (tokens) a tenant of weight 1 earns per turn: smaller than a typical call, so a
+     * turn is about one call and shares stay even while capacity trickles in.
+     */
+    static final long BASE_QUANTUM = 64;
 
     /** How many calls of one tenant are looked at when the first ones are held up by other buckets. */
     static final int SCAN_LIMIT = 16;
 
-    /** Bounds the work of one pass; a later pass continues. */
-    static final int MAX_ROUNDS = 10_000;
+    /** Bounds the work of one pass; the next pass continues where this one stopped. */
+    static final int MAX_STEPS = 100_000;
 
     private final TrafficClass trafficClass;
     private final Map<String, TenantQueue<W>> byTenant = new HashMap<>();
+    /** Tenants with waiting calls, in turn order; the first one has the turn. */
     private final ArrayDeque<TenantQueue<W>> active = new ArrayDeque<>();
     private int size;
 
@@ -57,7 +69,7 @@ public final class ClassQueue<W extends QueuedCall> {
         return sizes;
     }
 
-    /** Adds a call at the end of its tenant's FIFO. */
+    /** Adds a call at the end of its tenant's FIFO; a tenant that was idle joins at the end of the turn order. */
     public void add(W call) {
         TenantQueue<W> t = byTenant.computeIfAbsent(call.tenant(), TenantQueue::new);
         if (t.waiters.isEmpty()) {
@@ -75,88 +87,119 @@ public final class ClassQueue<W extends QueuedCall> {
         }
         size--;
         if (t.waiters.isEmpty()) {
-            deactivate(t);
+            retire(t);
         }
         return true;
     }
 
-    private void deactivate(TenantQueue<W> t) {
+    /** A tenant with nothing waiting leaves the turn order and keeps no credit (no hoarding while idle). */
+    private void retire(TenantQueue<W> t) {
         active.remove(t);
-        t.deficit = 0;
         byTenant.remove(t.tenant);
+        t.deficit = 0;
+        t.inTurn = false;
     }
 
     /**
-     * One dispatch pass: offers calls their turn in deficit round robin order until nothing more
-     * can be admitted now.
+     * One dispatch pass: serves tenants in turn until the one whose turn it is cannot be served
+     * for lack of room, or until {@code budget} cost units were admitted.
      *
      * @param weights each tenant's weight (> 0)
      * @param offer tries to admit one call
+     * @return the cost admitted
      */
-    public void dispatch(ToDoubleFunction<String> weights, Function<W, Verdict> offer) {
-        for (int round = 0; round < MAX_ROUNDS && !active.isEmpty(); round++) {
-            boolean admitted = false;
-            long fewestRoundsShort = Long.MAX_VALUE;
-            int tenants = active.size();
-            for (int i = 0; i < tenants && !active.isEmpty(); i++) {
-                TenantQueue<W> t = active.pollFirst();
-                long quantum = quantum(weights.applyAsDouble(t.tenant));
-                t.deficit += quantum;
-                TurnResult turn = takeTurn(t, offer);
-                admitted |= turn.admitted;
-                if (turn.shortOf > 0) {
-                    fewestRoundsShort = Math.min(fewestRoundsShort, (turn.shortOf + quantum - 1) / quantum);
-                }
-                if (t.waiters.isEmpty()) {
-                    t.deficit = 0;
-                    byTenant.remove(t.tenant);
-                } else {
-                    // A tenant held up by capacity must not hoard credit for a later burst.
-                    W head = t.waiters.peekFirst();
-                    t.deficit = Math.min(t.deficit, Math.max(quantum, head.cost()));
-                    active.addLast(t);
-                }
+    public long dispatch(ToDoubleFunction<String> weights, Offer<W> offer, long budget) {
+        long spent = 0;
+        for (int step = 0; step < MAX_STEPS && !active.isEmpty() && spent < budget; step++) {
+            TenantQueue<W> t = active.peekFirst();
+            if (!t.inTurn) {
+                t.deficit += quantum(weights.applyAsDouble(t.tenant));
+                t.inTurn = true;
             }
-            if (!admitted) {
-                if (fewestRoundsShort == Long.MAX_VALUE) {
-                    return; // everything that could afford its turn is held up by capacity
-                }
-                // Nobody could afford a call this round: skip the empty rounds at once.
-                long skip = fewestRoundsShort - 1;
-                if (skip > 0) {
-                    for (TenantQueue<W> t : active) {
-                        t.deficit += skip * quantum(weights.applyAsDouble(t.tenant));
-                    }
-                }
+            Turn turn = serve(t, offer, budget - spent);
+            spent += turn.spent;
+            if (t.waiters.isEmpty()) {
+                retire(t);
+            } else if (turn.over) {
+                t.inTurn = false;
+                active.pollFirst();
+                active.addLast(t);
+            } else if (turn.heldUp) {
+                spent += admitWhatFitsElsewhere(t, offer, budget - spent);
+                return spent;
             }
         }
+        return spent;
     }
 
-    private TurnResult takeTurn(TenantQueue<W> t, Function<W, Verdict> offer) {
-        boolean admitted = false;
+    /** Serves the tenant whose turn it is, from the head of its FIFO. */
+    private Turn serve(TenantQueue<W> t, Offer<W> offer, long budget) {
+        long spent = 0;
+        boolean claimed = false;
         int looked = 0;
         Iterator<W> it = t.waiters.iterator();
-        while (it.hasNext() && looked < SCAN_LIMIT) {
+        while (it.hasNext() && looked < SCAN_LIMIT && spent < budget) {
             W call = it.next();
             if (call.cost() > t.deficit) {
-                // The tenant's next call costs more than it has earned: it waits for the next
-                // round, and so do the calls behind it (its own order is kept).
-                return new TurnResult(admitted, call.cost() - t.deficit);
+                // it waits for the tenant's next turn, and so do the calls behind it
+                return new Turn(spent, true, false);
             }
-            Verdict verdict = offer.apply(call);
+            // the first call that does not fit claims the refill; the ones behind it only look
+            // for room in other buckets
+            Verdict verdict = offer.offer(call, !claimed);
             if (verdict == Verdict.ADMITTED) {
                 t.deficit -= call.cost();
+                spent += call.cost();
                 it.remove();
                 size--;
-                admitted = true;
             } else if (verdict == Verdict.GONE) {
                 it.remove();
                 size--;
             } else {
+                claimed = true;
                 looked++;
             }
         }
-        return new TurnResult(admitted, 0);
+        return new Turn(spent, false, looked > 0 || spent >= budget);
+    }
+
+    /**
+     * While the tenant with the turn waits for room, other tenants' calls that fit in capacity it
+     * has not claimed (another provider, another key) need not wait; what they take counts
+     * against their own deficit, so it is paid back in their next turns.
+     */
+    private long admitWhatFitsElsewhere(TenantQueue<W> holder, Offer<W> offer, long budget) {
+        long spent = 0;
+        List<TenantQueue<W>> emptied = new ArrayList<>();
+        for (TenantQueue<W> u : active) {
+            if (u == holder || spent >= budget) {
+                continue;
+            }
+            int looked = 0;
+            Iterator<W> it = u.waiters.iterator();
+            while (it.hasNext() && looked < SCAN_LIMIT && spent < budget) {
+                W call = it.next();
+                Verdict verdict = offer.offer(call, false);
+                if (verdict == Verdict.ADMITTED) {
+                    u.deficit -= call.cost();
+                    spent += call.cost();
+                    it.remove();
+                    size--;
+                } else if (verdict == Verdict.GONE) {
+                    it.remove();
+                    size--;
+                } else {
+                    looked++;
+                }
+            }
+            if (u.waiters.isEmpty()) {
+                emptied.add(u);
+            }
+        }
+        for (TenantQueue<W> u : emptied) {
+            retire(u);
+        }
+        return spent;
     }
 
     private static long quantum(double weight) {
@@ -165,30 +208,45 @@ public final class ClassQueue<W extends QueuedCall> {
 
     /** Every queued call, in no particular order (for expiry scans and shutdown). */
     public Iterable<W> all() {
-        java.util.List<W> all = new java.util.ArrayList<>(size);
+        List<W> all = new ArrayList<>(size);
         for (TenantQueue<W> t : active) {
             all.addAll(t.waiters);
         }
         return all;
     }
 
+    /** Tries to admit one waiting call. */
+    public interface Offer<W> {
+        /**
+         * @param mayClaim whether the call may take first claim on buckets that lack room for it,
+         *     so that refills go to it before anyone else
+         */
+        Verdict offer(W call, boolean mayClaim);
+    }
+
     private static final class TenantQueue<W> {
         final String tenant;
         final ArrayDeque<W> waiters = new ArrayDeque<>();
         long deficit;
+        boolean inTurn;
 
         TenantQueue(String tenant) {
             this.tenant = tenant;
         }
     }
 
-    private static final class TurnResult {
-        final boolean admitted;
-        final long shortOf;
+    /** How a tenant's turn went in this pass. */
+    private static final class Turn {
+        final long spent;
+        /** The next call costs more than the tenant has left: its turn is over. */
+        final boolean over;
+        /** The tenant could afford its next call but there was no room: it keeps its turn. */
+        final boolean heldUp;
 
-        TurnResult(boolean admitted, long shortOf) {
-            this.admitted = admitted;
-            this.shortOf = shortOf;
+        Turn(long spent, boolean over, boolean heldUp) {
+            this.spent = spent;
+            this.over = over;
+            this.heldUp = heldUp;
         }
     }
 }

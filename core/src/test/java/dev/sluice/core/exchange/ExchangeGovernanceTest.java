@@ -64,8 +64,9 @@ class ExchangeGovernanceTest {
 
     @Test
     void aSuccessIsHandedBackAndSettledFromItsBodyWithTheSdkRetriesOff() {
+        // a daily window: the real clock's refill during the test stays under one token
         ExchangeGovernance engine = engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000,
-                Duration.ofMinutes(1)));
+                Duration.ofDays(1)));
         ScriptedTransport t = new ScriptedTransport(URL, "hello").header("x-max-tokens", "500")
                 .answer(200, "in=7 out=20");
         ScriptedTransport.Response r = response(engine.execute(t));
