@@ -1,0 +1,34 @@
+package dev.sluice.config;
+
+/** How the scheduler chooses between traffic classes that all have calls waiting. */
+public enum ClassScheduling {
+    /** The class with the highest priority always goes first; lower classes get what is left. The default. */
+    STRICT("strict"),
+    /** Classes share capacity in proportion to their priorities, so batch traffic is never starved. */
+    WEIGHTED("weighted");
+
+    private final String configName;
+
+    ClassScheduling(String configName) {
+        this.configName = configName;
+    }
+
+    public String configName() {
+        return configName;
+    }
+
+    @Override
+    public String toString() {
+        return configName;
+    }
+
+    /** The scheduling with this config name, or null. */
+    public static ClassScheduling fromConfigName(String name) {
+        for (ClassScheduling s : values()) {
+            if (s.configName.equals(name)) {
+                return s;
+            }
+        }
+        return null;
+    }
+}

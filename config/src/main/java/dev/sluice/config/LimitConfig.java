@@ -1,0 +1,454 @@
+package dev.sluice.config;
+
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One limit: what it counts ({@link Dimension}), how much ({@link #capacity()}) per what
+ * {@link #window()}, how capacity comes back ({@link Algorithm}), and at which level of the
+ * hierarchy it applies ({@link ScopeLevel}: one bucket per tenant, per key...). A limit either
+ * mirrors a provider's own limit ({@link #mirrorsProvider()}), so Sluice paces under it, or is
+ * Sluice's own (spend caps, team budgets). A limit with {@code enforced = false} is shown and
+ * counted but never delays a call: documented, not silently dropped.
+ */
+public final class LimitConfig {
+    static final Pattern ID = Pattern.compile("[a-zA-Z0-9_.:-]+");
+    private static final Duration ONE_DAY = Duration.ofDays(1);
+
+    private final String explicitId;
+    private final String id;
+    private final Dimension dimension;
+    private final Long capacity;
+    private final Duration declaredWindow;
+    private final Algorithm algorithm;
+    private final boolean algorithmDeclared;
+    private final LocalTime declaredResetAt;
+    private final ZoneId declaredZone;
+    private final ScopeLevel level;
+    private final String scopeValue;
+    private final String provider;
+    private final List<String> models;
+    private final boolean enforced;
+    private final boolean shared;
+    private final boolean mirrorsProvider;
+
+    private LimitConfig(Builder b) {
+        this.explicitId = b.id;
+        this.dimension = b.dimension;
+        this.capacity = b.capacity;
+        this.declaredWindow = b.window;
+        this.algorithm = b.algorithm == null ? Algorithm.TOKEN_BUCKET : b.algorithm;
+        this.algorithmDeclared = b.algorithm != null;
+        this.declaredResetAt = b.resetAt;
+        this.declaredZone = b.zone;
+        this.level = b.level;
+        this.scopeValue = b.scopeValue;
+        this.provider = b.provider;
+        this.models = Collections.unmodifiableList(new ArrayList<>(b.models));
+        this.enforced = b.enforced;
+        this.shared = b.shared;
+        this.mirrorsProvider = b.mirrorsProvider;
+        this.id = explicitId != null ? explicitId : deriveId();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A token-bucket limit at organization level: {@code of(REQUESTS, 500, Duration.ofMinutes(1))}. */
+    public static LimitConfig of(Dimension dimension, long capacity, Duration window) {
+        return builder().dimension(dimension).capacity(capacity).window(window).build();
+    }
+
+    /** At most {@code capacity} calls in flight at once, at organization level. */
+    public static LimitConfig concurrency(long capacity) {
+        return builder().dimension(Dimension.CONCURRENCY).capacity(capacity).build();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.id = explicitId;
+        b.dimension = dimension;
+        b.capacity = capacity;
+        b.window = declaredWindow;
+        b.algorithm = algorithmDeclared ? algorithm : null;
+        b.resetAt = declaredResetAt;
+        b.zone = declaredZone;
+        b.level = level;
+        b.scopeValue = scopeValue;
+        b.provider = provider;
+        b.models = new ArrayList<>(models);
+        b.enforced = enforced;
+        b.shared = shared;
+        b.mirrorsProvider = mirrorsProvider;
+        return b;
+    }
+
+    /**
+     * Unique among all limits; the JMX name and what rejections report. Derived when not set:
+     * {@code openai-prod.total_tokens.1m}, {@code gw.api_key.requests.1m},
+     * {@code tenant.search.spend.1d}, {@code organization.spend.1d}.
+     */
+    public String id() {
+        return id;
+    }
+
+    /** True when the id was given rather than derived. */
+    public boolean hasExplicitId() {
+        return explicitId != null;
+    }
+
+    public Dimension dimension() {
+        return dimension;
+    }
+
+    /** Units per window (or calls in flight for concurrency; micro-USD for spend). */
+    public long capacity() {
+        return capacity == null ? 0 : capacity;
+    }
+
+    /** The window capacity applies to; 1 day for daily_reset; null for concurrency, which has none. */
+    public Duration window() {
+        if (dimension == Dimension.CONCURRENCY) {
+            return null;
+        }
+        if (algorithm == Algorithm.DAILY_RESET && declaredWindow == null) {
+            return ONE_DAY;
+        }
+        return declaredWindow;
+    }
+
+    public Algorithm algorithm() {
+        return algorithm;
+    }
+
+    /** Local time of the daily reset (default midnight) for daily_reset; null for other algorithms. */
+    public LocalTime resetAt() {
+        if (algorithm != Algorithm.DAILY_RESET) {
+            return null;
+        }
+        return declaredResetAt == null ? LocalTime.MIDNIGHT : declaredResetAt;
+    }
+
+    /** Zone of the daily reset (default UTC) for daily_reset; null for other algorithms. */
+    public ZoneId zone() {
+        if (algorithm != Algorithm.DAILY_RESET) {
+            return null;
+        }
+        return declaredZone == null ? ZoneOffset.UTC : declaredZone;
+    }
+
+    /** One bucket per distinct value of this level (organization: one bucket). */
+    public ScopeLevel level() {
+        return level;
+    }
+
+    /**
+     * For a limit declared in a tenant entry, that tenant's name: the limit then has exactly one
+     * bucket, for that tenant. Null for limits that make a bucket per value of their level.
+     */
+    public String scopeValue() {
+        return scopeValue;
+    }
+
+    /** The provider whose calls this limit counts, or null for calls to every provider. */
+    public String provider() {
+        return provider;
+    }
+
+    /** Models this limit counts ({@code gpt-4o}, {@code gpt-4.1*}); empty = every model. */
+    public List<String> models() {
+        return models;
+    }
+
+    /** True when a call for this model counts against this limit (exact name, or prefix before a trailing {@code *}). */
+    public boolean appliesToModel(String model) {
+        if (models.isEmpty()) {
+            return true;
+        }
+        if (model == null) {
+            return false;
+        }
+        for (String m : models) {
+            if (m.endsWith("*") ? model.startsWith(m.substring(0, m.length() - 1)) : model.equals(m)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** False: shown and counted, never delays or rejects a call. */
+    public boolean enforced() {
+        return enforced;
+    }
+
+    /** With a Redis store, whether the bucket lives in the shared store; always true for a provider's own limits. */
+    public boolean shared() {
+        return shared || mirrorsProvider;
+    }
+
+    /** True for a provider's own limit (declared under {@code providers[].limits}), which Sluice mirrors and paces under. */
+    public boolean mirrorsProvider() {
+        return mirrorsProvider;
+    }
+
+    private String deriveId() {
+        if (dimension == null || level == null) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        if (mirrorsProvider) {
+            if (provider == null) {
+                return null;
+            }
+            parts.add(provider);
+            if (level != ScopeLevel.ORGANIZATION) {
+                parts.add(level.configName());
+            }
+        } else if (scopeValue != null) {
+            parts.add(level.configName());
+            parts.add(scopeValue.replaceAll("[^a-zA-Z0-9_.:-]", "_"));
+            if (provider != null) {
+                parts.add(provider);
+            }
+        } else {
+            if (provider != null) {
+                parts.add(provider);
+            }
+            parts.add(level.configName());
+        }
+        parts.add(dimension.configName());
+        Duration w = window();
+        if (w != null && !w.isNegative() && !w.isZero()) {
+            parts.add(Durations.format(w));
+        }
+        return String.join(".", parts);
+    }
+
+    void validate(String path, Issues issues) {
+        if (explicitId != null && !ID.matcher(explicitId).matches()) {
+            issues.add(Issues.join(path, "id"), explicitId,
+                    Issues.render(explicitId) + " is not a valid id, use letters, digits and _ . : -");
+        }
+        if (dimension == null) {
+            issues.missing(Issues.join(path, "dimension"));
+        }
+        if (capacity == null) {
+            issues.missing(Issues.join(path, "capacity"));
+        } else {
+            issues.check(capacity > 0, Issues.join(path, "capacity"), capacity, "> 0");
+        }
+        String windowPath = Issues.join(path, "window");
+        if (dimension == Dimension.CONCURRENCY) {
+            if (declaredWindow != null) {
+                issues.add(windowPath, declaredWindow,
+                        "not allowed for concurrency: a concurrency limit counts calls in flight and has no window");
+            }
+            if (algorithm != Algorithm.TOKEN_BUCKET) {
+                issues.add(Issues.join(path, "algorithm"), algorithm.configName(),
+                        algorithm + " does not apply to concurrency, which has no window");
+            }
+        } else if (dimension != null) {
+            if (algorithm == Algorithm.DAILY_RESET) {
+                if (declaredWindow != null && !declaredWindow.equals(ONE_DAY)) {
+                    issues.add(windowPath, declaredWindow, Issues.render(declaredWindow)
+                            + " is not allowed, must be 1d with daily_reset (it resets once a day at resetAt)");
+                }
+            } else if (declaredWindow == null) {
+                issues.add(windowPath, null, "required but missing for dimension " + dimension);
+            } else {
+                issues.check(!declaredWindow.isNegative() && !declaredWindow.isZero(), windowPath, declaredWindow, "> 0");
+            }
+        }
+        if (algorithm != Algorithm.DAILY_RESET) {
+            if (declaredResetAt != null) {
+                issues.add(Issues.join(path, "resetAt"), declaredResetAt.toString(),
+                        "only allowed with algorithm daily_reset, this limit uses " + algorithm);
+            }
+            if (declaredZone != null) {
+                issues.add(Issues.join(path, "zone"), declaredZone.getId(),
+                        "only allowed with algorithm daily_reset, this limit uses " + algorithm);
+            }
+        }
+        if (level == null) {
+            issues.missing(Issues.join(path, "level"));
+        }
+        for (int i = 0; i < models.size(); i++) {
+            String m = models.get(i);
+            String p = Issues.index(path, "models", i);
+            if (m == null || m.isEmpty()) {
+                issues.add(p, m, "a model name must not be empty");
+            } else if (m.indexOf('*') >= 0 && m.indexOf('*') != m.length() - 1) {
+                issues.add(p, m, Issues.render(m) + " is not allowed, only a trailing * is supported (gpt-4.1*)");
+            }
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof LimitConfig)) {
+            return false;
+        }
+        LimitConfig l = (LimitConfig) o;
+        return Objects.equals(id, l.id) && dimension == l.dimension && Objects.equals(capacity, l.capacity)
+                && Objects.equals(window(), l.window()) && algorithm == l.algorithm && Objects.equals(resetAt(), l.resetAt())
+                && Objects.equals(zone(), l.zone()) && level == l.level && Objects.equals(scopeValue, l.scopeValue)
+                && Objects.equals(provider, l.provider) && models.equals(l.models) && enforced == l.enforced
+                && shared() == l.shared() && mirrorsProvider == l.mirrorsProvider;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, dimension, capacity, window(), algorithm, level, scopeValue, provider, models, enforced);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("LimitConfig{").append(id).append(": ").append(dimension).append(' ')
+                .append(capacity);
+        if (window() != null) {
+            b.append(" per ").append(Durations.format(window()));
+        }
+        b.append(", ").append(algorithm);
+        if (algorithm == Algorithm.DAILY_RESET) {
+            b.append(" at ").append(resetAt()).append(' ').append(zone());
+        }
+        b.append(", level=").append(level);
+        if (scopeValue != null) {
+            b.append('=').append(scopeValue);
+        }
+        if (provider != null) {
+            b.append(", provider=").append(provider);
+        }
+        if (!models.isEmpty()) {
+            b.append(", models=").append(models);
+        }
+        if (!enforced) {
+            b.append(", not enforced");
+        }
+        if (shared()) {
+            b.append(", shared");
+        }
+        return b.append('}').toString();
+    }
+
+    /**
+     * Builds a {@link LimitConfig}. Dimension and capacity are required, and a window for
+     * everything but concurrency; the rest defaults to a token bucket at organization level,
+     * enforced, not shared.
+     */
+    public static final class Builder {
+        String id;
+        Dimension dimension;
+        Long capacity;
+        Duration window;
+        Algorithm algorithm;
+        LocalTime resetAt;
+        ZoneId zone;
+        ScopeLevel level = ScopeLevel.ORGANIZATION;
+        String scopeValue;
+        String provider;
+        List<String> models = new ArrayList<>();
+        boolean enforced = true;
+        boolean shared;
+        boolean mirrorsProvider;
+
+        private Builder() {
+        }
+
+        /** An explicit id; without one the id is derived from provider, level, dimension and window. */
+        public Builder id(String id) {
+            this.id = id;
+            return this;
+        }
+
+        public Builder dimension(Dimension dimension) {
+            this.dimension = Objects.requireNonNull(dimension, "dimension");
+            return this;
+        }
+
+        public Builder capacity(long capacity) {
+            this.capacity = capacity;
+            return this;
+        }
+
+        /** Required except for concurrency (forbidden there) and daily_reset (1 day). */
+        public Builder window(Duration window) {
+            this.window = window;
+            return this;
+        }
+
+        public Builder algorithm(Algorithm algorithm) {
+            this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+            return this;
+        }
+
+        /** daily_reset only. */
+        public Builder resetAt(LocalTime resetAt) {
+            this.resetAt = resetAt;
+            return this;
+        }
+
+        /** daily_reset only. */
+        public Builder zone(ZoneId zone) {
+            this.zone = zone;
+            return this;
+        }
+
+        public Builder level(ScopeLevel level) {
+            this.level = Objects.requireNonNull(level, "level");
+            return this;
+        }
+
+        /** Restricts the limit to one provider's calls; set for you on a provider's own limits. */
+        public Builder provider(String provider) {
+            this.provider = provider;
+            return this;
+        }
+
+        public Builder models(List<String> models) {
+            this.models = new ArrayList<>(Objects.requireNonNull(models, "models"));
+            return this;
+        }
+
+        public Builder enforced(boolean enforced) {
+            this.enforced = enforced;
+            return this;
+        }
+
+        public Builder shared(boolean shared) {
+            this.shared = shared;
+            return this;
+        }
+
+        Builder scopeValue(String scopeValue) {
+            this.scopeValue = scopeValue;
+            return this;
+        }
+
+        Builder mirrorsProvider(boolean mirrorsProvider) {
+            this.mirrorsProvider = mirrorsProvider;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming every invalid setting */
+        public LimitConfig build() {
+            LimitConfig l = new LimitConfig(this);
+            Issues issues = new Issues();
+            l.validate("", issues);
+            issues.throwIfAny("limit");
+            return l;
+        }
+
+        LimitConfig buildUnchecked() {
+            return new LimitConfig(this);
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package dev.sluice.config;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * An LLM provider endpoint the governor paces calls to: its API dialect ({@link ProviderKind}),
+ * how its calls are recognised ({@link MatchConfig}), its own scope (organization, project,
+ * region, deployment...), and the limits it enforces, which Sluice mirrors so that it paces
+ * under them rather than meeting 429s.
+ */
+public final class ProviderConfig {
+    static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_.-]*");
+
+    private final String name;
+    private final ProviderKind kind;
+    private final MatchConfig declaredMatch;
+    private final Map<String, String> scope;
+    private final boolean learnFromHeaders;
+    private final List<LimitConfig> limits;
+
+    private ProviderConfig(Builder b) {
+        this.name = b.name;
+        this.kind = b.kind;
+        this.declaredMatch = b.match;
+        this.scope = Collections.unmodifiableMap(new LinkedHashMap<>(b.scope));
+        this.learnFromHeaders = b.learnFromHeaders;
+        List<LimitConfig> own = new ArrayList<>(b.limits.size());
+        for (LimitConfig l : b.limits) {
+            // A provider's limits count only its own calls and are always shared in a fleet.
+            own.add(l.toBuilder().provider(name).mirrorsProvider(true).scopeValue(null).buildUnchecked());
+        }
+        this.limits = Collections.unmodifiableList(own);
+    }
+
+    /** A builder for a provider with this name (lower case letters, digits, {@code _ . -}) and kind. */
+    public static Builder builder(String name, ProviderKind kind) {
+        return new Builder().name(name).kind(kind);
+    }
+
+    static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.name = name;
+        b.kind = kind;
+        b.match = declaredMatch;
+        b.scope = new LinkedHashMap<>(scope);
+        b.learnFromHeaders = learnFromHeaders;
+        b.limits = new ArrayList<>(limits);
+        return b;
+    }
+
+    /** Unique among providers; appears in limit ids, JMX names and rejections. */
+    public String name() {
+        return name;
+    }
+
+    public ProviderKind kind() {
+        return kind;
+    }
+
+    /** How calls are recognised: the declared match, or the kind's public hosts when none was declared. */
+    public MatchConfig match() {
+        if (declaredMatch != null) {
+            return declaredMatch;
+        }
+        return kind == null || kind.requiresMatch() ? MatchConfig.none()
+                : MatchConfig.unchecked(kind.defaultHosts(), Collections.emptyList());
+    }
+
+    /** True when the config declared a match rather than relying on the kind's public hosts. */
+    public boolean hasDeclaredMatch() {
+        return declaredMatch != null;
+    }
+
+    /** The provider's own scope: free keys such as organization, project, region, deployment, workspace. */
+    public Map<String, String> scope() {
+        return scope;
+    }
+
+    /** Whether limits are learned (and corrected) from the provider's rate-limit headers. */
+    public boolean learnFromHeaders() {
+        return learnFromHeaders;
+    }
+
+    /** The provider's own limits; each has {@link LimitConfig#provider()} = this name and {@link LimitConfig#mirrorsProvider()}. */
+    public List<LimitConfig> limits() {
+        return limits;
+    }
+
+    void validate(String path, Issues issues) {
+        String namePath = Issues.join(path, "name");
+        if (name == null) {
+            issues.missing(namePath);
+        } else if (!NAME.matcher(name).matches()) {
+            issues.add(namePath, name, Issues.render(name)
+                    + " is not a valid name, use lower case letters, digits and _ . - (starting with a letter or digit)");
+        }
+        if (kind == null) {
+            issues.missing(Issues.join(path, "kind"));
+        }
+        if (declaredMatch != null) {
+            declaredMatch.validate(Issues.join(path, "match"), issues);
+        } else if (kind != null && kind.requiresMatch()) {
+            issues.add(Issues.join(path, "match"), null,
+                    "required but missing for kind " + kind + " (it has no public host to recognise it by)");
+        }
+        for (Map.Entry<String, String> e : scope.entrySet()) {
+            if (e.getKey() == null || e.getKey().isEmpty() || e.getValue() == null) {
+                issues.add(Issues.join(path, "scope"), e.getKey(), "scope keys and values must be non-empty strings");
+            }
+        }
+        for (int i = 0; i < limits.size(); i++) {
+            limits.get(i).validate(Issues.index(path, "limits", i), issues);
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ProviderConfig)) {
+            return false;
+        }
+        ProviderConfig p = (ProviderConfig) o;
+        return Objects.equals(name, p.name) && kind == p.kind && match().equals(p.match()) && scope.equals(p.scope)
+                && learnFromHeaders == p.learnFromHeaders && limits.equals(p.limits);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, kind, scope, limits);
+    }
+
+    @Override
+    public String toString() {
+        return "ProviderConfig{" + name + ", kind=" + kind + ", match=" + match().hosts() + match().urls()
+                + (scope.isEmpty() ? "" : ", scope=" + scope) + ", learnFromHeaders=" + learnFromHeaders
+                + ", limits=" + limits + "}";
+    }
+
+    /** Builds a {@link ProviderConfig}: name and kind required; learns from headers by default. */
+    public static final class Builder {
+        String name;
+        ProviderKind kind;
+        MatchConfig match;
+        Map<String, String> scope = new LinkedHashMap<>();
+        boolean learnFromHeaders = true;
+        List<LimitConfig> limits = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        public Builder name(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        public Builder kind(ProviderKind kind) {
+            this.kind = Objects.requireNonNull(kind, "kind");
+            return this;
+        }
+
+        /** Replaces the kind's public hosts; required for kinds without any. */
+        public Builder match(MatchConfig match) {
+            this.match = Objects.requireNonNull(match, "match");
+            return this;
+        }
+
+        public Builder scope(Map<String, String> scope) {
+            this.scope = new LinkedHashMap<>(Objects.requireNonNull(scope, "scope"));
+            return this;
+        }
+
+        public Builder scope(String key, String value) {
+            this.scope.put(key, value);
+            return this;
+        }
+
+        public Builder learnFromHeaders(boolean learnFromHeaders) {
+            this.learnFromHeaders = learnFromHeaders;
+            return this;
+        }
+
+        public Builder limits(List<LimitConfig> limits) {
+            this.limits = new ArrayList<>(Objects.requireNonNull(limits, "limits"));
+            return this;
+        }
+
+        /** Adds one of the provider's own limits; its provider is set to this provider. */
+        public Builder limit(LimitConfig limit) {
+            this.limits.add(Objects.requireNonNull(limit, "limit"));
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming every invalid setting */
+        public ProviderConfig build() {
+            ProviderConfig p = new ProviderConfig(this);
+            Issues issues = new Issues();
+            p.validate("", issues);
+            issues.throwIfAny("provider " + name);
+            return p;
+        }
+
+        ProviderConfig buildUnchecked() {
+            return new ProviderConfig(this);
+        }
+    }
+}

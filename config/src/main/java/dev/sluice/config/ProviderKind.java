@@ -1,0 +1,64 @@
+package dev.sluice.config;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Which API dialect a provider speaks, and so which adapter parses its requests, usage,
+ * rate-limit headers and errors. Kinds with public hosts are recognised without any
+ * {@code match}; the others need one, since nothing about their host says what they are.
+ */
+public enum ProviderKind {
+    OPENAI("openai", "api.openai.com"),
+    /** Host names of Azure OpenAI resources, classic and AI Services. */
+    AZURE_OPENAI("azure-openai", "*.openai.azure.com", "*.cognitiveservices.azure.com"),
+    ANTHROPIC("anthropic", "api.anthropic.com"),
+    GEMINI("gemini", "generativelanguage.googleapis.com"),
+    /** Global and regional endpoints ({@code us-central1-aiplatform.googleapis.com}). */
+    VERTEX_AI("vertex-ai", "aiplatform.googleapis.com", "*-aiplatform.googleapis.com"),
+    /** Any server speaking the OpenAI API (vLLM, a gateway, a proxy): needs a match. */
+    OPENAI_COMPATIBLE("openai-compatible"),
+    /**
+     * A gateway that counts in fixed windows and sends no rate-limit headers (providers.md):
+     * needs a match, and its limits must be configured since nothing can be learned.
+     */
+    FIXED_WINDOW_GATEWAY("fixed-window-gateway");
+
+    private final String configName;
+    private final List<String> defaultHosts;
+
+    ProviderKind(String configName, String... defaultHosts) {
+        this.configName = configName;
+        this.defaultHosts = Collections.unmodifiableList(Arrays.asList(defaultHosts));
+    }
+
+    public String configName() {
+        return configName;
+    }
+
+    /** The hosts a provider of this kind is recognised by when it declares no match; may be empty. */
+    public List<String> defaultHosts() {
+        return defaultHosts;
+    }
+
+    /** True when a provider of this kind must declare {@code match}: it has no public host. */
+    public boolean requiresMatch() {
+        return defaultHosts.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return configName;
+    }
+
+    /** The kind with this config name, or null. */
+    public static ProviderKind fromConfigName(String name) {
+        for (ProviderKind k : values()) {
+            if (k.configName.equals(name)) {
+                return k;
+            }
+        }
+        return null;
+    }
+}
