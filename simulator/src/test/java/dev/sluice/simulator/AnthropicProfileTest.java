@@ -27,8 +27,11 @@ import org.junit.jupiter.api.TestInstance;
 
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AnthropicProfileTest {
+  // Limits run on a fake clock so that a slow machine cannot refill a bucket mid-test.
+  private final FakeClock clock = new FakeClock();
   private final Simulator sim =
       Simulator.builder()
+          .clock(clock)
           .profile(Profile.ANTHROPIC)
           .limit(Dimension.REQUESTS, 5, Duration.ofSeconds(1))
           .limit(Dimension.INPUT_TOKENS, 10_000, Duration.ofSeconds(1))
@@ -100,7 +103,7 @@ class AnthropicProfileTest {
     for (String name : List.of("requests", "tokens", "input-tokens", "output-tokens")) {
       String reset = h.firstValue("anthropic-ratelimit-" + name + "-reset").orElseThrow();
       assertThat(reset).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
-      assertThat(OffsetDateTime.parse(reset).toInstant()).isAfter(Instant.now().minusSeconds(1));
+      assertThat(OffsetDateTime.parse(reset).toInstant()).isAfter(clock.instant());
     }
     assertThat(h.firstValue("request-id")).hasValueSatisfying(v -> assertThat(v).startsWith("req_"));
   }
@@ -108,9 +111,12 @@ class AnthropicProfileTest {
   @Test
   void outputReservedFromMaxTokensIsTruedUpWhenTheAnswerEnds() {
     messages("sk-t", Bodies.anthropic(40, 3000, false));
-    // The first answer used 64 of its 3000 reserved: about 3,936 are free again.
+    // The first answer used 64 of its 3000 reserved: 3,936 are free again, less 100 reserved now.
     var r = messages("sk-t", Bodies.anthropic(40, 100, false));
     assertThat(r.headers().firstValue("anthropic-ratelimit-output-tokens-remaining")).hasValue("4000");
+    assertThat(sim.limitStatus("sk-t", "org-sim", "claude-sonnet-4-5"))
+        .filteredOn(s -> s.limit().dimension() == Dimension.OUTPUT_TOKENS)
+        .singleElement().satisfies(s -> assertThat(s.remaining()).isEqualTo(4000 - 64 - 64));
     assertThat(messages("sk-t", Bodies.anthropic(40, 3500, false)).statusCode()).isEqualTo(200);
   }
 
