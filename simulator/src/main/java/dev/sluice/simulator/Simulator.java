@@ -85,7 +85,7 @@ public final class Simulator implements AutoCloseable {
     return server.quota().limits();
   }
 
-  /** The state of every limit for an API key now (organization from the key mapping). */
+  /** The state of every limit for these keys now, without charging anything. */
   public List<LimitStatus> limitStatus(String apiKey, String organization, String model) {
     return server.quota().statuses(new ScopeKeys(apiKey, organization, model));
   }

@@ -1,7 +1,6 @@
 package dev.sluice.simulator.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 
@@ -44,9 +43,7 @@ public final class TokenEstimator {
         sum += textChars(item, underTextField);
       }
     } else if (node.isObject()) {
-      Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> f = fields.next();
+      for (Map.Entry<String, JsonNode> f : node.properties()) {
         sum += textChars(f.getValue(), TEXT_FIELDS.contains(f.getKey()) || isTextArray(f));
       }
     }
