@@ -12,7 +12,7 @@ public enum FaultKind {
   /** Admitted, then the connection is reset before any byte of response. */
   CONNECTION_RESET("connection_reset", Stage.AFTER_ADMISSION),
   /** Rate-limit headers carry garbage values. */
-  MALFORMED_HEADERS("malformed_headers", Stage.AFTER_ADMISSION),
+  MALFORMED_HEADERS("malformed_headers", Stage.ON_LIMITED_ANSWER),
   /** The body stops half way (no usage, no [DONE]) and the connection is closed. */
   TRUNCATED_STREAM("truncated_stream", Stage.AFTER_ADMISSION),
   /** The first byte comes late (see {@link Faults#slowFirstByteDelay}). */
@@ -45,7 +45,9 @@ public enum FaultKind {
     /** Answered before the limits, as a front door would. */
     BEFORE_ADMISSION,
     /** Applied to a request that passed the limits. */
-    AFTER_ADMISSION
+    AFTER_ADMISSION,
+    /** Applied to an answer of the limits, admitted or refused (both carry rate-limit headers). */
+    ON_LIMITED_ANSWER
   }
 
   private final String wireName;
