@@ -2,6 +2,7 @@ package dev.sluice.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
@@ -111,12 +112,17 @@ class AnthropicProfileTest {
   @Test
   void outputReservedFromMaxTokensIsTruedUpWhenTheAnswerEnds() {
     messages("sk-t", Bodies.anthropic(40, 3000, false));
-    // The first answer used 64 of its 3000 reserved: 3,936 are free again, less 100 reserved now.
+    // The true-up happens when the server has finished the answer, a moment after the client
+    // has it all.
+    await().atMost(Duration.ofSeconds(5)).until(() -> sim.ledger().inFlight() == 0);
     var r = messages("sk-t", Bodies.anthropic(40, 100, false));
+    // 4,000 - 64 used - 100 reserved, rounded to the thousand.
     assertThat(r.headers().firstValue("anthropic-ratelimit-output-tokens-remaining")).hasValue("4000");
-    assertThat(sim.limitStatus("sk-t", "org-sim", "claude-sonnet-4-5"))
-        .filteredOn(s -> s.limit().dimension() == Dimension.OUTPUT_TOKENS)
-        .singleElement().satisfies(s -> assertThat(s.remaining()).isEqualTo(4000 - 64 - 64));
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        assertThat(sim.limitStatus("sk-t", "org-sim", "claude-sonnet-4-5"))
+            .filteredOn(s -> s.limit().dimension() == Dimension.OUTPUT_TOKENS)
+            .singleElement().satisfies(s -> assertThat(s.remaining()).isEqualTo(4000 - 64 - 64)));
+    // Without the true-up only 900 would be left.
     assertThat(messages("sk-t", Bodies.anthropic(40, 3500, false)).statusCode()).isEqualTo(200);
   }
 
