@@ -23,7 +23,6 @@ import dev.sluice.simulator.protocol.ProtocolSettings;
 import dev.sluice.simulator.protocol.ProviderProtocol;
 import dev.sluice.simulator.protocol.ProviderRequest;
 import dev.sluice.simulator.protocol.Reply;
-
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumMap;
@@ -192,5 +191,4 @@ public final class GatewayProtocol implements ProviderProtocol {
     root.set("error", error);
     return Reply.json(status, Json.bytes(root));
   }
-
 }

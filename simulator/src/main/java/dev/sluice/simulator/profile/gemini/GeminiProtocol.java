@@ -19,7 +19,6 @@ import dev.sluice.simulator.protocol.ProtocolSettings;
 import dev.sluice.simulator.protocol.ProviderProtocol;
 import dev.sluice.simulator.protocol.ProviderRequest;
 import dev.sluice.simulator.protocol.Reply;
-import dev.sluice.simulator.protocol.Statuses;
 import dev.sluice.simulator.protocol.TextGenerator;
 import dev.sluice.simulator.protocol.TokenEstimator;
 import java.math.BigDecimal;
