@@ -4,11 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.core.provider.Headers;
 import java.lang.reflect.Method;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.function.Function;
 
 /**
  * One place a tenant, team or traffic class can come from: a request header, the application's
@@ -65,62 +62,43 @@ public abstract class IdentitySource {
         };
     }
 
-    /** The named group {@code value} of the pattern in the thread's name, else group 1, else the match. */
-    public static IdentitySource threadName(Pattern pattern) {
+    /**
+     * The value a rule reads from the calling thread's name (config's {@code threadName} pattern
+     * decides which part).
+     */
+    public static IdentitySource threadName(Function<String, String> valueOfThreadName, String description) {
         return new IdentitySource() {
             @Override
             public String valueFor(Request r) {
-                Matcher m = pattern.matcher(Thread.currentThread().getName());
-                if (!m.find()) {
-                    return null;
-                }
-                String v;
-                try {
-                    v = m.group("value");
-                } catch (IllegalArgumentException noNamedGroup) {
-                    v = m.groupCount() >= 1 ? m.group(1) : m.group();
-                }
+                String v = valueOfThreadName.apply(Thread.currentThread().getName());
                 return v == null || v.isEmpty() ? null : v;
             }
 
             @Override
             public String toString() {
-                return "thread name " + pattern;
+                return "thread name " + description;
             }
         };
     }
 
     /**
-     * The value of the first package prefix found on the calling stack (the innermost frame whose
-     * class starts with a configured prefix wins).
+     * The value of the innermost frame on the calling stack whose class the rule maps (config's
+     * {@code callingPackage} prefixes decide).
      */
-    public static IdentitySource callingPackage(Map<String, String> valueByPackagePrefix) {
-        Map<String, String> prefixes = new LinkedHashMap<>(valueByPackagePrefix);
+    public static IdentitySource callingPackage(Function<String, String> valueOfClass, String description) {
         return new IdentitySource() {
             @Override
             public String valueFor(Request r) {
                 Optional<String> found = StackWalker.getInstance().walk(frames -> frames
-                        .map(f -> f.getClassName())
-                        .map(this::valueOf)
+                        .map(f -> valueOfClass.apply(f.getClassName()))
                         .filter(v -> v != null)
                         .findFirst());
                 return found.orElse(null);
             }
 
-            private String valueOf(String className) {
-                for (Map.Entry<String, String> e : prefixes.entrySet()) {
-                    String p = e.getKey();
-                    if (className.startsWith(p) && (className.length() == p.length()
-                            || className.charAt(p.length()) == '.' || p.endsWith("."))) {
-                        return e.getValue();
-                    }
-                }
-                return null;
-            }
-
             @Override
             public String toString() {
-                return "calling package " + prefixes.keySet();
+                return "calling package " + description;
             }
         };
     }

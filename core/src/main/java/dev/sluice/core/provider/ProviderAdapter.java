@@ -17,6 +17,14 @@ public interface ProviderAdapter {
     /** Whether a request to this host and path is this provider's, with no config at all. */
     boolean recognises(String host, String path);
 
+    /**
+     * Whether a request on this path, to a host or URL that config assigns to this provider, is a
+     * call to govern (a completion, not a model listing or a file upload).
+     */
+    default boolean governsPath(String path) {
+        return true;
+    }
+
     /** Reads model, limits-relevant fields and an input estimate from the request. */
     RequestFacts readRequest(ProviderRequest request, TokenEstimator estimator);
 

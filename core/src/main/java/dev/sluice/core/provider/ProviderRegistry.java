@@ -28,11 +28,6 @@ public final class ProviderRegistry {
         if (url == null) {
             return null;
         }
-        for (ProviderBinding b : configured) {
-            if (b.matchesUrl(url)) {
-                return b;
-            }
-        }
         int schemeEnd = url.indexOf("://");
         if (schemeEnd < 0) {
             return null;
@@ -50,10 +45,15 @@ public final class ProviderRegistry {
         if (at >= hostStart) {
             hostStart = at + 1;
         }
-        String host = url.substring(hostStart, hostEnd).toLowerCase(Locale.ROOT);
         int pathStart = url.indexOf('/', hostEnd);
         int pathEnd = url.indexOf('?', hostEnd);
         String path = pathStart < 0 ? "" : url.substring(pathStart, pathEnd > pathStart ? pathEnd : url.length());
+        for (ProviderBinding b : configured) {
+            if (b.matchesUrl(url) && b.adapter().governsPath(path)) {
+                return b;
+            }
+        }
+        String host = url.substring(hostStart, hostEnd).toLowerCase(Locale.ROOT);
         for (ProviderBinding b : configured) {
             if (b.matchesHost(host, path)) {
                 return b;

@@ -65,6 +65,11 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean governsPath(String path) {
+        return AzurePath.of(path) != null;
+    }
+
+    @Override
     public RequestFacts readRequest(ProviderRequest request, TokenEstimator estimator) {
         if (request == null) {
             return RequestFacts.builder(KIND).build();

@@ -56,6 +56,11 @@ public final class OpenAiAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean governsPath(String path) {
+        return OpenAiOperation.at(path, PREFIX) != null;
+    }
+
+    @Override
     public RequestFacts readRequest(ProviderRequest request, TokenEstimator estimator) {
         if (request == null) {
             return RequestFacts.builder(KIND).build();

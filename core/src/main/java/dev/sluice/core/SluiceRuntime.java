@@ -1,0 +1,177 @@
+package dev.sluice.core;
+
+import dev.sluice.config.ClassScheduling;
+import dev.sluice.config.EstimationConfig;
+import dev.sluice.config.IdentityRule;
+import dev.sluice.config.LimitConfig;
+import dev.sluice.config.ProviderConfig;
+import dev.sluice.config.RetryConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.TenantConfig;
+import dev.sluice.config.TrafficClassConfig;
+import dev.sluice.core.estimate.Estimator;
+import dev.sluice.core.exchange.ExchangeGovernance;
+import dev.sluice.core.identity.IdentityResolver;
+import dev.sluice.core.identity.IdentitySource;
+import dev.sluice.core.provider.ProviderAdapter;
+import dev.sluice.core.provider.ProviderBinding;
+import dev.sluice.core.provider.ProviderRegistry;
+import dev.sluice.core.provider.azure.AzureOpenAiAdapter;
+import dev.sluice.core.provider.openai.OpenAiAdapter;
+import dev.sluice.core.quota.LimitSpec;
+import dev.sluice.core.retry.RetryPolicy;
+import dev.sluice.core.schedule.SystemTimer;
+import dev.sluice.core.schedule.Timer;
+import dev.sluice.core.schedule.TrafficClass;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Sluice as configured: the governor and the exchange engine built from a {@link SluiceConfig}.
+ * The agent starts one and installs its governance behind the bridge; tests start one directly.
+ */
+public final class SluiceRuntime implements AutoCloseable {
+
+    private final SluiceConfig config;
+    private final Governor governor;
+    private final ExchangeGovernance governance;
+
+    private SluiceRuntime(SluiceConfig config, Governor governor, ExchangeGovernance governance) {
+        this.config = config;
+        this.governor = governor;
+        this.governance = governance;
+    }
+
+    /** Starts Sluice on the system clock, with its one timer thread. */
+    public static SluiceRuntime start(SluiceConfig config) {
+        return start(config, Clock.SYSTEM, new SystemTimer());
+    }
+
+    public static SluiceRuntime start(SluiceConfig config, Clock clock, Timer timer) {
+        Governor.Builder g = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .mode(config.mode())
+                .leaseTimeout(config.leaseTimeout())
+                .adoptHeaderLimits(config.adoptHeaderLimits())
+                .weightedClasses(config.classScheduling() == ClassScheduling.WEIGHTED);
+        for (LimitConfig limit : config.allLimits()) {
+            g.limit(limitSpec(limit));
+        }
+        for (TrafficClassConfig c : config.trafficClasses()) {
+            g.trafficClass(new TrafficClass(c.name(), c.priority(), c.maxWait(), c.maxQueueDepth(),
+                    c.overloadAction()));
+        }
+        for (TenantConfig t : config.tenants()) {
+            g.tenant(t.name(), t.weight(), t.guaranteedShare());
+        }
+        Governor governor = g.build();
+        RetryConfig retry = config.retry();
+        EstimationConfig e = config.estimation();
+        ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry(config))
+                .identity(new IdentityResolver(sources(config.identity().tenant()), sources(config.identity().team()),
+                        sources(config.identity().trafficClass())))
+                .estimator(new Estimator(e.charsPerToken(), e.tokensPerMessage(), e.outputPercentile(),
+                        e.defaultOutputTokens(), e.learn(), e.correctionMin(), e.correctionMax()))
+                .retryPolicy(new RetryPolicy(retry.maxAttempts(), retry.baseBackoff(), retry.maxBackoff(),
+                        retry.hintJitter(), retry.maxHintWait()))
+                .retryBudget(retry.budgetRatio(), retry.budgetFloorPerSecond(), retry.budgetWindow())
+                .failMode(config.failMode())
+                .build();
+        return new SluiceRuntime(config, governor, governance);
+    }
+
+    /** A configured limit as the governor models it. */
+    static LimitSpec limitSpec(LimitConfig l) {
+        LimitSpec.Builder b = LimitSpec.builder(l.id(), l.dimension(), l.capacity())
+                .window(l.window())
+                .algorithm(l.algorithm())
+                .level(l.level())
+                .provider(l.provider())
+                .models(l.models())
+                .enforced(l.enforced())
+                .shared(l.shared())
+                .mirrorsProvider(l.mirrorsProvider());
+        if (l.resetAt() != null && l.zone() != null) {
+            b.dailyReset(l.resetAt(), l.zone());
+        }
+        if (l.level() == dev.sluice.config.ScopeLevel.TENANT && l.scopeValue() != null) {
+            b.tenant(l.scopeValue());
+        }
+        return b.build();
+    }
+
+    private static ProviderRegistry registry(SluiceConfig config) {
+        List<ProviderBinding> configured = new ArrayList<>();
+        for (ProviderConfig p : config.providers()) {
+            configured.add(ProviderBinding.configured(p.name(), adapterFor(p), p.match(), p.scope(),
+                    p.learnFromHeaders()));
+        }
+        return new ProviderRegistry(configured, knownAdapters());
+    }
+
+    /** Adapters recognised by their public hosts with no config at all. */
+    static List<ProviderAdapter> knownAdapters() {
+        return List.of(new OpenAiAdapter(), new AzureOpenAiAdapter());
+    }
+
+    private static ProviderAdapter adapterFor(ProviderConfig p) {
+        switch (p.kind()) {
+            case OPENAI:
+                return new OpenAiAdapter();
+            case AZURE_OPENAI:
+                return new AzureOpenAiAdapter();
+            default:
+                throw new IllegalArgumentException("providers." + p.name() + ": kind " + p.kind()
+                        + " has no adapter in this build");
+        }
+    }
+
+    private static List<IdentitySource> sources(List<IdentityRule> rules) {
+        List<IdentitySource> sources = new ArrayList<>(rules.size());
+        for (IdentityRule r : rules) {
+            sources.add(source(r));
+        }
+        return sources;
+    }
+
+    private static IdentitySource source(IdentityRule r) {
+        switch (r.kind()) {
+            case HEADER:
+                return IdentitySource.header(r.argument());
+            case MDC:
+                return IdentitySource.mdc(r.argument());
+            case SYSTEM_PROPERTY:
+                return IdentitySource.systemProperty(r.argument());
+            case THREAD_NAME:
+                return IdentitySource.threadName(r::valueFromThreadName, r.argument());
+            case CALLING_PACKAGE:
+                return IdentitySource.callingPackage(r::valueForClass, r.packageValues().keySet().toString());
+            case API_KEY_ID:
+                return IdentitySource.apiKeyId();
+            case DEFAULT:
+                return IdentitySource.constant(r.argument());
+            default:
+                throw new IllegalArgumentException("identity rule " + r.kind().toString().toLowerCase(Locale.ROOT));
+        }
+    }
+
+    public SluiceConfig config() {
+        return config;
+    }
+
+    public Governor governor() {
+        return governor;
+    }
+
+    /** What the agent installs behind the bridge. */
+    public ExchangeGovernance governance() {
+        return governance;
+    }
+
+    @Override
+    public void close() {
+        governor.close();
+    }
+}
