@@ -10,6 +10,7 @@ import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
+import dev.sluice.core.observe.Decision;
 import dev.sluice.core.quota.ProviderScope;
 import dev.sluice.core.schedule.ClassQueue;
 import dev.sluice.core.schedule.SystemTimer;
@@ -373,8 +374,30 @@ public final class Governor implements AutoCloseable {
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
         }
-        stats.onAdmitted(call.trafficClass(), waitedNanos);
+        stats.onAdmitted(call, demand.totalTokens(), g < 0 ? 0 : borrowed(demand, charges), waitedNanos);
+        if (waitedNanos >= 1_000_000L) {
+            stats.decisions().record(new Decision(clock.epochMillis(), "admitted", call.provider(), call.model(),
+                    call.tenant(), call.trafficClass(), waitedNanos / 1_000_000L, "after waiting in the queue"));
+        }
         return permit;
+    }
+
+    /**
+     * The part of a guaranteed tenant's call that its reserves did not cover on the shared token
+     * buckets it went through (the tightest of them).
+     */
+    private static long borrowed(Demand demand, Charge[] charges) {
+        double covered = 1.0;
+        boolean shared = false;
+        for (Charge c : charges) {
+            Dimension d = c.dimension();
+            if (c.bucket.holdsReserves() && (d == Dimension.TOTAL_TOKENS || d == Dimension.INPUT_TOKENS
+                    || d == Dimension.OUTPUT_TOKENS)) {
+                shared = true;
+                covered = Math.min(covered, (double) c.fromReserve / c.amount);
+            }
+        }
+        return shared ? Math.round(demand.totalTokens() * (1 - covered)) : 0;
     }
 
     private Permit newPermit(CallContext call, Demand demand, Charge[] charges, long nowNanos, long waitedNanos,
@@ -926,7 +949,9 @@ public final class Governor implements AutoCloseable {
     // ------------------------------------------------------------------ rejections
 
     private Admission reject(Rejection r) {
-        stats.onRejected(r.decision(), r.trafficClass());
+        stats.onRejected(r);
+        stats.decisions().record(new Decision(clock.epochMillis(), r.decision().wireName(), r.provider(), r.model(),
+                r.tenant(), r.trafficClass(), r.waitedMillis(), r.toString()));
         return Admission.rejected(r);
     }
 
@@ -937,6 +962,7 @@ public final class Governor implements AutoCloseable {
                 .queueReason(queueReason);
         if (s != null) {
             if (s.bucket != null) {
+                s.bucket.limit().countRejection(decision);
                 b.limiter(s.bucket.limit().dimension()).scope(s.bucket.scopeName());
             } else {
                 b.scope(call.provider() + " (paused by the provider)");

@@ -1,5 +1,10 @@
 package dev.sluice.core;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.core.observe.DecisionLog;
+import dev.sluice.core.observe.TenantCounters;
+import dev.sluice.core.observe.WaitHistogram;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +23,9 @@ public final class GovernorStats {
     private final LongAdder leaseExpired = new LongAdder();
     private final LongAdder providerPauses = new LongAdder();
     private final Map<String, ClassCounters> byClass = new ConcurrentHashMap<>();
+    /** Bounded: tenants may be as many as API keys; the least recently seen go first. */
+    private final Cache<String, TenantCounters> byTenant = Caffeine.newBuilder().maximumSize(10_000).build();
+    private final DecisionLog decisions = new DecisionLog(1_024);
 
     private static LongAdder[] newAdders(int n) {
         LongAdder[] a = new LongAdder[n];
@@ -27,18 +35,24 @@ public final class GovernorStats {
         return a;
     }
 
-    void onAdmitted(String trafficClass, long waitedNanos) {
+    void onAdmitted(CallContext call, long tokens, long borrowedTokens, long waitedNanos) {
         admitted.increment();
+        ClassCounters c = classCounters(call.trafficClass());
+        c.waits.record(waitedNanos);
         if (waitedNanos > 0) {
-            classCounters(trafficClass).waited(waitedNanos);
+            c.waited(waitedNanos);
         }
+        tenant(call.tenant()).onAdmitted(tokens, borrowedTokens, waitedNanos);
     }
 
-    void onRejected(GatewayDecision decision, String trafficClass) {
-        rejected[decision.ordinal()].increment();
-        if (trafficClass != null) {
-            classCounters(trafficClass).rejected.increment();
+    void onRejected(Rejection r) {
+        rejected[r.decision().ordinal()].increment();
+        ClassCounters c = classCounters(r.trafficClass());
+        c.rejected.increment();
+        if (r.decision() == GatewayDecision.QUEUE_DEADLINE_EXCEEDED) {
+            c.deadlineExpirations.increment();
         }
+        tenant(r.tenant()).onRejected();
     }
 
     void onObservedWouldDelay(GatewayDecision decision) {
@@ -59,6 +73,29 @@ public final class GovernorStats {
 
     void onSettled(Permit p, Usage actual) {
         settled.increment();
+        if (actual != null) {
+            tenant(p.context().tenant()).onUsed(actual.inputTokens(), actual.outputTokens());
+        }
+    }
+
+    /** Counters of one tenant (created on first use). */
+    public TenantCounters tenant(String tenant) {
+        return byTenant.get(tenant == null ? "" : tenant, k -> new TenantCounters());
+    }
+
+    /** Every tenant seen recently, with its counters. */
+    public Map<String, TenantCounters> tenants() {
+        return java.util.Collections.unmodifiableMap(byTenant.asMap());
+    }
+
+    /** Traffic classes seen, with their counters. */
+    public Map<String, ClassCounters> trafficClasses() {
+        return java.util.Collections.unmodifiableMap(byClass);
+    }
+
+    /** The recent decisions worth explaining. */
+    public DecisionLog decisions() {
+        return decisions;
     }
 
     void onLeaseExpired() {
@@ -122,6 +159,8 @@ public final class GovernorStats {
         final LongAdder waitedCount = new LongAdder();
         final LongAdder waitedNanos = new LongAdder();
         final AtomicLong maxWaitedNanos = new AtomicLong();
+        final LongAdder deadlineExpirations = new LongAdder();
+        final WaitHistogram waits = new WaitHistogram();
 
         void waited(long nanos) {
             waitedCount.increment();
@@ -155,6 +194,16 @@ public final class GovernorStats {
 
         public long maxWaitNanos() {
             return maxWaitedNanos.get();
+        }
+
+        /** Calls whose wait ran out in the queue. */
+        public long deadlineExpirations() {
+            return deadlineExpirations.sum();
+        }
+
+        /** Admission waits of every admitted call of the class (0 for the fast path). */
+        public WaitHistogram waits() {
+            return waits;
         }
     }
 }

@@ -20,6 +20,7 @@ import dev.sluice.core.Usage;
 import dev.sluice.core.estimate.Estimator;
 import dev.sluice.core.identity.Identity;
 import dev.sluice.core.identity.IdentityResolver;
+import dev.sluice.core.observe.Decision;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.LocalAnswer;
 import dev.sluice.core.provider.ProviderBinding;
@@ -319,6 +320,9 @@ public final class ExchangeGovernance implements Governance {
             }
             Map<String, String> handBackHeaders = new HashMap<>(okHeaders());
             Step retry = retryOrStop(call, error, handBackHeaders);
+            explain(call, "provider_" + status, error + (retry != null
+                    ? " -> retry after " + retry.waitNanos / 1_000_000 + " ms (attempt " + (call.attempts + 1) + ")"
+                    : " -> handed back, " + handBackHeaders.get(DECISION)));
             if (retry != null) {
                 t.discard(response);
                 return retry;
@@ -502,6 +506,12 @@ public final class ExchangeGovernance implements Governance {
             budgets.add(new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
         governor.learn(call.context, budgets);
+    }
+
+    private void explain(PreparedCall call, String outcome, String explanation) {
+        CallContext c = call.context;
+        governor.stats().decisions().record(new Decision(governor.clock().epochMillis(), outcome, c.provider(),
+                c.model(), c.tenant(), c.trafficClass(), 0, explanation));
     }
 
     private void countRefusal(PreparedCall call, int status) {

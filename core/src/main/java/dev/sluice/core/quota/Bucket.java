@@ -51,6 +51,11 @@ public abstract class Bucket {
         }
     }
 
+    /** Whether this bucket holds reserves for guaranteed tenants (it is shared between tenants). */
+    public final boolean holdsReserves() {
+        return reserves != null;
+    }
+
     /** The most a tenant's reserve holds: its share of the capacity. */
     final double reserveCap(int tenant) {
         return guarantees.share(tenant) * limit.capacity();

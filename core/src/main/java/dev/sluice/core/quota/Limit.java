@@ -33,6 +33,8 @@ public final class Limit {
     private final Cache<String, Bucket> perValue;
     private final WindowScheduleFactory schedules;
     private final Guarantees guarantees;
+    private final java.util.concurrent.atomic.LongAdder[] rejections =
+            new java.util.concurrent.atomic.LongAdder[dev.sluice.core.GatewayDecision.values().length];
 
     private Limit(LimitSpec spec, String displayScope, LongSupplier nanoTicker, long nowNanos, long nowMillis,
             Duration leaseTimeout, Guarantees guarantees) {
@@ -42,6 +44,9 @@ public final class Limit {
         this.displayScope = displayScope;
         this.capacity = spec.capacity();
         this.enforced = spec.enforced();
+        for (int i = 0; i < rejections.length; i++) {
+            rejections[i] = new java.util.concurrent.atomic.LongAdder();
+        }
         this.windowNanos = spec.window() == null ? 0 : spec.window().toNanos();
         this.schedules = new WindowScheduleFactory(spec);
         if (spec.level() == ScopeLevel.ORGANIZATION || spec.tenant() != null) {
@@ -139,6 +144,16 @@ public final class Limit {
         for (Bucket b : buckets()) {
             b.capacityChanged(nowNanos, nowMillis);
         }
+    }
+
+    /** Counts a rejection this limit caused. */
+    public void countRejection(dev.sluice.core.GatewayDecision decision) {
+        rejections[decision.ordinal()].increment();
+    }
+
+    /** Rejections this limit caused, by decision. */
+    public long rejections(dev.sluice.core.GatewayDecision decision) {
+        return rejections[decision.ordinal()].sum();
     }
 
     /** Live tuning: an unenforced limit is counted and shown but never delays or rejects. */
