@@ -1,6 +1,7 @@
 package dev.sluice.core.provider.gemini;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
 import dev.sluice.core.provider.json.JsonWalker;
@@ -23,7 +24,6 @@ final class GoogleError implements JsonVisitor {
     String retryDelay;
     final List<String> quotaIds = new ArrayList<>(2);
     final List<String> quotaMetrics = new ArrayList<>(2);
-    private boolean sawError;
 
     /** Reads an error body: an object or a one-element array of one. */
     static GoogleError read(byte[] body) {
@@ -32,16 +32,9 @@ final class GoogleError implements JsonVisitor {
         return e;
     }
 
-    boolean present() {
-        return sawError;
-    }
-
     @Override
     public boolean enter(String path) {
         String p = path.startsWith("[].") ? path.substring(3) : path;
-        if (p.equals("error")) {
-            sawError = true;
-        }
         return p.isEmpty() || p.equals("[]") || p.startsWith("error");
     }
 
@@ -68,9 +61,8 @@ final class GoogleError implements JsonVisitor {
                 add(quotaMetrics, JsonScalars.text(p));
                 return;
             default:
-                if (name.equals("error") && p.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
-                    sawError = true; // a bare "error": "text"
-                    message = first(message, p.getText());
+                if (name.equals("error") && p.currentToken() == JsonToken.VALUE_STRING) {
+                    message = first(message, p.getText()); // a bare "error": "text"
                 }
         }
     }
