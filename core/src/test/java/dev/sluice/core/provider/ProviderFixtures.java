@@ -1,10 +1,15 @@
 package dev.sluice.core.provider;
 
+import dev.sluice.core.Usage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** Small builders shared by adapter tests. */
 public final class ProviderFixtures {
@@ -51,5 +56,39 @@ public final class ProviderFixtures {
         parser.accept(body, from, body.length - from);
         parser.finish();
         return parser;
+    }
+
+    /** A test resource's bytes, e.g. {@code "/anthropic/stream.sse"}. */
+    public static byte[] resource(String path) {
+        try (InputStream in = ProviderFixtures.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no resource " + path);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The usage a fresh parser reads from the whole body, after checking that every split of it in
+     * two, and a feed of one byte at a time, read the same (and the same stream error, if any).
+     */
+    public static Usage sameUsageAtEveryCut(Supplier<UsageParser> parsers, byte[] body) {
+        UsageParser whole = feed(parsers.get(), body);
+        String expected = whole.usage() + " " + whole.streamError();
+        for (int cut = 0; cut <= body.length; cut++) {
+            UsageParser p = feed(parsers.get(), body, cut);
+            org.assertj.core.api.Assertions.assertThat(p.usage() + " " + p.streamError()).as("cut at %d", cut)
+                    .isEqualTo(expected);
+        }
+        UsageParser byteByByte = parsers.get();
+        for (int i = 0; i < body.length; i++) {
+            byteByByte.accept(body, i, 1);
+        }
+        byteByByte.finish();
+        org.assertj.core.api.Assertions.assertThat(byteByByte.usage() + " " + byteByByte.streamError())
+                .as("byte by byte").isEqualTo(expected);
+        return whole.usage();
     }
 }

@@ -15,12 +15,14 @@ import dev.sluice.core.provider.sse.SseEventReader;
 import java.io.IOException;
 
 /**
- * Reads usage from an OpenAI-format event stream, both shapes:
+ * Reads usage from an OpenAI-format event stream, in each of its shapes:
  *
  * <ul>
  *   <li>Chat Completions / Completions: {@code data:} chunks, the usage chunk ({@code "choices":
  *       []}) just before {@code data: [DONE]} when {@code stream_options.include_usage} was set;
  *       a chunk carrying {@code error} is a mid-stream failure.
+ *   <li>Groq also reports usage in its last chunk's {@code x_groq.usage} when
+ *       {@code include_usage} was not asked for.
  *   <li>Responses API: typed events; {@code response.completed} (or {@code .incomplete},
  *       {@code .failed}) carries {@code response.usage}; {@code response.failed} and {@code error}
  *       events are failures.
@@ -132,6 +134,8 @@ final class OpenAiStreamUsage implements UsageParser {
                 tally.usageField(path.substring(6), p);
             } else if (path.startsWith("response.usage.")) {
                 tally.usageField(path.substring(15), p);
+            } else if (path.startsWith("x_groq.usage.")) {
+                tally.usageField(path.substring(13), p); // Groq's final chunk without stream_options
             } else if (path.startsWith("choices[].")) {
                 generated(path.substring(10), p);
             } else {

@@ -1,0 +1,86 @@
+package dev.sluice.core.provider.anthropic;
+
+import com.fasterxml.jackson.core.JsonParser;
+import dev.sluice.core.Usage;
+import dev.sluice.core.provider.RequestFacts;
+import dev.sluice.core.provider.TokenEstimator;
+import dev.sluice.core.provider.json.JsonScalars;
+import java.io.IOException;
+
+/**
+ * Usage as Anthropic reports it ({@code input_tokens} uncached, {@code cache_creation_input_tokens},
+ * {@code cache_read_input_tokens}, {@code output_tokens}), plus the characters of generated text
+ * seen, to count with when the report never comes. Later figures overwrite earlier ones: a
+ * stream's {@code message_delta} counts are cumulative.
+ *
+ * <p>{@link Usage#inputTokens()} is what Anthropic's input limit counts: uncached input plus cache
+ * writes. Cache reads do not count toward it and go to {@link Usage#cachedInputTokens()}.
+ */
+final class AnthropicUsageTally {
+
+    private long input = -1;
+    private long output = -1;
+    private long cacheCreation = -1;
+    private long cacheRead = -1;
+    private long generatedCharacters;
+
+    /** A field of a {@code usage} object, named relative to it. */
+    void usageField(String name, JsonParser value) throws IOException {
+        long n = JsonScalars.count(value);
+        if (n < 0) {
+            return;
+        }
+        switch (name) {
+            case "input_tokens":
+                input = n;
+                return;
+            case "output_tokens":
+                output = n;
+                return;
+            case "cache_creation_input_tokens":
+                cacheCreation = n;
+                return;
+            case "cache_read_input_tokens":
+                cacheRead = n;
+                return;
+            default:
+        }
+    }
+
+    void generated(long characters) {
+        generatedCharacters += Math.max(0, characters);
+    }
+
+    boolean inputReported() {
+        return input >= 0 || cacheCreation >= 0;
+    }
+
+    boolean outputReported() {
+        return output >= 0;
+    }
+
+    /**
+     * The usage to settle with.
+     *
+     * @param complete whether the provider's report is whole (a JSON answer's {@code usage}, or a
+     *     stream's {@code message_delta}); when it is not, the output is at least what the streamed
+     *     text is worth and the usage is marked as counted
+     */
+    Usage toUsage(RequestFacts facts, TokenEstimator estimator, boolean complete) {
+        long in = inputReported() ? Math.max(0, input) + Math.max(0, cacheCreation) : facts.estimatedInputTokens();
+        long counted = countedOutput(facts, estimator);
+        long out = complete && output >= 0 ? output : Math.max(Math.max(0, output), counted);
+        return Usage.builder().inputTokens(in).outputTokens(out).cacheCreationInputTokens(Math.max(0, cacheCreation))
+                .cachedInputTokens(Math.max(0, cacheRead)).reportedByProvider(complete && (inputReported()
+                        || output >= 0)).build();
+    }
+
+    private long countedOutput(RequestFacts facts, TokenEstimator estimator) {
+        if (generatedCharacters == 0) {
+            return 0;
+        }
+        long tokens = estimator == null ? (generatedCharacters + 3) / 4
+                : estimator.tokensForText(facts.model(), generatedCharacters);
+        return Math.max(0, tokens);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.sluice.core.provider.gemini;
+
+import dev.sluice.core.Usage;
+import dev.sluice.core.provider.ProviderError;
+import dev.sluice.core.provider.RequestFacts;
+import dev.sluice.core.provider.TokenEstimator;
+import dev.sluice.core.provider.UsageParser;
+import dev.sluice.core.provider.json.JsonWalker;
+import dev.sluice.core.provider.sse.SseEvent;
+import dev.sluice.core.provider.sse.SseEventReader;
+
+/**
+ * Reads usage from {@code streamGenerateContent?alt=sse}: each {@code data:} event is a
+ * {@code GenerateContentResponse}; the last {@code usageMetadata} is authoritative, and the chunk
+ * carrying a {@code finishReason} is the last. Generated text is counted as it passes, so a stream
+ * that breaks early settles with at least the output it visibly produced. An event carrying
+ * {@code error} is a mid-stream failure. Never throws.
+ */
+final class GeminiStreamUsage implements UsageParser {
+
+    private final RequestFacts facts;
+    private final TokenEstimator estimator;
+    private final long nowEpochMillis;
+    private final GeminiUsageTally tally = new GeminiUsageTally();
+    private final GeminiResponseReader reader = new GeminiResponseReader(tally);
+    private final SseEventReader sse = new SseEventReader(this::onEvent);
+    private boolean broken;
+
+    GeminiStreamUsage(RequestFacts facts, TokenEstimator estimator, long nowEpochMillis) {
+        this.facts = facts;
+        this.estimator = estimator;
+        this.nowEpochMillis = nowEpochMillis;
+    }
+
+    @Override
+    public void accept(byte[] chunk, int offset, int length) {
+        if (broken) {
+            return;
+        }
+        try {
+            sse.feed(chunk, offset, length);
+        } catch (RuntimeException fault) {
+            broken = true; // fail open: the call goes on, settlement uses what was counted
+        }
+    }
+
+    @Override
+    public void finish() {
+        if (broken) {
+            return;
+        }
+        try {
+            sse.finish();
+        } catch (RuntimeException fault) {
+            broken = true;
+        }
+    }
+
+    @Override
+    public Usage usage() {
+        return tally.toUsage(facts, estimator, false);
+    }
+
+    @Override
+    public ProviderError streamError() {
+        return reader.error == null ? null : GeminiErrors.classifyStreamError(reader.error, nowEpochMillis);
+    }
+
+    private void onEvent(SseEvent e) {
+        if (!e.data().isEmpty() && !e.isDone()) {
+            JsonWalker.walk(e.data(), reader);
+        }
+    }
+}
