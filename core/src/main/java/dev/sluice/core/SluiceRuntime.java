@@ -14,10 +14,9 @@ import dev.sluice.core.exchange.ExchangeGovernance;
 import dev.sluice.core.identity.IdentityResolver;
 import dev.sluice.core.identity.IdentitySource;
 import dev.sluice.core.provider.ProviderAdapter;
+import dev.sluice.core.provider.ProviderAdapters;
 import dev.sluice.core.provider.ProviderBinding;
 import dev.sluice.core.provider.ProviderRegistry;
-import dev.sluice.core.provider.azure.AzureOpenAiAdapter;
-import dev.sluice.core.provider.openai.OpenAiAdapter;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.retry.RetryPolicy;
 import dev.sluice.core.schedule.SystemTimer;
@@ -69,7 +68,7 @@ public final class SluiceRuntime implements AutoCloseable {
         Governor governor = g.build();
         RetryConfig retry = config.retry();
         EstimationConfig e = config.estimation();
-        ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry(config))
+        ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry(config, clock))
                 .identity(new IdentityResolver(sources(config.identity().tenant()), sources(config.identity().team()),
                         sources(config.identity().trafficClass())))
                 .estimator(new Estimator(e.charsPerToken(), e.tokensPerMessage(), e.outputPercentile(),
@@ -102,30 +101,13 @@ public final class SluiceRuntime implements AutoCloseable {
         return b.build();
     }
 
-    private static ProviderRegistry registry(SluiceConfig config) {
+    private static ProviderRegistry registry(SluiceConfig config, Clock clock) {
         List<ProviderBinding> configured = new ArrayList<>();
         for (ProviderConfig p : config.providers()) {
-            configured.add(ProviderBinding.configured(p.name(), adapterFor(p), p.match(), p.scope(),
-                    p.learnFromHeaders()));
+            ProviderAdapter adapter = ProviderAdapters.forKind(p.kind().configName());
+            configured.add(ProviderBinding.configured(p.name(), adapter, p.match(), p.scope(), p.learnFromHeaders()));
         }
-        return new ProviderRegistry(configured, knownAdapters());
-    }
-
-    /** Adapters recognised by their public hosts with no config at all. */
-    static List<ProviderAdapter> knownAdapters() {
-        return List.of(new OpenAiAdapter(), new AzureOpenAiAdapter());
-    }
-
-    private static ProviderAdapter adapterFor(ProviderConfig p) {
-        switch (p.kind()) {
-            case OPENAI:
-                return new OpenAiAdapter();
-            case AZURE_OPENAI:
-                return new AzureOpenAiAdapter();
-            default:
-                throw new IllegalArgumentException("providers." + p.name() + ": kind " + p.kind()
-                        + " has no adapter in this build");
-        }
+        return new ProviderRegistry(configured, ProviderAdapters.known(clock::epochMillis));
     }
 
     private static List<IdentitySource> sources(List<IdentityRule> rules) {

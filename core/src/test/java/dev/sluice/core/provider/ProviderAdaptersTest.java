@@ -3,6 +3,7 @@ package dev.sluice.core.provider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.config.MatchConfig;
 import dev.sluice.core.provider.compatible.OpenAiCompatibleAdapter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -13,12 +14,12 @@ import org.junit.jupiter.api.Test;
 class ProviderAdaptersTest {
 
     final ProviderRegistry registry = new ProviderRegistry(List.of(
-            ProviderBinding.configured("vllm", ProviderAdapters.forKind("openai-compatible"), List.of(),
-                    List.of("http://vllm.internal:8000/v1/"), Map.of(), true),
+            ProviderBinding.configured("vllm", ProviderAdapters.forKind("openai-compatible"),
+                    MatchConfig.urls("http://vllm.internal:8000/v1/"), Map.of(), true),
             ProviderBinding.configured("groq", ProviderAdapters.forKind("openai-compatible",
-                    Map.of("requestsWindow", "1d")), List.of("api.groq.com"), List.of(), Map.of(), true),
-            ProviderBinding.configured("gateway", ProviderAdapters.forKind("fixed-window-gateway"), List.of(),
-                    List.of("https://llm.example.com/api/"), Map.of(), false)),
+                    Map.of("requestsWindow", "1d")), MatchConfig.hosts("api.groq.com"), Map.of(), true),
+            ProviderBinding.configured("gateway", ProviderAdapters.forKind("fixed-window-gateway"),
+                    MatchConfig.urls("https://llm.example.com/api/"), Map.of(), false)),
             ProviderAdapters.known());
 
     @Test

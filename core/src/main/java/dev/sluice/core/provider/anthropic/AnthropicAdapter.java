@@ -70,6 +70,11 @@ public final class AnthropicAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean governsPath(String path) {
+        return MESSAGES.equals(operation(path));
+    }
+
+    @Override
     public RequestFacts readRequest(ProviderRequest request, TokenEstimator estimator) {
         if (request == null) {
             return RequestFacts.builder(KIND).build();

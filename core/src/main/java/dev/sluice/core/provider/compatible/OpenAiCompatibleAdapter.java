@@ -67,6 +67,11 @@ public final class OpenAiCompatibleAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean governsPath(String path) {
+        return CompatiblePath.operation(path) != null;
+    }
+
+    @Override
     public RequestFacts readRequest(ProviderRequest request, TokenEstimator estimator) {
         return read(KIND, request, estimator);
     }

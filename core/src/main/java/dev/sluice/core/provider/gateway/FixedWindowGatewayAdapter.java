@@ -57,6 +57,11 @@ public final class FixedWindowGatewayAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean governsPath(String path) {
+        return dev.sluice.core.provider.compatible.CompatiblePath.operation(path) != null;
+    }
+
+    @Override
     public RequestFacts readRequest(ProviderRequest request, TokenEstimator estimator) {
         RequestFacts openAi = OpenAiCompatibleAdapter.read(KIND, request, estimator);
         return RequestFacts.builder(KIND)

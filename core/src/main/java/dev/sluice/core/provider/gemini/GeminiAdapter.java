@@ -52,6 +52,11 @@ public final class GeminiAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean governsPath(String path) {
+        return GeminiPath.gemini(path) != null;
+    }
+
+    @Override
     public RequestFacts readRequest(ProviderRequest request, TokenEstimator estimator) {
         if (request == null) {
             return RequestFacts.builder(KIND).build();

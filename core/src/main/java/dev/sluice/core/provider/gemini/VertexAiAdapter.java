@@ -58,6 +58,11 @@ public final class VertexAiAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean governsPath(String path) {
+        return GeminiPath.vertex(path) != null;
+    }
+
+    @Override
     public RequestFacts readRequest(ProviderRequest request, TokenEstimator estimator) {
         if (request == null) {
             return RequestFacts.builder(KIND).build();

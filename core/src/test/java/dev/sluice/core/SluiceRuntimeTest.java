@@ -1,0 +1,46 @@
+package dev.sluice.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.ConfigSources;
+import dev.sluice.config.Dimension;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.core.quota.Limit;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class SluiceRuntimeTest {
+
+    @Test
+    void theCommentedExampleConfigStartsAGovernorWithEveryLimitAndProvider() throws Exception {
+        Path example = Path.of("../config/examples/sluice.yaml");
+        SluiceConfig config = ConfigLoader.load(ConfigSources.builder().file(example).build());
+        FakeClock clock = new FakeClock();
+        try (SluiceRuntime runtime = SluiceRuntime.start(config, clock, new ManualTimer(clock))) {
+            assertThat(runtime.governor().limits()).hasSize(config.allLimits().size());
+            for (Limit l : runtime.governor().limits()) {
+                assertThat(config.limit(l.id())).isPresent();
+            }
+            config.providers().forEach(p -> assertThat(runtime.governance().registry().configured())
+                    .anySatisfy(b -> assertThat(b.name()).isEqualTo(p.name())));
+            assertThat(runtime.governor().trafficClasses()).containsKeys("default", "interactive", "batch");
+        }
+    }
+
+    @Test
+    void withNoConfigTheKnownProvidersAreGovernedAndNothingElse() {
+        try (SluiceRuntime runtime = SluiceRuntime.start(SluiceConfig.defaults())) {
+            var g = runtime.governance();
+            assertThat(g.governs("https://api.openai.com/v1/chat/completions")).isTrue();
+            assertThat(g.governs("https://api.openai.com/v1/models")).isFalse();
+            assertThat(g.governs("https://myres.openai.azure.com/openai/deployments/gpt4o/chat/completions"
+                    + "?api-version=2024-10-21")).isTrue();
+            assertThat(g.governs("https://api.anthropic.com/v1/messages")).isTrue();
+            assertThat(g.governs("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash"
+                    + ":generateContent")).isTrue();
+            assertThat(g.governs("https://example.com/v1/chat/completions")).isFalse();
+            assertThat(runtime.governor().available(Dimension.REQUESTS)).isEqualTo(Long.MAX_VALUE);
+        }
+    }
+}
