@@ -1,46 +1,51 @@
 package dev.sluice.core;
 
-/** The governor's answer to one admission request: a permit, or a rejection. Immutable. */
-public final class Admission {
+/**
+ * The governor's answer to one admission request: a {@link Permit} (which is itself the admitted
+ * answer, so the fast path allocates nothing more), or a rejection.
+ */
+public abstract class Admission {
 
-    private final Permit permit;
-    private final Rejection rejection;
-
-    private Admission(Permit permit, Rejection rejection) {
-        this.permit = permit;
-        this.rejection = rejection;
-    }
-
-    static Admission admitted(Permit permit) {
-        return new Admission(permit, null);
-    }
+    Admission() {}
 
     static Admission rejected(Rejection rejection) {
-        return new Admission(null, rejection);
+        return new Refused(rejection);
     }
 
-    public boolean isAdmitted() {
-        return permit != null;
-    }
+    public abstract boolean isAdmitted();
 
     /** The permit; throws when the call was rejected. */
-    public Permit permit() {
-        if (permit == null) {
-            throw new IllegalStateException("not admitted: " + rejection);
-        }
-        return permit;
-    }
+    public abstract Permit permit();
 
     /** The rejection; throws when the call was admitted. */
-    public Rejection rejection() {
-        if (rejection == null) {
-            throw new IllegalStateException("admitted, not rejected");
-        }
-        return rejection;
-    }
+    public abstract Rejection rejection();
 
-    @Override
-    public String toString() {
-        return permit != null ? "admitted " + permit : rejection.toString();
+    /** A rejected admission. */
+    private static final class Refused extends Admission {
+        private final Rejection rejection;
+
+        Refused(Rejection rejection) {
+            this.rejection = rejection;
+        }
+
+        @Override
+        public boolean isAdmitted() {
+            return false;
+        }
+
+        @Override
+        public Permit permit() {
+            throw new IllegalStateException("not admitted: " + rejection);
+        }
+
+        @Override
+        public Rejection rejection() {
+            return rejection;
+        }
+
+        @Override
+        public String toString() {
+            return rejection.toString();
+        }
     }
 }

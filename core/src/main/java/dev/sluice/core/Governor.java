@@ -6,11 +6,11 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
+import dev.sluice.core.observe.Decision;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
-import dev.sluice.core.observe.Decision;
 import dev.sluice.core.quota.ProviderScope;
 import dev.sluice.core.schedule.ClassQueue;
 import dev.sluice.core.schedule.SystemTimer;
@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +42,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>One lock guards the whole quota model: LLM call rates are thousands per second, not
  * millions, and a single lock makes every multi-bucket reservation atomic. Waiting never happens
  * while holding it: a waiting caller parks on a future (or gets the future, when asynchronous),
- * and whoever returns capacity, or the timer when room refills, dispatches the queues.
+ * and whoever returns capacity, or the timer when room refills, dispatches the queues. Settling a
+ * permit does not take the lock: the next admission applies it, or the settling thread does at
+ * once when calls are waiting.
  */
 public final class Governor implements AutoCloseable {
 
@@ -51,10 +54,17 @@ public final class Governor implements AutoCloseable {
     /** The soonest the timer wakes again: rounding must never turn into a storm of empty passes. */
     private static final long MIN_WAKE_NANOS = 100_000L;
 
+    /** Cost units a class of priority 1 admits per turn under weighted class scheduling. */
+    private static final long CLASS_QUANTUM = 256;
+
+    /** Tries before parking on a lock held for a few hundred nanoseconds. */
+    private static final int LOCK_SPINS = 64;
+
     private final Clock clock;
     private final Timer timer;
     private final ReentrantLock lock = new ReentrantLock();
     private final GovernorStats stats = new GovernorStats();
+    private final PermitLedger ledger = new PermitLedger();
 
     private volatile Mode mode;
     private volatile long leaseTimeoutNanos;
@@ -62,8 +72,8 @@ public final class Governor implements AutoCloseable {
     private final boolean adoptHeaderLimits;
     private final boolean weightedClasses;
 
-    private volatile Limit[] limits;
-    private long generation;
+    private final Limit[] limits;
+    private final long generation = 1;
 
     private final Map<String, TrafficClass> classes;
     private final List<ClassQueue<Waiter>> queuesByPriority;
@@ -74,19 +84,19 @@ public final class Governor implements AutoCloseable {
     private final Cache<String, ProviderScope> scopes;
     private final Set<String> pausedTenants = ConcurrentHashMap.newKeySet();
     private final Set<String> pausedApiKeys = ConcurrentHashMap.newKeySet();
+    private volatile boolean anyOperatorPause;
+
+    /** Calls waiting in the queues; written under the lock, read by settling threads. */
+    private volatile int waiting;
 
     // guarded by lock
-    private int waiting;
     private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(Comparator.comparingLong(w -> w.deadlineNanos));
-    private Permit leaseHead;
-    private Permit leaseTail;
-    private int outstanding;
     private long nextPermitId;
     private Timer.Cancellable wakeTask;
     private long wakeAtNanos = Long.MAX_VALUE;
     private Timer.Cancellable reapTask;
     private long wakeCandidateNanos;
-    private boolean closed;
+    private volatile boolean closed;
 
     private Governor(Builder b) {
         this.clock = b.clock;
@@ -193,50 +203,91 @@ public final class Governor implements AutoCloseable {
     private Object admitOrQueue(CallContext call, Demand demand, long nowNanos, long callerDeadlineNanos) {
         Mode m = mode;
         List<Waiter> done = null;
-        Waiter queued = null;
-        Admission decided = null;
-        lock.lock();
+        Object decided;
+        lockQuickly();
         try {
+            ledger.drain(nowNanos, clock, stats);
             if (closed || m == Mode.OFF) {
-                decided = Admission.admitted(newPermit(call, demand, new Charge[0], nowNanos, 0, null));
+                decided = newPermit(call, demand, EMPTY_BUCKETS, null, null, null, -1, nowNanos, 0, null);
             } else {
-                long nowMillis = clock.epochMillis();
-                Rejection paused = operatorPause(call, demand);
+                Rejection paused = anyOperatorPause ? operatorPause(call, demand) : null;
                 if (paused != null && m == Mode.ENFORCE) {
                     decided = reject(paused);
                 } else {
-                    Route route = route(call, nowNanos, nowMillis);
-                    decided = decideNow(call, demand, route, nowNanos, nowMillis, callerDeadlineNanos, m);
+                    Route route = route(call);
+                    long nowMillis = route.windowed() ? clock.epochMillis() : 0;
+                    decided = m == Mode.ENFORCE && waiting == 0
+                            ? tryFastPath(call, demand, route, nowNanos, nowMillis) : null;
                     if (decided == null) {
-                        TrafficClass cls = classOf(call);
-                        long deadline = nowNanos + cls.maxWaitNanos();
-                        if (callerDeadlineNanos != 0 && callerDeadlineNanos - deadline < 0) {
-                            deadline = callerDeadlineNanos;
-                        }
-                        ClassQueue<Waiter> queue = queues.get(cls.name());
-                        if (queue.size() >= cls.maxQueueDepth()) {
-                            decided = overflow(call, demand, route, cls, nowNanos, nowMillis, "full");
-                        } else {
-                            queued = new Waiter(call, demand, cls, deadline, nowNanos);
-                            queue.add(queued);
-                            deadlines.add(queued);
-                            waiting++;
-                            stats.onQueued(cls.name());
-                            done = new ArrayList<>(2);
-                            dispatch(nowNanos, nowMillis, done);
-                        }
+                        decided = decideNow(call, demand, route, nowNanos, nowMillis, callerDeadlineNanos, m);
+                    }
+                    if (decided == null) {
+                        done = new ArrayList<>(2);
+                        decided = enqueue(call, demand, route, nowNanos, nowMillis, callerDeadlineNanos, done);
                     }
                 }
             }
         } finally {
             lock.unlock();
         }
-        if (done != null) {
-            for (Waiter w : done) {
-                w.deliver();
+        deliverAll(done);
+        return decided;
+    }
+
+    private void lockQuickly() {
+        for (int i = 0; i < LOCK_SPINS; i++) {
+            if (lock.tryLock()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        lock.lock();
+    }
+
+    private static final Bucket[] EMPTY_BUCKETS = new Bucket[0];
+
+    /** Admits at once if every bucket has room: one pass computing amounts and checking room. */
+    private Permit tryFastPath(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
+        Bucket[] buckets = route.buckets();
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
+            return null;
+        }
+        int g = route.guarantee;
+        long[] amounts = new long[buckets.length];
+        for (int i = 0; i < buckets.length; i++) {
+            Bucket b = buckets[i];
+            long amount = amountFor(b, demand);
+            amounts[i] = amount;
+            if (amount != 0 && b.limit().enforced() && b.roomFor(g, nowNanos, nowMillis) < amount) {
+                return null;
             }
         }
-        return queued != null ? queued : decided;
+        return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
+    }
+
+    private Object enqueue(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
+            long callerDeadlineNanos, List<Waiter> done) {
+        TrafficClass cls = classOf(call);
+        long deadline = deadlineFor(cls, nowNanos, callerDeadlineNanos);
+        ClassQueue<Waiter> queue = queues.get(cls.name());
+        if (queue.size() >= cls.maxQueueDepth()) {
+            return overflow(call, demand, route, cls, nowNanos, nowMillis, "full");
+        }
+        Waiter w = new Waiter(call, demand, cls, deadline, nowNanos);
+        queue.add(w);
+        deadlines.add(w);
+        waiting++;
+        stats.onQueued(cls.name());
+        dispatch(nowNanos, nowMillis, done);
+        return w;
+    }
+
+    private static long deadlineFor(TrafficClass cls, long nowNanos, long callerDeadlineNanos) {
+        long deadline = nowNanos + cls.maxWaitNanos();
+        if (callerDeadlineNanos != 0 && callerDeadlineNanos - deadline < 0) {
+            deadline = callerDeadlineNanos;
+        }
+        return deadline;
     }
 
     private Admission rejectQueued(Waiter queued) {
@@ -253,7 +304,7 @@ public final class Governor implements AutoCloseable {
         try {
             long nowNanos = clock.nanoTime();
             long nowMillis = clock.epochMillis();
-            Route route = route(queued.context, nowNanos, nowMillis);
+            Route route = route(queued.context);
             Shortfall s = shortfall(queued.demand, route, nowNanos, nowMillis);
             return reject(rejection(GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
         } finally {
@@ -262,8 +313,8 @@ public final class Governor implements AutoCloseable {
     }
 
     /**
-     * The fast path and the immediate answers: admitted now when nobody waits and everything has
-     * room; rejected now when waiting cannot help. Null means: queue it.
+     * The immediate answers when the fast path did not admit: observe mode admits anyway;
+     * rejected now when waiting cannot help. Null means: queue it.
      */
     private Admission decideNow(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
             long callerDeadlineNanos, Mode m) {
@@ -272,20 +323,16 @@ public final class Governor implements AutoCloseable {
             if (s != null) {
                 stats.onObservedWouldDelay(s.never ? GatewayDecision.NOT_ADMISSIBLE : GatewayDecision.REJECTED_LOCALLY);
             }
-            return Admission.admitted(take(call, demand, route, nowNanos, nowMillis, 0));
+            return take(call, demand, route, nowNanos, nowMillis, 0);
         }
         if (s == null && waiting == 0) {
-            return Admission.admitted(take(call, demand, route, nowNanos, nowMillis, 0));
+            return take(call, demand, route, nowNanos, nowMillis, 0);
         }
         if (s != null && s.never) {
             return reject(rejection(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
         if (s != null && s.nanos != Bucket.ON_RELEASE) {
-            TrafficClass cls = classOf(call);
-            long deadline = nowNanos + cls.maxWaitNanos();
-            if (callerDeadlineNanos != 0 && callerDeadlineNanos - deadline < 0) {
-                deadline = callerDeadlineNanos;
-            }
+            long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
                 return reject(rejection(GatewayDecision.REJECTED_LOCALLY, call, demand, s, 0, null));
@@ -298,7 +345,7 @@ public final class Governor implements AutoCloseable {
             long nowMillis, String reason) {
         if (cls.overloadAction() == OverloadAction.PASS_THROUGH) {
             stats.onPassedThrough(cls.name());
-            return Admission.admitted(take(call, demand, route, nowNanos, nowMillis, 0));
+            return take(call, demand, route, nowNanos, nowMillis, 0);
         }
         Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
         return reject(rejection(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
@@ -311,21 +358,15 @@ public final class Governor implements AutoCloseable {
         if (gate != 0) {
             worst = new Shortfall(null, 0, 0, gate);
         }
-        worst = shortfallIn(route.configured, route.guarantee, demand, nowNanos, nowMillis, worst);
-        return shortfallIn(route.scope.learnedBuckets(), route.guarantee, demand, nowNanos, nowMillis, worst);
-    }
-
-    private Shortfall shortfallIn(Bucket[] buckets, int guarantee, Demand demand, long nowNanos, long nowMillis,
-            Shortfall worst) {
-        for (Bucket b : buckets) {
+        for (Bucket b : route.buckets()) {
             long amount = amountFor(b, demand);
             if (amount == 0 || !b.limit().enforced()) {
                 continue;
             }
-            long room = b.roomFor(guarantee, nowNanos, nowMillis);
+            long room = b.roomFor(route.guarantee, nowNanos, nowMillis);
             if (room < amount) {
-                long wait = b.nanosUntilRoomFor(guarantee, amount, nowNanos, nowMillis);
-                if (worst == null || longer(wait, worst.nanos)) {
+                long wait = b.nanosUntilRoomFor(route.guarantee, amount, nowNanos, nowMillis);
+                if (worst == null || wait > worst.nanos) {
                     worst = new Shortfall(b, amount, room, wait);
                 }
             }
@@ -333,48 +374,43 @@ public final class Governor implements AutoCloseable {
         return worst;
     }
 
-    private static boolean longer(long a, long b) {
-        return a > b;
+    private Permit take(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
+            long waitedNanos) {
+        Bucket[] buckets = route.buckets();
+        long[] amounts = new long[buckets.length];
+        for (int i = 0; i < buckets.length; i++) {
+            amounts[i] = amountFor(buckets[i], demand);
+        }
+        return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, waitedNanos);
     }
 
     /** Charges every bucket on the route; the caller checked room (or is in observe mode). */
-    private Permit take(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
-            long waitedNanos) {
-        Bucket[] configured = route.configured;
-        Bucket[] learned = route.scope.learnedBuckets();
-        int n = 0;
-        for (Bucket b : configured) {
-            if (amountFor(b, demand) > 0) {
-                n++;
-            }
-        }
-        for (Bucket b : learned) {
-            if (amountFor(b, demand) > 0) {
-                n++;
-            }
-        }
-        Charge[] charges = new Charge[n];
-        int i = 0;
+    private Permit take(CallContext call, Demand demand, Route route, Bucket[] buckets, long[] amounts,
+            long nowNanos, long nowMillis, long waitedNanos) {
         int g = route.guarantee;
-        for (Bucket b : configured) {
-            long amount = amountFor(b, demand);
-            if (amount > 0) {
-                long fromReserve = b.takeReserved(g, amount, nowNanos, nowMillis);
-                charges[i++] = new Charge(b, amount, b.reserve(amount, nowNanos, nowMillis), g, fromReserve);
+        long[] windowIds = route.windowed() ? new long[buckets.length] : null;
+        long[] fromReserve = g >= 0 ? new long[buckets.length] : null;
+        for (int i = 0; i < buckets.length; i++) {
+            long amount = amounts[i];
+            if (amount == 0) {
+                continue;
+            }
+            Bucket b = buckets[i];
+            if (fromReserve != null) {
+                fromReserve[i] = b.takeReserved(g, amount, nowNanos, nowMillis);
+            }
+            long window = b.reserve(amount, nowNanos, nowMillis);
+            if (windowIds != null) {
+                windowIds[i] = window;
             }
         }
-        for (Bucket b : learned) {
-            long amount = amountFor(b, demand);
-            if (amount > 0) {
-                long fromReserve = b.takeReserved(g, amount, nowNanos, nowMillis);
-                charges[i++] = new Charge(b, amount, b.reserve(amount, nowNanos, nowMillis), g, fromReserve);
-            }
-        }
-        Permit permit = newPermit(call, demand, charges, nowNanos, waitedNanos, route.scope);
+        Permit permit = newPermit(call, demand, buckets, amounts, windowIds, fromReserve, g, nowNanos, waitedNanos,
+                route.scope);
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
         }
-        stats.onAdmitted(call, demand.totalTokens(), g < 0 ? 0 : borrowed(demand, charges), waitedNanos);
+        stats.onAdmitted(route.classCounters, route.tenantCounters, demand.totalTokens(),
+                fromReserve == null ? 0 : borrowed(demand, buckets, amounts, fromReserve), waitedNanos);
         if (waitedNanos >= 1_000_000L) {
             stats.decisions().record(new Decision(clock.epochMillis(), "admitted", call.provider(), call.model(),
                     call.tenant(), call.trafficClass(), waitedNanos / 1_000_000L, "after waiting in the queue"));
@@ -386,26 +422,29 @@ public final class Governor implements AutoCloseable {
      * The part of a guaranteed tenant's call that its reserves did not cover on the shared token
      * buckets it went through (the tightest of them).
      */
-    private static long borrowed(Demand demand, Charge[] charges) {
+    private static long borrowed(Demand demand, Bucket[] buckets, long[] amounts, long[] fromReserve) {
         double covered = 1.0;
         boolean shared = false;
-        for (Charge c : charges) {
-            Dimension d = c.dimension();
-            if (c.bucket.holdsReserves() && (d == Dimension.TOTAL_TOKENS || d == Dimension.INPUT_TOKENS
-                    || d == Dimension.OUTPUT_TOKENS)) {
+        for (int i = 0; i < buckets.length; i++) {
+            Dimension d = buckets[i].limit().dimension();
+            if (amounts[i] > 0 && buckets[i].holdsReserves() && (d == Dimension.TOTAL_TOKENS
+                    || d == Dimension.INPUT_TOKENS || d == Dimension.OUTPUT_TOKENS)) {
                 shared = true;
-                covered = Math.min(covered, (double) c.fromReserve / c.amount);
+                covered = Math.min(covered, (double) fromReserve[i] / amounts[i]);
             }
         }
         return shared ? Math.round(demand.totalTokens() * (1 - covered)) : 0;
     }
 
-    private Permit newPermit(CallContext call, Demand demand, Charge[] charges, long nowNanos, long waitedNanos,
-            ProviderScope scope) {
-        Permit p = new Permit(this, ++nextPermitId, call, demand, charges, nowNanos, waitedNanos,
-                nowNanos + leaseTimeoutNanos, scope);
-        if (charges.length > 0 || scope != null) {
-            appendLease(p);
+    private Permit newPermit(CallContext call, Demand demand, Bucket[] buckets, long[] amounts, long[] windowIds,
+            long[] fromReserve, int guarantee, long nowNanos, long waitedNanos, ProviderScope scope) {
+        Permit p = new Permit(this, ++nextPermitId, call, demand, buckets, amounts, windowIds, fromReserve, guarantee,
+                nowNanos, waitedNanos, nowNanos + leaseTimeoutNanos, scope);
+        if (scope != null) {
+            ledger.append(p);
+            if (reapTask == null && !closed) {
+                reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+            }
         }
         return p;
     }
@@ -429,22 +468,19 @@ public final class Governor implements AutoCloseable {
                 for (ClassQueue<Waiter> q : queuesByPriority) {
                     if (!q.isEmpty()) {
                         long turn = Math.max(1, q.trafficClass().priority()) * CLASS_QUANTUM;
-                        progress |= q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, nowMillis, done), turn) > 0;
+                        progress |= q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, done), turn) > 0;
                     }
                 }
             }
         } else {
             for (ClassQueue<Waiter> q : queuesByPriority) {
                 if (!q.isEmpty()) {
-                    q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, nowMillis, done), Long.MAX_VALUE);
+                    q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, done), Long.MAX_VALUE);
                 }
             }
         }
         scheduleWake(nowNanos);
     }
-
-    /** Cost units a class of priority 1 admits per turn under weighted class scheduling. */
-    private static final long CLASS_QUANTUM = 256;
 
     /**
      * Whether a claim on a bucket holds this waiter back: under strict priority a call of a
@@ -458,61 +494,48 @@ public final class Governor implements AutoCloseable {
         return weightedClasses || ((Waiter) claimant).trafficClass.priority() >= w.trafficClass.priority();
     }
 
-    private Verdict offer(Waiter w, boolean mayClaim, long nowNanos, long nowMillis, List<Waiter> done) {
+    private Verdict offer(Waiter w, boolean mayClaim, long nowNanos, List<Waiter> done) {
         if (w.done) {
             return Verdict.GONE;
         }
+        Route route = route(w.context);
+        long nowMillis = route.windowed() ? clock.epochMillis() : 0;
         if (nowNanos - w.deadlineNanos >= 0) {
-            expire(w, nowNanos, nowMillis, done);
+            expire(w, route, nowNanos, nowMillis, done);
             return Verdict.GONE;
         }
-        Route route = route(w.context, nowNanos, nowMillis);
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
             noteWake(gate);
             return Verdict.NOT_NOW;
         }
-        if (claimedByOther(route.configured, w) || claimedByOther(route.scope.learnedBuckets(), w)) {
-            return Verdict.NOT_NOW;
-        }
-        boolean shortNow = claimShort(route.configured, route.guarantee, w, mayClaim, nowNanos, nowMillis)
-                | claimShort(route.scope.learnedBuckets(), route.guarantee, w, mayClaim, nowNanos, nowMillis);
-        if (shortNow) {
-            return Verdict.NOT_NOW;
-        }
-        w.releaseClaims();
-        Permit permit = take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos);
-        leaveQueue(w, Admission.admitted(permit), done);
-        return Verdict.ADMITTED;
-    }
-
-    private boolean claimedByOther(Bucket[] buckets, Waiter w) {
+        Bucket[] buckets = route.buckets();
         for (Bucket b : buckets) {
             if (heldBackBy(b.claimant(), w) && b.limit().enforced() && amountFor(b, w.demand) > 0) {
-                return true;
+                return Verdict.NOT_NOW;
             }
         }
-        return false;
-    }
-
-    /** Claims every enforced bucket that lacks room for the waiter; true when any does. */
-    private boolean claimShort(Bucket[] buckets, int guarantee, Waiter w, boolean mayClaim, long nowNanos,
-            long nowMillis) {
         boolean shortNow = false;
         for (Bucket b : buckets) {
             long amount = amountFor(b, w.demand);
             if (amount == 0 || !b.limit().enforced()) {
                 continue;
             }
-            if (b.roomFor(guarantee, nowNanos, nowMillis) < amount) {
+            if (b.roomFor(route.guarantee, nowNanos, nowMillis) < amount) {
                 shortNow = true;
                 if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }
-                noteWake(b.nanosUntilRoomFor(guarantee, amount, nowNanos, nowMillis));
+                noteWake(b.nanosUntilRoomFor(route.guarantee, amount, nowNanos, nowMillis));
             }
         }
-        return shortNow;
+        if (shortNow) {
+            return Verdict.NOT_NOW;
+        }
+        w.releaseClaims();
+        Permit permit = take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos);
+        leaveQueue(w, permit, done);
+        return Verdict.ADMITTED;
     }
 
     private void noteWake(long nanos) {
@@ -527,18 +550,17 @@ public final class Governor implements AutoCloseable {
             deadlines.poll();
             if (!w.done) {
                 queues.get(w.trafficClass.name()).remove(w);
-                expire(w, nowNanos, nowMillis, done);
+                Route route = route(w.context);
+                expire(w, route, nowNanos, route.windowed() ? clock.epochMillis() : nowMillis, done);
             }
         }
     }
 
-    private void expire(Waiter w, long nowNanos, long nowMillis, List<Waiter> done) {
-        Route route = route(w.context, nowNanos, nowMillis);
+    private void expire(Waiter w, Route route, long nowNanos, long nowMillis, List<Waiter> done) {
         if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH) {
             stats.onPassedThrough(w.trafficClass.name());
             w.releaseClaims();
-            leaveQueue(w, Admission.admitted(take(w.context, w.demand, route, nowNanos, nowMillis,
-                    nowNanos - w.enqueuedNanos)), done);
+            leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
             return;
         }
         Shortfall s = shortfall(w.demand, route, nowNanos, nowMillis);
@@ -567,14 +589,14 @@ public final class Governor implements AutoCloseable {
                 waiting--;
                 stats.onAbandoned(w.trafficClass.name());
                 // its claims may have been holding others back
-                dispatch(clock.nanoTime(), clock.epochMillis(), done);
+                long nowNanos = clock.nanoTime();
+                ledger.drain(nowNanos, clock, stats);
+                dispatch(nowNanos, clock.epochMillis(), done);
             }
         } finally {
             lock.unlock();
         }
-        for (Waiter d : done) {
-            d.deliver();
-        }
+        deliverAll(done);
     }
 
     private void scheduleWake(long nowNanos) {
@@ -606,92 +628,15 @@ public final class Governor implements AutoCloseable {
         try {
             wakeTask = null;
             wakeAtNanos = Long.MAX_VALUE;
+            long nowNanos = clock.nanoTime();
+            ledger.drain(nowNanos, clock, stats);
             if (!closed && waiting > 0) {
-                dispatch(clock.nanoTime(), clock.epochMillis(), done);
+                dispatch(nowNanos, clock.epochMillis(), done);
             }
-        } finally {
-            lock.unlock();
-        }
-        for (Waiter w : done) {
-            w.deliver();
-        }
-    }
-
-    // ------------------------------------------------------------------ settlement
-
-    /** Settles a permit; {@code actual} null with {@code refundAll} means it never reached the provider. */
-    void settle(Permit p, Usage actual, boolean refundAll) {
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            long nowNanos = clock.nanoTime();
-            long nowMillis = clock.epochMillis();
-            for (Charge c : p.charges) {
-                if (c.dimension() == Dimension.CONCURRENCY) {
-                    continue;
-                }
-                c.settle(refundAll ? 0 : actualFor(c, p.demand(), actual), nowNanos, nowMillis);
-            }
-            if (p.probe && refundAll) {
-                p.scope().probeAbandoned();
-            }
-            stats.onSettled(p, actual);
-            done = afterRelease(p, nowNanos, nowMillis);
         } finally {
             lock.unlock();
         }
         deliverAll(done);
-    }
-
-    /** Settles an attempt the provider refused: requests kept where the provider counts them, tokens back. */
-    void settleRefused(Permit p, boolean providerCountsRefusedRequests) {
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            long nowNanos = clock.nanoTime();
-            long nowMillis = clock.epochMillis();
-            for (Charge c : p.charges) {
-                Dimension d = c.dimension();
-                if (d == Dimension.CONCURRENCY) {
-                    continue;
-                }
-                c.settle(d == Dimension.REQUESTS && providerCountsRefusedRequests ? c.amount : 0, nowNanos, nowMillis);
-            }
-            done = afterRelease(p, nowNanos, nowMillis);
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
-    }
-
-    void releaseConcurrency(Permit p) {
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            long nowNanos = clock.nanoTime();
-            long nowMillis = clock.epochMillis();
-            for (Charge c : p.charges) {
-                if (c.dimension() == Dimension.CONCURRENCY) {
-                    c.settle(0, nowNanos, nowMillis);
-                }
-            }
-            done = afterRelease(p, nowNanos, nowMillis);
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
-    }
-
-    private List<Waiter> afterRelease(Permit p, long nowNanos, long nowMillis) {
-        if (p.isDone() && p.inLeaseList) {
-            removeLease(p);
-        }
-        if (waiting == 0) {
-            return null;
-        }
-        List<Waiter> done = new ArrayList<>(2);
-        dispatch(nowNanos, nowMillis, done);
-        return done;
     }
 
     private static void deliverAll(List<Waiter> done) {
@@ -702,61 +647,32 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    private static long actualFor(Charge c, Demand demand, Usage usage) {
-        Dimension d = c.dimension();
-        if (d == Dimension.REQUESTS) {
-            return c.amount;
-        }
-        if (c.mirrorsProvider() && !demand.providerTruesUp(d)) {
-            return c.amount; // the provider keeps what it charged at admission
-        }
-        switch (d) {
-            case INPUT_TOKENS:
-                return usage.inputTokens();
-            case OUTPUT_TOKENS:
-                return usage.outputTokens();
-            case TOTAL_TOKENS:
-                return usage.totalTokens();
-            case SPEND:
-                return usage.spendMicros();
-            default:
-                return c.amount;
+    // ------------------------------------------------------------------ settlement and leases
+
+    /**
+     * A permit asked to be settled or released. Applied now when calls wait for what it gives
+     * back; otherwise the next admission applies it under the lock it takes anyway.
+     */
+    void settlementRequested(Permit p) {
+        ledger.push(p);
+        if (waiting > 0 || closed) {
+            applySettlementsNow();
         }
     }
 
-    // ------------------------------------------------------------------ leases
-
-    private void appendLease(Permit p) {
-        p.inLeaseList = true;
-        p.leasePrev = leaseTail;
-        p.leaseNext = null;
-        if (leaseTail != null) {
-            leaseTail.leaseNext = p;
-        } else {
-            leaseHead = p;
+    private void applySettlementsNow() {
+        List<Waiter> done = null;
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            if (ledger.drain(nowNanos, clock, stats) && waiting > 0 && !closed) {
+                done = new ArrayList<>(2);
+                dispatch(nowNanos, clock.epochMillis(), done);
+            }
+        } finally {
+            lock.unlock();
         }
-        leaseTail = p;
-        outstanding++;
-        if (reapTask == null && !closed) {
-            reapTask = timer.schedule(this::reap, Math.max(1, p.leaseExpiryNanos - clock.nanoTime()));
-        }
-    }
-
-    private void removeLease(Permit p) {
-        if (p.leasePrev != null) {
-            p.leasePrev.leaseNext = p.leaseNext;
-        } else {
-            leaseHead = p.leaseNext;
-        }
-        if (p.leaseNext != null) {
-            p.leaseNext.leasePrev = p.leasePrev;
-        } else {
-            leaseTail = p.leasePrev;
-        }
-        p.leasePrev = null;
-        p.leaseNext = null;
-        p.inLeaseList = false;
-        outstanding--;
+        deliverAll(done);
     }
 
     /**
@@ -769,17 +685,19 @@ public final class Governor implements AutoCloseable {
         try {
             reapTask = null;
             long now = clock.nanoTime();
-            Permit p = leaseHead;
+            ledger.drain(now, clock, stats);
+            Permit p = ledger.oldest();
             while (p != null && now - p.leaseExpiryNanos >= 0) {
                 Permit next = p.leaseNext;
-                removeLease(p);
+                ledger.remove(p);
                 if (!p.isDone()) {
                     expired.add(p);
                 }
                 p = next;
             }
-            if (leaseHead != null && !closed) {
-                reapTask = timer.schedule(this::reap, Math.max(1, leaseHead.leaseExpiryNanos - now));
+            Permit oldest = ledger.oldest();
+            if (oldest != null && !closed) {
+                reapTask = timer.schedule(this::reap, Math.max(1, oldest.leaseExpiryNanos - now));
             }
         } finally {
             lock.unlock();
@@ -788,28 +706,6 @@ public final class Governor implements AutoCloseable {
             stats.onLeaseExpired();
             p.expireLease();
         }
-    }
-
-    /** Ends a reservation keeping everything it reserved as used (an expired lease). */
-    void settleAsReserved(Permit p) {
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            long nowNanos = clock.nanoTime();
-            long nowMillis = clock.epochMillis();
-            for (Charge c : p.charges) {
-                if (c.dimension() != Dimension.CONCURRENCY) {
-                    c.settle(c.amount, nowNanos, nowMillis);
-                }
-            }
-            if (p.probe) {
-                p.scope().probeAbandoned();
-            }
-            done = afterRelease(p, nowNanos, nowMillis);
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
     }
 
     // ------------------------------------------------------------------ provider feedback
@@ -828,7 +724,8 @@ public final class Governor implements AutoCloseable {
         try {
             long nowNanos = clock.nanoTime();
             long nowMillis = clock.epochMillis();
-            ProviderScope scope = route(call, nowNanos, nowMillis).scope;
+            ledger.drain(nowNanos, clock, stats);
+            ProviderScope scope = route(call).scope;
             for (LearnedBudget b : budgets) {
                 long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(call, b);
                 scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, nowNanos, nowMillis);
@@ -866,7 +763,7 @@ public final class Governor implements AutoCloseable {
         lock.lock();
         try {
             long nowNanos = clock.nanoTime();
-            route(call, nowNanos, clock.epochMillis()).scope.pauseUntil(nowNanos + pauseNanos);
+            route(call).scope.pauseUntil(nowNanos + pauseNanos);
             stats.onProviderPause();
         } finally {
             lock.unlock();
@@ -875,16 +772,19 @@ public final class Governor implements AutoCloseable {
 
     /** The provider answered an attempt made with this permit; a probe's answer opens or keeps the pause. */
     public void providerAnswered(Permit permit, boolean accepted) {
-        if (!permit.probe) {
-            return;
-        }
         List<Waiter> done = null;
         lock.lock();
         try {
+            if (!permit.probe) {
+                return;
+            }
+            permit.probe = false;
             permit.scope().probeAnswered(accepted);
             if (waiting > 0) {
+                long nowNanos = clock.nanoTime();
+                ledger.drain(nowNanos, clock, stats);
                 done = new ArrayList<>(2);
-                dispatch(clock.nanoTime(), clock.epochMillis(), done);
+                dispatch(nowNanos, clock.epochMillis(), done);
             }
         } finally {
             lock.unlock();
@@ -894,11 +794,13 @@ public final class Governor implements AutoCloseable {
 
     // ------------------------------------------------------------------ routes and identity
 
-    private Route route(CallContext call, long nowNanos, long nowMillis) {
+    private Route route(CallContext call) {
         Object cached = call.cachedRoute;
         if (cached instanceof Route && ((Route) cached).isCurrent(generation)) {
             return (Route) cached;
         }
+        long nowNanos = clock.nanoTime();
+        long nowMillis = clock.epochMillis();
         List<Bucket> buckets = new ArrayList<>();
         for (Limit l : limits) {
             Bucket b = l.bucketFor(call, nowNanos, nowMillis);
@@ -908,7 +810,8 @@ public final class Governor implements AutoCloseable {
         }
         ProviderScope scope = scopes.get(call.providerScopeKey(),
                 k -> new ProviderScope(k, scopeDisplayName(call), guarantees));
-        Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()));
+        Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()),
+                stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
         call.cachedRoute = r;
         return r;
     }
@@ -1024,13 +927,36 @@ public final class Governor implements AutoCloseable {
 
     // ------------------------------------------------------------------ introspection and tuning
 
+    /**
+     * Runs {@code action} under the governor's lock with every settlement applied, so what it
+     * reads is exact; for status views and tuning.
+     */
+    private <T> T locked(java.util.function.Function<Long, T> action) {
+        List<Waiter> done = null;
+        T result;
+        lock.lock();
+        try {
+            long nowNanos = clock.nanoTime();
+            ledger.drain(nowNanos, clock, stats);
+            result = action.apply(nowNanos);
+            if (waiting > 0 && !closed) {
+                done = new ArrayList<>(2);
+                dispatch(nowNanos, clock.epochMillis(), done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+        return result;
+    }
+
     public Mode mode() {
         return mode;
     }
 
     /** Live tuning: applies to the next admission. */
     public void setMode(Mode newMode) {
-        this.mode = java.util.Objects.requireNonNull(newMode);
+        this.mode = Objects.requireNonNull(newMode);
     }
 
     public Clock clock() {
@@ -1067,20 +993,13 @@ public final class Governor implements AutoCloseable {
         if (l == null) {
             throw new IllegalArgumentException("no limit " + limitId);
         }
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            long nowNanos = clock.nanoTime();
-            long nowMillis = clock.epochMillis();
-            l.setCapacity(capacity, nowNanos, nowMillis);
-            if (waiting > 0) {
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, nowMillis, done);
-            }
-        } finally {
-            lock.unlock();
+        if (capacity <= 0) {
+            throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
         }
-        deliverAll(done);
+        locked(now -> {
+            l.setCapacity(capacity, now, clock.epochMillis());
+            return null;
+        });
     }
 
     /**
@@ -1088,9 +1007,7 @@ public final class Governor implements AutoCloseable {
      * learned). For tests and status views.
      */
     public long available(Dimension dimension) {
-        lock.lock();
-        try {
-            long nowNanos = clock.nanoTime();
+        return locked(nowNanos -> {
             long nowMillis = clock.epochMillis();
             long least = Long.MAX_VALUE;
             for (Limit l : limits) {
@@ -1108,9 +1025,29 @@ public final class Governor implements AutoCloseable {
                 }
             }
             return least;
-        } finally {
-            lock.unlock();
-        }
+        });
+    }
+
+    /**
+     * A consistent view of every bucket (configured and learned) for status views, read under
+     * the lock with every settlement applied.
+     */
+    public List<BucketView> bucketViews() {
+        return locked(nowNanos -> {
+            long nowMillis = clock.epochMillis();
+            List<BucketView> views = new ArrayList<>();
+            for (Limit l : limits) {
+                for (Bucket b : l.buckets()) {
+                    views.add(BucketView.of(b, nowNanos, nowMillis));
+                }
+            }
+            for (ProviderScope s : scopes.asMap().values()) {
+                for (Bucket b : s.learnedBuckets()) {
+                    views.add(BucketView.of(b, nowNanos, nowMillis));
+                }
+            }
+            return views;
+        });
     }
 
     /** Provider scopes known now (learned limits, pauses). */
@@ -1118,7 +1055,7 @@ public final class Governor implements AutoCloseable {
         return new ArrayList<>(scopes.asMap().values());
     }
 
-    /** Calls waiting in all queues. */
+    /** Calls waiting in all queues (read under the lock: a call counts once it is fully queued). */
     public int waiting() {
         lock.lock();
         try {
@@ -1130,23 +1067,26 @@ public final class Governor implements AutoCloseable {
 
     /** Permits that still hold something (unsettled, or a concurrency slot not released). */
     public int outstandingPermits() {
-        lock.lock();
-        try {
-            return outstanding;
-        } finally {
-            lock.unlock();
-        }
+        return locked(now -> ledger.outstanding());
     }
 
     /** Queue depth of a traffic class. */
     public int queueDepth(String trafficClass) {
-        lock.lock();
-        try {
+        return locked(now -> {
             ClassQueue<Waiter> q = queues.get(trafficClass);
             return q == null ? 0 : q.size();
-        } finally {
-            lock.unlock();
-        }
+        });
+    }
+
+    /** Calls waiting per tenant, over every class. */
+    public Map<String, Integer> waitingByTenant() {
+        return locked(now -> {
+            Map<String, Integer> byTenant = new LinkedHashMap<>();
+            for (ClassQueue<Waiter> q : queuesByPriority) {
+                q.sizesByTenant().forEach((t, n) -> byTenant.merge(t, n, Integer::sum));
+            }
+            return byTenant;
+        });
     }
 
     public Map<String, TrafficClass> trafficClasses() {
@@ -1173,19 +1113,23 @@ public final class Governor implements AutoCloseable {
     /** Emergency stop for a tenant: its calls are rejected with {@code paused} until resumed. */
     public void pauseTenant(String tenant) {
         pausedTenants.add(tenant);
+        anyOperatorPause = true;
     }
 
     public void resumeTenant(String tenant) {
         pausedTenants.remove(tenant);
+        anyOperatorPause = !pausedTenants.isEmpty() || !pausedApiKeys.isEmpty();
     }
 
     /** Emergency stop for an API key (by its id). */
     public void pauseApiKey(String apiKeyId) {
         pausedApiKeys.add(apiKeyId);
+        anyOperatorPause = true;
     }
 
     public void resumeApiKey(String apiKeyId) {
         pausedApiKeys.remove(apiKeyId);
+        anyOperatorPause = !pausedTenants.isEmpty() || !pausedApiKeys.isEmpty();
     }
 
     public Set<String> pausedTenants() {
@@ -1211,6 +1155,7 @@ public final class Governor implements AutoCloseable {
             }
             closed = true;
             long nowNanos = clock.nanoTime();
+            ledger.drain(nowNanos, clock, stats);
             for (ClassQueue<Waiter> q : queuesByPriority) {
                 for (Waiter w : q.all()) {
                     q.remove(w);
@@ -1271,7 +1216,7 @@ public final class Governor implements AutoCloseable {
         }
 
         public Builder clock(Clock v) {
-            this.clock = java.util.Objects.requireNonNull(v);
+            this.clock = Objects.requireNonNull(v);
             return this;
         }
 
@@ -1281,7 +1226,7 @@ public final class Governor implements AutoCloseable {
         }
 
         public Builder mode(Mode v) {
-            this.mode = java.util.Objects.requireNonNull(v);
+            this.mode = Objects.requireNonNull(v);
             return this;
         }
 

@@ -1,65 +1,114 @@
 package dev.sluice.core;
 
+import dev.sluice.config.Dimension;
+import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.ProviderScope;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * An admitted call's reservation: what it took from each bucket on its path. Settled exactly once
  * with the actual usage (refunding what was over-reserved, debiting what was under); its
  * concurrency slot is released separately, because a stream ends long after its headers. A permit
  * nobody settles is released by the lease reaper when its lease expires. Thread-safe.
+ *
+ * <p>Settling never waits for the governor's lock: the permit records the request and joins a
+ * lock-free stack that the governor applies under the lock it takes anyway for the next
+ * admission, or at once when calls are waiting for the capacity it returns.
  */
-public final class Permit {
+public final class Permit extends Admission {
 
-    private static final int SETTLED = 1;
-    private static final int RELEASED = 2;
+    private static final long[] NONE = new long[0];
+
+    static final int RELEASE_REQUESTED = 1;
+    static final int QUEUED = 2;
+    static final int SETTLE_APPLIED = 4;
+    static final int RELEASE_APPLIED = 8;
+
+    /** Settlement requests that carry no usage. */
+    static final Object CANCEL = new Object();
+    static final Object AS_RESERVED = new Object();
+    static final Object REFUSED_COUNTED = new Object();
+    static final Object REFUSED_NOT_COUNTED = new Object();
+
+    private static final VarHandle STATE;
+    private static final VarHandle SETTLEMENT;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(Permit.class, "state", int.class);
+            SETTLEMENT = l.findVarHandle(Permit.class, "settlement", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Governor governor;
     private final long id;
     private final CallContext context;
     private final Demand demand;
-    final Charge[] charges;
+    /** The buckets on the call's path; {@link #amounts} says what each was charged (0: nothing). */
+    final Bucket[] buckets;
+    final long[] amounts;
+    /** The window each windowed bucket was charged in (null when the path has no windowed bucket). */
+    final long[] windowIds;
+    /** What came from the tenant's guaranteed reserve in each bucket (null without a guarantee). */
+    final long[] fromReserve;
+    final int guarantee;
     private final long admittedNanos;
     private final long waitedNanos;
     final long leaseExpiryNanos;
     private final ProviderScope scope;
-    private final AtomicInteger state = new AtomicInteger();
+
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state;
+    /** The settlement asked for: a {@link Usage}, or one of the markers above; set once. */
+    @SuppressWarnings("unused") // through SETTLEMENT
+    private volatile Object settlement;
+
+    /** Next permit on the governor's stack of settlements to apply. */
+    Permit nextPending;
 
     /** Links in the governor's lease list (guarded by the governor's lock). */
     Permit leasePrev;
     Permit leaseNext;
     boolean inLeaseList;
 
-    /** Whether this permit is its provider scope's probe after a pause. */
-    volatile boolean probe;
+    /** Whether this permit is its provider scope's probe after a pause (guarded by the lock). */
+    boolean probe;
 
-    Permit(Governor governor, long id, CallContext context, Demand demand, Charge[] charges, long admittedNanos,
-            long waitedNanos, long leaseExpiryNanos, ProviderScope scope) {
+    Permit(Governor governor, long id, CallContext context, Demand demand, Bucket[] buckets, long[] amounts,
+            long[] windowIds, long[] fromReserve, int guarantee, long admittedNanos, long waitedNanos,
+            long leaseExpiryNanos, ProviderScope scope) {
         this.governor = governor;
         this.id = id;
         this.context = context;
         this.demand = demand;
-        this.charges = charges;
+        this.buckets = buckets;
+        this.amounts = amounts == null ? NONE : amounts;
+        this.windowIds = windowIds;
+        this.fromReserve = fromReserve;
+        this.guarantee = guarantee;
         this.admittedNanos = admittedNanos;
         this.waitedNanos = waitedNanos;
         this.leaseExpiryNanos = leaseExpiryNanos;
         this.scope = scope;
     }
 
-    /** The provider scope the call went through (null in mode off). */
-    ProviderScope scope() {
-        return scope;
+    @Override
+    public boolean isAdmitted() {
+        return true;
     }
 
-    /**
-     * The lease ran out with the permit still holding something (a stream nobody closed): what it
-     * reserved is kept as used, since Sluice cannot know better, and its slot comes back.
-     */
-    void expireLease() {
-        if (markSettled()) {
-            governor.settleAsReserved(this);
-        }
-        releaseConcurrency();
+    @Override
+    public Permit permit() {
+        return this;
+    }
+
+    @Override
+    public Rejection rejection() {
+        throw new IllegalStateException("admitted, not rejected");
     }
 
     public long id() {
@@ -83,17 +132,27 @@ public final class Permit {
         return admittedNanos;
     }
 
+    ProviderScope scope() {
+        return scope;
+    }
+
+    /** What this permit charged the bucket, 0 when it did not charge it. */
+    long charged(Bucket bucket) {
+        for (int i = 0; i < buckets.length; i++) {
+            if (buckets[i] == bucket) {
+                return amounts[i];
+            }
+        }
+        return 0;
+    }
+
     /**
      * Settles the reservation with what the call actually used: each bucket gets back what was
      * over-reserved or pays what was under. Buckets mirroring a provider that keeps its admission
      * charge (OpenAI tokens) keep it. Exactly once: later calls (and {@link #cancel()}) return false.
      */
     public boolean settle(Usage actual) {
-        if (!markSettled()) {
-            return false;
-        }
-        governor.settle(this, actual, false);
-        return true;
+        return requestSettlement(actual == null ? Usage.NONE : actual);
     }
 
     /**
@@ -102,12 +161,9 @@ public final class Permit {
      * slot is released.
      */
     public boolean settleRefused(boolean providerCountsRefusedRequests) {
-        if (!markSettled()) {
-            return false;
-        }
-        governor.settleRefused(this, providerCountsRefusedRequests);
+        boolean first = requestSettlement(providerCountsRefusedRequests ? REFUSED_COUNTED : REFUSED_NOT_COUNTED);
         releaseConcurrency();
-        return true;
+        return first;
     }
 
     /**
@@ -115,50 +171,96 @@ public final class Permit {
      * reserved comes back, its concurrency slot included.
      */
     public boolean cancel() {
-        if (!markSettled()) {
-            return false;
-        }
-        governor.settle(this, null, true);
+        boolean first = requestSettlement(CANCEL);
         releaseConcurrency();
-        return true;
+        return first;
     }
 
     /** Releases the call's concurrency slot (its body or stream ended or was closed). Idempotent. */
     public void releaseConcurrency() {
         int s;
         do {
-            s = state.get();
-            if ((s & RELEASED) != 0) {
+            s = (int) STATE.getVolatile(this);
+            if ((s & RELEASE_REQUESTED) != 0) {
                 return;
             }
-        } while (!state.compareAndSet(s, s | RELEASED));
-        governor.releaseConcurrency(this);
+        } while (!STATE.compareAndSet(this, s, s | RELEASE_REQUESTED));
+        enqueue();
+    }
+
+    /**
+     * The lease ran out with the permit still holding something (a stream nobody closed): what it
+     * reserved is kept as used, since Sluice cannot know better, and its slot comes back.
+     */
+    void expireLease() {
+        requestSettlement(AS_RESERVED);
+        releaseConcurrency();
     }
 
     /** Whether the reservation has been settled (or cancelled). */
     public boolean isSettled() {
-        return (state.get() & SETTLED) != 0;
+        return SETTLEMENT.getVolatile(this) != null;
     }
 
     /** Whether the concurrency slot has been released. */
     public boolean isReleased() {
-        return (state.get() & RELEASED) != 0;
+        return ((int) STATE.getVolatile(this) & RELEASE_REQUESTED) != 0;
+    }
+
+    private boolean requestSettlement(Object request) {
+        if (!SETTLEMENT.compareAndSet(this, null, request)) {
+            return false;
+        }
+        enqueue();
+        return true;
+    }
+
+    private void enqueue() {
+        int s;
+        do {
+            s = (int) STATE.getVolatile(this);
+            if ((s & QUEUED) != 0) {
+                return; // a drain will see this request
+            }
+        } while (!STATE.compareAndSet(this, s, s | QUEUED));
+        governor.settlementRequested(this);
+    }
+
+    // ------------------------------------------------------------------ applied by the governor
+
+    /** What the drain must apply now; clears QUEUED so later requests queue the permit again. */
+    int takeRequests() {
+        int s;
+        do {
+            s = (int) STATE.getVolatile(this);
+        } while (!STATE.compareAndSet(this, s, s & ~QUEUED));
+        return s;
+    }
+
+    Object settlementRequest() {
+        return SETTLEMENT.getVolatile(this);
+    }
+
+    void markApplied(int bits) {
+        int s;
+        do {
+            s = (int) STATE.getVolatile(this);
+        } while (!STATE.compareAndSet(this, s, s | bits));
     }
 
     /** Whether the permit holds nothing any more. */
     boolean isDone() {
-        return state.get() == (SETTLED | RELEASED);
+        int s = (int) STATE.getVolatile(this);
+        return (s & (SETTLE_APPLIED | RELEASE_APPLIED)) == (SETTLE_APPLIED | RELEASE_APPLIED);
     }
 
-    private boolean markSettled() {
-        int s;
-        do {
-            s = state.get();
-            if ((s & SETTLED) != 0) {
-                return false;
+    boolean holdsConcurrency() {
+        for (int i = 0; i < buckets.length; i++) {
+            if (amounts[i] > 0 && buckets[i].limit().dimension() == Dimension.CONCURRENCY) {
+                return true;
             }
-        } while (!state.compareAndSet(s, s | SETTLED));
-        return true;
+        }
+        return false;
     }
 
     @Override

@@ -1,12 +1,15 @@
 package dev.sluice.core;
 
+import dev.sluice.core.GovernorStats.ClassCounters;
+import dev.sluice.core.observe.TenantCounters;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.ProviderScope;
 
 /**
- * The buckets a call is counted in (configured limits on its path) and its provider scope (whose
- * learned buckets and pause apply too). Resolved once per call context and reused across its
- * attempts until the limits change or a bucket is evicted.
+ * The buckets a call is counted in (configured limits on its path, then the limits its provider
+ * scope learned from headers), and what the governor keeps handy for it. Resolved once per call
+ * context and reused across its attempts until the limits change or a bucket is evicted. Guarded
+ * by the governor's lock.
  */
 final class Route {
 
@@ -15,12 +18,22 @@ final class Route {
     final long generation;
     /** The call's tenant as a guaranteed tenant's index, or -1. */
     final int guarantee;
+    final TenantCounters tenantCounters;
+    final ClassCounters classCounters;
 
-    Route(Bucket[] configured, ProviderScope scope, long generation, int guarantee) {
+    /** Configured then learned buckets, rebuilt when the scope learns a new budget. */
+    private Bucket[] all;
+    private Bucket[] learnedSeen;
+    private boolean windowed;
+
+    Route(Bucket[] configured, ProviderScope scope, long generation, int guarantee, TenantCounters tenantCounters,
+            ClassCounters classCounters) {
         this.configured = configured;
         this.scope = scope;
         this.generation = generation;
         this.guarantee = guarantee;
+        this.tenantCounters = tenantCounters;
+        this.classCounters = classCounters;
     }
 
     boolean isCurrent(long currentGeneration) {
@@ -33,5 +46,29 @@ final class Route {
             }
         }
         return true;
+    }
+
+    /** Every bucket on the path, configured first. */
+    Bucket[] buckets() {
+        Bucket[] learned = scope.learnedBuckets();
+        if (learned != learnedSeen || all == null) {
+            Bucket[] merged = new Bucket[configured.length + learned.length];
+            System.arraycopy(configured, 0, merged, 0, configured.length);
+            System.arraycopy(learned, 0, merged, configured.length, learned.length);
+            boolean w = false;
+            for (Bucket b : merged) {
+                w |= b.isWindowed();
+            }
+            all = merged;
+            learnedSeen = learned;
+            windowed = w;
+        }
+        return all;
+    }
+
+    /** Whether a bucket on the path counts in windows aligned on wall-clock time. */
+    boolean windowed() {
+        buckets();
+        return windowed;
     }
 }

@@ -1,56 +1,58 @@
 package dev.sluice.core.observe;
 
-import java.util.concurrent.atomic.LongAdder;
-
-/** What one tenant was admitted, used and refused. Thread-safe. */
+/**
+ * What one tenant was admitted, used and refused. Written under the governor's lock only (one
+ * writer at a time, no atomic operations on the admission path); read racily by status views.
+ */
+@SuppressWarnings("NonAtomicVolatileUpdate") // single writer: the governor's lock holder
 public final class TenantCounters {
 
-    final LongAdder admitted = new LongAdder();
-    final LongAdder rejected = new LongAdder();
-    final LongAdder reservedTokens = new LongAdder();
-    final LongAdder inputTokens = new LongAdder();
-    final LongAdder outputTokens = new LongAdder();
-    final LongAdder borrowedTokens = new LongAdder();
-    final LongAdder waitedNanos = new LongAdder();
+    private volatile long admitted;
+    private volatile long rejected;
+    private volatile long reservedTokens;
+    private volatile long inputTokens;
+    private volatile long outputTokens;
+    private volatile long borrowedTokens;
+    private volatile long waitedNanos;
 
     public void onAdmitted(long tokens, long borrowed, long waited) {
-        admitted.increment();
-        reservedTokens.add(tokens);
-        borrowedTokens.add(borrowed);
-        waitedNanos.add(waited);
+        admitted++;
+        reservedTokens += tokens;
+        borrowedTokens += borrowed;
+        waitedNanos += waited;
     }
 
     public void onRejected() {
-        rejected.increment();
+        rejected++;
     }
 
     public void onUsed(long input, long output) {
-        inputTokens.add(input);
-        outputTokens.add(output);
+        inputTokens += input;
+        outputTokens += output;
     }
 
     /** Calls admitted. */
     public long admitted() {
-        return admitted.sum();
+        return admitted;
     }
 
     public long rejected() {
-        return rejected.sum();
+        return rejected;
     }
 
     /** Tokens reserved at admission (estimates). */
     public long reservedTokens() {
-        return reservedTokens.sum();
+        return reservedTokens;
     }
 
     /** Input tokens used, as settled. */
     public long inputTokens() {
-        return inputTokens.sum();
+        return inputTokens;
     }
 
     /** Output tokens used, as settled. */
     public long outputTokens() {
-        return outputTokens.sum();
+        return outputTokens;
     }
 
     /**
@@ -58,11 +60,11 @@ public final class TenantCounters {
      * beyond what its guaranteed reserve covered.
      */
     public long borrowedTokens() {
-        return borrowedTokens.sum();
+        return borrowedTokens;
     }
 
     /** Total time its calls waited for admission. */
     public long waitedNanos() {
-        return waitedNanos.sum();
+        return waitedNanos;
     }
 }

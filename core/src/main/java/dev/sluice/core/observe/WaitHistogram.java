@@ -46,7 +46,15 @@ public final class WaitHistogram {
 
     /** The wait at quantile q (0..1), in nanoseconds (upper bound of its bucket); 0 when empty. */
     public long percentileNanos(double q) {
-        long n = 0;
+        return percentileNanos(q, 0);
+    }
+
+    /**
+     * The wait at quantile q, counting {@code zeros} more waits of nothing that were not recorded
+     * (calls admitted at once, counted elsewhere so the fast path stays cheap).
+     */
+    public long percentileNanos(double q, long zeros) {
+        long n = zeros;
         long[] snapshot = new long[counts.length];
         for (int i = 0; i < counts.length; i++) {
             snapshot[i] = counts[i].sum();
@@ -56,7 +64,10 @@ public final class WaitHistogram {
             return 0;
         }
         long rank = (long) Math.ceil(q * n);
-        long seen = 0;
+        if (rank <= zeros) {
+            return 0;
+        }
+        long seen = zeros;
         for (int i = 0; i < snapshot.length; i++) {
             seen += snapshot[i];
             if (seen >= rank) {

@@ -193,6 +193,11 @@ public abstract class Bucket {
     /** Room for a new reservation now. May be negative after debits beyond a reservation. */
     public abstract long room(long nowNanos, long nowMillis);
 
+    /** Whether this bucket counts in windows aligned on wall-clock time (needs wall-clock readings). */
+    public boolean isWindowed() {
+        return false;
+    }
+
     /** Room with its fraction (token buckets refill continuously), for comparisons with reserves. */
     double exactRoom(long nowNanos, long nowMillis) {
         return room(nowNanos, nowMillis);

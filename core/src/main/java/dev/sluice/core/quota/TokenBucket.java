@@ -9,15 +9,18 @@ final class TokenBucket extends Bucket {
 
     private double level;
     private long lastRefillNanos;
+    /** Capacity over window, kept so a refill costs one multiplication. */
+    private double ratePerNano;
 
     TokenBucket(Limit limit, String scopeValue, long nowNanos) {
         super(limit, scopeValue);
         this.level = limit.capacity();
         this.lastRefillNanos = nowNanos;
+        this.ratePerNano = (double) limit.capacity() / limit.windowNanos();
     }
 
     private double ratePerNano() {
-        return (double) limit().capacity() / limit().windowNanos();
+        return ratePerNano;
     }
 
     private void refill(long nowNanos) {
@@ -136,6 +139,7 @@ final class TokenBucket extends Bucket {
     @Override
     public void capacityChanged(long nowNanos, long nowMillis) {
         refill(nowNanos);
+        ratePerNano = (double) limit().capacity() / limit().windowNanos();
         level = Math.min(level, limit().capacity());
     }
 

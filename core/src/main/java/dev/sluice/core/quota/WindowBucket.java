@@ -17,6 +17,11 @@ final class WindowBucket extends Bucket {
         this.currentWindowStart = schedule.windowStart(nowMillis);
     }
 
+    @Override
+    public boolean isWindowed() {
+        return true;
+    }
+
     private void roll(long nowMillis) {
         long start = schedule.windowStart(nowMillis);
         if (start != currentWindowStart) {

@@ -1,0 +1,182 @@
+package dev.sluice.core;
+
+import dev.sluice.config.Dimension;
+import dev.sluice.core.quota.Bucket;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Every permit that still holds something: the lease list the reaper walks (oldest first), and the
+ * lock-free stack of settlements waiting to be applied. Apart from {@link #push}, used under the
+ * governor's lock.
+ */
+final class PermitLedger {
+
+    private final AtomicReference<Permit> pending = new AtomicReference<>();
+    private Permit leaseHead;
+    private Permit leaseTail;
+    private int outstanding;
+
+    /** Queues a permit whose settlement or release was asked for. Any thread, no lock. */
+    void push(Permit p) {
+        Permit head;
+        do {
+            head = pending.get();
+            p.nextPending = head;
+        } while (!pending.compareAndSet(head, p));
+    }
+
+    boolean hasPending() {
+        return pending.get() != null;
+    }
+
+    /**
+     * Applies every queued settlement and release. Lock held. Wall-clock time is read only if a
+     * windowed bucket needs it.
+     *
+     * @return whether any capacity came back
+     */
+    boolean drain(long nowNanos, Clock clock, GovernorStats stats) {
+        Permit p = pending.getAndSet(null);
+        if (p == null) {
+            return false;
+        }
+        long nowMillis = Long.MIN_VALUE;
+        while (p != null) {
+            Permit next = p.nextPending;
+            p.nextPending = null;
+            if (p.windowIds != null && nowMillis == Long.MIN_VALUE) {
+                nowMillis = clock.epochMillis();
+            }
+            apply(p, nowNanos, nowMillis, stats);
+            p = next;
+        }
+        return true;
+    }
+
+    private void apply(Permit p, long nowNanos, long nowMillis, GovernorStats stats) {
+        int requested = p.takeRequests();
+        Object settlement = p.settlementRequest();
+        int applied = 0;
+        if (settlement != null && (requested & Permit.SETTLE_APPLIED) == 0) {
+            settle(p, settlement, nowNanos, nowMillis);
+            stats.onSettled(p, settlement instanceof Usage ? (Usage) settlement : null);
+            applied |= Permit.SETTLE_APPLIED;
+        }
+        if ((requested & Permit.RELEASE_REQUESTED) != 0 && (requested & Permit.RELEASE_APPLIED) == 0) {
+            release(p, nowNanos);
+            applied |= Permit.RELEASE_APPLIED;
+        }
+        if (applied != 0) {
+            p.markApplied(applied);
+        }
+        if (p.inLeaseList && p.isDone()) {
+            remove(p);
+        }
+    }
+
+    private static void settle(Permit p, Object settlement, long nowNanos, long nowMillis) {
+        Bucket[] buckets = p.buckets;
+        long[] amounts = p.amounts;
+        for (int i = 0; i < amounts.length; i++) {
+            long amount = amounts[i];
+            if (amount == 0) {
+                continue;
+            }
+            Bucket b = buckets[i];
+            Dimension d = b.limit().dimension();
+            if (d == Dimension.CONCURRENCY) {
+                continue;
+            }
+            long actual = actual(b, d, amount, p.demand(), settlement);
+            b.settle(amount, actual, p.windowIds == null ? 0 : p.windowIds[i], p.guarantee,
+                    p.fromReserve == null ? 0 : p.fromReserve[i], nowNanos, nowMillis);
+        }
+        if (p.probe && (settlement == Permit.CANCEL || settlement == Permit.AS_RESERVED)) {
+            p.scope().probeAbandoned();
+        }
+    }
+
+    private static void release(Permit p, long nowNanos) {
+        Bucket[] buckets = p.buckets;
+        long[] amounts = p.amounts;
+        for (int i = 0; i < amounts.length; i++) {
+            if (amounts[i] > 0 && buckets[i].limit().dimension() == Dimension.CONCURRENCY) {
+                buckets[i].settle(amounts[i], 0, 0, p.guarantee, p.fromReserve == null ? 0 : p.fromReserve[i],
+                        nowNanos, 0);
+            }
+        }
+    }
+
+    /** What a bucket's charge comes to once the call is settled this way. */
+    private static long actual(Bucket b, Dimension d, long amount, Demand demand, Object settlement) {
+        if (settlement == Permit.CANCEL || settlement == Permit.REFUSED_NOT_COUNTED) {
+            return 0;
+        }
+        if (settlement == Permit.AS_RESERVED) {
+            return amount;
+        }
+        if (settlement == Permit.REFUSED_COUNTED) {
+            return d == Dimension.REQUESTS ? amount : 0;
+        }
+        if (d == Dimension.REQUESTS) {
+            return amount;
+        }
+        if (b.limit().mirrorsProvider() && !demand.providerTruesUp(d)) {
+            return amount; // the provider keeps what it charged at admission
+        }
+        Usage usage = (Usage) settlement;
+        switch (d) {
+            case INPUT_TOKENS:
+                return usage.inputTokens();
+            case OUTPUT_TOKENS:
+                return usage.outputTokens();
+            case TOTAL_TOKENS:
+                return usage.totalTokens();
+            case SPEND:
+                return usage.spendMicros();
+            default:
+                return amount;
+        }
+    }
+
+    // ------------------------------------------------------------------ leases
+
+    void append(Permit p) {
+        p.inLeaseList = true;
+        p.leasePrev = leaseTail;
+        p.leaseNext = null;
+        if (leaseTail != null) {
+            leaseTail.leaseNext = p;
+        } else {
+            leaseHead = p;
+        }
+        leaseTail = p;
+        outstanding++;
+    }
+
+    void remove(Permit p) {
+        if (p.leasePrev != null) {
+            p.leasePrev.leaseNext = p.leaseNext;
+        } else {
+            leaseHead = p.leaseNext;
+        }
+        if (p.leaseNext != null) {
+            p.leaseNext.leasePrev = p.leasePrev;
+        } else {
+            leaseTail = p.leasePrev;
+        }
+        p.leasePrev = null;
+        p.leaseNext = null;
+        p.inLeaseList = false;
+        outstanding--;
+    }
+
+    /** The oldest permit still holding something, or null. */
+    Permit oldest() {
+        return leaseHead;
+    }
+
+    int outstanding() {
+        return outstanding;
+    }
+}
