@@ -1,0 +1,63 @@
+package dev.sluice.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.Permit;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.annotations.Benchmark;
+
+/**
+ * Runs every admission benchmark method a few times outside JMH (the real run is far too slow for
+ * {@code mvn verify}): each one must take the fast path, and Sluice's must leave no permit open,
+ * or the published figures would measure something else.
+ */
+class AdmissionBenchmarkTest {
+
+    @Test
+    void everyBenchmarkRunsOnTheFastPathAndLeavesNothingOpen() throws Exception {
+        AdmissionBenchmark benchmark = new Admission1Thread();
+        benchmark.setUp();
+        AdmissionBenchmark.Caller caller = new AdmissionBenchmark.Caller();
+        caller.setUp();
+        List<String> ran = new ArrayList<>();
+        for (Method m : AdmissionBenchmark.class.getDeclaredMethods()) {
+            if (!m.isAnnotationPresent(Benchmark.class)) {
+                continue;
+            }
+            for (int i = 0; i < 3; i++) {
+                Object result = m.getParameterCount() == 0 ? m.invoke(benchmark) : m.invoke(benchmark, caller);
+                if (result instanceof Permit) {
+                    Permit p = (Permit) result;
+                    assertThat(p.isSettled()).as(m.getName()).isTrue();
+                    assertThat(p.isReleased()).as(m.getName()).isTrue();
+                } else {
+                    assertThat(result).as(m.getName()).isEqualTo(true);
+                }
+            }
+            ran.add(m.getName());
+        }
+        assertThat(benchmark.oneBucket.outstandingPermits()).isZero();
+        assertThat(benchmark.fifteenBuckets.outstandingPermits()).isZero();
+        assertThat(benchmark.fifteenBuckets.limits()).hasSize(15);
+        benchmark.tearDown(); // throws if a permit was left open or a call refused
+        assertThat(ran).hasSize(8).contains("sluice_1bucket_admitSettle", "sluice_15buckets_admitSettle",
+                "bucket4j_1bucket_tryConsume", "resilience4j_1bucket_acquirePermission");
+    }
+
+    @Test
+    void everyCallOfTheHierarchyCrossesFifteenBuckets() {
+        AdmissionBenchmark benchmark = new Admission1Thread();
+        benchmark.setUp();
+        try {
+            Permit permit = AdmissionBenchmark.admitCancel(benchmark.fifteenBuckets, AdmissionBenchmark.newContext(),
+                    AdmissionBenchmark.CHAT_CALL);
+            assertThat(permit.isSettled()).isTrue();
+            benchmark.fifteenBuckets.limits().forEach(limit -> assertThat(limit.buckets()).as(limit.id()).hasSize(1));
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+}
