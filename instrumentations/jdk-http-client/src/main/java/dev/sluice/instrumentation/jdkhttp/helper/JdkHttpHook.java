@@ -58,7 +58,7 @@ public final class JdkHttpHook implements Hook {
         } catch (Throwable fault) {
             Bridge.hookFault("jdk-http-client:execute", fault);
             if (transport.attemptsSent() == 0) {
-                return null; // nothing left the JVM: the original method sends it, once
+                return transport.sendUngovernedSync(); // nothing left the JVM yet: send it once, ungoverned
             }
             return CallOutcome.failure(new IOException("Sluice failed after the request was sent; not sending it again", fault));
         }

@@ -2,6 +2,7 @@ package dev.sluice.instrumentation.jdkhttp.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.Bridge;
+import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.HttpTransport;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -93,15 +94,34 @@ final class JdkHttpTransport implements HttpTransport {
         return attemptsSent.get();
     }
 
-    /** The exchange exactly as the application asked for it, outside governance (fault fallback). */
+    /**
+     * The exchange as the application asked for it, outside governance (the fallback when Sluice
+     * fails before sending anything); only the private {@code X-Sluice-*} headers are dropped.
+     */
     CompletableFuture<Object> sendUngoverned() {
+        HttpRequest outgoing = stripped != null ? stripped : request;
         Bridge.beginDispatch();
         try {
             @SuppressWarnings({"unchecked", "rawtypes"})
             CompletableFuture<Object> future = (CompletableFuture) (pushHandler == null
-                    ? client.sendAsync(request, handler)
-                    : client.sendAsync(request, handler, pushHandler));
+                    ? client.sendAsync(outgoing, handler)
+                    : client.sendAsync(outgoing, handler, pushHandler));
             return future;
+        } finally {
+            Bridge.endDispatch();
+        }
+    }
+
+    /** Synchronous form of {@link #sendUngoverned()}; {@code null} lets the original method run. */
+    CallOutcome sendUngovernedSync() {
+        if (stripped == null) {
+            return null;
+        }
+        Bridge.beginDispatch();
+        try {
+            return CallOutcome.response(client.send(stripped, handler));
+        } catch (Exception e) {
+            return CallOutcome.failure(e);
         } finally {
             Bridge.endDispatch();
         }

@@ -69,8 +69,7 @@ public final class OkHttpHook implements Hook {
         } catch (Throwable fault) {
             Bridge.hookFault("okhttp:execute", fault);
             if (transport.attemptsSent() == 0) {
-                claimed.remove(call);
-                return null; // nothing left the JVM: the original method sends it, once
+                return transport.executeUngoverned(); // nothing left the JVM yet: send it once, ungoverned
             }
             return CallOutcome.failure(new IOException("Sluice failed after the request was sent; not sending it again", fault));
         } finally {
@@ -91,8 +90,8 @@ public final class OkHttpHook implements Hook {
             Bridge.hookFault("okhttp:executeAsync", fault);
             inFlight.remove(call);
             if (transport.attemptsSent() == 0) {
-                claimed.remove(call);
-                return null;
+                transport.enqueueUngoverned(callback);
+                return CallOutcome.response(Boolean.TRUE);
             }
             outcome = new CompletableFuture<>();
             outcome.completeExceptionally(new IOException("Sluice failed after the request was sent; not sending it again", fault));

@@ -2,6 +2,7 @@ package dev.sluice.instrumentation.okhttp.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.Bridge;
+import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.HttpTransport;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -96,6 +97,43 @@ final class OkHttpTransport implements HttpTransport {
         Call attempt = inFlight;
         if (attempt != null) {
             attempt.cancel();
+        }
+    }
+
+    /**
+     * The call as the application made it, outside governance (the fallback when Sluice fails
+     * before sending anything); only the private {@code X-Sluice-*} headers are dropped.
+     */
+    CallOutcome executeUngoverned() {
+        Call attempt = newAttempt();
+        Bridge.beginDispatch();
+        try {
+            return CallOutcome.response(attempt.execute());
+        } catch (Exception e) {
+            return CallOutcome.failure(e);
+        } finally {
+            Bridge.endDispatch();
+        }
+    }
+
+    /** Asynchronous form of {@link #executeUngoverned()}: the callback sees the application's call. */
+    void enqueueUngoverned(Callback callback) {
+        Call attempt = newAttempt();
+        Bridge.beginDispatch();
+        try {
+            attempt.enqueue(new Callback() {
+                @Override
+                public void onFailure(Call call, IOException e) {
+                    callback.onFailure(original, e);
+                }
+
+                @Override
+                public void onResponse(Call call, Response response) throws IOException {
+                    callback.onResponse(original, response);
+                }
+            });
+        } finally {
+            Bridge.endDispatch();
         }
     }
 

@@ -1,0 +1,145 @@
+package dev.sluice.agent;
+
+import dev.sluice.bootstrap.Bridge;
+import dev.sluice.instrumentation.api.InstrumentationModule;
+import java.lang.instrument.ClassFileTransformer;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.scaffold.InstrumentedType;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
+
+/**
+ * The agent's only class-file transformer.
+ *
+ * <p>Every class the JVM loads passes through {@link #transform}: all but the few hooked classes
+ * leave after one hash lookup of their name, so installing it costs nothing at start-up and
+ * ByteBuddy is not even loaded until a hooked library is. A hooked class is rewritten with
+ * ByteBuddy's {@link Advice} (inlined, no new members: retransformation-safe), reading types from
+ * class files only (nothing is loaded while transforming). A failure leaves the class untouched
+ * and is counted.
+ */
+final class HookTransformer implements ClassFileTransformer {
+
+    /** Advice of one hooked class: method matcher to advice class name. */
+    private final Map<String, List<Declaration>> byInternalName = new HashMap<>();
+    private final ClassLoader agentLoader;
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    private static final class Declaration {
+        final ElementMatcher<? super MethodDescription> methods;
+        final String adviceClassName;
+
+        Declaration(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {
+            this.methods = methods;
+            this.adviceClassName = adviceClassName;
+        }
+    }
+
+    HookTransformer(List<InstrumentationModule> modules, ClassLoader agentLoader) {
+        this.agentLoader = agentLoader;
+        for (InstrumentationModule module : modules) {
+            List<Declaration> declarations = new ArrayList<>();
+            module.declareAdvice((methods, adviceClassName) -> declarations.add(new Declaration(methods, adviceClassName)));
+            for (String type : module.hookedTypeNames()) {
+                byInternalName.put(type.replace('.', '/'), Collections.unmodifiableList(declarations));
+            }
+        }
+    }
+
+    /** Binary names of the hooked classes. */
+    Set<String> hookedTypeNames() {
+        Set<String> names = new java.util.HashSet<>();
+        for (String internal : byInternalName.keySet()) {
+            names.add(internal.replace('/', '.'));
+        }
+        return names;
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (className == null) {
+            return null;
+        }
+        List<Declaration> declarations = byInternalName.get(className);
+        if (declarations == null) {
+            return null;
+        }
+        try {
+            return rewrite(className.replace('/', '.'), loader, classfileBuffer, declarations);
+        } catch (Throwable failure) {
+            Bridge.hookFault("transform:" + className, failure);
+            if (reported.add(className)) {
+                AgentLog.get().warn("could not instrument {}; it runs ungoverned", className, failure);
+            }
+            return null;
+        }
+    }
+
+    /**
+     * The bridge's class files. Classes appended to the bootstrap path at run time are invisible
+     * to resource lookups, so they are read from the nested jar the agent appended.
+     */
+    private volatile ClassFileLocator bridgeClasses;
+
+    private ClassFileLocator bridgeClasses() throws java.io.IOException {
+        ClassFileLocator located = bridgeClasses;
+        if (located == null) {
+            Map<String, byte[]> classes = new HashMap<>();
+            try (java.util.jar.JarInputStream jar = new java.util.jar.JarInputStream(
+                    agentLoader.getResourceAsStream(SluiceAgent.BOOTSTRAP_JAR))) {
+                for (java.util.jar.JarEntry entry; (entry = jar.getNextJarEntry()) != null; ) {
+                    String path = entry.getName();
+                    if (path.endsWith(".class")) {
+                        classes.put(path.substring(0, path.length() - 6).replace('/', '.'), jar.readAllBytes());
+                    }
+                }
+            }
+            located = new ClassFileLocator.Simple(classes);
+            bridgeClasses = located;
+        }
+        return located;
+    }
+
+    private byte[] rewrite(String name, ClassLoader loader, byte[] bytes, List<Declaration> declarations)
+            throws java.io.IOException {
+        ClassFileLocator agentClasses = ClassFileLocator.ForClassLoader.of(agentLoader);
+        ClassFileLocator locator = new ClassFileLocator.Compound(
+                ClassFileLocator.Simple.of(name, bytes),
+                bridgeClasses(),
+                loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader),
+                agentClasses);
+        TypePool pool = TypePool.Default.of(locator);
+        TypeDescription type = pool.describe(name).resolve();
+        AsmVisitorWrapper.ForDeclaredMethods visitor = new AsmVisitorWrapper.ForDeclaredMethods();
+        for (Declaration declaration : declarations) {
+            TypeDescription advice = pool.describe(declaration.adviceClassName).resolve();
+            visitor = visitor.invokable(declaration.methods, Advice.to(advice, locator));
+        }
+        return new ByteBuddy()
+                .with(TypeValidation.DISABLED)
+                .with(InstrumentedType.Factory.Default.FROZEN)
+                .with(Implementation.Context.Disabled.Factory.INSTANCE)
+                .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
+                .redefine(type, locator)
+                .visit(visitor)
+                .make(pool)
+                .getBytes();
+    }
+}
