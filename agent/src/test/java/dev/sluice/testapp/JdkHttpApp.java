@@ -166,7 +166,7 @@ public final class JdkHttpApp {
                 "chat-async", "retry-async", "limited-async", "stream-async", "explode-before", "explode-after", "cancel-async"}) {
             ScriptedGovernance.Seen s = governance.seen.get(scenario);
             if (s != null && !scenario.startsWith("cancel") && !scenario.startsWith("limited")) {
-                Report.await(() -> s.ended.get() || s.closed.get() || s.failed.get());
+                Report.await(() -> s.ended.get() || s.closed.get() || s.failed.get() || s.attempts.get() == 0);
             }
             Report.seen(scenario, s);
         }

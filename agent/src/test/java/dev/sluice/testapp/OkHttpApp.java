@@ -168,7 +168,7 @@ public final class OkHttpApp {
                 "cancel-sync", "cancel-async"}) {
             ScriptedGovernance.Seen s = governance.seen.get(scenario);
             if (s != null && !scenario.startsWith("cancel") && !scenario.startsWith("limited")) {
-                Report.await(() -> s.closed.get() || s.failed.get());
+                Report.await(() -> s.closed.get() || s.failed.get() || s.attempts.get() == 0);
             }
             Report.seen(scenario, s);
         }
