@@ -11,16 +11,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.ClassFileVersion;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.dynamic.scaffold.InstrumentedType;
-import net.bytebuddy.dynamic.scaffold.MethodGraph;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.dynamic.scaffold.TypeInitializer;
 import net.bytebuddy.implementation.Implementation;
+import net.bytebuddy.implementation.auxiliary.AuxiliaryType;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.pool.TypePool;
 
@@ -132,14 +133,20 @@ final class HookTransformer implements ClassFileTransformer {
             TypeDescription advice = pool.describe(declaration.adviceClassName).resolve();
             visitor = visitor.invokable(declaration.methods, Advice.to(advice, locator));
         }
-        return new ByteBuddy()
-                .with(TypeValidation.DISABLED)
-                .with(InstrumentedType.Factory.Default.FROZEN)
-                .with(Implementation.Context.Disabled.Factory.INSTANCE)
-                .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
-                .redefine(type, locator)
-                .visit(visitor)
-                .make(pool)
-                .getBytes();
+        int writerFlags = visitor.mergeWriter(0);
+        int readerFlags = visitor.mergeReader(0);
+        if ((writerFlags & ClassWriter.COMPUTE_FRAMES) != 0) {
+            throw new IllegalStateException("advice asks for frame computation, which would load classes");
+        }
+        // Straight ASM through the advice visitor: ByteBuddy's DynamicType machinery (twice the classes
+        // to load on first use) is not needed to inline advice into an existing class.
+        ClassReader reader = new ClassReader(bytes);
+        ClassWriter writer = new ClassWriter(reader, writerFlags);
+        ClassFileVersion version = ClassFileVersion.ofClassFile(bytes);
+        Implementation.Context.ExtractableView context = Implementation.Context.Disabled.Factory.INSTANCE.make(type,
+                new AuxiliaryType.NamingStrategy.Suffixing("sluice"), TypeInitializer.None.INSTANCE, version, version);
+        reader.accept(visitor.wrap(type, writer, context, pool, type.getDeclaredFields(), type.getDeclaredMethods(),
+                writerFlags, readerFlags), readerFlags);
+        return writer.toByteArray();
     }
 }
