@@ -14,7 +14,7 @@ final class AgentLog {
     // Relocated by the shade plugin with the rest of SLF4J: these never touch the application's.
     private static final String LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
     private static final String FILE_PROPERTY = "org.slf4j.simpleLogger.logFile";
-    private static final String PREFIX_PROPERTY = "org.slf4j.simpleLogger.showThreadName";
+    private static final String THREAD_NAME_PROPERTY = "org.slf4j.simpleLogger.showThreadName";
 
     private static volatile String level = "warn";
 
@@ -40,8 +40,8 @@ final class AgentLog {
             if (System.getProperty(FILE_PROPERTY) == null) {
                 System.setProperty(FILE_PROPERTY, "System.err");
             }
-            if (System.getProperty(PREFIX_PROPERTY) == null) {
-                System.setProperty(PREFIX_PROPERTY, "false");
+            if (System.getProperty(THREAD_NAME_PROPERTY) == null) {
+                System.setProperty(THREAD_NAME_PROPERTY, "false");
             }
             return LoggerFactory.getLogger("sluice");
         }

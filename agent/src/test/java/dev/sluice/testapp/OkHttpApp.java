@@ -34,7 +34,7 @@ public final class OkHttpApp {
     public static void main(String[] args) throws Exception {
         OkHttpApp app = new OkHttpApp("http://127.0.0.1:" + args[0]);
         Bridge.install(app.governance);
-        Report.put("env.okhttpLoader", String.valueOf(OkHttpClient.class.getClassLoader()));
+        Report.put("env.okhttpLoader", OkHttpClient.class.getClassLoader().getName());
         Report.put("env.callClass", app.client.newCall(new Request.Builder().url(app.base).build()).getClass().getName());
         app.run();
         Report.environment(app.governance);
@@ -88,6 +88,17 @@ public final class OkHttpApp {
         } catch (IllegalStateException e) {
             Report.put("already-executed.second", "IllegalStateException");
         }
+
+        // a WebSocket upgrade to an LLM URL (a realtime API) keeps its own call: never governed
+        CompletableFuture<String> socketDone = new CompletableFuture<>();
+        client.newWebSocket(new Request.Builder().url(base + "/v1/realtime").header("X-Test-Id", "websocket").build(), new okhttp3.WebSocketListener() {
+            @Override
+            public void onFailure(okhttp3.WebSocket webSocket, Throwable t, Response response) {
+                socketDone.complete(response == null ? "no response" : "status " + response.code());
+            }
+        });
+        Report.put("websocket.outcome", socketDone.get(10, TimeUnit.SECONDS));
+        Report.put("websocket.governed", governance.seen.containsKey("websocket"));
 
         // async: enqueue must return at once while the governance waits before admitting
         Call asyncCall = client.newCall(post("/v1/chat", "chat-async"));
@@ -158,7 +169,7 @@ public final class OkHttpApp {
         CompletableFuture<String> cancelDone = new CompletableFuture<>();
         long asyncCancelStart = System.nanoTime();
         slowAsync.enqueue(callback(slowAsync, "cancel-async", cancelDone, false));
-        sleep(governance.asyncAdmissionDelayMillis + 200);
+        sleep(300);
         slowAsync.cancel();
         cancelDone.get(10, TimeUnit.SECONDS);
         Report.put("cancel-async.millis", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asyncCancelStart));

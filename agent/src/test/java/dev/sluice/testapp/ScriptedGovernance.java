@@ -93,7 +93,10 @@ public final class ScriptedGovernance implements Governance {
         return t;
     });
 
-    /** Async admission waits this long on the governance's own thread before the first attempt. */
+    /**
+     * Async admission of {@code /v1/chat} waits this long on the governance's own thread before
+     * the first attempt (the proof that the caller is not blocked); other async calls wait 20 ms.
+     */
     public volatile long asyncAdmissionDelayMillis = 300;
 
     @Override
@@ -160,7 +163,7 @@ public final class ScriptedGovernance implements Governance {
             } else {
                 attemptAsync(s, transport, result, 1);
             }
-        }, asyncAdmissionDelayMillis, TimeUnit.MILLISECONDS);
+        }, url.contains("/v1/chat") ? asyncAdmissionDelayMillis : 20, TimeUnit.MILLISECONDS);
         return result;
     }
 

@@ -11,8 +11,9 @@ public final class EnqueueAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
     public static CallOutcome enter(@Advice.Origin Class<?> type, @Advice.This Object call,
-                                    @Advice.FieldValue("client") Object client, @Advice.Argument(0) Object callback) {
-        return Hooks.enter(type, OkHttpInstrumentation.ENQUEUE, call, new Object[] {client, callback});
+                                    @Advice.FieldValue("client") Object client, @Advice.Argument(0) Object callback,
+                                    @Advice.FieldValue("forWebSocket") boolean forWebSocket) {
+        return Hooks.enter(type, OkHttpInstrumentation.ENQUEUE, call, new Object[] {client, callback, forWebSocket});
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)

@@ -12,8 +12,9 @@ public final class ExecuteAdvice {
 
     @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
     public static CallOutcome enter(@Advice.Origin Class<?> type, @Advice.This Object call,
-                                    @Advice.FieldValue("client") Object client) {
-        return Hooks.enter(type, OkHttpInstrumentation.EXECUTE, call, new Object[] {client});
+                                    @Advice.FieldValue("client") Object client,
+                                    @Advice.FieldValue("forWebSocket") boolean forWebSocket) {
+        return Hooks.enter(type, OkHttpInstrumentation.EXECUTE, call, new Object[] {client, null, forWebSocket});
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)

@@ -14,7 +14,8 @@ import java.util.List;
  * <p>Hooked: {@code execute()}, {@code enqueue(Callback)} and {@code cancel()} of the {@code Call}
  * implementation, {@code okhttp3.RealCall} in 3.x and {@code okhttp3.internal.connection.RealCall}
  * in 4.x and 5.x (javap of 3.14.9, 4.12.0 and okhttp-jvm 5.3.2). Each keeps the client in a field
- * named {@code client}, read by the advice. Hooking the call rather than adding an interceptor
+ * named {@code client} and a {@code forWebSocket} flag, read by the advice; WebSocket calls pass
+ * untouched (their upgrade cannot be replayed as a plain call). Hooking the call rather than adding an interceptor
  * in {@code OkHttpClient.Builder} governs clients built before a late attach too, sees each
  * logical call once (an application interceptor that calls {@code proceed()} twice would
  * otherwise look like two calls), and keeps async admission off the dispatcher: the call never

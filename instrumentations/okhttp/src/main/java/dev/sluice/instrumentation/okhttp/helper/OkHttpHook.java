@@ -45,8 +45,11 @@ public final class OkHttpHook implements Hook {
             return null;
         }
         OkHttpClient client = (OkHttpClient) args[0];
+        if (client == null || Boolean.TRUE.equals(args[2])) {
+            return null; // a WebSocket upgrade (e.g. a realtime API) must keep its own call
+        }
         Governance governance = Bridge.governance();
-        if (client == null || call.isCanceled() || !governance.governs(call.request().url().toString())) {
+        if (call.isCanceled() || !governance.governs(call.request().url().toString())) {
             return null;
         }
         if (claimed.put(call, Boolean.TRUE) != null) {
