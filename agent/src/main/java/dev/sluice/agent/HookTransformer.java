@@ -37,8 +37,10 @@ import net.bytebuddy.pool.TypePool;
  */
 final class HookTransformer implements ClassFileTransformer {
 
-    /** Advice of one hooked class: method matcher to advice class name. */
-    private final Map<String, List<Declaration>> byInternalName = new HashMap<>();
+    /** The module owning each hooked class, by internal name. */
+    private final Map<String, InstrumentationModule> byInternalName = new HashMap<>();
+    /** Advice declarations per module, made on first use so start-up loads no ByteBuddy matcher. */
+    private final Map<InstrumentationModule, List<Declaration>> declarations = new ConcurrentHashMap<>();
     private final ClassLoader agentLoader;
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
@@ -55,10 +57,8 @@ final class HookTransformer implements ClassFileTransformer {
     HookTransformer(List<InstrumentationModule> modules, ClassLoader agentLoader) {
         this.agentLoader = agentLoader;
         for (InstrumentationModule module : modules) {
-            List<Declaration> declarations = new ArrayList<>();
-            module.declareAdvice((methods, adviceClassName) -> declarations.add(new Declaration(methods, adviceClassName)));
             for (String type : module.hookedTypeNames()) {
-                byInternalName.put(type.replace('.', '/'), Collections.unmodifiableList(declarations));
+                byInternalName.put(type.replace('.', '/'), module);
             }
         }
     }
@@ -72,18 +72,26 @@ final class HookTransformer implements ClassFileTransformer {
         return names;
     }
 
+    private List<Declaration> declarationsOf(InstrumentationModule module) {
+        return declarations.computeIfAbsent(module, m -> {
+            List<Declaration> declared = new ArrayList<>();
+            m.declareAdvice((methods, adviceClassName) -> declared.add(new Declaration(methods, adviceClassName)));
+            return Collections.unmodifiableList(declared);
+        });
+    }
+
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
                             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
         if (className == null) {
             return null;
         }
-        List<Declaration> declarations = byInternalName.get(className);
-        if (declarations == null) {
+        InstrumentationModule owner = byInternalName.get(className);
+        if (owner == null) {
             return null;
         }
         try {
-            return rewrite(className.replace('/', '.'), loader, classfileBuffer, declarations);
+            return rewrite(className.replace('/', '.'), loader, classfileBuffer, declarationsOf(owner));
         } catch (Throwable failure) {
             Bridge.hookFault("transform:" + className, failure);
             if (reported.add(className)) {
@@ -93,15 +101,33 @@ final class HookTransformer implements ClassFileTransformer {
         }
     }
 
-    /**
-     * The bridge's class files. Classes appended to the bootstrap path at run time are invisible
-     * to resource lookups, so they are read from the nested jar the agent appended.
-     */
-    private volatile ClassFileLocator bridgeClasses;
+    private byte[] rewrite(String name, ClassLoader loader, byte[] bytes, List<Declaration> declared) throws Exception {
+        Weaver current = weaver;
+        if (current == null) {
+            current = new Weaver(agentLoader);
+            weaver = current;
+        }
+        return current.rewrite(name, loader, bytes, declared);
+    }
 
-    private ClassFileLocator bridgeClasses() throws java.io.IOException {
-        ClassFileLocator located = bridgeClasses;
-        if (located == null) {
+    /** Created on the first hooked class: until then no ByteBuddy class is loaded, not even for verification. */
+    private volatile Weaver weaver;
+
+    /** Inlines advice into one class with ByteBuddy's Advice over ASM, reading types from class files only. */
+    private static final class Weaver {
+        private final ClassLoader agentLoader;
+        private final ClassFileLocator bridgeClasses;
+
+        Weaver(ClassLoader agentLoader) throws java.io.IOException {
+            this.agentLoader = agentLoader;
+            this.bridgeClasses = readBridgeClasses(agentLoader);
+        }
+
+        /**
+         * The bridge's class files. Classes appended to the bootstrap path at run time are invisible
+         * to resource lookups, so they are read from the nested jar the agent appended.
+         */
+        private static ClassFileLocator readBridgeClasses(ClassLoader agentLoader) throws java.io.IOException {
             Map<String, byte[]> classes = new HashMap<>();
             try (java.util.jar.JarInputStream jar = new java.util.jar.JarInputStream(
                     agentLoader.getResourceAsStream(SluiceAgent.BOOTSTRAP_JAR))) {
@@ -112,41 +138,38 @@ final class HookTransformer implements ClassFileTransformer {
                     }
                 }
             }
-            located = new ClassFileLocator.Simple(classes);
-            bridgeClasses = located;
+            return new ClassFileLocator.Simple(classes);
         }
-        return located;
-    }
 
-    private byte[] rewrite(String name, ClassLoader loader, byte[] bytes, List<Declaration> declarations)
-            throws java.io.IOException {
-        ClassFileLocator agentClasses = ClassFileLocator.ForClassLoader.of(agentLoader);
-        ClassFileLocator locator = new ClassFileLocator.Compound(
-                ClassFileLocator.Simple.of(name, bytes),
-                bridgeClasses(),
-                loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader),
-                agentClasses);
-        TypePool pool = TypePool.Default.of(locator);
-        TypeDescription type = pool.describe(name).resolve();
-        AsmVisitorWrapper.ForDeclaredMethods visitor = new AsmVisitorWrapper.ForDeclaredMethods();
-        for (Declaration declaration : declarations) {
-            TypeDescription advice = pool.describe(declaration.adviceClassName).resolve();
-            visitor = visitor.invokable(declaration.methods, Advice.to(advice, locator));
+        byte[] rewrite(String name, ClassLoader loader, byte[] bytes, List<Declaration> declarations) {
+            ClassFileLocator agentClasses = ClassFileLocator.ForClassLoader.of(agentLoader);
+            ClassFileLocator locator = new ClassFileLocator.Compound(
+                    ClassFileLocator.Simple.of(name, bytes),
+                    bridgeClasses,
+                    loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader),
+                    agentClasses);
+            TypePool pool = TypePool.Default.of(locator);
+            TypeDescription type = pool.describe(name).resolve();
+            AsmVisitorWrapper.ForDeclaredMethods visitor = new AsmVisitorWrapper.ForDeclaredMethods();
+            for (Declaration declaration : declarations) {
+                TypeDescription advice = pool.describe(declaration.adviceClassName).resolve();
+                visitor = visitor.invokable(declaration.methods, Advice.to(advice, locator));
+            }
+            int writerFlags = visitor.mergeWriter(0);
+            int readerFlags = visitor.mergeReader(0);
+            if ((writerFlags & ClassWriter.COMPUTE_FRAMES) != 0) {
+                throw new IllegalStateException("advice asks for frame computation, which would load classes");
+            }
+            // Straight ASM through the advice visitor: ByteBuddy's DynamicType machinery (twice the classes
+            // to load on first use) is not needed to inline advice into an existing class.
+            ClassReader reader = new ClassReader(bytes);
+            ClassWriter writer = new ClassWriter(reader, writerFlags);
+            ClassFileVersion version = ClassFileVersion.ofClassFile(bytes);
+            Implementation.Context.ExtractableView context = Implementation.Context.Disabled.Factory.INSTANCE.make(type,
+                    new AuxiliaryType.NamingStrategy.Suffixing("sluice"), TypeInitializer.None.INSTANCE, version, version);
+            reader.accept(visitor.wrap(type, writer, context, pool, type.getDeclaredFields(), type.getDeclaredMethods(),
+                    writerFlags, readerFlags), readerFlags);
+            return writer.toByteArray();
         }
-        int writerFlags = visitor.mergeWriter(0);
-        int readerFlags = visitor.mergeReader(0);
-        if ((writerFlags & ClassWriter.COMPUTE_FRAMES) != 0) {
-            throw new IllegalStateException("advice asks for frame computation, which would load classes");
-        }
-        // Straight ASM through the advice visitor: ByteBuddy's DynamicType machinery (twice the classes
-        // to load on first use) is not needed to inline advice into an existing class.
-        ClassReader reader = new ClassReader(bytes);
-        ClassWriter writer = new ClassWriter(reader, writerFlags);
-        ClassFileVersion version = ClassFileVersion.ofClassFile(bytes);
-        Implementation.Context.ExtractableView context = Implementation.Context.Disabled.Factory.INSTANCE.make(type,
-                new AuxiliaryType.NamingStrategy.Suffixing("sluice"), TypeInitializer.None.INSTANCE, version, version);
-        reader.accept(visitor.wrap(type, writer, context, pool, type.getDeclaredFields(), type.getDeclaredMethods(),
-                writerFlags, readerFlags), readerFlags);
-        return writer.toByteArray();
     }
 }

@@ -57,11 +57,10 @@ final class Installer {
      */
     private static void openReadEdges(Instrumentation instrumentation) {
         Module bridge = Bridge.class.getModule();
-        ModuleLayer.boot().findModule("java.net.http").ifPresent(httpModule -> {
-            if (!httpModule.canRead(bridge)) {
-                instrumentation.redefineModule(httpModule, Collections.singleton(bridge), Collections.emptyMap(),
-                        Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
-            }
-        });
+        Module httpModule = ModuleLayer.boot().findModule("java.net.http").orElse(null);
+        if (httpModule != null && !httpModule.canRead(bridge)) {
+            instrumentation.redefineModule(httpModule, Collections.singleton(bridge), Collections.emptyMap(),
+                    Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+        }
     }
 }

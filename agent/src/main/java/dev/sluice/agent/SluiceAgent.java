@@ -69,9 +69,8 @@ public final class SluiceAgent {
      */
     private static Path extractBootstrapJar() throws IOException {
         Path dir = Paths.get(System.getProperty("java.io.tmpdir"));
-        long pid = ProcessHandle.current().pid();
         for (int attempt = 0; ; attempt++) {
-            Path jar = dir.resolve("sluice-bootstrap-" + pid + "-" + Long.toHexString(System.nanoTime()) + ".jar");
+            Path jar = dir.resolve("sluice-bootstrap-" + Long.toHexString(System.nanoTime()) + ".jar");
             try (InputStream in = SluiceAgent.class.getClassLoader().getResourceAsStream(BOOTSTRAP_JAR)) {
                 if (in == null) {
                     throw new IOException(BOOTSTRAP_JAR + " is missing from the agent jar");

@@ -30,7 +30,12 @@ public final class Hooks {
     };
 
     /** Cached for classes whose hook could not be made: they always pass through. */
-    private static final Hook NONE = (site, self, args) -> null;
+    private static final Hook NONE = new Hook() {
+        @Override
+        public CallOutcome enter(int site, Object self, Object[] args) {
+            return null;
+        }
+    };
 
     private Hooks() {}
 
