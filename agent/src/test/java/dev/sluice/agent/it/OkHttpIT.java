@@ -83,6 +83,7 @@ class OkHttpIT {
         assertThat(r.get("cancel-async.failure")).as("onFailure with an IOException").isNotEmpty();
         assertThat(Long.parseLong(r.get("cancel-async.millis"))).isLessThan(2000);
         assertThat(r.get("cancel-async.attempts")).isEqualTo("1");
+        assertThat(r.get("explode-after.observedClose")).as("attempt response released").isEqualTo("true");
         assertThat(server.received("cancel-sync")).hasSize(1);
         assertThat(server.received("cancel-async")).hasSize(1);
     }

@@ -60,6 +60,7 @@ public final class JdkHttpHook implements Hook {
             if (transport.attemptsSent() == 0) {
                 return transport.sendUngovernedSync(); // nothing left the JVM yet: send it once, ungoverned
             }
+            transport.releaseUnclaimed();
             return CallOutcome.failure(new IOException("Sluice failed after the request was sent; not sending it again", fault));
         }
     }
@@ -77,9 +78,12 @@ public final class JdkHttpHook implements Hook {
                     governed = governance.executeAsync(transport);
                 } catch (Throwable fault) {
                     Bridge.hookFault("jdk-http-client:executeAsync", fault);
-                    governed = transport.attemptsSent() == 0
-                            ? transport.sendUngoverned()
-                            : failed(new IOException("Sluice failed after the request was sent; not sending it again", fault));
+                    if (transport.attemptsSent() == 0) {
+                        governed = transport.sendUngoverned();
+                    } else {
+                        transport.releaseUnclaimed();
+                        governed = failed(new IOException("Sluice failed after the request was sent; not sending it again", fault));
+                    }
                 }
             }
             governed.whenComplete((response, failure) -> {

@@ -52,6 +52,8 @@ final class JdkHttpTransport implements HttpTransport {
     private volatile byte[] body;
     private volatile boolean cancelled;
     private volatile CompletableFuture<?> inFlight;
+    /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
+    private volatile HttpResponse<?> unclaimed;
 
     JdkHttpTransport(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<Object> handler,
                      HttpResponse.PushPromiseHandler<Object> pushHandler) {
@@ -235,7 +237,16 @@ final class JdkHttpTransport implements HttpTransport {
         return result;
     }
 
+    /** Releases an attempt's response the governance neither handed back nor discarded (it failed holding it). */
+    void releaseUnclaimed() {
+        HttpResponse<?> response = unclaimed;
+        if (response != null) {
+            discard(response);
+        }
+    }
+
     private Object settled(HttpResponse<Object> response) {
+        unclaimed = response;
         if (!isSuccess(response.statusCode())) {
             Object buffered = response.body();
             errorBodies.put(response, buffered instanceof byte[] ? (byte[]) buffered : new byte[0]);
@@ -270,6 +281,7 @@ final class JdkHttpTransport implements HttpTransport {
     @Override
     public Object handBack(Object response, Map<String, String> setHeaders) {
         HttpResponse<?> attempt = asResponse(response);
+        unclaimed = null;
         HttpHeaders headers = withHeaders(attempt.headers().map(), setHeaders);
         byte[] buffered = errorBodies.get(attempt);
         Object body = buffered != null
@@ -284,6 +296,7 @@ final class JdkHttpTransport implements HttpTransport {
     @Override
     public void discard(Object response) {
         HttpResponse<?> attempt = asResponse(response);
+        unclaimed = null;
         errorBodies.remove(attempt);
         Object body = attempt.body();
         if (body instanceof AutoCloseable) {

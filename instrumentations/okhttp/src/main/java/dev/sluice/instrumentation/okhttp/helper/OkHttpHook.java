@@ -74,6 +74,7 @@ public final class OkHttpHook implements Hook {
             if (transport.attemptsSent() == 0) {
                 return transport.executeUngoverned(); // nothing left the JVM yet: send it once, ungoverned
             }
+            transport.releaseUnclaimed();
             return CallOutcome.failure(new IOException("Sluice failed after the request was sent; not sending it again", fault));
         } finally {
             inFlight.remove(call);
@@ -96,6 +97,7 @@ public final class OkHttpHook implements Hook {
                 transport.enqueueUngoverned(callback);
                 return CallOutcome.response(Boolean.TRUE);
             }
+            transport.releaseUnclaimed();
             outcome = new CompletableFuture<>();
             outcome.completeExceptionally(new IOException("Sluice failed after the request was sent; not sending it again", fault));
         }

@@ -46,6 +46,8 @@ final class OkHttpTransport implements HttpTransport {
     private final AtomicInteger attemptsSent = new AtomicInteger();
     private volatile boolean cancelled;
     private volatile Call inFlight;
+    /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
+    private volatile Response unclaimed;
 
     private OkHttpTransport(OkHttpClient client, Call original, Request request, Request stripped, byte[] body) {
         this.client = client;
@@ -90,6 +92,15 @@ final class OkHttpTransport implements HttpTransport {
 
     ExecutorService dispatcherExecutor() {
         return client.dispatcher().executorService();
+    }
+
+    /** Closes an attempt's response the governance neither handed back nor discarded (it failed holding it). */
+    void releaseUnclaimed() {
+        Response response = unclaimed;
+        unclaimed = null;
+        if (response != null) {
+            response.close();
+        }
     }
 
     void cancel() {
@@ -242,7 +253,9 @@ final class OkHttpTransport implements HttpTransport {
             }
             ResponseBody observed = ResponseBody.create(responseBody.contentType(), responseBody.contentLength(),
                     Okio.buffer(new ObservedSource(responseBody.source(), observer)));
-            return response.newBuilder().body(observed).build();
+            Response streaming = response.newBuilder().body(observed).build();
+            unclaimed = streaming;
+            return streaming;
         }
         byte[] bytes;
         MediaType type = null;
@@ -258,6 +271,7 @@ final class OkHttpTransport implements HttpTransport {
         }
         Response buffered = response.newBuilder().body(ResponseBody.create(type, bytes)).build();
         errorBodies.put(buffered, bytes);
+        unclaimed = buffered;
         return buffered;
     }
 
@@ -284,6 +298,7 @@ final class OkHttpTransport implements HttpTransport {
     @Override
     public Object handBack(Object response, Map<String, String> setHeaders) {
         Response attempt = asResponse(response);
+        unclaimed = null;
         Response.Builder builder = attempt.newBuilder();
         byte[] buffered = errorBodies.remove(attempt);
         if (buffered != null) {
@@ -302,6 +317,7 @@ final class OkHttpTransport implements HttpTransport {
     @Override
     public void discard(Object response) {
         Response attempt = asResponse(response);
+        unclaimed = null;
         errorBodies.remove(attempt);
         attempt.close();
     }
