@@ -26,6 +26,11 @@ final class AgentLog {
         }
     }
 
+    /** Whether debug logging was asked for; checked before anything that would initialise logging. */
+    static boolean isDebug() {
+        return "debug".equalsIgnoreCase(level) || "trace".equalsIgnoreCase(level);
+    }
+
     static Logger get() {
         return Holder.LOGGER;
     }

@@ -9,12 +9,11 @@ import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts the agent once the bridge is on the bootstrap path: plugs the governance in behind the
  * bridge, then installs the instrumentations, then prints the one start line. Called by
- * {@link SluiceAgent} through reflection. Never throws: a failure prints one line and leaves the
+ * {@link SluiceAgent} once the bridge is on the bootstrap path. Never throws: a failure prints one line and leaves the
  * JVM running ungoverned (the bridge stays at {@link Governance#PASS_THROUGH}).
  */
 public final class AgentStartup {
@@ -22,13 +21,14 @@ public final class AgentStartup {
     /** Where helper bytes live inside the agent jar: {@code sluice-helpers/<module>/<class path>}. */
     static final String HELPER_ROOT = "sluice-helpers/";
 
-    private static final AtomicBoolean STARTED = new AtomicBoolean();
+    /** Guarded by the class: not an AtomicBoolean, whose VarHandle costs milliseconds of JDK 25 start-up. */
+    private static boolean started;
 
     private AgentStartup() {}
 
-    /** Entry from the trampoline. */
-    public static void start(String rawArgs, Instrumentation instrumentation, boolean lateAttach) {
-        if (!STARTED.compareAndSet(false, true)) {
+    /** Entry from the trampoline, which started at {@code startedNanos} ({@link System#nanoTime()}). */
+    public static void start(String rawArgs, Instrumentation instrumentation, boolean lateAttach, long startedNanos) {
+        if (!claimStart()) {
             System.err.println("[sluice] already running in this JVM; ignoring this " + (lateAttach ? "attach" : "start"));
             return;
         }
@@ -39,9 +39,12 @@ public final class AgentStartup {
 
             ClassLoader agentLoader = AgentStartup.class.getClassLoader();
             List<String> failures = new ArrayList<>();
-            List<InstrumentationModule> modules = InstrumentationCatalog.load(agentLoader, failures);
+            List<InstrumentationModule> modules = InstrumentationCatalog.load(failures);
             Hooks.install(new HelperHookFactory(modules, agentLoader, HELPER_ROOT));
-            Installer.install(instrumentation, modules, agentLoader);
+            HookTransformer transformer = Installer.install(instrumentation, modules, agentLoader);
+            if (!"false".equalsIgnoreCase(args.get("warmup"))) {
+                startWarmUp(transformer);
+            }
 
             StringJoiner names = new StringJoiner(",");
             for (InstrumentationModule module : modules) {
@@ -52,6 +55,10 @@ public final class AgentStartup {
             for (String failure : failures) {
                 AgentLog.get().warn("instrumentation not installed: {}", failure);
             }
+            if (AgentLog.isDebug()) {
+                long micros = (System.nanoTime() - startedNanos) / 1000; // before logging initialises
+                AgentLog.get().debug("started in {} us ({})", micros, lateAttach ? "late attach" : "premain");
+            }
         } catch (Throwable failure) {
             try {
                 Bridge.install(Governance.PASS_THROUGH);
@@ -60,6 +67,39 @@ public final class AgentStartup {
             }
             System.err.println("[sluice] failed to start, the JVM runs ungoverned: " + failure);
         }
+    }
+
+    /**
+     * Loads and runs the weaver once on a short-lived, low-priority daemon thread, off the host's
+     * start-up path; the thread ends when done (about half a second of CPU), so no agent thread
+     * stays. Without it, the first hooked class (an OkHttp call, an HttpClient) pays that cost on
+     * the application thread that loads it. {@code warmup=false} turns it off.
+     */
+    private static void startWarmUp(HookTransformer transformer) {
+        Thread warmUp = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    long micros = transformer.warmUp();
+                    if (AgentLog.isDebug()) {
+                        AgentLog.get().debug("weaver warmed up in {} us", micros);
+                    }
+                } catch (Throwable fault) {
+                    Bridge.hookFault("warm-up", fault);
+                }
+            }
+        }, "sluice-warmup");
+        warmUp.setDaemon(true);
+        warmUp.setPriority(Thread.MIN_PRIORITY);
+        warmUp.start();
+    }
+
+    private static synchronized boolean claimStart() {
+        if (started) {
+            return false;
+        }
+        started = true;
+        return true;
     }
 
     /**

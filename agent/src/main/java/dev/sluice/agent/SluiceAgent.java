@@ -19,8 +19,10 @@ import java.util.jar.JarFile;
  * <p>The bridge classes ({@code dev.sluice.bootstrap.*}) must be defined by the bootstrap loader,
  * and only there, so advice in every loader (even {@code java.net.http}) reaches one and the
  * same governor. They travel inside this jar as a nested jar, invisible to every class path. This
- * class appends that jar to the bootstrap search path before anything refers to a bridge type,
- * which is why it references JDK types only and reaches {@link AgentStartup} by reflection.
+ * class appends that jar to the bootstrap search path before anything refers to a bridge type:
+ * its own signatures and body use JDK types only, and {@link AgentStartup} (which does use the
+ * bridge) is linked only when the call below first runs, after the append. A direct call, not
+ * reflection: since JDK 18 the first reflective call spins method handles (~60 ms of start-up).
  * Whatever fails, it prints one line and returns: the JVM keeps running, ungoverned.
  */
 public final class SluiceAgent {
@@ -41,14 +43,12 @@ public final class SluiceAgent {
     }
 
     private static void start(String args, Instrumentation instrumentation, boolean lateAttach) {
+        long startedNanos = System.nanoTime();
         try {
             appendBootstrapJar(instrumentation);
-            Class.forName("dev.sluice.agent.AgentStartup")
-                    .getMethod("start", String.class, Instrumentation.class, boolean.class)
-                    .invoke(null, args, instrumentation, lateAttach);
+            AgentStartup.start(args, instrumentation, lateAttach, startedNanos);
         } catch (Throwable failure) {
-            Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-            System.err.println("[sluice] failed to start, the JVM runs ungoverned: " + cause);
+            System.err.println("[sluice] failed to start, the JVM runs ungoverned: " + failure);
         }
     }
 

@@ -142,6 +142,7 @@ class AgentJarIT {
         String cp = ForkedJvm.classPath(ForkedJvm.TEST_CLASSES);
         ForkedJvm.Result with = ForkedJvm.run(jdk, true, cp, "dev.sluice.testapp.ThreadsApp").assertOk();
         ForkedJvm.Result without = ForkedJvm.run(jdk, false, cp, "dev.sluice.testapp.ThreadsApp").assertOk();
+        assertThat(with.get("warmUpEnded")).isEqualTo("true");
         assertThat(with.get("threads")).isEqualTo(without.get("threads"));
         assertThat(without.startLines()).isZero();
     }
