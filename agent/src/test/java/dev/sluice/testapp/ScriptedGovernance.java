@@ -97,7 +97,7 @@ public final class ScriptedGovernance implements Governance {
      * Async admission of {@code /v1/chat} waits this long on the governance's own thread before
      * the first attempt (the proof that the caller is not blocked); other async calls wait 20 ms.
      */
-    public volatile long asyncAdmissionDelayMillis = 300;
+    public volatile long asyncAdmissionDelayMillis = 500;
 
     @Override
     public boolean governs(String url) {
