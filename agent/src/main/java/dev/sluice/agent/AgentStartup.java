@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.StringJoiner;
 
 /**
- * Starts the agent once the bridge is on the bootstrap path: plugs the governance in behind the
- * bridge, then installs the instrumentations, then prints the one start line. Called by
- * {@link SluiceAgent} once the bridge is on the bootstrap path. Never throws: a failure prints one line and leaves the
- * JVM running ungoverned (the bridge stays at {@link Governance#PASS_THROUGH}).
+ * Starts the agent once {@link SluiceAgent} has put the bridge on the bootstrap path: plugs the
+ * governance in behind the bridge, installs the instrumentations, prints the one start line.
+ * Never throws: a failure prints one line and leaves the JVM running ungoverned (the bridge stays
+ * at {@link Governance#PASS_THROUGH}).
  */
 public final class AgentStartup {
 
