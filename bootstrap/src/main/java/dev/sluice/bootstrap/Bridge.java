@@ -19,7 +19,12 @@ public final class Bridge {
      * through untouched: they are attempts Sluice itself is sending. Holds only an int[], never an
      * agent type, so it cannot pin the agent's class loader.
      */
-    private static final ThreadLocal<int[]> DISPATCH_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+    private static final ThreadLocal<int[]> DISPATCH_DEPTH = new ThreadLocal<int[]>() {
+        @Override
+        protected int[] initialValue() {
+            return new int[1]; // an anonymous class, not a lambda: no lambda bootstrap during the host's start-up
+        }
+    };
 
     private static final AtomicLong HOOK_FAULTS = new AtomicLong();
 

@@ -1,0 +1,54 @@
+package dev.sluice.agent;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's logger (SLF4J with slf4j-simple, both relocated into the agent), created on first
+ * use so a quiet start-up never pays for logging initialisation. Logs go to stderr at the level of
+ * the {@code log} agent option or the {@code sluice.log.level} system property, {@code warn} by
+ * default, so the start line is the only line a healthy start prints.
+ */
+final class AgentLog {
+
+    // Relocated by the shade plugin with the rest of SLF4J: these never touch the application's.
+    private static final String LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
+    private static final String FILE_PROPERTY = "org.slf4j.simpleLogger.logFile";
+    private static final String THREAD_NAME_PROPERTY = "org.slf4j.simpleLogger.showThreadName";
+
+    private static volatile String level = "warn";
+
+    private AgentLog() {}
+
+    static void configure(String requestedLevel) {
+        if (requestedLevel != null && !requestedLevel.isEmpty()) {
+            level = requestedLevel;
+        }
+    }
+
+    /** Whether debug logging was asked for; checked before anything that would initialise logging. */
+    static boolean isDebug() {
+        return "debug".equalsIgnoreCase(level) || "trace".equalsIgnoreCase(level);
+    }
+
+    static Logger get() {
+        return Holder.LOGGER;
+    }
+
+    private static final class Holder {
+        static final Logger LOGGER = create();
+
+        private static Logger create() {
+            if (System.getProperty(LEVEL_PROPERTY) == null) {
+                System.setProperty(LEVEL_PROPERTY, level);
+            }
+            if (System.getProperty(FILE_PROPERTY) == null) {
+                System.setProperty(FILE_PROPERTY, "System.err");
+            }
+            if (System.getProperty(THREAD_NAME_PROPERTY) == null) {
+                System.setProperty(THREAD_NAME_PROPERTY, "false");
+            }
+            return LoggerFactory.getLogger("sluice");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.sluice.agent;
+
+import dev.sluice.bootstrap.Bridge;
+import dev.sluice.bootstrap.Governance;
+import dev.sluice.bootstrap.Hooks;
+import dev.sluice.instrumentation.api.HelperHookFactory;
+import dev.sluice.instrumentation.api.InstrumentationModule;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * Starts the agent once {@link SluiceAgent} has put the bridge on the bootstrap path: plugs the
+ * governance in behind the bridge, installs the instrumentations, prints the one start line.
+ * Never throws: a failure prints one line and leaves the JVM running ungoverned (the bridge stays
+ * at {@link Governance#PASS_THROUGH}).
+ */
+public final class AgentStartup {
+
+    /** Where helper bytes live inside the agent jar: {@code sluice-helpers/<module>/<class path>}. */
+    static final String HELPER_ROOT = "sluice-helpers/";
+
+    /** Guarded by the class: not an AtomicBoolean, whose VarHandle costs milliseconds of JDK 25 start-up. */
+    private static boolean started;
+
+    private AgentStartup() {}
+
+    /** Entry from the trampoline, which started at {@code startedNanos} ({@link System#nanoTime()}). */
+    public static void start(String rawArgs, Instrumentation instrumentation, boolean lateAttach, long startedNanos) {
+        if (!claimStart()) {
+            System.err.println("[sluice] already running in this JVM; ignoring this " + (lateAttach ? "attach" : "start"));
+            return;
+        }
+        try {
+            AgentArgs args = AgentArgs.parse(rawArgs);
+            AgentLog.configure(args.get("log") != null ? args.get("log") : System.getProperty("sluice.log.level"));
+            GovernanceWiring wiring = installGovernance(args);
+
+            ClassLoader agentLoader = AgentStartup.class.getClassLoader();
+            List<String> failures = new ArrayList<>();
+            List<InstrumentationModule> modules = InstrumentationCatalog.load(failures);
+            Hooks.install(new HelperHookFactory(modules, agentLoader, HELPER_ROOT));
+            HookTransformer transformer = Installer.install(instrumentation, modules, agentLoader);
+            if (!"false".equalsIgnoreCase(args.get("warmup"))) {
+                startWarmUp(transformer);
+            }
+
+            StringJoiner names = new StringJoiner(",");
+            for (InstrumentationModule module : modules) {
+                names.add(module.name());
+            }
+            System.err.println("[sluice] " + AgentVersion.get() + " mode=" + wiring.mode + " config=" + wiring.configSource
+                    + " instrumentations=" + names);
+            for (String failure : failures) {
+                AgentLog.get().warn("instrumentation not installed: {}", failure);
+            }
+            if (AgentLog.isDebug()) {
+                long micros = (System.nanoTime() - startedNanos) / 1000; // before logging initialises
+                AgentLog.get().debug("started in {} us ({})", micros, lateAttach ? "late attach" : "premain");
+            }
+        } catch (Throwable failure) {
+            try {
+                Bridge.install(Governance.PASS_THROUGH);
+            } catch (Throwable ignored) {
+                // the bridge itself is unusable: nothing is governed either way
+            }
+            System.err.println("[sluice] failed to start, the JVM runs ungoverned: " + failure);
+        }
+    }
+
+    /**
+     * Loads and runs the weaver once on a short-lived, low-priority daemon thread, off the host's
+     * start-up path; the thread ends when done (about half a second of CPU), so no agent thread
+     * stays. Without it, the first hooked class (an OkHttp call, an HttpClient) pays that cost on
+     * the application thread that loads it. {@code warmup=false} turns it off.
+     */
+    private static void startWarmUp(HookTransformer transformer) {
+        Thread warmUp = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                try {
+                    long micros = transformer.warmUp();
+                    if (AgentLog.isDebug()) {
+                        AgentLog.get().debug("weaver warmed up in {} us", micros);
+                    }
+                } catch (Throwable fault) {
+                    Bridge.hookFault("warm-up", fault);
+                }
+            }
+        }, "sluice-warmup");
+        warmUp.setDaemon(true);
+        warmUp.setPriority(Thread.MIN_PRIORITY);
+        warmUp.start();
+    }
+
+    private static synchronized boolean claimStart() {
+        if (started) {
+            return false;
+        }
+        started = true;
+        return true;
+    }
+
+    /**
+     * THE place where the governor is plugged in behind the bridge.
+     *
+     * <p>The lead wires it here: load the configuration with {@code dev.sluice.config.ConfigLoader}
+     * (agent options {@code args.asMap()} take precedence over system properties, environment and
+     * file), build the core governor from it, {@code Bridge.install(governor)}, and return its mode
+     * and config source for the start line. Until then nothing is governed: the bridge keeps
+     * {@link Governance#PASS_THROUGH} and every hook lets its call through untouched.
+     */
+    static GovernanceWiring installGovernance(AgentArgs args) {
+        Bridge.install(Governance.PASS_THROUGH);
+        return new GovernanceWiring("enforce", "defaults");
+    }
+
+    /** What the start line reports about the installed governance. */
+    static final class GovernanceWiring {
+        final String mode;
+        final String configSource;
+
+        GovernanceWiring(String mode, String configSource) {
+            this.mode = mode;
+            this.configSource = configSource;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.sluice.agent;
+
+import dev.sluice.bootstrap.Bridge;
+import dev.sluice.instrumentation.api.InstrumentationModule;
+import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Installs the instrumentations: one {@link HookTransformer}, registered for retransformation,
+ * plus a retransformation of the hooked classes that are already loaded (late attach, or a
+ * library touched by another agent's premain).
+ */
+final class Installer {
+
+    /**
+     * ByteBuddy's switch that keeps it from touching {@code sun.misc.Unsafe} (which JDK 24+ warns
+     * about on stderr). Relocated with ByteBuddy, so it is the agent's copy's switch only.
+     */
+    private static final String BYTE_BUDDY_SAFE = "net.bytebuddy.safe";
+
+    private Installer() {}
+
+    static HookTransformer install(Instrumentation instrumentation, List<InstrumentationModule> modules,
+                                   ClassLoader agentLoader) {
+        System.setProperty(BYTE_BUDDY_SAFE, "true");
+        openReadEdges(instrumentation);
+        HookTransformer transformer = new HookTransformer(modules, agentLoader);
+        instrumentation.addTransformer(transformer, true);
+        retransformLoaded(instrumentation, transformer.hookedTypeNames());
+        return transformer;
+    }
+
+    private static void retransformLoaded(Instrumentation instrumentation, Set<String> hooked) {
+        List<Class<?>> loaded = new ArrayList<>();
+        for (Class<?> type : instrumentation.getAllLoadedClasses()) {
+            if (hooked.contains(type.getName()) && instrumentation.isModifiableClass(type)) {
+                loaded.add(type);
+            }
+        }
+        for (Class<?> type : loaded) {
+            try {
+                instrumentation.retransformClasses(type);
+            } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                Bridge.hookFault("retransform:" + type.getName(), e);
+                AgentLog.get().warn("could not retransform {}; it runs ungoverned", type.getName(), e);
+            }
+        }
+    }
+
+    /**
+     * Lets {@code java.net.http} read the bootstrap loader's unnamed module, where the bridge is:
+     * advice inlined into a named module can only link to modules that module reads.
+     */
+    private static void openReadEdges(Instrumentation instrumentation) {
+        Module bridge = Bridge.class.getModule();
+        Module httpModule = ModuleLayer.boot().findModule("java.net.http").orElse(null);
+        if (httpModule != null && !httpModule.canRead(bridge)) {
+            instrumentation.redefineModule(httpModule, Collections.singleton(bridge), Collections.emptyMap(),
+                    Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.sluice.agent;
+
+import dev.sluice.instrumentation.api.InstrumentationModule;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The instrumentations this agent ships. An explicit list rather than a
+ * {@code ServiceLoader}: a service lookup scans every jar of the application's class path at
+ * start-up, and the set is fixed at build time anyway. A module that fails to load is skipped
+ * and reported; the others still install.
+ */
+final class InstrumentationCatalog {
+
+    private static final int COUNT = 2;
+
+    private InstrumentationCatalog() {}
+
+    /** Plain constructor calls, not reflection: a first reflective call costs start-up on JDK 18+. */
+    private static InstrumentationModule create(int index) {
+        switch (index) {
+            case 0:
+                return new dev.sluice.instrumentation.jdkhttp.JdkHttpClientInstrumentation();
+            case 1:
+                return new dev.sluice.instrumentation.okhttp.OkHttpInstrumentation();
+            default:
+                throw new IllegalArgumentException("no instrumentation #" + index);
+        }
+    }
+
+    static List<InstrumentationModule> load(List<String> failures) {
+        List<InstrumentationModule> modules = new ArrayList<>(COUNT);
+        for (int i = 0; i < COUNT; i++) {
+            try {
+                modules.add(create(i));
+            } catch (RuntimeException | LinkageError e) {
+                failures.add("instrumentation #" + i + ": " + e);
+            }
+        }
+        return modules;
+    }
+}

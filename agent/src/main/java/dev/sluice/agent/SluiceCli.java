@@ -1,0 +1,41 @@
+package dev.sluice.agent;
+
+import java.io.PrintStream;
+
+/**
+ * {@code java -jar sluice-agent.jar <command>}: the agent jar's command line. {@code version}
+ * for now; {@code status}, {@code limits} and {@code attach} are added by their owners.
+ */
+public final class SluiceCli {
+
+    private SluiceCli() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        String command = args.length == 0 ? "help" : args[0];
+        switch (command) {
+            case "version":
+            case "--version":
+                out.println("sluice " + AgentVersion.get());
+                return 0;
+            case "help":
+            case "--help":
+            case "-h":
+                usage(out);
+                return 0;
+            default:
+                err.println("sluice: unknown command '" + command + "'");
+                usage(err);
+                return 2;
+        }
+    }
+
+    private static void usage(PrintStream out) {
+        out.println("usage: java -jar sluice-agent.jar <command>");
+        out.println("  version   print the agent's version");
+        out.println("as an agent: java -javaagent:sluice-agent.jar[=config=FILE,log=LEVEL] -jar app.jar");
+    }
+}

@@ -1,0 +1,52 @@
+package dev.sluice.instrumentation.api;
+
+import java.util.List;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * One library family the agent can govern: which classes it hooks, which advice goes on which
+ * methods, and where its helper classes are.
+ *
+ * <p>Two kinds of code make up an instrumentation. <b>Advice</b> is inlined into the library's
+ * classes; it may only reference bootstrap types ({@code dev.sluice.bootstrap.*}) and the JDK,
+ * and it only calls {@code Hooks.enter}. <b>Helpers</b> (the {@code HttpTransport}, body taps,
+ * callbacks) are typed against the library; they live in {@link #helperPackage()} and are
+ * defined by {@link HelperClassLoader} next to each copy of the library, never by the agent's
+ * own class loader. The helper named by {@link #hookClassName()} implements
+ * {@code dev.sluice.bootstrap.Hook} and is what the advice reaches.
+ *
+ * <p>Implementations are stateless, have a public no-argument constructor, and must not load
+ * library classes: the agent reads them at start-up before any library is loaded.
+ */
+public abstract class InstrumentationModule {
+
+    /** Short name shown in the start line and logs, e.g. {@code okhttp}. */
+    public abstract String name();
+
+    /**
+     * Exact binary names of the classes to transform. Exact names keep type matching at
+     * start-up cheap: no hierarchy walk, no class loading.
+     */
+    public abstract List<String> hookedTypeNames();
+
+    /** Declares the advice of this module: which methods of the hooked types get which advice. */
+    public abstract void declareAdvice(AdviceSink sink);
+
+    /** Package (with trailing dot) whose classes are helpers defined next to the library. */
+    public abstract String helperPackage();
+
+    /** The helper implementing {@code dev.sluice.bootstrap.Hook}, with a public no-arg constructor. */
+    public abstract String hookClassName();
+
+    /** Receives the advice declarations of a module. */
+    public interface AdviceSink {
+        /**
+         * Applies the advice class named {@code adviceClassName} to the methods matched by
+         * {@code methods} in every hooked type. The advice class must be loadable (as bytes) from
+         * the module's own class loader and every advice method must declare
+         * {@code suppress = Throwable.class}.
+         */
+        void advise(ElementMatcher<? super MethodDescription> methods, String adviceClassName);
+    }
+}

@@ -1,0 +1,86 @@
+package dev.sluice.instrumentation.jdkhttp.helper;
+
+import dev.sluice.bootstrap.BodyObserver;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+import java.util.stream.BaseStream;
+
+/**
+ * The application's own {@code BodySubscriber} for a 2xx body, tapped so the governor sees every
+ * byte (copied out of a duplicate: the application's buffers are never consumed), the end, a
+ * failure, and a close where the body type makes one observable (the JDK's InputStream, streams).
+ */
+final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
+
+    private static final String JDK_INPUT_STREAM = "jdk.internal.net.http.ResponseSubscribers$HttpResponseInputStream";
+
+    private final HttpResponse.BodySubscriber<Object> delegate;
+    private final BodyObserver observer;
+
+    TappedSubscriber(HttpResponse.BodySubscriber<Object> delegate, BodyObserver observer) {
+        this.delegate = delegate;
+        this.observer = observer;
+    }
+
+    @Override
+    public CompletionStage<Object> getBody() {
+        return delegate.getBody().thenApply(this::observeClose);
+    }
+
+    private Object observeClose(Object body) {
+        if (body instanceof InputStream && JDK_INPUT_STREAM.equals(body.getClass().getName())) {
+            return new ObservedInputStream((InputStream) body, observer);
+        }
+        if (body instanceof BaseStream) {
+            return ((BaseStream<?, ?>) body).onClose(observer::onClose);
+        }
+        return body;
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription subscription) {
+        delegate.onSubscribe(subscription);
+    }
+
+    @Override
+    public void onNext(List<ByteBuffer> items) {
+        try {
+            for (ByteBuffer item : items) {
+                ByteBuffer view = item.duplicate();
+                int length = view.remaining();
+                if (length > 0) {
+                    byte[] chunk = new byte[length];
+                    view.get(chunk);
+                    observer.onBytes(chunk, 0, length);
+                }
+            }
+        } catch (Throwable ignored) {
+            // the observer must never break the application's body
+        }
+        delegate.onNext(items);
+    }
+
+    @Override
+    public void onError(Throwable throwable) {
+        try {
+            observer.onFailure(throwable);
+        } catch (Throwable ignored) {
+            // see onNext
+        }
+        delegate.onError(throwable);
+    }
+
+    @Override
+    public void onComplete() {
+        try {
+            observer.onEnd();
+        } catch (Throwable ignored) {
+            // see onNext
+        }
+        delegate.onComplete();
+    }
+}

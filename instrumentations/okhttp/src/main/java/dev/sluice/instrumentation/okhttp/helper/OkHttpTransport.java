@@ -1,0 +1,372 @@
+package dev.sluice.instrumentation.okhttp.helper;
+
+import dev.sluice.bootstrap.BodyObserver;
+import dev.sluice.bootstrap.Bridge;
+import dev.sluice.bootstrap.CallOutcome;
+import dev.sluice.bootstrap.HttpTransport;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.Headers;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
+import okio.Okio;
+
+/**
+ * One logical OkHttp call offered to the governor. Each attempt is
+ * {@code client.newCall(strippedRequest)} run under the bridge's dispatch guard, so it passes
+ * the hooks untouched while the application's interceptors, listeners and pool still apply.
+ */
+final class OkHttpTransport implements HttpTransport {
+
+    private static final String SLUICE_PREFIX = "x-sluice-";
+
+    private final OkHttpClient client;
+    private final Call original;
+    private final Request request;
+    private final Request stripped;
+    private final byte[] body;
+    private final Map<Response, byte[]> errorBodies = new ConcurrentHashMap<>();
+    private final AtomicInteger attemptsSent = new AtomicInteger();
+    private volatile boolean cancelled;
+    private volatile Call inFlight;
+    /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
+    private volatile Response unclaimed;
+
+    private OkHttpTransport(OkHttpClient client, Call original, Request request, Request stripped, byte[] body) {
+        this.client = client;
+        this.original = original;
+        this.request = request;
+        this.stripped = stripped;
+        this.body = body;
+    }
+
+    /** The transport of {@code call}, or null when its body cannot be read ahead (duplex). */
+    static OkHttpTransport of(OkHttpClient client, Call call) {
+        Request request = call.request();
+        RequestBody requestBody = request.body();
+        byte[] bytes = null;
+        Request.Builder builder = request.newBuilder();
+        if (requestBody != null) {
+            if (requestBody.isDuplex()) {
+                return null;
+            }
+            Buffer buffer = new Buffer();
+            try {
+                requestBody.writeTo(buffer);
+            } catch (IOException e) {
+                return null;
+            }
+            bytes = buffer.readByteArray();
+            builder.method(request.method(), RequestBody.create(requestBody.contentType(), bytes));
+        }
+        Headers headers = request.headers();
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            if (name.toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
+                builder.removeHeader(name);
+            }
+        }
+        return new OkHttpTransport(client, call, request, builder.build(), bytes);
+    }
+
+    int attemptsSent() {
+        return attemptsSent.get();
+    }
+
+    ExecutorService dispatcherExecutor() {
+        return client.dispatcher().executorService();
+    }
+
+    /** Closes an attempt's response the governance neither handed back nor discarded (it failed holding it). */
+    void releaseUnclaimed() {
+        Response response = unclaimed;
+        unclaimed = null;
+        if (response != null) {
+            response.close();
+        }
+    }
+
+    void cancel() {
+        cancelled = true;
+        Call attempt = inFlight;
+        if (attempt != null) {
+            attempt.cancel();
+        }
+    }
+
+    /**
+     * The call as the application made it, outside governance (the fallback when Sluice fails
+     * before sending anything); only the private {@code X-Sluice-*} headers are dropped.
+     */
+    CallOutcome executeUngoverned() {
+        Call attempt = newAttempt();
+        Bridge.beginDispatch();
+        try {
+            return CallOutcome.response(attempt.execute());
+        } catch (Exception e) {
+            return CallOutcome.failure(e);
+        } finally {
+            Bridge.endDispatch();
+        }
+    }
+
+    /** Asynchronous form of {@link #executeUngoverned()}: the callback sees the application's call. */
+    void enqueueUngoverned(Callback callback) {
+        Call attempt = newAttempt();
+        Bridge.beginDispatch();
+        try {
+            attempt.enqueue(new Callback() {
+                @Override
+                public void onFailure(Call call, IOException e) {
+                    callback.onFailure(original, e);
+                }
+
+                @Override
+                public void onResponse(Call call, Response response) throws IOException {
+                    callback.onResponse(original, response);
+                }
+            });
+        } finally {
+            Bridge.endDispatch();
+        }
+    }
+
+    @Override
+    public String library() {
+        return "okhttp";
+    }
+
+    @Override
+    public String method() {
+        return request.method();
+    }
+
+    @Override
+    public String url() {
+        return request.url().toString();
+    }
+
+    @Override
+    public Map<String, List<String>> requestHeaders() {
+        return asMap(request.headers());
+    }
+
+    private static Map<String, List<String>> asMap(Headers headers) {
+        Map<String, List<String>> map = new LinkedHashMap<>();
+        for (int i = 0; i < headers.size(); i++) {
+            map.computeIfAbsent(headers.name(i), n -> new ArrayList<>(1)).add(headers.value(i));
+        }
+        return map;
+    }
+
+    @Override
+    public byte[] requestBody() {
+        return body;
+    }
+
+    @Override
+    public long callerTimeoutNanos() {
+        return original.timeout().timeoutNanos();
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled || original.isCanceled();
+    }
+
+    private Call newAttempt() {
+        Call attempt = client.newCall(stripped);
+        inFlight = attempt;
+        attemptsSent.incrementAndGet();
+        if (isCancelled()) {
+            attempt.cancel();
+        }
+        return attempt;
+    }
+
+    @Override
+    public Object send(BodyObserver observer) throws Exception {
+        Call attempt = newAttempt();
+        Response response;
+        Bridge.beginDispatch();
+        try {
+            response = attempt.execute();
+        } finally {
+            Bridge.endDispatch();
+        }
+        return settled(response, observer);
+    }
+
+    @Override
+    public CompletableFuture<Object> sendAsync(BodyObserver observer) {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        Call attempt = newAttempt();
+        Bridge.beginDispatch();
+        try {
+            attempt.enqueue(new Callback() {
+                @Override
+                public void onFailure(Call call, IOException e) {
+                    result.completeExceptionally(e);
+                }
+
+                @Override
+                public void onResponse(Call call, Response response) {
+                    try {
+                        result.complete(settled(response, observer));
+                    } catch (Throwable e) {
+                        result.completeExceptionally(e);
+                    }
+                }
+            });
+        } catch (Throwable e) {
+            result.completeExceptionally(e);
+        } finally {
+            Bridge.endDispatch();
+        }
+        return result;
+    }
+
+    /** 2xx: the body streams to the caller through the observer; otherwise it is buffered now. */
+    private Response settled(Response response, BodyObserver observer) throws IOException {
+        ResponseBody responseBody = response.body();
+        if (response.isSuccessful()) {
+            if (responseBody == null) {
+                observer.onEnd();
+                return response;
+            }
+            ResponseBody observed = ResponseBody.create(responseBody.contentType(), responseBody.contentLength(),
+                    Okio.buffer(new ObservedSource(responseBody.source(), observer)));
+            Response streaming = response.newBuilder().body(observed).build();
+            unclaimed = streaming;
+            return streaming;
+        }
+        byte[] bytes;
+        MediaType type = null;
+        if (responseBody == null) {
+            bytes = new byte[0];
+        } else {
+            type = responseBody.contentType();
+            try {
+                bytes = responseBody.bytes();
+            } finally {
+                responseBody.close();
+            }
+        }
+        Response buffered = response.newBuilder().body(ResponseBody.create(type, bytes)).build();
+        errorBodies.put(buffered, bytes);
+        unclaimed = buffered;
+        return buffered;
+    }
+
+    private static Response asResponse(Object response) {
+        return (Response) response;
+    }
+
+    @Override
+    public int status(Object response) {
+        return asResponse(response).code();
+    }
+
+    @Override
+    public Map<String, List<String>> responseHeaders(Object response) {
+        return asMap(asResponse(response).headers());
+    }
+
+    @Override
+    public byte[] errorBody(Object response) {
+        byte[] bytes = errorBodies.get(asResponse(response));
+        return bytes == null ? new byte[0] : bytes;
+    }
+
+    @Override
+    public Object handBack(Object response, Map<String, String> setHeaders) {
+        Response attempt = asResponse(response);
+        unclaimed = null;
+        Response.Builder builder = attempt.newBuilder();
+        byte[] buffered = errorBodies.remove(attempt);
+        if (buffered != null) {
+            // a fresh body: whatever read the buffered one, the caller gets every byte
+            ResponseBody old = attempt.body();
+            builder.body(ResponseBody.create(old == null ? null : old.contentType(), buffered));
+        }
+        if (setHeaders != null) {
+            for (Map.Entry<String, String> header : setHeaders.entrySet()) {
+                builder.header(header.getKey(), header.getValue());
+            }
+        }
+        return builder.build();
+    }
+
+    @Override
+    public void discard(Object response) {
+        Response attempt = asResponse(response);
+        unclaimed = null;
+        errorBodies.remove(attempt);
+        attempt.close();
+    }
+
+    @Override
+    public Object localResponse(int status, Map<String, List<String>> headers, byte[] body) {
+        Headers.Builder all = new Headers.Builder();
+        String contentType = null;
+        if (headers != null) {
+            for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+                for (String value : header.getValue()) {
+                    all.add(header.getKey(), value);
+                    if ("content-type".equalsIgnoreCase(header.getKey())) {
+                        contentType = value;
+                    }
+                }
+            }
+        }
+        long now = System.currentTimeMillis();
+        return new Response.Builder()
+                .request(request)
+                .protocol(Protocol.HTTP_1_1)
+                .code(status)
+                .message(reasonPhrase(status))
+                .headers(all.build())
+                .body(ResponseBody.create(contentType == null ? null : MediaType.parse(contentType),
+                        body == null ? new byte[0] : body))
+                .sentRequestAtMillis(now)
+                .receivedResponseAtMillis(now)
+                .build();
+    }
+
+    private static String reasonPhrase(int status) {
+        switch (status) {
+            case 400: return "Bad Request";
+            case 402: return "Payment Required";
+            case 403: return "Forbidden";
+            case 408: return "Request Timeout";
+            case 413: return "Payload Too Large";
+            case 429: return "Too Many Requests";
+            case 500: return "Internal Server Error";
+            case 503: return "Service Unavailable";
+            case 504: return "Gateway Timeout";
+            default: return status >= 200 && status < 300 ? "OK" : "";
+        }
+    }
+
+    @Override
+    public Executor callbackExecutor() {
+        return dispatcherExecutor();
+    }
+}
