@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -191,8 +192,8 @@ public abstract class AdmissionBenchmark {
 
     static Permit admitSettle(Governor governor, CallContext context, Demand demand, Usage usage) {
         Permit permit = admitted(governor.tryAdmit(context, demand));
-        permit.settle(usage);
-        permit.releaseConcurrency();
+        // what the engine does when a response body ends: settle and release in one step
+        permit.settleAndRelease(usage);
         return permit;
     }
 
@@ -200,6 +201,80 @@ public abstract class AdmissionBenchmark {
         Permit permit = admitted(governor.tryAdmit(context, demand));
         permit.cancel();
         return permit;
+    }
+
+    // ------------------------------------------------------------------ admission alone
+
+    /** Operations per invocation of the batched rows: long enough that per-invocation set-up is noise. */
+    static final int BATCH = 1_000;
+
+    /**
+     * One thread's batch of permits. Before each invocation (untimed) the previous batch is
+     * cancelled and the governor applies the cancellations, so the timed part is the admissions
+     * alone: what the issue calls the cost of one admission on the fast path.
+     */
+    @State(Scope.Thread)
+    public static class Batch {
+        final Permit[] permits = new Permit[BATCH];
+        Governor governor;
+        CallContext context;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            context = newContext();
+        }
+
+        @Setup(Level.Invocation)
+        public void settlePreviousBatch() {
+            if (governor == null) {
+                return;
+            }
+            for (int i = 0; i < BATCH; i++) {
+                if (permits[i] != null) {
+                    permits[i].cancel();
+                    permits[i] = null;
+                }
+            }
+            governor.outstandingPermits(); // applies the cancellations now, outside the timed part
+        }
+    }
+
+    /** Sluice {@code tryAdmit} alone on one bucket; settlement happens outside the timed part. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void sluice_1bucket_admitOnly(Batch batch) {
+        batch.governor = oneBucket;
+        for (int i = 0; i < BATCH; i++) {
+            batch.permits[i] = admitted(oneBucket.tryAdmit(batch.context, ONE_REQUEST));
+        }
+    }
+
+    /** Sluice {@code tryAdmit} alone on 15 buckets; settlement happens outside the timed part. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void sluice_15buckets_admitOnly(Batch batch) {
+        batch.governor = fifteenBuckets;
+        for (int i = 0; i < BATCH; i++) {
+            batch.permits[i] = admitted(fifteenBuckets.tryAdmit(batch.context, CHAT_CALL));
+        }
+    }
+
+    /** Bucket4j in the same batched harness as Sluice's admission-alone rows. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void bucket4j_1bucket_tryConsume_batched(org.openjdk.jmh.infra.Blackhole hole) {
+        for (int i = 0; i < BATCH; i++) {
+            hole.consume(bucket4j.tryConsume(1));
+        }
+    }
+
+    /** Resilience4j in the same batched harness as Sluice's admission-alone rows. */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void resilience4j_1bucket_acquirePermission_batched(org.openjdk.jmh.infra.Blackhole hole) {
+        for (int i = 0; i < BATCH; i++) {
+            hole.consume(resilience4j.acquirePermission());
+        }
     }
 
     private static Permit admitted(Admission admission) {

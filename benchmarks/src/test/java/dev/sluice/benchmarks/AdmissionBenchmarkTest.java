@@ -22,13 +22,31 @@ class AdmissionBenchmarkTest {
         benchmark.setUp();
         AdmissionBenchmark.Caller caller = new AdmissionBenchmark.Caller();
         caller.setUp();
+        AdmissionBenchmark.Batch batch = new AdmissionBenchmark.Batch();
+        batch.setUp();
+        org.openjdk.jmh.infra.Blackhole hole = new org.openjdk.jmh.infra.Blackhole(
+                "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
         List<String> ran = new ArrayList<>();
         for (Method m : AdmissionBenchmark.class.getDeclaredMethods()) {
             if (!m.isAnnotationPresent(Benchmark.class)) {
                 continue;
             }
             for (int i = 0; i < 3; i++) {
-                Object result = m.getParameterCount() == 0 ? m.invoke(benchmark) : m.invoke(benchmark, caller);
+                Class<?> param = m.getParameterCount() == 0 ? null : m.getParameterTypes()[0];
+                if (param == AdmissionBenchmark.Batch.class) {
+                    batch.settlePreviousBatch();
+                    m.invoke(benchmark, batch);
+                    for (Permit p : batch.permits) {
+                        assertThat(p).as(m.getName()).isNotNull();
+                    }
+                    continue;
+                }
+                Object result = param == null ? m.invoke(benchmark)
+                        : param == org.openjdk.jmh.infra.Blackhole.class ? (Object) Boolean.TRUE
+                        : m.invoke(benchmark, caller);
+                if (param == org.openjdk.jmh.infra.Blackhole.class) {
+                    m.invoke(benchmark, hole);
+                }
                 if (result instanceof Permit) {
                     Permit p = (Permit) result;
                     assertThat(p.isSettled()).as(m.getName()).isTrue();
@@ -39,11 +57,13 @@ class AdmissionBenchmarkTest {
             }
             ran.add(m.getName());
         }
+        batch.settlePreviousBatch();
         assertThat(benchmark.oneBucket.outstandingPermits()).isZero();
         assertThat(benchmark.fifteenBuckets.outstandingPermits()).isZero();
         assertThat(benchmark.fifteenBuckets.limits()).hasSize(15);
         benchmark.tearDown(); // throws if a permit was left open or a call refused
-        assertThat(ran).hasSize(8).contains("sluice_1bucket_admitSettle", "sluice_15buckets_admitSettle",
+        assertThat(ran).hasSize(12).contains("sluice_1bucket_admitOnly", "sluice_15buckets_admitOnly",
+                "sluice_1bucket_admitSettle", "sluice_15buckets_admitSettle",
                 "bucket4j_1bucket_tryConsume", "resilience4j_1bucket_acquirePermission");
     }
 

@@ -60,6 +60,15 @@ public final class Governor implements AutoCloseable {
     /** Tries before parking on a lock held for a few hundred nanoseconds. */
     private static final int LOCK_SPINS = 64;
 
+    /**
+     * How stale the fast path's time may be. Reading the clock costs tens of nanoseconds on
+     * virtual machines, as much as the rest of an admission; a bucket's last-known state is a
+     * safe basis for admitting (a token bucket only gains room with time, a pause only ends), so
+     * while admissions keep coming the timer refreshes the reading this often and the fast path
+     * uses it. Anything that does not fit at the stale time is decided again on a fresh reading.
+     */
+    private static final long CLOCK_TICK_NANOS = 100_000_000L;
+
     private final Clock clock;
     private final Timer timer;
     private final ReentrantLock lock = new ReentrantLock();
@@ -98,6 +107,13 @@ public final class Governor implements AutoCloseable {
     private long wakeCandidateNanos;
     private volatile boolean closed;
 
+    /** The latest clock reading (guarded by lock). */
+    private long lastNanos;
+    /** Whether the timer keeps {@link #lastNanos} fresh (guarded by lock). */
+    private boolean clockTicking;
+    /** Whether the fast path used the stale reading since the last tick (guarded by lock). */
+    private boolean staleReadsSinceTick;
+
     private Governor(Builder b) {
         this.clock = b.clock;
         this.timer = b.timer != null ? b.timer : new SystemTimer();
@@ -108,6 +124,7 @@ public final class Governor implements AutoCloseable {
         this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
         long nowMillis = clock.epochMillis();
+        this.lastNanos = nowNanos;
         this.guarantees = b.guaranteedShares.isEmpty() ? Guarantees.none() : Guarantees.of(b.guaranteedShares);
         List<Limit> built = new ArrayList<>();
         for (LimitSpec spec : b.limits.values()) {
@@ -149,9 +166,7 @@ public final class Governor implements AutoCloseable {
      * all. A rejection says when room comes back.
      */
     public Admission tryAdmit(CallContext call, Demand demand) {
-        long now = clock.nanoTime();
-        // a deadline just after now: the call is offered its turn once, then leaves
-        Object decided = admitOrQueue(call, demand, now, now + 1);
+        Object decided = admitOrQueue(call, demand, 0, true);
         return decided instanceof Admission ? (Admission) decided : rejectQueued((Waiter) decided);
     }
 
@@ -162,7 +177,7 @@ public final class Governor implements AutoCloseable {
      *     none; the class's max wait applies on top
      */
     public Admission admit(CallContext call, Demand demand, long deadlineNanos) throws InterruptedException {
-        Object decided = admitOrQueue(call, demand, clock.nanoTime(), deadlineNanos);
+        Object decided = admitOrQueue(call, demand, deadlineNanos, false);
         if (decided instanceof Admission) {
             return (Admission) decided;
         }
@@ -183,7 +198,7 @@ public final class Governor implements AutoCloseable {
      * with the cancel).
      */
     public CompletableFuture<Admission> admitAsync(CallContext call, Demand demand, long deadlineNanos) {
-        Object decided = admitOrQueue(call, demand, clock.nanoTime(), deadlineNanos);
+        Object decided = admitOrQueue(call, demand, deadlineNanos, false);
         if (decided instanceof Admission) {
             return CompletableFuture.completedFuture((Admission) decided);
         }
@@ -199,32 +214,27 @@ public final class Governor implements AutoCloseable {
     /**
      * Decides now (fast path, immediate rejection, observe mode) and returns the {@link
      * Admission}, or queues the call and returns its {@link Waiter}.
+     *
+     * @param tryOnly never wait: a call that does not get through at once is offered its turn in
+     *     one dispatch, then leaves the queue
      */
-    private Object admitOrQueue(CallContext call, Demand demand, long nowNanos, long callerDeadlineNanos) {
+    private Object admitOrQueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly) {
         Mode m = mode;
         List<Waiter> done = null;
         Object decided;
         lockQuickly();
         try {
-            ledger.drain(nowNanos, clock, stats);
             if (closed || m == Mode.OFF) {
-                decided = newPermit(call, demand, EMPTY_BUCKETS, null, null, null, -1, nowNanos, 0, null);
+                long nowNanos = now();
+                decided = newPermit(call, demand, EMPTY_BUCKETS, null, null, null, -1, nowNanos, 0, null, null);
             } else {
                 Rejection paused = anyOperatorPause ? operatorPause(call, demand) : null;
                 if (paused != null && m == Mode.ENFORCE) {
                     decided = reject(paused);
                 } else {
-                    Route route = route(call);
-                    long nowMillis = route.windowed() ? clock.epochMillis() : 0;
-                    decided = m == Mode.ENFORCE && waiting == 0
-                            ? tryFastPath(call, demand, route, nowNanos, nowMillis) : null;
-                    if (decided == null) {
-                        decided = decideNow(call, demand, route, nowNanos, nowMillis, callerDeadlineNanos, m);
-                    }
-                    if (decided == null) {
-                        done = new ArrayList<>(2);
-                        decided = enqueue(call, demand, route, nowNanos, nowMillis, callerDeadlineNanos, done);
-                    }
+                    decided = decide(call, demand, callerDeadlineNanos, tryOnly, m);
+                    done = slowPathCompleted;
+                    slowPathCompleted = null;
                 }
             }
         } finally {
@@ -232,6 +242,68 @@ public final class Governor implements AutoCloseable {
         }
         deliverAll(done);
         return decided;
+    }
+
+    /** Calls a queueing admission completed, handed from the lock holder to the caller (guarded by lock). */
+    private List<Waiter> slowPathCompleted;
+
+    private Object decide(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly, Mode m) {
+        Route route = route(call);
+        boolean windowed = route.windowed();
+        if (m == Mode.ENFORCE && waiting == 0 && !windowed && clockTicking) {
+            long stale = lastNanos;
+            ledger.drain(stale, clock, stats);
+            Permit p = tryFastPath(call, demand, route, stale, 0);
+            if (p != null) {
+                staleReadsSinceTick = true;
+                return p;
+            }
+        }
+        long nowNanos = now();
+        ledger.drain(nowNanos, clock, stats);
+        long nowMillis = windowed ? clock.epochMillis() : 0;
+        if (m == Mode.ENFORCE && waiting == 0) {
+            Permit p = tryFastPath(call, demand, route, nowNanos, nowMillis);
+            if (p != null) {
+                return p;
+            }
+        }
+        long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
+        Admission now = decideNow(call, demand, route, nowNanos, nowMillis, deadline, m);
+        if (now != null) {
+            return now;
+        }
+        List<Waiter> done = new ArrayList<>(2);
+        slowPathCompleted = done;
+        return enqueue(call, demand, route, nowNanos, nowMillis, deadline, done);
+    }
+
+    /** Reads the clock, keeping the latest reading for the fast path. Lock held. */
+    private long now() {
+        long t = clock.nanoTime();
+        if (t - lastNanos > 0) {
+            lastNanos = t;
+        }
+        if (!clockTicking && !closed) {
+            clockTicking = true;
+            timer.schedule(this::clockTick, CLOCK_TICK_NANOS);
+        }
+        return lastNanos;
+    }
+
+    private void clockTick() {
+        lock.lock();
+        try {
+            lastNanos = Math.max(lastNanos, clock.nanoTime());
+            if (staleReadsSinceTick && !closed) {
+                staleReadsSinceTick = false;
+                timer.schedule(this::clockTick, CLOCK_TICK_NANOS);
+            } else {
+                clockTicking = false; // idle: the next admission reads the clock itself
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void lockQuickly() {
@@ -302,7 +374,7 @@ public final class Governor implements AutoCloseable {
         }
         lock.lock();
         try {
-            long nowNanos = clock.nanoTime();
+            long nowNanos = now();
             long nowMillis = clock.epochMillis();
             Route route = route(queued.context);
             Shortfall s = shortfall(queued.demand, route, nowNanos, nowMillis);
@@ -405,7 +477,7 @@ public final class Governor implements AutoCloseable {
             }
         }
         Permit permit = newPermit(call, demand, buckets, amounts, windowIds, fromReserve, g, nowNanos, waitedNanos,
-                route.scope);
+                route.scope, route.tenantCounters);
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
         }
@@ -437,9 +509,10 @@ public final class Governor implements AutoCloseable {
     }
 
     private Permit newPermit(CallContext call, Demand demand, Bucket[] buckets, long[] amounts, long[] windowIds,
-            long[] fromReserve, int guarantee, long nowNanos, long waitedNanos, ProviderScope scope) {
+            long[] fromReserve, int guarantee, long nowNanos, long waitedNanos, ProviderScope scope,
+            dev.sluice.core.observe.TenantCounters tenantCounters) {
         Permit p = new Permit(this, ++nextPermitId, call, demand, buckets, amounts, windowIds, fromReserve, guarantee,
-                nowNanos, waitedNanos, nowNanos + leaseTimeoutNanos, scope);
+                nowNanos, waitedNanos, nowNanos + leaseTimeoutNanos, scope, tenantCounters);
         if (scope != null) {
             ledger.append(p);
             if (reapTask == null && !closed) {
@@ -589,7 +662,7 @@ public final class Governor implements AutoCloseable {
                 waiting--;
                 stats.onAbandoned(w.trafficClass.name());
                 // its claims may have been holding others back
-                long nowNanos = clock.nanoTime();
+                long nowNanos = now();
                 ledger.drain(nowNanos, clock, stats);
                 dispatch(nowNanos, clock.epochMillis(), done);
             }
@@ -628,7 +701,7 @@ public final class Governor implements AutoCloseable {
         try {
             wakeTask = null;
             wakeAtNanos = Long.MAX_VALUE;
-            long nowNanos = clock.nanoTime();
+            long nowNanos = now();
             ledger.drain(nowNanos, clock, stats);
             if (!closed && waiting > 0) {
                 dispatch(nowNanos, clock.epochMillis(), done);
@@ -660,11 +733,36 @@ public final class Governor implements AutoCloseable {
         }
     }
 
+    /**
+     * Applies a settlement and release on the settling thread if the lock is free at once; false
+     * means it is busy and the permit must be queued instead. Uses the latest clock reading: a
+     * refund adds room under the cap, which comes out the same whenever the refill is applied.
+     */
+    boolean settleInline(Permit p) {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        List<Waiter> done = null;
+        try {
+            ledger.applyInline(p, lastNanos, clock, stats);
+            if (waiting > 0 && !closed) {
+                long nowNanos = now();
+                ledger.drain(nowNanos, clock, stats);
+                done = new ArrayList<>(2);
+                dispatch(nowNanos, clock.epochMillis(), done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
+        return true;
+    }
+
     private void applySettlementsNow() {
         List<Waiter> done = null;
         lock.lock();
         try {
-            long nowNanos = clock.nanoTime();
+            long nowNanos = now();
             if (ledger.drain(nowNanos, clock, stats) && waiting > 0 && !closed) {
                 done = new ArrayList<>(2);
                 dispatch(nowNanos, clock.epochMillis(), done);
@@ -684,7 +782,7 @@ public final class Governor implements AutoCloseable {
         lock.lock();
         try {
             reapTask = null;
-            long now = clock.nanoTime();
+            long now = now();
             ledger.drain(now, clock, stats);
             Permit p = ledger.oldest();
             while (p != null && now - p.leaseExpiryNanos >= 0) {
@@ -722,7 +820,7 @@ public final class Governor implements AutoCloseable {
         List<Waiter> done = null;
         lock.lock();
         try {
-            long nowNanos = clock.nanoTime();
+            long nowNanos = now();
             long nowMillis = clock.epochMillis();
             ledger.drain(nowNanos, clock, stats);
             ProviderScope scope = route(call).scope;
@@ -762,7 +860,7 @@ public final class Governor implements AutoCloseable {
         }
         lock.lock();
         try {
-            long nowNanos = clock.nanoTime();
+            long nowNanos = now();
             route(call).scope.pauseUntil(nowNanos + pauseNanos);
             stats.onProviderPause();
         } finally {
@@ -781,7 +879,7 @@ public final class Governor implements AutoCloseable {
             permit.probe = false;
             permit.scope().probeAnswered(accepted);
             if (waiting > 0) {
-                long nowNanos = clock.nanoTime();
+                long nowNanos = now();
                 ledger.drain(nowNanos, clock, stats);
                 done = new ArrayList<>(2);
                 dispatch(nowNanos, clock.epochMillis(), done);
@@ -799,7 +897,7 @@ public final class Governor implements AutoCloseable {
         if (cached instanceof Route && ((Route) cached).isCurrent(generation)) {
             return (Route) cached;
         }
-        long nowNanos = clock.nanoTime();
+        long nowNanos = now();
         long nowMillis = clock.epochMillis();
         List<Bucket> buckets = new ArrayList<>();
         for (Limit l : limits) {
@@ -936,7 +1034,7 @@ public final class Governor implements AutoCloseable {
         T result;
         lock.lock();
         try {
-            long nowNanos = clock.nanoTime();
+            long nowNanos = now();
             ledger.drain(nowNanos, clock, stats);
             result = action.apply(nowNanos);
             if (waiting > 0 && !closed) {
@@ -1155,6 +1253,7 @@ public final class Governor implements AutoCloseable {
             }
             closed = true;
             long nowNanos = clock.nanoTime();
+            lastNanos = Math.max(lastNanos, nowNanos);
             ledger.drain(nowNanos, clock, stats);
             for (ClassQueue<Waiter> q : queuesByPriority) {
                 for (Waiter w : q.all()) {

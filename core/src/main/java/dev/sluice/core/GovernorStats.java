@@ -16,9 +16,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class GovernorStats {
 
-    /** Written under the governor's lock only; read racily by status views. */
-    private volatile long admitted;
-    private final LongAdder settled = new LongAdder();
+    /**
+     * Written under the governor's lock only, as plain fields so the admission path pays no
+     * fence; status views read them racily (a 64-bit JVM never tears a long).
+     */
+    private long admitted;
+    private long settled;
     private final LongAdder[] rejected = newAdders(GatewayDecision.values().length);
     private final LongAdder[] observedWouldDelay = newAdders(GatewayDecision.values().length);
     private final LongAdder leaseExpired = new LongAdder();
@@ -74,10 +77,11 @@ public final class GovernorStats {
         classCounters(trafficClass).abandoned.increment();
     }
 
+    /** Under the governor's lock. */
     void onSettled(Permit p, Usage actual) {
-        settled.increment();
-        if (actual != null) {
-            tenant(p.context().tenant()).onUsed(actual.inputTokens(), actual.outputTokens());
+        settled++;
+        if (actual != null && p.tenantCounters != null) {
+            p.tenantCounters.onUsed(actual.inputTokens(), actual.outputTokens());
         }
     }
 
@@ -119,7 +123,7 @@ public final class GovernorStats {
     }
 
     public long settled() {
-        return settled.sum();
+        return settled;
     }
 
     public long rejected(GatewayDecision decision) {
@@ -165,7 +169,7 @@ public final class GovernorStats {
         final LongAdder deadlineExpirations = new LongAdder();
         final WaitHistogram waits = new WaitHistogram();
         /** Admitted without waiting (the fast path); under the governor's lock. */
-        volatile long admittedAtOnce;
+        long admittedAtOnce;
 
         void waited(long nanos) {
             waits.record(nanos);

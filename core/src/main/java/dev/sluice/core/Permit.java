@@ -60,6 +60,8 @@ public final class Permit extends Admission {
     private final long waitedNanos;
     final long leaseExpiryNanos;
     private final ProviderScope scope;
+    /** The tenant's counters, updated when the permit is settled (null in mode off). */
+    final dev.sluice.core.observe.TenantCounters tenantCounters;
 
     @SuppressWarnings("unused") // through STATE
     private volatile int state;
@@ -80,7 +82,7 @@ public final class Permit extends Admission {
 
     Permit(Governor governor, long id, CallContext context, Demand demand, Bucket[] buckets, long[] amounts,
             long[] windowIds, long[] fromReserve, int guarantee, long admittedNanos, long waitedNanos,
-            long leaseExpiryNanos, ProviderScope scope) {
+            long leaseExpiryNanos, ProviderScope scope, dev.sluice.core.observe.TenantCounters tenantCounters) {
         this.governor = governor;
         this.id = id;
         this.context = context;
@@ -94,6 +96,7 @@ public final class Permit extends Admission {
         this.waitedNanos = waitedNanos;
         this.leaseExpiryNanos = leaseExpiryNanos;
         this.scope = scope;
+        this.tenantCounters = tenantCounters;
     }
 
     @Override
@@ -174,6 +177,41 @@ public final class Permit extends Admission {
         boolean first = requestSettlement(CANCEL);
         releaseConcurrency();
         return first;
+    }
+
+    /**
+     * Settles with the actual usage and releases the concurrency slot in one step: what the body
+     * of a response does when it ends. Returns false when the permit was already settled.
+     */
+    public boolean settleAndRelease(Usage actual) {
+        if (!SETTLEMENT.compareAndSet(this, null, actual == null ? Usage.NONE : actual)) {
+            releaseConcurrency();
+            return false;
+        }
+        if (governor.settleInline(this)) {
+            return true; // the lock was free: applied at once, nothing queued
+        }
+        int s;
+        do {
+            s = (int) STATE.getVolatile(this);
+        } while (!STATE.compareAndSet(this, s, s | RELEASE_REQUESTED | QUEUED));
+        if ((s & QUEUED) == 0) {
+            governor.settlementRequested(this);
+        }
+        return true;
+    }
+
+    /**
+     * Marks settlement and release asked for and applied, in one step, by a thread that holds the
+     * governor's lock and applies them itself. Returns the state before, so the caller knows which
+     * of them were applied already.
+     */
+    int markSettledAndReleasedInline() {
+        int s;
+        do {
+            s = (int) STATE.getVolatile(this);
+        } while (!STATE.compareAndSet(this, s, s | RELEASE_REQUESTED | SETTLE_APPLIED | RELEASE_APPLIED));
+        return s;
     }
 
     /** Releases the call's concurrency slot (its body or stream ended or was closed). Idempotent. */

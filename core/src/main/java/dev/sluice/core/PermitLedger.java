@@ -36,10 +36,10 @@ final class PermitLedger {
      * @return whether any capacity came back
      */
     boolean drain(long nowNanos, Clock clock, GovernorStats stats) {
-        Permit p = pending.getAndSet(null);
-        if (p == null) {
-            return false;
+        if (pending.get() == null) {
+            return false; // a plain read: no atomic swap on the admission path when nothing is pending
         }
+        Permit p = pending.getAndSet(null);
         long nowMillis = Long.MIN_VALUE;
         while (p != null) {
             Permit next = p.nextPending;
@@ -51,6 +51,27 @@ final class PermitLedger {
             p = next;
         }
         return true;
+    }
+
+    /**
+     * Applies a permit's settlement and release by the thread that asked for them, holding the
+     * lock already: no queueing. The settlement request is set; the release may have been asked
+     * and queued by another thread too, in which case the drain finds it applied.
+     */
+    void applyInline(Permit p, long nowNanos, Clock clock, GovernorStats stats) {
+        int before = p.markSettledAndReleasedInline();
+        long nowMillis = p.windowIds != null ? clock.epochMillis() : 0;
+        if ((before & Permit.SETTLE_APPLIED) == 0) {
+            Object settlement = p.settlementRequest();
+            settle(p, settlement, nowNanos, nowMillis);
+            stats.onSettled(p, settlement instanceof Usage ? (Usage) settlement : null);
+        }
+        if ((before & Permit.RELEASE_APPLIED) == 0) {
+            release(p, nowNanos);
+        }
+        if (p.inLeaseList) {
+            remove(p);
+        }
     }
 
     private void apply(Permit p, long nowNanos, long nowMillis, GovernorStats stats) {

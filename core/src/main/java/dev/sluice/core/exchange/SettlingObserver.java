@@ -107,8 +107,7 @@ final class SettlingObserver implements BodyObserver {
             } else {
                 usage = Usage.NONE;
             }
-            permit.settle(usage);
-            permit.releaseConcurrency();
+            permit.settleAndRelease(usage);
             engine.settled(call, usage, streamError);
         } catch (Throwable t) {
             fault(t);

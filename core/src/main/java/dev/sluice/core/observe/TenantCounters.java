@@ -7,13 +7,13 @@ package dev.sluice.core.observe;
 @SuppressWarnings("NonAtomicVolatileUpdate") // single writer: the governor's lock holder
 public final class TenantCounters {
 
-    private volatile long admitted;
-    private volatile long rejected;
-    private volatile long reservedTokens;
-    private volatile long inputTokens;
-    private volatile long outputTokens;
-    private volatile long borrowedTokens;
-    private volatile long waitedNanos;
+    private long admitted;
+    private long rejected;
+    private long reservedTokens;
+    private long inputTokens;
+    private long outputTokens;
+    private long borrowedTokens;
+    private long waitedNanos;
 
     public void onAdmitted(long tokens, long borrowed, long waited) {
         admitted++;
