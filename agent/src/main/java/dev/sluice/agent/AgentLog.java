@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent's logger (SLF4J with slf4j-simple, both relocated into the agent), created on first
  * use so a quiet start-up never pays for logging initialisation. Logs go to stderr at the level of
- * the {@code log} agent option or the {@code sluice.log.level} system property, {@code warn} by
+ * the {@code log} agent option or the config's {@code logLevel} ({@code -Dsluice.logLevel}), {@code warn} by
  * default, so the start line is the only line a healthy start prints.
  */
 final class AgentLog {

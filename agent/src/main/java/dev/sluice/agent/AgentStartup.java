@@ -1,6 +1,11 @@
 package dev.sluice.agent;
 
 import dev.sluice.bootstrap.Bridge;
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.ConfigSources;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.core.SluiceRuntime;
 import dev.sluice.bootstrap.Governance;
 import dev.sluice.bootstrap.Hooks;
 import dev.sluice.instrumentation.api.HelperHookFactory;
@@ -8,6 +13,7 @@ import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 
 /**
@@ -34,7 +40,7 @@ public final class AgentStartup {
         }
         try {
             AgentArgs args = AgentArgs.parse(rawArgs);
-            AgentLog.configure(args.get("log") != null ? args.get("log") : System.getProperty("sluice.log.level"));
+            AgentLog.configure(args.get("log"));
             GovernanceWiring wiring = installGovernance(args);
 
             ClassLoader agentLoader = AgentStartup.class.getClassLoader();
@@ -102,18 +108,52 @@ public final class AgentStartup {
         return true;
     }
 
+    /** The running governor, for JMX and the status commands; null until started or when config was invalid. */
+    private static volatile SluiceRuntime runtime;
+
+    static SluiceRuntime runtime() {
+        return runtime;
+    }
+
     /**
-     * THE place where the governor is plugged in behind the bridge.
-     *
-     * <p>The lead wires it here: load the configuration with {@code dev.sluice.config.ConfigLoader}
-     * (agent options {@code args.asMap()} take precedence over system properties, environment and
-     * file), build the core governor from it, {@code Bridge.install(governor)}, and return its mode
-     * and config source for the start line. Until then nothing is governed: the bridge keeps
-     * {@link Governance#PASS_THROUGH} and every hook lets its call through untouched.
+     * Plugs the governor in behind the bridge: loads the configuration (agent options, then
+     * {@code -Dsluice.*}, then {@code SLUICE_*}, then the file, then defaults), starts the governor
+     * and installs its governance. An invalid configuration is reported field by field and the
+     * JVM runs ungoverned: a typo must never take the host down.
      */
     static GovernanceWiring installGovernance(AgentArgs args) {
-        Bridge.install(Governance.PASS_THROUGH);
-        return new GovernanceWiring("enforce", "defaults");
+        SluiceConfig config;
+        try {
+            config = ConfigLoader.load(ConfigSources.fromRuntime(configArguments(args)));
+        } catch (ConfigException invalid) {
+            Bridge.install(Governance.PASS_THROUGH);
+            System.err.println("[sluice] invalid configuration, the JVM runs ungoverned until it is fixed:");
+            System.err.println(invalid.getMessage());
+            return new GovernanceWiring("off", "invalid");
+        }
+        if (args.get("log") == null) {
+            AgentLog.configure(config.logLevel().configName());
+        }
+        SluiceRuntime started = SluiceRuntime.start(config);
+        runtime = started;
+        Bridge.install(started.governance());
+        return new GovernanceWiring(config.mode().configName(), config.origin());
+    }
+
+    /**
+     * The agent options the configuration understands: {@code log} is the config's
+     * {@code logLevel}; {@code warmup} is the agent's own.
+     */
+    static String configArguments(AgentArgs args) {
+        StringJoiner joined = new StringJoiner(",");
+        for (Map.Entry<String, String> e : args.asMap().entrySet()) {
+            String key = e.getKey();
+            if (key.equals("warmup")) {
+                continue;
+            }
+            joined.add((key.equals("log") ? "logLevel" : key) + "=" + e.getValue());
+        }
+        return joined.length() == 0 ? null : joined.toString();
     }
 
     /** What the start line reports about the installed governance. */

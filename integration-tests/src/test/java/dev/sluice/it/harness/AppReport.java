@@ -1,0 +1,79 @@
+package dev.sluice.it.harness;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a test application counts while it runs its workload, printed at the end as one line
+ * {@code SUMMARY {json}}: calls, completions, failures by exception type and by a short reason the
+ * application extracts (e.g. the Sluice decision of a local rejection), latencies.
+ */
+public final class AppReport {
+
+    public static final String PREFIX = "SUMMARY ";
+
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong completed = new AtomicLong();
+    private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Long> latenciesMillis = new ConcurrentLinkedQueue<>();
+    private final long startedNanos = System.nanoTime();
+
+    /** Times one logical call; the outcome is completion, or the exception it threw. */
+    public void call(ThrowingRunnable body) {
+        calls.incrementAndGet();
+        long start = System.nanoTime();
+        try {
+            body.run();
+            completed.incrementAndGet();
+        } catch (Throwable t) {
+            failure(t.getClass().getSimpleName());
+        } finally {
+            latenciesMillis.add((System.nanoTime() - start) / 1_000_000);
+        }
+    }
+
+    public void failure(String kind) {
+        failures.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** Any other figure the application wants to report. */
+    public void count(String name, long delta) {
+        counters.computeIfAbsent(name, k -> new AtomicLong()).addAndGet(delta);
+    }
+
+    public void print() {
+        ObjectNode n = new ObjectMapper().createObjectNode();
+        n.put("calls", calls.get());
+        n.put("completed", completed.get());
+        ObjectNode f = n.putObject("failures");
+        new TreeMap<>(failures).forEach((k, v) -> f.put(k, v.get()));
+        ObjectNode c = n.putObject("counters");
+        new TreeMap<>(counters).forEach((k, v) -> c.put(k, v.get()));
+        List<Long> sorted = new ArrayList<>(latenciesMillis);
+        Collections.sort(sorted);
+        n.put("p50Millis", percentile(sorted, 0.50));
+        n.put("p95Millis", percentile(sorted, 0.95));
+        n.put("elapsedMillis", (System.nanoTime() - startedNanos) / 1_000_000);
+        System.out.println(PREFIX + n);
+        System.out.flush();
+    }
+
+    private static long percentile(List<Long> sorted, double q) {
+        return sorted.isEmpty() ? 0 : sorted.get(Math.max(0, (int) Math.ceil(q * sorted.size()) - 1));
+    }
+
+    /** A call body that may throw anything. */
+    @FunctionalInterface
+    public interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+}
