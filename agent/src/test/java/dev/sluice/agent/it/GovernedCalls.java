@@ -12,7 +12,7 @@ final class GovernedCalls {
     static void assertScenarios(ForkedJvm.Result r, RecordingServer server, String library) {
         r.assertOk();
         assertThat(r.startLines()).as("start line printed once: %s", r.stderr).isEqualTo(1);
-        assertThat(r.stderr).contains("[sluice] ").contains("mode=enforce config=defaults instrumentations=jdk-http-client,okhttp");
+        assertThat(r.stderr).contains("[sluice] ").containsPattern("mode=enforce config=defaults \\(no config file\\) instrumentations=jdk-http-client,okhttp");
         assertThat(r.get("env.bridgeLoader")).as("bridge defined by the bootstrap loader").isEqualTo("null");
 
         // governed sync call: response from the server, decision header from the governance
