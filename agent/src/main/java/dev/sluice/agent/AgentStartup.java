@@ -137,7 +137,30 @@ public final class AgentStartup {
         SluiceRuntime started = SluiceRuntime.start(config);
         runtime = started;
         Bridge.install(started.governance());
+        printDecisionsAtExit(started);
         return new GovernanceWiring(config.mode().configName(), config.origin());
+    }
+
+    /**
+     * {@code -Ddev.sluice.debug.decisions=N}: prints the governor's last N explained decisions to
+     * stderr when the JVM exits (waits, rejections, provider refusals, retries). A debugging aid
+     * for runs too short to open JMX on.
+     */
+    private static void printDecisionsAtExit(SluiceRuntime started) {
+        Integer n = Integer.getInteger("dev.sluice.debug.decisions");
+        if (n == null || n <= 0) {
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+            @Override
+            public void run() {
+                java.util.List<dev.sluice.core.observe.Decision> recent =
+                        started.governor().stats().decisions().recent(n);
+                for (int i = recent.size() - 1; i >= 0; i--) {
+                    System.err.println("[sluice] decision " + recent.get(i));
+                }
+            }
+        }, "sluice-decisions-at-exit"));
     }
 
     /**

@@ -58,7 +58,7 @@ public abstract class Bucket {
 
     /** The most a tenant's reserve holds: its share of the capacity. */
     final double reserveCap(int tenant) {
-        return guarantees.share(tenant) * limit.capacity();
+        return guarantees.share(tenant) * limit.burst();
     }
 
     /** Share of the bucket's rate that refills a tenant's reserve. */
@@ -102,7 +102,7 @@ public abstract class Bucket {
                 othersAtCap += reserveCap(i);
             }
         }
-        if (amount > limit.capacity() - othersAtCap + 1e-9) {
+        if (amount > limit.burst() - othersAtCap + 1e-9) {
             return NEVER;
         }
         return nanosUntilRoomBesideReserves(tenant, amount, nowNanos, nowMillis);
@@ -114,7 +114,7 @@ public abstract class Bucket {
      * (concurrency) wait for that; a token bucket computes the time from the rates.
      */
     long nanosUntilRoomBesideReserves(int tenant, long amount, long nowNanos, long nowMillis) {
-        long full = nanosUntilRoom(limit.capacity(), nowNanos, nowMillis);
+        long full = nanosUntilRoom(limit.burst(), nowNanos, nowMillis);
         return full == 0 ? ON_RELEASE : full;
     }
 

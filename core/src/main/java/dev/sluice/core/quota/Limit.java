@@ -27,6 +27,7 @@ public final class Limit {
     private final LimitSpec spec;
     private final String displayScope;
     private volatile long capacity;
+    private volatile long burst;
     private volatile boolean enforced;
     private final long windowNanos;
     private final Bucket single;
@@ -43,6 +44,7 @@ public final class Limit {
         this.guarantees = spec.tenant() == null && spec.level() != ScopeLevel.TENANT ? guarantees : Guarantees.none();
         this.displayScope = displayScope;
         this.capacity = spec.capacity();
+        this.burst = spec.burst();
         this.enforced = spec.enforced();
         for (int i = 0; i < rejections.length; i++) {
             rejections[i] = new java.util.concurrent.atomic.LongAdder();
@@ -121,6 +123,24 @@ public final class Limit {
 
     public long capacity() {
         return capacity;
+    }
+
+    /** The most a bucket of this limit holds: the burst when one is set below the capacity. */
+    public long burst() {
+        long b = burst;
+        long c = capacity;
+        return b > 0 && b < c ? b : c;
+    }
+
+    /** Adjusts the burst (learned limits: the most the provider has shown to be left at once). */
+    public void setBurst(long newBurst, long nowNanos, long nowMillis) {
+        if (newBurst < 0) {
+            throw new IllegalArgumentException("burst must be >= 0, was " + newBurst);
+        }
+        this.burst = newBurst;
+        for (Bucket b : buckets()) {
+            b.capacityChanged(nowNanos, nowMillis);
+        }
     }
 
     public boolean enforced() {

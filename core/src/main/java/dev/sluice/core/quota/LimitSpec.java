@@ -38,6 +38,7 @@ public final class LimitSpec {
     private final boolean shared;
     private final boolean mirrorsProvider;
     private final Source source;
+    private final long burst;
 
     private LimitSpec(Builder b) {
         this.id = Objects.requireNonNull(b.id, "id");
@@ -65,6 +66,10 @@ public final class LimitSpec {
         this.shared = b.shared;
         this.mirrorsProvider = b.mirrorsProvider;
         this.source = b.source;
+        if (b.burst < 0) {
+            throw new IllegalArgumentException("limit " + b.id + ": burst must be >= 0, was " + b.burst);
+        }
+        this.burst = b.burst;
     }
 
     /** @param id unique name of the limit, shown in JMX and rejections */
@@ -146,6 +151,15 @@ public final class LimitSpec {
         return source;
     }
 
+    /**
+     * For token buckets, the most that may be spent at once after an idle period; 0 means the
+     * whole capacity (the default). A provider that enforces a per-minute limit over sub-minute
+     * periods has a burst much smaller than its capacity.
+     */
+    public long burst() {
+        return burst;
+    }
+
     /** The same spec with another capacity. */
     public LimitSpec withCapacity(long newCapacity) {
         return toBuilder().capacity(newCapacity).build();
@@ -165,6 +179,7 @@ public final class LimitSpec {
         b.shared = shared;
         b.mirrorsProvider = mirrorsProvider;
         b.source = source;
+        b.burst = burst;
         return b;
     }
 
@@ -192,6 +207,7 @@ public final class LimitSpec {
         private boolean shared;
         private boolean mirrorsProvider;
         private Source source = Source.CONFIGURED;
+        private long burst;
 
         private Builder(String id, Dimension dimension, long capacity) {
             this.id = id;
@@ -253,6 +269,12 @@ public final class LimitSpec {
 
         public Builder mirrorsProvider(boolean v) {
             this.mirrorsProvider = v;
+            return this;
+        }
+
+        /** Token-bucket size when it is smaller than the capacity; 0 for the capacity. */
+        public Builder burst(long v) {
+            this.burst = v;
             return this;
         }
 

@@ -63,9 +63,14 @@ public final class ProviderScope {
         Bucket bucket = find(dimension, windowMillis);
         long capacity = limit > 0 ? limit : Math.max(1, remaining);
         capacity = Math.min(capacity, ceiling);
+        // The most the provider has shown to be left at once, plus the call it just counted: a
+        // provider enforcing a per-minute limit over sub-minute periods (OpenAI) never shows more
+        // than its real burst, however large the limit it announces.
+        long burstSeen = remaining >= 0 ? Math.min(capacity, remaining + 1) : 0;
         if (bucket == null) {
             LimitSpec spec = LimitSpec.builder(displayName + ":" + budgetName, dimension, capacity)
                     .window(Duration.ofMillis(windowMillis))
+                    .burst(burstSeen)
                     .mirrorsProvider(true)
                     .source(LimitSpec.Source.LEARNED)
                     .build();
@@ -73,8 +78,14 @@ public final class ProviderScope {
             Bucket[] grown = Arrays.copyOf(learned, learned.length + 1);
             grown[grown.length - 1] = bucket;
             learned = grown;
-        } else if (limit > 0 ? capacity != bucket.capacity() : capacity > bucket.capacity()) {
-            bucket.limit().setCapacity(capacity, nowNanos, nowMillis);
+        } else {
+            Limit l = bucket.limit();
+            if (limit > 0 ? capacity != l.capacity() : capacity > l.capacity()) {
+                l.setCapacity(capacity, nowNanos, nowMillis);
+            }
+            if (burstSeen > l.burst() && l.burst() < l.capacity()) {
+                l.setBurst(burstSeen >= l.capacity() ? 0 : burstSeen, nowNanos, nowMillis);
+            }
         }
         if (remaining >= 0) {
             bucket.lowerRoomTo(remaining, nowNanos, nowMillis);

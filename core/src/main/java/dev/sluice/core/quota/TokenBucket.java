@@ -14,7 +14,7 @@ final class TokenBucket extends Bucket {
 
     TokenBucket(Limit limit, String scopeValue, long nowNanos) {
         super(limit, scopeValue);
-        this.level = limit.capacity();
+        this.level = limit.burst();
         this.lastRefillNanos = nowNanos;
         this.ratePerNano = (double) limit.capacity() / limit.windowNanos();
     }
@@ -26,10 +26,10 @@ final class TokenBucket extends Bucket {
     private void refill(long nowNanos) {
         long elapsed = nowNanos - lastRefillNanos;
         if (elapsed > 0) {
-            long capacity = limit().capacity();
+            long full = limit().burst();
             double added = elapsed * ratePerNano();
-            if (level < capacity) {
-                level = Math.min(capacity, level + added);
+            if (level < full) {
+                level = Math.min(full, level + added);
             }
             refillReserves(added);
             lastRefillNanos = nowNanos;
@@ -59,7 +59,7 @@ final class TokenBucket extends Bucket {
     @Override
     public void giveBack(long amount, long windowId, long nowNanos, long nowMillis) {
         refill(nowNanos);
-        level = Math.min(limit().capacity(), level + amount);
+        level = Math.min(limit().burst(), level + amount);
     }
 
     @Override
@@ -70,7 +70,7 @@ final class TokenBucket extends Bucket {
 
     @Override
     public long nanosUntilRoom(long amount, long nowNanos, long nowMillis) {
-        if (amount > limit().capacity()) {
+        if (amount > limit().burst()) {
             return NEVER;
         }
         refill(nowNanos);
@@ -86,7 +86,7 @@ final class TokenBucket extends Bucket {
         // Room and the other reserves both grow with time; reserves stop at their caps. Walk the
         // pieces where the set of still-filling reserves is constant.
         double rate = ratePerNano();
-        double capacity = limit().capacity();
+        double capacity = limit().burst();
         double level = this.level;
         double[] held = new double[reserves.length];
         for (int i = 0; i < held.length; i++) {
@@ -140,7 +140,7 @@ final class TokenBucket extends Bucket {
     public void capacityChanged(long nowNanos, long nowMillis) {
         refill(nowNanos);
         ratePerNano = (double) limit().capacity() / limit().windowNanos();
-        level = Math.min(level, limit().capacity());
+        level = Math.min(level, limit().burst());
     }
 
     @Override
@@ -148,6 +148,6 @@ final class TokenBucket extends Bucket {
         if (reserved() > 0) {
             return NEVER;
         }
-        return nanosUntilRoom(limit().capacity(), nowNanos, nowMillis);
+        return nanosUntilRoom(limit().burst(), nowNanos, nowMillis);
     }
 }
