@@ -58,7 +58,8 @@ public interface GovernorMXBean {
     @Description("Where the running configuration came from (file, overrides, defaults)")
     String getConfigOrigin();
 
-    @Description(value = "Emergency stop: the tenant's calls are rejected with 'paused' until resumed", params = "tenant")
+    @Description(value = "Emergency stop: the tenant's calls are rejected with 'paused' until resumed",
+            params = "tenant")
     String pauseTenant(String tenant);
 
     @Description(value = "Lets a paused tenant's calls through again", params = "tenant")

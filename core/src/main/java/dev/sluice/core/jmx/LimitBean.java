@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** The {@link LimitMXBean} of one configured limit, or of one limit learned in a provider scope. */
@@ -69,10 +68,23 @@ final class LimitBean implements LimitMXBean {
         return window(limit.spec());
     }
 
-    /** As {@link BucketView#window()} shows it: {@code 1m}, {@code 10s}; empty for concurrency. */
+    /** The window as a config file writes it: {@code 1d}, {@code 1m}, {@code 10s}; empty for concurrency. */
     static String window(LimitSpec spec) {
         Duration w = spec.window();
-        return w == null ? "" : w.toString().substring(2).toLowerCase(Locale.ROOT);
+        if (w == null) {
+            return "";
+        }
+        if (w.getNano() != 0) {
+            return w.toMillis() + "ms";
+        }
+        long s = w.getSeconds();
+        if (s % 86_400 == 0) {
+            return s / 86_400 + "d";
+        }
+        if (s % 3_600 == 0) {
+            return s / 3_600 + "h";
+        }
+        return s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 
     @Override

@@ -71,8 +71,8 @@ final class LimitsTable {
                     "", "", ""});
                 break;
             }
-            rows.add(new String[] {shown == 0 ? l.id() : "", v.scope(), v.dimension().configName(), v.window(),
-                Long.toString(v.capacity()), Long.toString(v.room()), Long.toString(v.reserved()),
+            rows.add(new String[] {shown == 0 ? l.id() : "", v.scope(), v.dimension().configName(),
+                LimitBean.window(spec), Long.toString(v.capacity()), Long.toString(v.room()), Long.toString(v.reserved()),
                 shown == 0 ? inFlight : "", percent(v.utilisation()), source, note});
             shown++;
         }
