@@ -131,9 +131,10 @@ class JmxIT {
                 new String[] {String.class.getName()})).contains("beta paused");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(app.stdoutSoFar())
                 .contains("OUTCOME beta rejected:paused"));
-        Instant stopped = Instant.now();
+        // a beta call already waiting in the queue when the pause landed may still go in the next moment
+        Instant stopped = Instant.now().plusMillis(500);
         await().atMost(Duration.ofSeconds(10)).until(() -> admittedSince("alpha", stopped) >= 10);
-        assertThat(arrivedSince("beta", stopped.plusMillis(300))).as("beta calls reaching the provider").isZero();
+        assertThat(arrivedSince("beta", stopped)).as("beta calls reaching the provider").isZero();
         ObjectName beta = name("dev.sluice:type=Tenant,name=beta");
         assertThat(jmx.getAttribute(beta, "Paused")).isEqualTo(true);
         assertThat((Long) jmx.getAttribute(beta, "Rejected")).isPositive();
