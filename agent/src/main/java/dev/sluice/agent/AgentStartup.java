@@ -42,6 +42,9 @@ public final class AgentStartup {
             AgentArgs args = AgentArgs.parse(rawArgs);
             AgentLog.configure(args.get("log"));
             GovernanceWiring wiring = installGovernance(args);
+            if (runtime != null) {
+                JmxRegistration.start(runtime, sources, lateAttach);
+            }
 
             ClassLoader agentLoader = AgentStartup.class.getClassLoader();
             List<String> failures = new ArrayList<>();
@@ -115,6 +118,9 @@ public final class AgentStartup {
         return runtime;
     }
 
+    /** Where the running configuration was loaded from: a JMX reload loads it again from there. */
+    private static volatile ConfigSources sources;
+
     /**
      * Plugs the governor in behind the bridge: loads the configuration (agent options, then
      * {@code -Dsluice.*}, then {@code SLUICE_*}, then the file, then defaults), starts the governor
@@ -123,8 +129,9 @@ public final class AgentStartup {
      */
     static GovernanceWiring installGovernance(AgentArgs args) {
         SluiceConfig config;
+        ConfigSources loadedFrom = ConfigSources.fromRuntime(configArguments(args));
         try {
-            config = ConfigLoader.load(ConfigSources.fromRuntime(configArguments(args)));
+            config = ConfigLoader.load(loadedFrom);
         } catch (ConfigException invalid) {
             Bridge.install(Governance.PASS_THROUGH);
             System.err.println("[sluice] invalid configuration, the JVM runs ungoverned until it is fixed:");
@@ -135,6 +142,7 @@ public final class AgentStartup {
             AgentLog.configure(config.logLevel().configName());
         }
         SluiceRuntime started = SluiceRuntime.start(config);
+        sources = loadedFrom;
         runtime = started;
         Bridge.install(started.governance());
         printDecisionsAtExit(started);

@@ -3,8 +3,8 @@ package dev.sluice.agent;
 import java.io.PrintStream;
 
 /**
- * {@code java -jar sluice-agent.jar <command>}: the agent jar's command line. {@code version}
- * for now; {@code status}, {@code limits} and {@code attach} are added by their owners.
+ * {@code java -jar sluice-agent.jar <command>}: the agent jar's command line: {@code version},
+ * {@code status [pid]} and {@code limits [pid]} (see {@link StatusCommand}).
  */
 public final class SluiceCli {
 
@@ -21,6 +21,9 @@ public final class SluiceCli {
             case "--version":
                 out.println("sluice " + AgentVersion.get());
                 return 0;
+            case "status":
+            case "limits":
+                return StatusCommand.run(command, args, out, err);
             case "help":
             case "--help":
             case "-h":
@@ -35,7 +38,10 @@ public final class SluiceCli {
 
     private static void usage(PrintStream out) {
         out.println("usage: java -jar sluice-agent.jar <command>");
-        out.println("  version   print the agent's version");
+        out.println("  version        print the agent's version");
+        out.println("  status [pid]   live view of a local JVM running the agent: limits, tenants, queues,"
+                + " providers; without a pid, list those JVMs");
+        out.println("  limits [pid]   the limits table of a local JVM running the agent, from its live governor");
         out.println("as an agent: java -javaagent:sluice-agent.jar[=config=FILE,log=LEVEL] -jar app.jar");
     }
 }

@@ -29,4 +29,23 @@ class SluiceCliTest {
         assertThat(run("frobnicate")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown command 'frobnicate'").contains("usage:");
     }
+
+    @Test
+    void statusAndLimitsTakeAPidOrNothing() {
+        assertThat(run("status", "not-a-pid")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage: java -jar sluice-agent.jar status [pid]");
+        assertThat(run("limits", "1", "2")).isEqualTo(2);
+    }
+
+    @Test
+    void aJvmThatIsNotThereIsReportedInASentence() {
+        assertThat(run("status", "2147483646")).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("sluice: cannot attach to JVM 2147483646");
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        assertThat(run("help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("status [pid]").contains("limits [pid]");
+    }
 }

@@ -3,8 +3,9 @@ package dev.sluice.testapp;
 import java.util.TreeSet;
 
 /**
- * Prints the names of the live threads once start-up has settled: the agent's one short-lived
- * thread, {@code sluice-warmup}, must have ended by itself.
+ * Prints the names of the live threads once start-up has settled: the agent's short-lived
+ * threads, {@code sluice-warmup} and {@code sluice-jmx} (registers the MXBeans a couple of seconds
+ * after start), must have ended by themselves.
  */
 public final class ThreadsApp {
 
@@ -17,7 +18,7 @@ public final class ThreadsApp {
         while (warmUpAlive && System.nanoTime() < deadline) {
             warmUpAlive = false;
             for (Thread thread : Thread.getAllStackTraces().keySet()) {
-                warmUpAlive |= thread.getName().equals("sluice-warmup");
+                warmUpAlive |= thread.getName().equals("sluice-warmup") || thread.getName().equals("sluice-jmx");
             }
             Thread.sleep(warmUpAlive ? 20 : 0);
         }

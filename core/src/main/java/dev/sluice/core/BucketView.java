@@ -10,6 +10,7 @@ public final class BucketView {
 
     private final String limitId;
     private final String scope;
+    private final String scopeValue;
     private final Dimension dimension;
     private final long capacity;
     private final long room;
@@ -25,6 +26,7 @@ public final class BucketView {
         LimitSpec s = l.spec();
         this.limitId = l.id();
         this.scope = b.scopeName();
+        this.scopeValue = b.scopeValue();
         this.dimension = l.dimension();
         this.capacity = l.capacity();
         this.room = room;
@@ -47,6 +49,11 @@ public final class BucketView {
     /** E.g. {@code openai-prod/tenant=search}. */
     public String scope() {
         return scope;
+    }
+
+    /** The value of the limit's scope level this bucket counts for (a tenant, a key...); empty for organization-wide. */
+    public String scopeValue() {
+        return scopeValue;
     }
 
     public Dimension dimension() {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -1166,6 +1167,33 @@ public final class Governor implements AutoCloseable {
     /** Permits that still hold something (unsettled, or a concurrency slot not released). */
     public int outstandingPermits() {
         return locked(now -> ledger.outstanding());
+    }
+
+    /**
+     * Calls in flight per limit id (configured and learned): permits that still hold a
+     * reservation or a slot on one of the limit's buckets. Walks the outstanding permits under
+     * the lock, so it is for status views, not for the admission path.
+     */
+    public Map<String, Integer> inFlightByLimit() {
+        return locked(now -> {
+            Map<String, Integer> counts = new HashMap<>();
+            for (Permit p = ledger.oldest(); p != null; p = p.leaseNext) {
+                for (int i = 0; i < p.buckets.length; i++) {
+                    if (p.amounts[i] > 0) {
+                        counts.merge(p.buckets[i].limit().id(), 1, Integer::sum);
+                    }
+                }
+            }
+            return counts;
+        });
+    }
+
+    /**
+     * Offers the waiting calls their turn now, with every settlement applied: after a live change
+     * that may let some through (a limit no longer enforced, a new weight or share).
+     */
+    public void reconsiderWaiting() {
+        locked(now -> null);
     }
 
     /** Queue depth of a traffic class. */

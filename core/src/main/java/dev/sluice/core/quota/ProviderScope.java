@@ -17,6 +17,12 @@ public final class ProviderScope {
     private final String key;
     private final String displayName;
     private volatile Bucket[] learned = NONE;
+    /**
+     * What the provider last announced for each learned bucket (same index): its limit and what
+     * remained, -1 when not announced. For status views only; written under the governor's lock.
+     */
+    private volatile long[] reportedLimits = new long[0];
+    private volatile long[] reportedRemaining = new long[0];
 
     private long pausedUntilNanos;
     private boolean probeNeeded;
@@ -77,6 +83,8 @@ public final class ProviderScope {
             bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis, guarantees).buckets().iterator().next();
             Bucket[] grown = Arrays.copyOf(learned, learned.length + 1);
             grown[grown.length - 1] = bucket;
+            reportedLimits = Arrays.copyOf(reportedLimits, grown.length);
+            reportedRemaining = Arrays.copyOf(reportedRemaining, grown.length);
             learned = grown;
         } else {
             Limit l = bucket.limit();
@@ -90,6 +98,38 @@ public final class ProviderScope {
         if (remaining >= 0) {
             bucket.lowerRoomTo(remaining, nowNanos, nowMillis);
         }
+        record(bucket, limit, remaining);
+    }
+
+    private void record(Bucket bucket, long limit, long remaining) {
+        Bucket[] buckets = learned;
+        for (int i = 0; i < buckets.length; i++) {
+            if (buckets[i] == bucket) {
+                reportedLimits[i] = limit > 0 ? limit : -1;
+                reportedRemaining[i] = remaining >= 0 ? remaining : -1;
+                return;
+            }
+        }
+    }
+
+    /** The limit the provider last announced for a learned bucket, or -1 when it did not say. */
+    public long reportedLimit(Bucket learnedBucket) {
+        return reported(reportedLimits, learnedBucket);
+    }
+
+    /** What the provider last said remained in a learned bucket, or -1 when it did not say. */
+    public long reportedRemaining(Bucket learnedBucket) {
+        return reported(reportedRemaining, learnedBucket);
+    }
+
+    private long reported(long[] values, Bucket learnedBucket) {
+        Bucket[] buckets = learned;
+        for (int i = 0; i < buckets.length && i < values.length; i++) {
+            if (buckets[i] == learnedBucket) {
+                return values[i];
+            }
+        }
+        return -1;
     }
 
     private Bucket find(Dimension dimension, long windowMillis) {

@@ -1,0 +1,209 @@
+package dev.sluice.agent;
+
+import dev.sluice.core.jmx.GovernorMXBean;
+import dev.sluice.core.jmx.LimitMXBean;
+import dev.sluice.core.jmx.ProviderMXBean;
+import dev.sluice.core.jmx.SluiceMBeans;
+import dev.sluice.core.jmx.TenantMXBean;
+import dev.sluice.core.jmx.TrafficClassMXBean;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeSet;
+import javax.management.JMX;
+import javax.management.MBeanServerConnection;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+
+/**
+ * The compact live view {@code status} prints: totals and mode, limits with utilisation bars,
+ * tenants, queues and providers, read from the {@code dev.sluice} MXBeans of a JVM, as any JMX
+ * client could.
+ */
+final class StatusView {
+
+    static final int BAR_WIDTH = 20;
+    /** Rows per section: the busiest limits, the tenants with the most calls. */
+    static final int MAX_ROWS = 20;
+
+    private StatusView() {}
+
+    static String render(MBeanServerConnection c, String heading) throws IOException {
+        GovernorMXBean g = JMX.newMXBeanProxy(c, SluiceMBeans.governorName(), GovernorMXBean.class);
+        StringBuilder out = new StringBuilder();
+        out.append(heading).append(", mode ").append(g.getMode()).append(", config ").append(g.getConfigOrigin())
+                .append('\n');
+        out.append("admitted ").append(g.getAdmitted()).append("  rejected ").append(g.getRejected())
+                .append(rejections(g.getRejectionsByReason())).append("  waiting ").append(g.getWaiting())
+                .append("  in flight ").append(g.getInFlight()).append('\n');
+        String[] tenants = g.getPausedTenants();
+        String[] keys = g.getPausedApiKeys();
+        if (tenants.length > 0 || keys.length > 0) {
+            out.append("PAUSED by an operator:");
+            if (tenants.length > 0) {
+                out.append(" tenants ").append(String.join(", ", tenants));
+            }
+            if (keys.length > 0) {
+                out.append(tenants.length > 0 ? ";" : "").append(" API keys ").append(String.join(", ", keys));
+            }
+            out.append('\n');
+        }
+        limits(c, out);
+        tenants(c, out);
+        queues(c, out);
+        providers(c, out);
+        return out.toString();
+    }
+
+    private static String rejections(Map<String, Long> byReason) {
+        StringJoiner j = new StringJoiner(", ", " (", ")").setEmptyValue("");
+        byReason.forEach((reason, n) -> {
+            if (n > 0) {
+                j.add(reason + " " + n);
+            }
+        });
+        return j.toString();
+    }
+
+    private static void limits(MBeanServerConnection c, StringBuilder out) throws IOException {
+        List<LimitMXBean> limits = new ArrayList<>();
+        for (ObjectName n : names(c, "Limit")) {
+            limits.add(JMX.newMXBeanProxy(c, n, LimitMXBean.class));
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"LIMIT", "DIMENSION", "USED", "", "AVAILABLE", "IN FLIGHT", "NOTE"});
+        List<Object[]> read = new ArrayList<>();
+        for (LimitMXBean l : limits) {
+            read.add(new Object[] {l.getUtilisation(), l.getSource(), new String[] {l.getId(),
+                l.getDimension() + (l.getWindow().isEmpty() ? "" : "/" + l.getWindow()), bar(l.getUtilisation()),
+                percent(l.getUtilisation()), l.getAvailable() + "/" + l.getCapacity(), Long.toString(l.getInFlight()),
+                note(l)}});
+        }
+        // configured first, then learned; the busiest first within each
+        read.sort(Comparator.comparing((Object[] r) -> (String) r[1]).thenComparing(r -> -(Double) r[0]));
+        for (Object[] r : read) {
+            if (rows.size() > MAX_ROWS) {
+                break;
+            }
+            rows.add((String[]) r[2]);
+        }
+        section(out, "LIMITS", rows, read.size());
+    }
+
+    private static String note(LimitMXBean l) {
+        StringJoiner j = new StringJoiner("; ");
+        if (!l.isEnforced()) {
+            j.add("NOT ENFORCED");
+        }
+        if (l.getSource().equals("learned")) {
+            j.add("learned");
+        }
+        if (l.getProviderRemaining() >= 0) {
+            j.add("provider remaining " + l.getProviderRemaining());
+        }
+        return j.toString();
+    }
+
+    private static void tenants(MBeanServerConnection c, StringBuilder out) throws IOException {
+        List<TenantMXBean> tenants = new ArrayList<>();
+        for (ObjectName n : names(c, "Tenant")) {
+            tenants.add(JMX.newMXBeanProxy(c, n, TenantMXBean.class));
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"TENANT", "WEIGHT", "SHARE", "ADMITTED", "REJECTED", "QUEUED", "TOKENS IN", "TOKENS OUT",
+            "STATE"});
+        List<Object[]> read = new ArrayList<>();
+        for (TenantMXBean t : tenants) {
+            long admitted = t.getAdmitted();
+            read.add(new Object[] {admitted, new String[] {t.getName(), number(t.getWeight()),
+                number(t.getGuaranteedShare()), Long.toString(admitted), Long.toString(t.getRejected()),
+                Integer.toString(t.getQueued()), Long.toString(t.getInputTokens()), Long.toString(t.getOutputTokens()),
+                t.isPaused() ? "PAUSED" : ""}});
+        }
+        read.sort(Comparator.comparing((Object[] r) -> -(Long) r[0]));
+        for (Object[] r : read) {
+            if (rows.size() > MAX_ROWS) {
+                break;
+            }
+            rows.add((String[]) r[1]);
+        }
+        section(out, "TENANTS", rows, read.size());
+    }
+
+    private static void queues(MBeanServerConnection c, StringBuilder out) throws IOException {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"CLASS", "DEPTH", "MAX DEPTH", "MAX WAIT", "WAIT P50", "WAIT P95", "EXPIRED",
+            "REJECTED"});
+        for (ObjectName n : names(c, "TrafficClass")) {
+            TrafficClassMXBean q = JMX.newMXBeanProxy(c, n, TrafficClassMXBean.class);
+            rows.add(new String[] {q.getName(), Integer.toString(q.getQueueDepth()),
+                Integer.toString(q.getMaxQueueDepth()), q.getMaxWaitMillis() + " ms", millis(q.getWaitP50Millis()),
+                millis(q.getWaitP95Millis()), Long.toString(q.getDeadlineExpirations()),
+                Long.toString(q.getRejected())});
+        }
+        section(out, "QUEUES", rows, rows.size() - 1);
+    }
+
+    private static void providers(MBeanServerConnection c, StringBuilder out) throws IOException {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"PROVIDER", "CALLS", "RETRIES", "429", "503", "529", "LOCAL REJECTIONS", "PAUSED FOR",
+            "RETRY BUDGET", "ESTIMATE ERROR"});
+        for (ObjectName n : names(c, "Provider")) {
+            ProviderMXBean p = JMX.newMXBeanProxy(c, n, ProviderMXBean.class);
+            long paused = p.getPausedForMillis();
+            rows.add(new String[] {p.getName(), Long.toString(p.getCalls()), Long.toString(p.getRetries()),
+                Long.toString(p.getStatus429()), Long.toString(p.getStatus503()), Long.toString(p.getStatus529()),
+                Long.toString(p.getLocalRejections()), paused == 0 ? "-" : paused + " ms",
+                number(p.getRetryBudgetRemaining()), percent(p.getInputEstimateError())});
+        }
+        section(out, "PROVIDERS", rows, rows.size() - 1);
+    }
+
+    private static void section(StringBuilder out, String title, List<String[]> rows, int total) {
+        out.append('\n');
+        if (rows.size() == 1) {
+            out.append(title).append(": none yet\n");
+            return;
+        }
+        out.append(TextTable.render(rows));
+        if (total > rows.size() - 1) {
+            out.append("... and ").append(total - (rows.size() - 1)).append(" more\n");
+        }
+    }
+
+    /** Beans of one type, by name. */
+    static TreeSet<ObjectName> names(MBeanServerConnection c, String type) throws IOException {
+        try {
+            return new TreeSet<>(c.queryNames(new ObjectName(SluiceMBeans.DOMAIN + ":type=" + type + ",*"), null));
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    /** {@code [#######.............]}: one mark per 5 % of the capacity in use, full past 100 %. */
+    static String bar(double utilisation) {
+        int marks = (int) Math.round(Math.max(0, Math.min(1, utilisation)) * BAR_WIDTH);
+        StringBuilder b = new StringBuilder(BAR_WIDTH + 2).append('[');
+        for (int i = 0; i < BAR_WIDTH; i++) {
+            b.append(i < marks ? '#' : '.');
+        }
+        return b.append(']').toString();
+    }
+
+    static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.0f%%", fraction * 100);
+    }
+
+    private static String millis(double ms) {
+        return String.format(Locale.ROOT, ms < 10 ? "%.1f ms" : "%.0f ms", ms);
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) + ".0"
+                : String.format(Locale.ROOT, "%.2f", v);
+    }
+}

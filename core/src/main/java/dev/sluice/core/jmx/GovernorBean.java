@@ -1,0 +1,203 @@
+package dev.sluice.core.jmx;
+
+import dev.sluice.config.FailMode;
+import dev.sluice.config.Mode;
+import dev.sluice.core.GatewayDecision;
+import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorStats;
+import dev.sluice.core.observe.Decision;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** The {@link GovernorMXBean} of a running Sluice. */
+final class GovernorBean implements GovernorMXBean {
+
+    /** Most decisions one call returns (the log keeps about a thousand). */
+    static final int MAX_DECISIONS = 1_000;
+
+    private final SluiceMBeans beans;
+    private final Governor governor;
+
+    GovernorBean(SluiceMBeans beans) {
+        this.beans = beans;
+        this.governor = beans.governor();
+    }
+
+    @Override
+    public String getMode() {
+        return governor.mode().configName();
+    }
+
+    @Override
+    public void setMode(String mode) {
+        Mode m = Mode.fromConfigName(mode == null ? null : mode.trim().toLowerCase(Locale.ROOT));
+        if (m == null) {
+            throw new IllegalArgumentException("mode must be enforce, observe or off; was '" + mode + "'");
+        }
+        governor.setMode(m);
+        beans.changed();
+    }
+
+    @Override
+    public String getFailMode() {
+        return beans.governance().failMode().configName();
+    }
+
+    @Override
+    public void setFailMode(String failMode) {
+        FailMode f = FailMode.fromConfigName(failMode == null ? null : failMode.trim().toLowerCase(Locale.ROOT));
+        if (f == null) {
+            throw new IllegalArgumentException("failMode must be open or closed; was '" + failMode + "'");
+        }
+        beans.governance().setFailMode(f);
+    }
+
+    @Override
+    public long getAdmitted() {
+        return governor.stats().admitted();
+    }
+
+    @Override
+    public long getSettled() {
+        return governor.stats().settled();
+    }
+
+    @Override
+    public long getRejected() {
+        return governor.stats().rejected();
+    }
+
+    @Override
+    public Map<String, Long> getRejectionsByReason() {
+        GovernorStats stats = governor.stats();
+        Map<String, Long> byReason = new LinkedHashMap<>();
+        for (GatewayDecision d : GatewayDecision.values()) {
+            byReason.put(d.wireName(), stats.rejected(d));
+        }
+        return byReason;
+    }
+
+    @Override
+    public Map<String, Long> getObservedWouldDelay() {
+        GovernorStats stats = governor.stats();
+        Map<String, Long> byReason = new LinkedHashMap<>();
+        for (GatewayDecision d : GatewayDecision.values()) {
+            byReason.put(d.wireName(), stats.observedWouldDelay(d));
+        }
+        return byReason;
+    }
+
+    @Override
+    public int getWaiting() {
+        return beans.view().now().waiting();
+    }
+
+    @Override
+    public int getInFlight() {
+        return beans.view().now().inFlight;
+    }
+
+    @Override
+    public long getLeaseExpired() {
+        return governor.stats().leaseExpired();
+    }
+
+    @Override
+    public long getProviderPauses() {
+        return governor.stats().providerPauses();
+    }
+
+    @Override
+    public String[] getPausedTenants() {
+        return new TreeSet<>(governor.pausedTenants()).toArray(new String[0]);
+    }
+
+    @Override
+    public String[] getPausedApiKeys() {
+        return new TreeSet<>(governor.pausedApiKeys()).toArray(new String[0]);
+    }
+
+    @Override
+    public String getConfigOrigin() {
+        return beans.reload().origin();
+    }
+
+    @Override
+    public String pauseTenant(String tenant) {
+        String t = required("tenant", tenant);
+        boolean was = governor.pausedTenants().contains(t);
+        governor.pauseTenant(t);
+        beans.changed();
+        return was ? "tenant " + t + " was already paused"
+                : "tenant " + t + " paused: its calls are rejected with 'paused' until resumed";
+    }
+
+    @Override
+    public String resumeTenant(String tenant) {
+        String t = required("tenant", tenant);
+        if (!governor.pausedTenants().contains(t)) {
+            return "tenant " + t + " was not paused";
+        }
+        governor.resumeTenant(t);
+        beans.changed();
+        return "tenant " + t + " resumed";
+    }
+
+    @Override
+    public String pauseApiKey(String apiKeyId) {
+        String k = required("apiKeyId", apiKeyId);
+        boolean was = governor.pausedApiKeys().contains(k);
+        governor.pauseApiKey(k);
+        beans.changed();
+        return was ? "API key " + k + " was already paused"
+                : "API key " + k + " paused: its calls are rejected with 'paused' until resumed";
+    }
+
+    @Override
+    public String resumeApiKey(String apiKeyId) {
+        String k = required("apiKeyId", apiKeyId);
+        if (!governor.pausedApiKeys().contains(k)) {
+            return "API key " + k + " was not paused";
+        }
+        governor.resumeApiKey(k);
+        beans.changed();
+        return "API key " + k + " resumed";
+    }
+
+    @Override
+    public String reloadConfig() {
+        try {
+            return beans.reload().reload();
+        } finally {
+            beans.changed();
+        }
+    }
+
+    @Override
+    public String describeLimits() {
+        return LimitsTable.render(beans);
+    }
+
+    @Override
+    public String[] recentDecisions(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("n must be >= 1, was " + n);
+        }
+        List<String> lines = new ArrayList<>();
+        for (Decision d : governor.stats().decisions().recent(Math.min(n, MAX_DECISIONS))) {
+            lines.add(d.toString());
+        }
+        return lines.toArray(new String[0]);
+    }
+
+    static String required(String what, String value) {
+        if (value == null || value.trim().isEmpty()) {
+            throw new IllegalArgumentException(what + " must not be empty");
+        }
+        return value.trim();
+    }
+}

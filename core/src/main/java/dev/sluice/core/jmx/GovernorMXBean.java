@@ -1,0 +1,87 @@
+package dev.sluice.core.jmx;
+
+import java.util.Map;
+
+/**
+ * {@code dev.sluice:type=Governor}: the governor's totals and mode, and the operations an operator
+ * needs in an incident. Every change applies to the next admission; an invalid value is refused
+ * with a message and changes nothing.
+ */
+public interface GovernorMXBean {
+
+    @Description("enforce (decisions applied), observe (decided and counted, nothing delayed or rejected) or off"
+            + " (pass-through). Writable")
+    String getMode();
+
+    void setMode(String mode);
+
+    @Description("What a call gets when Sluice itself faults: open (goes through ungoverned) or closed (rejected"
+            + " locally). Writable")
+    String getFailMode();
+
+    void setFailMode(String failMode);
+
+    @Description("Calls admitted since start")
+    long getAdmitted();
+
+    @Description("Permits settled with their actual usage since start")
+    long getSettled();
+
+    @Description("Calls rejected since start, every reason")
+    long getRejected();
+
+    @Description("Calls rejected since start, by gateway decision (rejected_locally, queue_deadline_exceeded,"
+            + " queue_full, paused, not_admissible...)")
+    Map<String, Long> getRejectionsByReason();
+
+    @Description("In observe mode: calls that enforce mode would have delayed or rejected, by decision")
+    Map<String, Long> getObservedWouldDelay();
+
+    @Description("Calls waiting for admission now, over every traffic class")
+    int getWaiting();
+
+    @Description("Calls admitted and not finished (still holding a reservation or a concurrency slot)")
+    int getInFlight();
+
+    @Description("Permits whose lease expired (a stream or response nobody closed); their slots were freed")
+    long getLeaseExpired();
+
+    @Description("Times a provider asked a scope to wait (429 with Retry-After), pausing it for every caller")
+    long getProviderPauses();
+
+    @Description("Tenants paused by an operator: their calls are rejected with 'paused'")
+    String[] getPausedTenants();
+
+    @Description("API key ids paused by an operator")
+    String[] getPausedApiKeys();
+
+    @Description("Where the running configuration came from (file, overrides, defaults)")
+    String getConfigOrigin();
+
+    @Description(value = "Emergency stop: the tenant's calls are rejected with 'paused' until resumed",
+            params = "tenant")
+    String pauseTenant(String tenant);
+
+    @Description(value = "Lets a paused tenant's calls through again", params = "tenant")
+    String resumeTenant(String tenant);
+
+    @Description(value = "Emergency stop for one API key (its id as shown in rejections, e.g. k_3f9a1c)",
+            params = "apiKeyId")
+    String pauseApiKey(String apiKeyId);
+
+    @Description(value = "Lets a paused API key's calls through again", params = "apiKeyId")
+    String resumeApiKey(String apiKeyId);
+
+    @Description("Re-reads the config from the sources it was loaded from and applies what can change live"
+            + " (capacities, enforced flags, tenant weights and shares, class waits and depths, mode, fail mode);"
+            + " refuses, changing nothing, a file that is invalid or changes what needs a restart")
+    String reloadConfig();
+
+    @Description("The limits table, rendered from the live objects the governor reads; rows not enforced are"
+            + " marked")
+    String describeLimits();
+
+    @Description(value = "The last n decisions worth explaining (waits, rejections, provider refusals), newest"
+            + " first", params = "n")
+    String[] recentDecisions(int n);
+}

@@ -1,0 +1,70 @@
+package dev.sluice.core.jmx;
+
+import javax.management.openmbean.CompositeData;
+
+/**
+ * One provider scope (a provider, an API key and a model): its pause, retry budget and estimate
+ * error, a row of a provider's scope table (a {@code CompositeData} on the wire). Immutable.
+ */
+public final class ScopeRow {
+
+    private final String scope;
+    private final String apiKeyId;
+    private final String model;
+    private final long pausedForMillis;
+    private final double retryBudgetRemaining;
+    private final double inputEstimateError;
+    private final int learnedLimits;
+
+    public ScopeRow(String scope, String apiKeyId, String model, long pausedForMillis, double retryBudgetRemaining,
+            double inputEstimateError, int learnedLimits) {
+        this.scope = scope;
+        this.apiKeyId = apiKeyId;
+        this.model = model;
+        this.pausedForMillis = pausedForMillis;
+        this.retryBudgetRemaining = retryBudgetRemaining;
+        this.inputEstimateError = inputEstimateError;
+        this.learnedLimits = learnedLimits;
+    }
+
+    /** Rebuilds a row read from a JMX connection (what MXBean proxies call). */
+    public static ScopeRow from(CompositeData d) {
+        return new ScopeRow((String) d.get("scope"), (String) d.get("apiKeyId"), (String) d.get("model"),
+                (Long) d.get("pausedForMillis"), (Double) d.get("retryBudgetRemaining"),
+                (Double) d.get("inputEstimateError"), (Integer) d.get("learnedLimits"));
+    }
+
+    /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}. */
+    public String getScope() {
+        return scope;
+    }
+
+    /** The hashed key id ({@code -} when the call had none). */
+    public String getApiKeyId() {
+        return apiKeyId;
+    }
+
+    public String getModel() {
+        return model;
+    }
+
+    /** How much longer the provider asked this scope to wait (a 429 with Retry-After); 0 when open. */
+    public long getPausedForMillis() {
+        return pausedForMillis;
+    }
+
+    /** Retries this scope may still spend now. */
+    public double getRetryBudgetRemaining() {
+        return retryBudgetRemaining;
+    }
+
+    /** |learned input correction - 1| for the scope's model: 0.1 means estimates were 10 % off. */
+    public double getInputEstimateError() {
+        return inputEstimateError;
+    }
+
+    /** Limits learned from this scope's rate-limit headers. */
+    public int getLearnedLimits() {
+        return learnedLimits;
+    }
+}
