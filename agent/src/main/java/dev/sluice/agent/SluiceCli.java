@@ -21,6 +21,8 @@ public final class SluiceCli {
             case "--version":
                 out.println("sluice " + AgentVersion.get());
                 return 0;
+            case "attach":
+                return AttachCommand.run(args, out, err);
             case "help":
             case "--help":
             case "-h":
