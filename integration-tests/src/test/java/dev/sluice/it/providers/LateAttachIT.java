@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -47,15 +48,13 @@ class LateAttachIT {
                 awaitReady(app);
                 assertThat(sim.ledger().counts().admitted()).as("calls before the attach").isEqualTo(2L * CALLS);
 
-                Path out = Files.createTempFile("sluice-attach-", ".out");
-                Process attach = new ProcessBuilder(java, "-jar", ForkedApp.AGENT_JAR.toString(), "attach",
-                        Long.toString(app.pid()), config).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-                assertThat(attach.waitFor(60, TimeUnit.SECONDS)).as("attach finished").isTrue();
-                String said = Files.readString(out);
-                Files.deleteIfExists(out);
-                assertThat(attach.exitValue()).as("attach exit status; it said: %s", said).isZero();
-                assertThat(said).contains("sluice attached to JVM " + app.pid()).contains("mode=enforce")
+                Attach attached = attach(java, app.pid(), config);
+                assertThat(attached.exitCode).as("attach exit status; it said: %s", attached.said).isZero();
+                assertThat(attached.said).contains("sluice attached to JVM " + app.pid()).contains("mode=enforce")
                         .contains("config=file " + config).contains("start=attach");
+                Attach again = attach(java, app.pid(), config);
+                assertThat(again.exitCode).as("a second attach; it said: %s", again.said).isEqualTo(3);
+                assertThat(again.said).contains("already runs the agent").contains("nothing was loaded");
 
                 try (OutputStream stdin = app.process().getOutputStream()) {
                     stdin.write("go\n".getBytes(StandardCharsets.UTF_8));
@@ -78,6 +77,52 @@ class LateAttachIT {
             } finally {
                 app.kill();
             }
+        }
+    }
+
+    /** A JVM started with -XX:+DisableAttachMechanism is refused, and the user is told why and what to do. */
+    @Test
+    void aJvmThatDisallowsAttachIsNamedAsSuch() throws Exception {
+        String java = ForkedApp.Jdk.JDK17.java();
+        try (Simulator sim = Simulator.builder().profile(Profile.OPENAI).instant().start()) {
+            ForkedApp.Running app = ForkedApp.of(LateAttachApp.class).env("JAVA_TOOL_OPTIONS", "-XX:+DisableAttachMechanism")
+                    .args(sim.apiBaseUrl(), 1).start();
+            try {
+                awaitReady(app);
+                Attach refused = attach(java, app.pid(), null);
+                assertThat(refused.exitCode).as("attach exit status; it said: %s", refused.said).isEqualTo(1);
+                assertThat(refused.said).contains("cannot attach to JVM " + app.pid())
+                        .contains("-XX:+DisableAttachMechanism").contains("-javaagent:");
+            } finally {
+                app.kill();
+            }
+        }
+    }
+
+    /** What {@code java -jar sluice-agent.jar attach} did, run as its own process. */
+    private static final class Attach {
+        final int exitCode;
+        final String said;
+
+        Attach(int exitCode, String said) {
+            this.exitCode = exitCode;
+            this.said = said;
+        }
+    }
+
+    private static Attach attach(String java, long pid, String config) throws Exception {
+        Path out = Files.createTempFile("sluice-attach-", ".out");
+        try {
+            List<String> command = new java.util.ArrayList<>(List.of(java, "-jar", ForkedApp.AGENT_JAR.toString(),
+                    "attach", Long.toString(pid)));
+            if (config != null) {
+                command.add(config);
+            }
+            Process attach = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            assertThat(attach.waitFor(60, TimeUnit.SECONDS)).as("attach finished").isTrue();
+            return new Attach(attach.exitValue(), Files.readString(out));
+        } finally {
+            Files.deleteIfExists(out);
         }
     }
 
