@@ -24,6 +24,13 @@ import java.util.StringJoiner;
  */
 public final class AgentStartup {
 
+    /**
+     * The system property through which a running agent tells {@code attach} (in another JVM, via
+     * the Attach API) that it is there and how it started: {@code running <version> mode=...
+     * config=...}, or {@code ungoverned <version> <reason>}. Outside {@code sluice.*}, which is config.
+     */
+    static final String STATE_PROPERTY = "dev.sluice.agent";
+
     /** Where helper bytes live inside the agent jar: {@code sluice-helpers/<module>/<class path>}. */
     static final String HELPER_ROOT = "sluice-helpers/";
 
@@ -61,6 +68,9 @@ public final class AgentStartup {
             }
             System.err.println("[sluice] " + AgentVersion.get() + " mode=" + wiring.mode + " config=" + wiring.configSource
                     + " instrumentations=" + names);
+            System.setProperty(STATE_PROPERTY, (wiring.problem == null ? "running " : "ungoverned ") + AgentVersion.get()
+                    + " mode=" + wiring.mode + " config=" + wiring.configSource + " start=" + (lateAttach ? "attach" : "premain")
+                    + (wiring.problem == null ? "" : "\n" + wiring.problem));
             for (String failure : failures) {
                 AgentLog.get().warn("instrumentation not installed: {}", failure);
             }
@@ -75,6 +85,7 @@ public final class AgentStartup {
                 // the bridge itself is unusable: nothing is governed either way
             }
             System.err.println("[sluice] failed to start, the JVM runs ungoverned: " + failure);
+            System.setProperty(STATE_PROPERTY, "ungoverned " + AgentVersion.get() + " failed to start: " + failure);
         }
     }
 
@@ -136,7 +147,7 @@ public final class AgentStartup {
             Bridge.install(Governance.PASS_THROUGH);
             System.err.println("[sluice] invalid configuration, the JVM runs ungoverned until it is fixed:");
             System.err.println(invalid.getMessage());
-            return new GovernanceWiring("off", "invalid");
+            return new GovernanceWiring("off", "invalid", "invalid configuration:\n" + invalid.getMessage());
         }
         if (args.get("log") == null) {
             AgentLog.configure(config.logLevel().configName());
@@ -146,7 +157,7 @@ public final class AgentStartup {
         runtime = started;
         Bridge.install(started.governance());
         printDecisionsAtExit(started);
-        return new GovernanceWiring(config.mode().configName(), config.origin());
+        return new GovernanceWiring(config.mode().configName(), config.origin(), null);
     }
 
     /**
@@ -191,10 +202,13 @@ public final class AgentStartup {
     static final class GovernanceWiring {
         final String mode;
         final String configSource;
+        /** Why the JVM runs ungoverned, or null. */
+        final String problem;
 
-        GovernanceWiring(String mode, String configSource) {
+        GovernanceWiring(String mode, String configSource, String problem) {
             this.mode = mode;
             this.configSource = configSource;
+            this.problem = problem;
         }
     }
 }

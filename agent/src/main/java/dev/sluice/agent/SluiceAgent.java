@@ -49,6 +49,9 @@ public final class SluiceAgent {
             AgentStartup.start(args, instrumentation, lateAttach, startedNanos);
         } catch (Throwable failure) {
             System.err.println("[sluice] failed to start, the JVM runs ungoverned: " + failure);
+            if (System.getProperty(AgentStartup.STATE_PROPERTY) == null) {
+                System.setProperty(AgentStartup.STATE_PROPERTY, "ungoverned failed to start: " + failure);
+            }
         }
     }
 

@@ -4,7 +4,8 @@ import java.io.PrintStream;
 
 /**
  * {@code java -jar sluice-agent.jar <command>}: the agent jar's command line: {@code version},
- * {@code status [pid]} and {@code limits [pid]} (see {@link StatusCommand}).
+ * {@code status [pid]} and {@code limits [pid]} (see {@link StatusCommand}), {@code attach <pid>
+ * [config]} (see {@link AttachCommand}).
  */
 public final class SluiceCli {
 
@@ -24,6 +25,8 @@ public final class SluiceCli {
             case "status":
             case "limits":
                 return StatusCommand.run(command, args, out, err);
+            case "attach":
+                return AttachCommand.run(args, out, err);
             case "help":
             case "--help":
             case "-h":
@@ -42,6 +45,8 @@ public final class SluiceCli {
         out.println("  status [pid]   live view of a local JVM running the agent: limits, tenants, queues,"
                 + " providers; without a pid, list those JVMs");
         out.println("  limits [pid]   the limits table of a local JVM running the agent, from its live governor");
+        out.println("  attach <pid> [config-file | agent-options]");
+        out.println("                 install the agent into a running JVM (clients it already built are governed)");
         out.println("as an agent: java -javaagent:sluice-agent.jar[=config=FILE,log=LEVEL] -jar app.jar");
     }
 }

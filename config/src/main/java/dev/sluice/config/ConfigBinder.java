@@ -30,7 +30,7 @@ final class ConfigBinder {
             "trafficClasses", "retry", "estimation");
     private static final List<String> STORE_KEYS = List.of("url", "instances", "timeout", "leaseChunk");
     private static final List<String> PROVIDER_KEYS = List.of("name", "kind", "match", "scope", "learnFromHeaders",
-            "limits");
+            "limits", "options");
     private static final List<String> LIMIT_KEYS = List.of("id", "dimension", "capacity", "window", "algorithm",
             "resetAt", "zone", "level", "provider", "models", "enforced", "shared");
     private static final List<String> TENANT_KEYS = List.of("name", "weight", "guaranteedShare", "limits");
@@ -184,6 +184,7 @@ final class ConfigBinder {
         if (limits != null) {
             b.limits(bindLimits(limits, Issues.join(path, "limits"), LimitPlace.PROVIDER));
         }
+        set(f.textMap("options"), b::options);
         return b.buildUnchecked();
     }
 

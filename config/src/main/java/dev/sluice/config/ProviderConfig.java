@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 /**
  * An LLM provider endpoint the governor paces calls to: its API dialect ({@link ProviderKind}),
  * how its calls are recognised ({@link MatchConfig}), its own scope (organization, project,
- * region, deployment...), and the limits it enforces, which Sluice mirrors so that it paces
- * under them rather than meeting 429s.
+ * region, deployment...), the limits it enforces, which Sluice mirrors so that it paces
+ * under them rather than meeting 429s, and the options its adapter needs that the protocol cannot
+ * tell (for kinds that take any, see {@link ProviderKind#adapterOptions()}).
  */
 public final class ProviderConfig {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_.-]*");
@@ -23,6 +24,8 @@ public final class ProviderConfig {
     private final Map<String, String> scope;
     private final boolean learnFromHeaders;
     private final List<LimitConfig> limits;
+    /** As written; {@link #options()} gives them canonical. */
+    private final Map<String, String> options;
 
     private ProviderConfig(Builder b) {
         this.name = b.name;
@@ -30,6 +33,7 @@ public final class ProviderConfig {
         this.declaredMatch = b.match;
         this.scope = Collections.unmodifiableMap(new LinkedHashMap<>(b.scope));
         this.learnFromHeaders = b.learnFromHeaders;
+        this.options = Collections.unmodifiableMap(new LinkedHashMap<>(b.options));
         List<LimitConfig> own = new ArrayList<>(b.limits.size());
         for (LimitConfig l : b.limits) {
             // A provider's limits count only its own calls and are always shared in a fleet.
@@ -55,6 +59,7 @@ public final class ProviderConfig {
         b.scope = new LinkedHashMap<>(scope);
         b.learnFromHeaders = learnFromHeaders;
         b.limits = new ArrayList<>(limits);
+        b.options = new LinkedHashMap<>(options);
         return b;
     }
 
@@ -96,6 +101,29 @@ public final class ProviderConfig {
         return limits;
     }
 
+    /**
+     * What the adapter is told beyond the protocol, e.g. {@code requestsWindow: 1d} for Groq: the
+     * option names of {@link ProviderKind#adapterOptions()}, with durations in their shortest
+     * exact form ({@code 90s}, {@code 1d}) and booleans as {@code true}/{@code false}. Empty
+     * unless configured.
+     */
+    public Map<String, String> options() {
+        Map<String, String> canonical = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            AdapterOption option = AdapterOption.fromConfigName(e.getKey());
+            String value = e.getValue();
+            if (option != null) {
+                try {
+                    value = option.canonical(value);
+                } catch (IllegalArgumentException invalid) {
+                    // reported by validate(); an unchecked build keeps the value as written
+                }
+            }
+            canonical.put(e.getKey(), value);
+        }
+        return Collections.unmodifiableMap(canonical);
+    }
+
     void validate(String path, Issues issues) {
         String namePath = Issues.join(path, "name");
         if (name == null) {
@@ -121,6 +149,34 @@ public final class ProviderConfig {
         for (int i = 0; i < limits.size(); i++) {
             limits.get(i).validate(Issues.index(path, "limits", i), issues);
         }
+        validateOptions(Issues.join(path, "options"), issues);
+    }
+
+    private void validateOptions(String path, Issues issues) {
+        if (options.isEmpty() || kind == null) {
+            return;
+        }
+        List<String> allowed = kind.adapterOptions();
+        if (allowed.isEmpty()) {
+            issues.add(path, null, "kind " + kind + " takes no options (its adapter knows its provider); only "
+                    + ProviderKind.OPENAI_COMPATIBLE + " does");
+            return;
+        }
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            String optionPath = Issues.join(path, e.getKey());
+            AdapterOption option = AdapterOption.fromConfigName(e.getKey());
+            if (option == null || !allowed.contains(e.getKey())) {
+                String near = DidYouMean.nearest(e.getKey(), allowed);
+                issues.add(optionPath, null, near != null ? "unknown option, did you mean " + near + "?"
+                        : "unknown option; options of kind " + kind + " are " + String.join(", ", allowed));
+                continue;
+            }
+            try {
+                option.canonical(e.getValue());
+            } catch (IllegalArgumentException invalid) {
+                issues.add(optionPath, e.getValue(), invalid.getMessage());
+            }
+        }
     }
 
     @Override
@@ -130,19 +186,19 @@ public final class ProviderConfig {
         }
         ProviderConfig p = (ProviderConfig) o;
         return Objects.equals(name, p.name) && kind == p.kind && match().equals(p.match()) && scope.equals(p.scope)
-                && learnFromHeaders == p.learnFromHeaders && limits.equals(p.limits);
+                && learnFromHeaders == p.learnFromHeaders && limits.equals(p.limits) && options().equals(p.options());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, kind, scope, limits);
+        return Objects.hash(name, kind, scope, limits, options());
     }
 
     @Override
     public String toString() {
         return "ProviderConfig{" + name + ", kind=" + kind + ", match=" + match().hosts() + match().urls()
                 + (scope.isEmpty() ? "" : ", scope=" + scope) + ", learnFromHeaders=" + learnFromHeaders
-                + ", limits=" + limits + "}";
+                + ", limits=" + limits + (options.isEmpty() ? "" : ", options=" + options()) + "}";
     }
 
     /** Builds a {@link ProviderConfig}: name and kind required; learns from headers by default. */
@@ -153,6 +209,7 @@ public final class ProviderConfig {
         Map<String, String> scope = new LinkedHashMap<>();
         boolean learnFromHeaders = true;
         List<LimitConfig> limits = new ArrayList<>();
+        Map<String, String> options = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -196,6 +253,18 @@ public final class ProviderConfig {
         /** Adds one of the provider's own limits; its provider is set to this provider. */
         public Builder limit(LimitConfig limit) {
             this.limits.add(Objects.requireNonNull(limit, "limit"));
+            return this;
+        }
+
+        /** Replaces the adapter options; see {@link ProviderConfig#options()}. */
+        public Builder options(Map<String, String> options) {
+            this.options = new LinkedHashMap<>(Objects.requireNonNull(options, "options"));
+            return this;
+        }
+
+        /** Adds one adapter option, e.g. {@code option("requestsWindow", "1d")}. */
+        public Builder option(String name, String value) {
+            this.options.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
             return this;
         }
 

@@ -42,6 +42,22 @@ public enum ProviderKind {
         return defaultHosts;
     }
 
+    /**
+     * The names of the {@code options:} a provider of this kind may pass to its adapter; empty for
+     * kinds whose adapter knows its provider. Only {@code openai-compatible} takes any: the window
+     * of its budget headers and whether its token charges are trued up differ between servers.
+     */
+    public List<String> adapterOptions() {
+        if (this != OPENAI_COMPATIBLE) {
+            return Collections.emptyList();
+        }
+        List<String> names = new java.util.ArrayList<>();
+        for (AdapterOption o : AdapterOption.values()) {
+            names.add(o.configName());
+        }
+        return Collections.unmodifiableList(names);
+    }
+
     /** True when a provider of this kind must declare {@code match}: it has no public host. */
     public boolean requiresMatch() {
         return defaultHosts.isEmpty();

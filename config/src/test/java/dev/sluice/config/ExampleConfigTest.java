@@ -27,13 +27,21 @@ class ExampleConfigTest {
     @Test
     void providersMirrorTheirPublishedLimits() {
         assertThat(config.providers()).extracting(ProviderConfig::name)
-                .containsExactly("openai-prod", "azure-eastus-gpt4o", "anthropic", "llm-gateway");
+                .containsExactly("openai-prod", "azure-eastus-gpt4o", "anthropic", "groq", "llm-gateway");
         assertThat(config.limit("openai-prod.requests.1m").orElseThrow().capacity()).isEqualTo(5_000);
         assertThat(config.limit("openai-tpm").orElseThrow().capacity()).isEqualTo(2_000_000);
         ProviderConfig azure = config.provider("azure-eastus-gpt4o").orElseThrow();
         assertThat(azure.match().matchesUrl(
                 "https://acme-eastus.openai.azure.com/openai/deployments/gpt-4o-prod/chat/completions")).isTrue();
         assertThat(azure.scope()).containsEntry("deployment", "gpt-4o-prod");
+    }
+
+    @Test
+    void groqTellsItsAdapterThatRequestBudgetsArePerDay() {
+        ProviderConfig groq = config.provider("groq").orElseThrow();
+        assertThat(groq.kind()).isEqualTo(ProviderKind.OPENAI_COMPATIBLE);
+        assertThat(groq.options()).containsEntry("requestsWindow", "1d").containsEntry("tokensWindow", "1m")
+                .containsEntry("truesUpTokens", "true");
     }
 
     @Test

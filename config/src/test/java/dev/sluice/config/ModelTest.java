@@ -168,6 +168,21 @@ class ModelTest {
     }
 
     @Test
+    void adapterOptionsAreValidatedByTheBuilderToo() {
+        ProviderConfig groq = ProviderConfig.builder("groq", ProviderKind.OPENAI_COMPATIBLE)
+                .match(MatchConfig.hosts("api.groq.com")).option("requestsWindow", "PT24H").build();
+        assertThat(groq.options()).containsEntry("requestsWindow", "1d");
+        assertThat(groq).isEqualTo(groq.toBuilder().option("requestsWindow", "1d").build());
+        assertThat(groq).isNotEqualTo(groq.toBuilder().options(Map.of()).build());
+        assertThatThrownBy(() -> ProviderConfig.builder("openai", ProviderKind.OPENAI).option("tokensWindow", "1m").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("options: kind openai takes no options");
+        assertThat(ProviderKind.OPENAI_COMPATIBLE.adapterOptions())
+                .containsExactly("requestsWindow", "tokensWindow", "truesUpTokens");
+        assertThat(ProviderKind.FIXED_WINDOW_GATEWAY.adapterOptions()).isEmpty();
+    }
+
+    @Test
     void equalityIgnoresOrigin() {
         assertThat(SluiceConfig.builder().origin("somewhere").build()).isEqualTo(SluiceConfig.defaults());
     }

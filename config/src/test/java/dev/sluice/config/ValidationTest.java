@@ -303,6 +303,54 @@ class ValidationTest {
     }
 
     @Test
+    void adapterOptionsAreCheckedAgainstTheKindThatReadsThem() throws Exception {
+        assertThat(yamlProblems(dir,
+                "providers:",
+                "  - name: groq",
+                "    kind: openai-compatible",
+                "    match: {hosts: [api.groq.com]}",
+                "    options:",
+                "      requestWindow: 1d",
+                "      tokensWindow: 60",
+                "      truesUpTokens: sometimes",
+                "  - name: vllm",
+                "    kind: openai-compatible",
+                "    match: {hosts: [vllm.internal]}",
+                "    options: {requestsWindow: 0s, burst: 3}",
+                "  - name: anthropic",
+                "    kind: anthropic",
+                "    options: {requestsWindow: 1m}"))
+                .containsExactly(
+                        "providers[0].options.requestWindow: unknown option, did you mean requestsWindow?"
+                                + " (sluice.yaml line 6)",
+                        "providers[0].options.tokensWindow: \"60\" has no unit; write e.g. 60s or 60ms (sluice.yaml line 7)",
+                        "providers[0].options.truesUpTokens: expected true or false, got \"sometimes\" (sluice.yaml line 8)",
+                        "providers[1].options.requestsWindow: 0s is not allowed, must be > 0 (sluice.yaml line 12)",
+                        "providers[1].options.burst: unknown option; options of kind openai-compatible are requestsWindow,"
+                                + " tokensWindow, truesUpTokens (sluice.yaml line 12)",
+                        "providers[2].options: kind anthropic takes no options (its adapter knows its provider); only"
+                                + " openai-compatible does (sluice.yaml line 15)");
+    }
+
+    @Test
+    void adapterOptionsReachTheModelInCanonicalForm() throws Exception {
+        SluiceConfig c = Fixtures.loadYaml(dir,
+                "providers:",
+                "  - name: groq",
+                "    kind: openai-compatible",
+                "    match: {urls: [\"https://api.groq.com/openai/v1/\"]}",
+                "    options:",
+                "      requestsWindow: 24h",
+                "      tokensWindow: 1.5m",
+                "      truesUpTokens: False");
+        assertThat(c.provider("groq").orElseThrow().options()).containsExactly(
+                java.util.Map.entry("requestsWindow", "1d"), java.util.Map.entry("tokensWindow", "90s"),
+                java.util.Map.entry("truesUpTokens", "false"));
+        assertThat(Fixtures.loadYaml(dir, "providers: [{name: openai, kind: openai}]").providers().get(0).options())
+                .isEmpty();
+    }
+
+    @Test
     void twoProvidersCannotClaimTheSameHost() throws Exception {
         assertThat(yamlProblems(dir,
                 "providers:",

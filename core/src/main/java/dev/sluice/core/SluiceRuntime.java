@@ -104,7 +104,7 @@ public final class SluiceRuntime implements AutoCloseable {
     private static ProviderRegistry registry(SluiceConfig config, Clock clock) {
         List<ProviderBinding> configured = new ArrayList<>();
         for (ProviderConfig p : config.providers()) {
-            ProviderAdapter adapter = ProviderAdapters.forKind(p.kind().configName());
+            ProviderAdapter adapter = ProviderAdapters.forKind(p.kind().configName(), p.options());
             configured.add(ProviderBinding.configured(p.name(), adapter, p.match(), p.scope(), p.learnFromHeaders()));
         }
         return new ProviderRegistry(configured, ProviderAdapters.known(clock::epochMillis));

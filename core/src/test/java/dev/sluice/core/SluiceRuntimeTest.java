@@ -7,7 +7,11 @@ import dev.sluice.config.ConfigSources;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.core.quota.Limit;
+import dev.sluice.core.provider.AdapterSettings;
+import dev.sluice.core.provider.compatible.OpenAiCompatibleAdapter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class SluiceRuntimeTest {
@@ -26,6 +30,40 @@ class SluiceRuntimeTest {
                     .anySatisfy(b -> assertThat(b.name()).isEqualTo(p.name())));
             assertThat(runtime.governor().trafficClasses()).containsKeys("default", "interactive", "batch");
         }
+    }
+
+    /** Every option config accepts is one the adapter reads, so a valid file can never fail at start. */
+    @Test
+    void aProvidersOptionsReachItsAdapter() throws Exception {
+        Path file = Files.createTempFile("sluice", ".yaml");
+        try {
+            Files.writeString(file, String.join("\n",
+                    "providers:",
+                    "  - name: groq",
+                    "    kind: openai-compatible",
+                    "    match: {urls: [\"https://api.groq.com/openai/v1/\"]}",
+                    "    options: {requestsWindow: 24h, tokensWindow: 1.5m, truesUpTokens: false}",
+                    "  - name: vllm",
+                    "    kind: openai-compatible",
+                    "    match: {hosts: [vllm.internal]}",
+                    ""));
+            SluiceConfig config = ConfigLoader.load(ConfigSources.builder().file(file).build());
+            FakeClock clock = new FakeClock();
+            try (SluiceRuntime runtime = SluiceRuntime.start(config, clock, new ManualTimer(clock))) {
+                AdapterSettings groq = settingsOf(runtime, "groq");
+                assertThat(groq.requestsWindow()).isEqualTo(Duration.ofDays(1));
+                assertThat(groq.tokensWindow()).isEqualTo(Duration.ofSeconds(90));
+                assertThat(groq.truesUpTokens()).isFalse();
+                assertThat(settingsOf(runtime, "vllm").asOptions()).isEqualTo(AdapterSettings.defaults().asOptions());
+            }
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static AdapterSettings settingsOf(SluiceRuntime runtime, String provider) {
+        return runtime.governance().registry().configured().stream().filter(b -> b.name().equals(provider))
+                .map(b -> ((OpenAiCompatibleAdapter) b.adapter()).settings()).findFirst().orElseThrow();
     }
 
     @Test

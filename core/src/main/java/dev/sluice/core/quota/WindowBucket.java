@@ -4,8 +4,16 @@ package dev.sluice.core.quota;
  * A counter that resets at window boundaries: fixed windows aligned on the epoch, or a daily reset
  * at a zone-aware time. A refund only applies to the window it was taken in: once the window has
  * ended, its counts are gone anyway.
+ *
+ * <p>A bucket that mirrors a provider's window admits nothing in the last moments of a window
+ * ({@link #closingMillis}): a call admitted there reaches the provider after the boundary and is
+ * counted in the next window, where this bucket would hand out the full capacity again and the
+ * provider would refuse the one call too many. The closing calls wait for the next window instead.
  */
 final class WindowBucket extends Bucket {
+
+    /** The longest closing stretch: more than a call's transit to a provider, a small part of a minute. */
+    static final long MAX_CLOSING_MILLIS = 500;
 
     private final WindowSchedule schedule;
     private long currentWindowStart;
@@ -40,7 +48,25 @@ final class WindowBucket extends Bucket {
     @Override
     public long room(long nowNanos, long nowMillis) {
         roll(nowMillis);
-        return limit().capacity() - used;
+        long room = limit().capacity() - used;
+        return closing(nowMillis) ? Math.min(0, room) : room;
+    }
+
+    /**
+     * How long before its end a mirrored window stops admitting: a tenth of the window, at most
+     * {@link #MAX_CLOSING_MILLIS}; 0 for Sluice's own windows, which nothing else counts.
+     */
+    long closingMillis(long nowMillis) {
+        if (!limit().mirrorsProvider()) {
+            return 0;
+        }
+        long length = schedule.nextWindowStart(nowMillis) - schedule.windowStart(nowMillis);
+        return Math.min(MAX_CLOSING_MILLIS, length / 10);
+    }
+
+    private boolean closing(long nowMillis) {
+        long closing = closingMillis(nowMillis);
+        return closing > 0 && schedule.nextWindowStart(nowMillis) - nowMillis <= closing;
     }
 
     @Override
@@ -70,7 +96,7 @@ final class WindowBucket extends Bucket {
             return NEVER;
         }
         roll(nowMillis);
-        if (amount <= limit().capacity() - used) {
+        if (amount <= limit().capacity() - used && !closing(nowMillis)) {
             return 0;
         }
         return Math.max(1, schedule.nextWindowStart(nowMillis) - nowMillis) * 1_000_000L;

@@ -41,6 +41,32 @@ class BucketAlgorithmsTest {
         assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(10);
     }
 
+    /** A call admitted just before the boundary would reach the provider in its next window. */
+    @Test
+    void aWindowMirroringAProviderStopsAdmittingJustBeforeItEnds() {
+        FakeClock clock = new FakeClock(Instant.parse("2026-11-29T10:15:59.400Z"));
+        Bucket mirror = bucketOf(LimitSpec.builder("gw-key", Dimension.REQUESTS, 600).window(Duration.ofMinutes(1))
+                .algorithm(Algorithm.FIXED_WINDOW).mirrorsProvider(true).build(), clock);
+        Bucket own = bucketOf(LimitSpec.builder("own", Dimension.REQUESTS, 600).window(Duration.ofMinutes(1))
+                .algorithm(Algorithm.FIXED_WINDOW).build(), clock);
+        assertThat(mirror.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(600);
+        clock.advance(Duration.ofMillis(100)); // 500 ms before 10:16:00
+        assertThat(mirror.room(clock.nanoTime(), clock.epochMillis())).isZero();
+        assertThat(mirror.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis())).isEqualTo(500_000_000L);
+        assertThat(own.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(600);
+        clock.advance(Duration.ofMillis(500));
+        assertThat(mirror.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis())).isZero();
+        assertThat(mirror.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(600);
+
+        FakeClock fast = new FakeClock(Instant.parse("2026-11-29T10:15:01.850Z"));
+        Bucket twoSeconds = bucketOf(LimitSpec.builder("gw-2s", Dimension.REQUESTS, 9).window(Duration.ofSeconds(2))
+                .algorithm(Algorithm.FIXED_WINDOW).mirrorsProvider(true).build(), fast);
+        // a tenth of a short window: 200 ms
+        assertThat(twoSeconds.room(fast.nanoTime(), fast.epochMillis())).isZero();
+        fast.advance(Duration.ofMillis(150));
+        assertThat(twoSeconds.room(fast.nanoTime(), fast.epochMillis())).isEqualTo(9);
+    }
+
     @Test
     void fixedWindowsAlignOnTheEpochAndRefundOnlyWithinTheirWindow() {
         FakeClock clock = new FakeClock(Instant.parse("2026-11-29T10:15:59.500Z"));
