@@ -6,6 +6,7 @@ import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Governance;
 import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.bootstrap.RetryLayers;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
@@ -173,13 +174,16 @@ public final class ExchangeGovernance implements Governance {
         if (call == null) {
             return ungoverned(transport);
         }
+        if (ownsRetries()) {
+            RetryLayers.governedOnThisThread(); // a retry loop above on this thread must not retry it
+        }
         while (true) {
             Step step = attemptBlocking(call);
             switch (step.kind) {
                 case RESPOND:
                     return CallOutcome.response(step.response);
                 case FAIL:
-                    return CallOutcome.failure(step.failure);
+                    return CallOutcome.failure(decidedFailure(step.failure));
                 default:
                     if (step.waitNanos > 0 && !parkUntil(call, step.waitNanos)) {
                         Thread.currentThread().interrupt();
@@ -211,6 +215,32 @@ public final class ExchangeGovernance implements Governance {
     @Override
     public void onHookFault(String where, Throwable fault) {
         fault("hook " + where, fault);
+    }
+
+    /** In mode enforce Sluice's loop is the only one: SDK and client retry layers stand aside. */
+    @Override
+    public boolean ownsRetries() {
+        return governor.mode() == Mode.ENFORCE;
+    }
+
+    /**
+     * What each retry layer around Sluice did (layer name to {@code passed} and {@code declined}
+     * counts): how many calls went through it with its retries off, and how many retries it would
+     * have made had Sluice not decided.
+     */
+    public Map<String, Map<String, Long>> retryLayers() {
+        return RetryLayers.snapshot();
+    }
+
+    /**
+     * A governed call ends with this failure after Sluice's own retry decision: registered so that
+     * an SDK loop above recognises it and does not retry it once more.
+     */
+    Throwable decidedFailure(Throwable failure) {
+        if (ownsRetries()) {
+            RetryLayers.decided(failure);
+        }
+        return failure;
     }
 
     // ------------------------------------------------------------------ one call
