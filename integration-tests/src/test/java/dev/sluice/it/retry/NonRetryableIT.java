@@ -54,4 +54,13 @@ class NonRetryableIT {
         run.record("no_endpoint_for_policy (409)");
         assertThat(run.attemptsPerCall.values()).as("%s", run).containsOnly(3);
     }
+
+    /** Mode observe takes nothing away: the SDK keeps its own retries, and nothing is counted as declined. */
+    @Test
+    void inObserveModeTheSdkKeepsItsRetries() throws Exception {
+        RetryRun run = RetryRun.run(Sdk.OPENAI, true, 0, false, THREADS, CALLS, "no_endpoint_for_policy", false, "observe");
+        run.record("no_endpoint_for_policy (409), mode observe");
+        assertThat(run.attemptsPerCall.values()).as("%s", run).containsOnly(3);
+        assertThat(run.counters("layer:")).as("%s", run).isZero();
+    }
 }

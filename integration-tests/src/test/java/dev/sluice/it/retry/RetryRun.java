@@ -74,6 +74,12 @@ final class RetryRun {
     /** As above; {@code sluiceKnowsLimit}: Sluice's config declares the provider's limit, as a team would for its tier. */
     static RetryRun run(Sdk sdk, boolean agent, int requestsPerSecond, boolean sluiceKnowsLimit, int threads, int calls,
                         String force, boolean lateAttach) throws Exception {
+        return run(sdk, agent, requestsPerSecond, sluiceKnowsLimit, threads, calls, force, lateAttach, "enforce");
+    }
+
+    /** As above, in the given agent mode (an agent option, over the config file's {@code enforce}). */
+    static RetryRun run(Sdk sdk, boolean agent, int requestsPerSecond, boolean sluiceKnowsLimit, int threads, int calls,
+                        String force, boolean lateAttach, String mode) throws Exception {
         Simulator.Builder b = Simulator.builder().profile(sdk.profile).instant();
         if (requestsPerSecond > 0) {
             b.limit(Dimension.REQUESTS, requestsPerSecond, Duration.ofSeconds(1));
@@ -83,7 +89,7 @@ final class RetryRun {
         try (Simulator sim = b.start()) {
             List<Object> args = new ArrayList<>(List.of(sdk.app, sim.baseUrl(), threads, calls, force == null ? "-" : force));
             ForkedApp app = ForkedApp.of(SdkCallsApp.class).timeout(Duration.ofMinutes(2));
-            String agentArgs = "config=" + config(sim, sdk, sluiceKnowsLimit ? requestsPerSecond : 0);
+            String agentArgs = "config=" + config(sim, sdk, sluiceKnowsLimit ? requestsPerSecond : 0) + ",mode=" + mode;
             if (lateAttach) {
                 args.addAll(List.of("attach", ForkedApp.AGENT_JAR.toString(), agentArgs));
                 app.systemProperty("jdk.attach.allowAttachSelf", "true");
