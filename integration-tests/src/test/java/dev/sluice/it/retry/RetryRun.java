@@ -80,6 +80,12 @@ final class RetryRun {
     /** As above, in the given agent mode (an agent option, over the config file's {@code enforce}). */
     static RetryRun run(Sdk sdk, boolean agent, int requestsPerSecond, boolean sluiceKnowsLimit, int threads, int calls,
                         String force, boolean lateAttach, String mode) throws Exception {
+        return run(SdkCallsApp.class, sdk, agent, requestsPerSecond, sluiceKnowsLimit, threads, calls, force, lateAttach, mode);
+    }
+
+    /** As above, started through {@code main} ({@link SdkCallsApp}, or {@link ChildLoaderApp} around it). */
+    static RetryRun run(Class<?> main, Sdk sdk, boolean agent, int requestsPerSecond, boolean sluiceKnowsLimit,
+                        int threads, int calls, String force, boolean lateAttach, String mode) throws Exception {
         Simulator.Builder b = Simulator.builder().profile(sdk.profile).instant();
         if (requestsPerSecond > 0) {
             b.limit(Dimension.REQUESTS, requestsPerSecond, Duration.ofSeconds(1));
@@ -88,7 +94,7 @@ final class RetryRun {
         }
         try (Simulator sim = b.start()) {
             List<Object> args = new ArrayList<>(List.of(sdk.app, sim.baseUrl(), threads, calls, force == null ? "-" : force));
-            ForkedApp app = ForkedApp.of(SdkCallsApp.class).timeout(Duration.ofMinutes(2));
+            ForkedApp app = ForkedApp.of(main).timeout(Duration.ofMinutes(2));
             String agentArgs = "config=" + config(sim, sdk, sluiceKnowsLimit ? requestsPerSecond : 0) + ",mode=" + mode;
             if (lateAttach) {
                 args.addAll(List.of("attach", ForkedApp.AGENT_JAR.toString(), agentArgs));

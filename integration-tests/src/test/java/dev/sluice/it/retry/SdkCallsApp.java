@@ -71,6 +71,9 @@ public final class SdkCallsApp {
         pool.shutdown();
         pool.awaitTermination(5, TimeUnit.MINUTES);
         reportRetryLayers(report);
+        if (SdkCallsApp.class.getClassLoader() != ClassLoader.getSystemClassLoader()) {
+            report.count("child-loader", 1);
+        }
         report.print();
         System.exit(0);
     }
