@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class InstrumentationCatalog {
 
-    private static final int COUNT = 2;
+    private static final int COUNT = 6;
 
     private InstrumentationCatalog() {}
 
@@ -23,6 +23,14 @@ final class InstrumentationCatalog {
                 return new dev.sluice.instrumentation.jdkhttp.JdkHttpClientInstrumentation();
             case 1:
                 return new dev.sluice.instrumentation.okhttp.OkHttpInstrumentation();
+            case 2:
+                return new dev.sluice.instrumentation.openai.OpenAiJavaInstrumentation();
+            case 3:
+                return new dev.sluice.instrumentation.anthropic.AnthropicJavaInstrumentation();
+            case 4:
+                return new dev.sluice.instrumentation.genai.GoogleGenAiInstrumentation();
+            case 5:
+                return new dev.sluice.instrumentation.langchain4j.LangChain4jInstrumentation();
             default:
                 throw new IllegalArgumentException("no instrumentation #" + index);
         }

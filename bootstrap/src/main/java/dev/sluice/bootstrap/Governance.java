@@ -49,4 +49,13 @@ public interface Governance {
 
     /** A hook failed; count it and log it (rate limited). Must not throw. */
     default void onHookFault(String where, Throwable fault) {}
+
+    /**
+     * Whether Sluice's retry loop is the only one now (mode {@code enforce}): the retry layers of
+     * SDKs and HTTP clients stand aside for governed calls (see {@link RetryLayers}). False by
+     * default, and in mode {@code observe}, where the application's own retries stay as they are.
+     */
+    default boolean ownsRetries() {
+        return false;
+    }
 }

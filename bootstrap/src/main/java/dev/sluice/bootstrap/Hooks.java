@@ -61,6 +61,23 @@ public final class Hooks {
         }
     }
 
+    /**
+     * The entry of a hooked retry layer that sits inside Sluice's own attempts (an interceptor of
+     * the HTTP client): like {@link #enter}, but also while Sluice is dispatching on this thread,
+     * since that is exactly where such a layer runs. Never throws.
+     */
+    public static CallOutcome enterRetryLayer(Class<?> hookedType, int site, Object self, Object[] args) {
+        if (Bridge.governance() == Governance.PASS_THROUGH) {
+            return null;
+        }
+        try {
+            return HOOKS.get(hookedType).enter(site, self, args);
+        } catch (Throwable fault) {
+            Bridge.hookFault("hook:" + hookedType.getName() + "#" + site, fault);
+            return null;
+        }
+    }
+
     /** What a replaced method throws: the outcome's failure, or null when it has a response. */
     public static Throwable failureOf(CallOutcome outcome) {
         return outcome == null ? null : outcome.failure();

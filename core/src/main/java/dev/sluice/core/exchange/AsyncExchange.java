@@ -130,7 +130,7 @@ final class AsyncExchange {
 
     private void complete(Step step) {
         if (step.kind == Step.Kind.FAIL) {
-            result.completeExceptionally(step.failure);
+            result.completeExceptionally(engine.decidedFailure(step.failure));
         } else if (!result.complete(step.response)) {
             call.transport.discard(step.response); // the caller cancelled: nobody will read it
         }

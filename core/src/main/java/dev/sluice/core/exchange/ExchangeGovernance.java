@@ -6,6 +6,7 @@ import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Governance;
 import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.bootstrap.RetryLayers;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
@@ -29,6 +30,7 @@ import dev.sluice.core.provider.ProviderRegistry;
 import dev.sluice.core.provider.ProviderRequest;
 import dev.sluice.core.provider.RateLimitSnapshot;
 import dev.sluice.core.provider.RequestFacts;
+import dev.sluice.core.provider.wire.RefusalAnnotation;
 import dev.sluice.core.retry.OutcomeClass;
 import dev.sluice.core.retry.RetryBudget;
 import dev.sluice.core.retry.RetryPolicy;
@@ -173,13 +175,16 @@ public final class ExchangeGovernance implements Governance {
         if (call == null) {
             return ungoverned(transport);
         }
+        if (ownsRetries()) {
+            RetryLayers.governedOnThisThread(); // a retry loop above on this thread must not retry it
+        }
         while (true) {
             Step step = attemptBlocking(call);
             switch (step.kind) {
                 case RESPOND:
                     return CallOutcome.response(step.response);
                 case FAIL:
-                    return CallOutcome.failure(step.failure);
+                    return CallOutcome.failure(decidedFailure(step.failure));
                 default:
                     if (step.waitNanos > 0 && !parkUntil(call, step.waitNanos)) {
                         Thread.currentThread().interrupt();
@@ -211,6 +216,32 @@ public final class ExchangeGovernance implements Governance {
     @Override
     public void onHookFault(String where, Throwable fault) {
         fault("hook " + where, fault);
+    }
+
+    /** In mode enforce Sluice's loop is the only one: SDK and client retry layers stand aside. */
+    @Override
+    public boolean ownsRetries() {
+        return governor.mode() == Mode.ENFORCE;
+    }
+
+    /**
+     * What each retry layer around Sluice did (layer name to {@code passed} and {@code declined}
+     * counts): how many calls went through it with its retries off, and how many retries it would
+     * have made had Sluice not decided.
+     */
+    public Map<String, Map<String, Long>> retryLayers() {
+        return RetryLayers.snapshot();
+    }
+
+    /**
+     * A governed call ends with this failure after Sluice's own retry decision: registered so that
+     * an SDK loop above recognises it and does not retry it once more.
+     */
+    Throwable decidedFailure(Throwable failure) {
+        if (ownsRetries()) {
+            RetryLayers.decided(failure);
+        }
+        return failure;
     }
 
     // ------------------------------------------------------------------ one call
@@ -327,13 +358,50 @@ public final class ExchangeGovernance implements Governance {
                 t.discard(response);
                 return retry;
             }
-            return Step.respond(t.handBack(response, handBackHeaders));
+            return Step.respond(handBackRefusal(call, response, status, error, body, handBackHeaders));
         } catch (Throwable fault) {
             // an attempt went out: whatever failed here, the caller gets that attempt's answer
             fault("reading a provider response", fault);
             permit.cancel();
             return Step.respond(handBackUntouched(t, response));
         }
+    }
+
+    /**
+     * The provider's refusal as the caller gets it once Sluice has decided not to retry: the
+     * provider's status, headers and error body, with the {@code sluice} object added to that body
+     * (design section 6) so the SDK's usual exception says why Sluice stopped. Handed back as it
+     * came when the body cannot be annotated (not JSON, compressed).
+     */
+    private Object handBackRefusal(PreparedCall call, Object response, int status, ProviderError error, byte[] body,
+            Map<String, String> setHeaders) {
+        HttpTransport t = call.transport;
+        CallContext c = call.context;
+        GatewayDecision decision = GatewayDecision.RETRY_BUDGET_EXHAUSTED.wireName().equals(setHeaders.get(DECISION))
+                ? GatewayDecision.RETRY_BUDGET_EXHAUSTED : GatewayDecision.ADMITTED_THEN_PROVIDER_REJECTED;
+        Rejection why = Rejection.builder(decision).provider(c.provider()).model(c.model()).tenant(c.tenant())
+                .trafficClass(c.trafficClass()).apiKeyId(c.apiKeyId()).limiter(error.limiter())
+                .retryAfterMillis(error.hasWaitHint() ? error.retryAfterMillis() : 0)
+                .estimatedInputTokens(call.facts.estimatedInputTokens()).traceId(c.traceId())
+                .detail(call.attempts + (call.attempts == 1 ? " attempt" : " attempts")).build();
+        byte[] annotated = RefusalAnnotation.annotate(body, why, call.facts, error.outcome());
+        if (annotated == null) {
+            return t.handBack(response, setHeaders);
+        }
+        Map<String, List<String>> headers = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> h : t.responseHeaders(response).entrySet()) {
+            String name = h.getKey().toLowerCase(java.util.Locale.ROOT);
+            if (!name.equals("content-length") && !name.equals("transfer-encoding") && !name.equals("content-encoding")
+                    && !name.startsWith(":") && !setHeaders.containsKey(name)) {
+                headers.put(h.getKey(), h.getValue());
+            }
+        }
+        for (Map.Entry<String, String> h : setHeaders.entrySet()) {
+            headers.put(h.getKey(), List.of(h.getValue()));
+        }
+        Object local = t.localResponse(status, headers, annotated);
+        t.discard(response);
+        return local;
     }
 
     private static Object handBackUntouched(HttpTransport t, Object response) {

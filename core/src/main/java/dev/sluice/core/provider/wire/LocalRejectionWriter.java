@@ -75,8 +75,14 @@ public final class LocalRejectionWriter {
 
     /** Writes the field {@code "sluice": {...}} into the object the generator is in; null values are left out. */
     public static void writeSluiceField(JsonGenerator json, Rejection r, RequestFacts facts) throws IOException {
+        writeSluiceField(json, r, facts, "rate_limited");
+    }
+
+    /** As {@link #writeSluiceField(JsonGenerator, Rejection, RequestFacts)}, with the given {@code type}. */
+    public static void writeSluiceField(JsonGenerator json, Rejection r, RequestFacts facts, String type)
+            throws IOException {
         json.writeObjectFieldStart("sluice");
-        json.writeStringField("type", "rate_limited");
+        json.writeStringField("type", type);
         json.writeStringField("gateway_decision", r.decision().wireName());
         stringField(json, "limiter", r.limiter() == null ? null : r.limiter().configName());
         stringField(json, "scope", r.scope());

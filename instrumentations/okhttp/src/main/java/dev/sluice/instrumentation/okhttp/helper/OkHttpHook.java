@@ -4,6 +4,7 @@ import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Governance;
 import dev.sluice.bootstrap.Hook;
+import dev.sluice.bootstrap.RetryLayers;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Collections;
@@ -33,6 +34,11 @@ public final class OkHttpHook implements Hook {
     private final Map<Call, OkHttpTransport> inFlight = new ConcurrentHashMap<>();
     /** Calls Sluice ran, weakly: the original call object never runs, yet must refuse a second run. */
     private final Map<Call, Boolean> claimed = Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * Each application client's twin without {@code retryOnConnectionFailure}, weakly keyed (the
+     * twin shares the client's pool and dispatcher but does not reference the client itself).
+     */
+    private final Map<OkHttpClient, OkHttpClient> withoutConnectionRetry = Collections.synchronizedMap(new WeakHashMap<>());
 
     @Override
     public CallOutcome enter(int site, Object self, Object[] args) {
@@ -55,7 +61,7 @@ public final class OkHttpHook implements Hook {
         if (claimed.put(call, Boolean.TRUE) != null) {
             return CallOutcome.failure(new IllegalStateException("Already Executed"));
         }
-        OkHttpTransport transport = OkHttpTransport.of(client, call);
+        OkHttpTransport transport = OkHttpTransport.of(client, attemptClient(client), call);
         if (transport == null) {
             claimed.remove(call);
             return null; // a duplex body: it cannot be read ahead, so it is not governed
@@ -63,6 +69,24 @@ public final class OkHttpHook implements Hook {
         return site == ENQUEUE
                 ? enqueue(governance, transport, call, (Callback) args[1])
                 : execute(governance, transport, call);
+    }
+
+    /**
+     * The client Sluice's attempts go through. While Sluice owns retries, OkHttp's own connection
+     * retries ({@code retryOnConnectionFailure}, on by default; it may resend a request whose
+     * connection broke after it went out) are one retry layer too many: attempts use a twin of the
+     * client with them off, which keeps its pool, dispatcher, interceptors and listeners.
+     */
+    private OkHttpClient attemptClient(OkHttpClient client) {
+        if (!client.retryOnConnectionFailure() || !RetryLayers.ownsRetries()) {
+            return client;
+        }
+        OkHttpClient twin = withoutConnectionRetry.get(client);
+        if (twin == null) {
+            twin = client.newBuilder().retryOnConnectionFailure(false).build();
+            withoutConnectionRetry.put(client, twin);
+        }
+        return twin;
     }
 
     private CallOutcome execute(Governance governance, OkHttpTransport transport, Call call) {

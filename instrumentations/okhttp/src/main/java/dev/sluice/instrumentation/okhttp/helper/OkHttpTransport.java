@@ -4,7 +4,9 @@ import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.bootstrap.RetryLayers;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +39,12 @@ final class OkHttpTransport implements HttpTransport {
 
     private static final String SLUICE_PREFIX = "x-sluice-";
 
+    /** The layer's name in Sluice's retry-layer counters. */
+    static final String CONNECTION_RETRY_LAYER = "okhttp-retry-on-connection-failure";
+
     private final OkHttpClient client;
+    /** The client Sluice's attempts go through: {@code client}, minus its connection retries while Sluice owns retries. */
+    private final OkHttpClient attemptClient;
     private final Call original;
     private final Request request;
     private final Request stripped;
@@ -49,16 +56,22 @@ final class OkHttpTransport implements HttpTransport {
     /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
     private volatile Response unclaimed;
 
-    private OkHttpTransport(OkHttpClient client, Call original, Request request, Request stripped, byte[] body) {
+    private OkHttpTransport(OkHttpClient client, OkHttpClient attemptClient, Call original, Request request,
+                            Request stripped, byte[] body) {
         this.client = client;
+        this.attemptClient = attemptClient;
         this.original = original;
         this.request = request;
         this.stripped = stripped;
         this.body = body;
     }
 
-    /** The transport of {@code call}, or null when its body cannot be read ahead (duplex). */
-    static OkHttpTransport of(OkHttpClient client, Call call) {
+    /**
+     * The transport of {@code call}, or null when its body cannot be read ahead (duplex).
+     *
+     * @param attemptClient the client governed attempts use (see {@link OkHttpHook})
+     */
+    static OkHttpTransport of(OkHttpClient client, OkHttpClient attemptClient, Call call) {
         Request request = call.request();
         RequestBody requestBody = request.body();
         byte[] bytes = null;
@@ -83,7 +96,7 @@ final class OkHttpTransport implements HttpTransport {
                 builder.removeHeader(name);
             }
         }
-        return new OkHttpTransport(client, call, request, builder.build(), bytes);
+        return new OkHttpTransport(client, attemptClient, call, request, builder.build(), bytes);
     }
 
     int attemptsSent() {
@@ -116,7 +129,7 @@ final class OkHttpTransport implements HttpTransport {
      * before sending anything); only the private {@code X-Sluice-*} headers are dropped.
      */
     CallOutcome executeUngoverned() {
-        Call attempt = newAttempt();
+        Call attempt = newAttempt(client);
         Bridge.beginDispatch();
         try {
             return CallOutcome.response(attempt.execute());
@@ -129,7 +142,7 @@ final class OkHttpTransport implements HttpTransport {
 
     /** Asynchronous form of {@link #executeUngoverned()}: the callback sees the application's call. */
     void enqueueUngoverned(Callback callback) {
-        Call attempt = newAttempt();
+        Call attempt = newAttempt(client);
         Bridge.beginDispatch();
         try {
             attempt.enqueue(new Callback() {
@@ -191,8 +204,8 @@ final class OkHttpTransport implements HttpTransport {
         return cancelled || original.isCanceled();
     }
 
-    private Call newAttempt() {
-        Call attempt = client.newCall(stripped);
+    private Call newAttempt(OkHttpClient via) {
+        Call attempt = via.newCall(stripped);
         inFlight = attempt;
         attemptsSent.incrementAndGet();
         if (isCancelled()) {
@@ -201,13 +214,35 @@ final class OkHttpTransport implements HttpTransport {
         return attempt;
     }
 
+    /** One of Sluice's attempts: through {@link #attemptClient}, counted when it runs without connection retries. */
+    private Call newGovernedAttempt() {
+        if (attemptClient != client) {
+            RetryLayers.passed(CONNECTION_RETRY_LAYER);
+        }
+        return newAttempt(attemptClient);
+    }
+
+    /**
+     * An attempt failed before a response: with {@code retryOnConnectionFailure} on, OkHttp might
+     * have sent it again on its own (a stale pooled connection, another route, a reset after the
+     * request went out); Sluice's loop decides instead. Counted, approximately, as declined.
+     */
+    private void connectionFailed(IOException e) {
+        if (attemptClient != client && !(e instanceof InterruptedIOException) && !isCancelled()) {
+            RetryLayers.declined(CONNECTION_RETRY_LAYER);
+        }
+    }
+
     @Override
     public Object send(BodyObserver observer) throws Exception {
-        Call attempt = newAttempt();
+        Call attempt = newGovernedAttempt();
         Response response;
         Bridge.beginDispatch();
         try {
             response = attempt.execute();
+        } catch (IOException e) {
+            connectionFailed(e);
+            throw e;
         } finally {
             Bridge.endDispatch();
         }
@@ -217,12 +252,13 @@ final class OkHttpTransport implements HttpTransport {
     @Override
     public CompletableFuture<Object> sendAsync(BodyObserver observer) {
         CompletableFuture<Object> result = new CompletableFuture<>();
-        Call attempt = newAttempt();
+        Call attempt = newGovernedAttempt();
         Bridge.beginDispatch();
         try {
             attempt.enqueue(new Callback() {
                 @Override
                 public void onFailure(Call call, IOException e) {
+                    connectionFailed(e);
                     result.completeExceptionally(e);
                 }
 

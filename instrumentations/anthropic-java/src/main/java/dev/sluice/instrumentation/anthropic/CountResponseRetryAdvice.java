@@ -1,0 +1,28 @@
+package dev.sluice.instrumentation.anthropic;
+
+import com.anthropic.core.http.HttpResponse;
+import dev.sluice.bootstrap.RetryLayers;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+
+/**
+ * {@code RetryingHttpClient.shouldRetry(HttpResponse)}: counts the answers the SDK's own rule
+ * (408, 409, 429, 5xx) would have retried and Sluice's {@code x-should-retry: false} declined.
+ * The SDK type appears only in the body, never in the signature: the agent can read this class
+ * reflectively without the SDK.
+ */
+public final class CountResponseRetryAdvice {
+
+    private CountResponseRetryAdvice() {}
+
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    public static void exit(@Advice.Argument(value = 0, typing = Assigner.Typing.DYNAMIC) Object response,
+                            @Advice.Return boolean retry) {
+        if (!retry) {
+            int status = ((HttpResponse) response).statusCode();
+            if ((status == 408 || status == 409 || status == 429 || status >= 500) && RetryLayers.ownsRetries()) {
+                RetryLayers.declined(AnthropicJavaInstrumentation.LAYER);
+            }
+        }
+    }
+}
