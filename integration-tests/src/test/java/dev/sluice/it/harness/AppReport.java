@@ -27,6 +27,7 @@ public final class AppReport {
     private final ConcurrentLinkedQueue<Long> latenciesMillis = new ConcurrentLinkedQueue<>();
     private final long startedNanos = System.nanoTime();
     private final Map<String, AppReport> groups = new ConcurrentHashMap<>();
+    private final Map<String, String> notes = new ConcurrentHashMap<>();
 
     /** Times one logical call; the outcome is completion, or the exception it threw. */
     public void call(ThrowingRunnable body) {
@@ -66,6 +67,11 @@ public final class AppReport {
         counters.computeIfAbsent(name, k -> new AtomicLong()).addAndGet(delta);
     }
 
+    /** A fact the application read (an error's field, a header), printed under {@code notes}. */
+    public void note(String name, String value) {
+        notes.put(name, String.valueOf(value));
+    }
+
     /**
      * The report of one group of calls (a tenant, a traffic class), printed nested under
      * {@code groups} in this report's summary.
@@ -94,6 +100,10 @@ public final class AppReport {
         n.put("p99Millis", percentile(sorted, 0.99));
         n.put("maxMillis", sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1));
         n.put("elapsedMillis", (System.nanoTime() - startedNanos) / 1_000_000);
+        if (!notes.isEmpty()) {
+            ObjectNode o = n.putObject("notes");
+            new TreeMap<>(notes).forEach(o::put);
+        }
         if (!groups.isEmpty()) {
             ObjectNode g = n.putObject("groups");
             new TreeMap<>(groups).forEach((k, v) -> g.set(k, v.toJson()));
