@@ -126,10 +126,10 @@ class FairnessIT {
     @Test
     void weightsThreeToOneGiveSharesOfSeventyFiveAndTwentyFive() throws Exception {
         Run r = run("tenants:\n  - name: gold\n    weight: 3\n  - name: bronze\n    weight: 1\n", 11,
-                "gold:batch:6:100:0", "bronze:batch:6:100:0");
+                "gold:batch:8:100:0", "bronze:batch:8:100:0");
         Map<String, Long> shares = r.tokens(3, 11, "gold", "bronze");
         double gold = percentOf(shares, "gold");
-        TABLE.row("b. weights 3:1", "6 callers each", "3-11 s", shares,
+        TABLE.row("b. weights 3:1", "8 callers each", "3-11 s", shares,
                 String.format("%.1f / %.1f %%", gold, 100 - gold), "75 / 25 +- 3");
         assertThat(gold).as("gold's share of %s", shares).isBetween(72.0, 78.0);
     }
@@ -167,7 +167,7 @@ class FairnessIT {
 
     @Test
     void anIdleTenantsShareGoesToOthersAndComesBackWithinOneRefillPeriod() throws Exception {
-        Run r = run("", 14, "busy:batch:6:100:0", "sleeper:batch:6:100:6");
+        Run r = run("", 14, "busy:batch:8:100:0", "sleeper:batch:8:100:6");
         Map<String, Long> alone = r.tokens(2, 6, "busy", "sleeper");
         // the simulator's ledger counts the tokens used (about 115 a call) where the limit counts
         // the 100 reserved: compare calls, 20 a second
@@ -177,7 +177,7 @@ class FairnessIT {
         // the sleeper wakes at 6 s; one refill period (the 1 s window) later both get half
         Map<String, Long> after = r.tokens(7, 14, "busy", "sleeper");
         double sleeper = percentOf(after, "sleeper");
-        TABLE.row("d. idle share used, then given back", "6 callers each; sleeper starts at 6 s", "2-6 s", alone,
+        TABLE.row("d. idle share used, then given back", "8 callers each; sleeper starts at 6 s", "2-6 s", alone,
                 String.format("busy alone: %d calls in 4 s", busyCalls), "~80 (20/s)");
         TABLE.row("d. idle share used, then given back", "", "7-14 s", after,
                 String.format("%.1f / %.1f %%", 100 - sleeper, sleeper), "50 / 50 +- 3");
