@@ -116,14 +116,14 @@ final class TokenBucket extends Bucket {
         // Room and the other reserves both grow with time; reserves stop at their caps. Walk the
         // pieces where the set of still-filling reserves is constant.
         double rate = ratePerNano();
-        double capacity = ceiling;
         double level = this.level;
         double[] held = new double[reserves.length];
         for (int i = 0; i < held.length; i++) {
             held[i] = i == tenant ? 0 : Math.min(reserves[i], reserveCap(i));
         }
         double elapsed = 0;
-        for (int step = 0; step <= held.length + 1; step++) {
+        // one more piece than reserves: the level reaching the ceiling, where the capacity shows
+        for (int step = 0; step <= held.length + 2; step++) {
             double heldTotal = 0;
             double fillingShare = 0;
             double nextCapIn = Double.MAX_VALUE;
@@ -138,17 +138,19 @@ final class TokenBucket extends Bucket {
                     nextCapIn = Math.min(nextCapIn, (cap - held[i]) / (reserveShare(i) * rate));
                 }
             }
-            double deficit = amount + heldTotal - level;
+            boolean atCeiling = level >= ceiling - 1e-9;
+            double deficit = amount + heldTotal - (atCeiling ? Math.max(level, limit().capacity()) : level);
             if (deficit <= 1e-9) {
                 return (long) Math.ceil(elapsed);
             }
-            double closing = level < capacity ? rate * (1 - fillingShare) : 0;
+            double closing = atCeiling ? 0 : rate * (1 - fillingShare);
             if (closing <= 0 && nextCapIn == Double.MAX_VALUE) {
                 return NEVER;
             }
-            double dt = closing > 0 ? Math.min(deficit / closing, nextCapIn) : nextCapIn;
+            double dt = closing > 0 ? Math.min(Math.min(deficit / closing, (ceiling - level) / rate), nextCapIn)
+                    : nextCapIn;
             elapsed += dt;
-            level = Math.min(capacity, level + rate * dt);
+            level = Math.min(ceiling, level + rate * dt);
             for (int i = 0; i < held.length; i++) {
                 if (i != tenant) {
                     held[i] = Math.min(reserveCap(i), held[i] + reserveShare(i) * rate * dt);
