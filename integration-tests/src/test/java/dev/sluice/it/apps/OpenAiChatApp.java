@@ -3,19 +3,17 @@ package dev.sluice.it.apps;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
+import com.openai.errors.OpenAIServiceException;
 import com.openai.errors.RateLimitException;
 import com.openai.models.ChatModel;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.sluice.it.harness.AppReport;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A service using the real openai-java SDK at its default settings: {@code threads} callers each
- * make {@code calls} chat completions. A local rejection reaches it as the SDK's
+ * A service using the real openai-java SDK at its default settings, synchronously: {@code threads}
+ * callers each make {@code calls} chat completions. A local rejection reaches it as the SDK's
  * RateLimitException; its Sluice decision is counted from the error body.
  *
  * <p>Arguments: baseUrl threads calls [tenant]
@@ -27,35 +25,35 @@ public final class OpenAiChatApp {
         int threads = Integer.parseInt(args[1]);
         int calls = Integer.parseInt(args[2]);
         String tenant = args.length > 3 ? args[3] : null;
+        OpenAIClient client = client(baseUrl, tenant);
+        AppReport report = Load.closedLoop(threads, calls,
+                (thread, i) -> client.chat().completions().create(params()), OpenAiChatApp::body);
+        Load.finish(report);
+    }
+
+    static OpenAIClient client(String baseUrl, String tenant) {
         OpenAIOkHttpClient.Builder builder = OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-test-app");
         if (tenant != null) {
             builder.putHeader("X-Sluice-Tenant", tenant).putHeader("x-sim-tenant", tenant);
         }
-        OpenAIClient client = builder.build();
-        AppReport report = new AppReport();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        for (int t = 0; t < threads; t++) {
-            pool.submit(() -> {
-                for (int i = 0; i < calls; i++) {
-                    report.call(() -> {
-                        try {
-                            client.chat().completions().create(ChatCompletionCreateParams.builder()
-                                    .model(ChatModel.GPT_4O_MINI)
-                                    .addUserMessage("Say hello to the integration test, briefly.")
-                                    .maxCompletionTokens(32)
-                                    .build());
-                        } catch (RateLimitException e) {
-                            report.count("rejected:" + sluiceDecision(e), 1);
-                            throw e;
-                        }
-                    });
-                }
-            });
+        return builder.build();
+    }
+
+    static ChatCompletionCreateParams params() {
+        return ChatCompletionCreateParams.builder()
+                .model(ChatModel.GPT_4O_MINI)
+                .addUserMessage("Say hello to the integration test, briefly.")
+                .maxCompletionTokens(32)
+                .build();
+    }
+
+    /** The error body an openai-java exception kept, as JSON text; null for other failures. */
+    static String body(Throwable failure) {
+        Throwable t = failure;
+        while (t != null && !(t instanceof OpenAIServiceException)) {
+            t = t.getCause();
         }
-        pool.shutdown();
-        pool.awaitTermination(5, TimeUnit.MINUTES);
-        report.print();
-        System.exit(0);
+        return t == null ? null : String.valueOf(((OpenAIServiceException) t).body());
     }
 
     /** The {@code sluice.gateway_decision} of a local rejection, or {@code provider} for the provider's own 429. */

@@ -26,19 +26,36 @@ public final class AppReport {
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Long> latenciesMillis = new ConcurrentLinkedQueue<>();
     private final long startedNanos = System.nanoTime();
+    private final Map<String, AppReport> groups = new ConcurrentHashMap<>();
+    private final Map<String, String> notes = new ConcurrentHashMap<>();
 
     /** Times one logical call; the outcome is completion, or the exception it threw. */
     public void call(ThrowingRunnable body) {
-        calls.incrementAndGet();
-        long start = System.nanoTime();
+        long start = begin();
         try {
             body.run();
-            completed.incrementAndGet();
+            succeeded(start);
         } catch (Throwable t) {
-            failure(t.getClass().getSimpleName());
-        } finally {
-            latenciesMillis.add((System.nanoTime() - start) / 1_000_000);
+            failed(start, t);
         }
+    }
+
+    /** Starts timing one logical call whose end is reported later (asynchronous calls). */
+    public long begin() {
+        calls.incrementAndGet();
+        return System.nanoTime();
+    }
+
+    /** The call {@link #begin() begun} then completed. */
+    public void succeeded(long begunNanos) {
+        completed.incrementAndGet();
+        latenciesMillis.add((System.nanoTime() - begunNanos) / 1_000_000);
+    }
+
+    /** The call {@link #begin() begun} then failed with this exception. */
+    public void failed(long begunNanos, Throwable t) {
+        failure(t.getClass().getSimpleName());
+        latenciesMillis.add((System.nanoTime() - begunNanos) / 1_000_000);
     }
 
     public void failure(String kind) {
@@ -50,7 +67,25 @@ public final class AppReport {
         counters.computeIfAbsent(name, k -> new AtomicLong()).addAndGet(delta);
     }
 
+    /** A fact the application read (an error's field, a header), printed under {@code notes}. */
+    public void note(String name, String value) {
+        notes.put(name, String.valueOf(value));
+    }
+
+    /**
+     * The report of one group of calls (a tenant, a traffic class), printed nested under
+     * {@code groups} in this report's summary.
+     */
+    public AppReport group(String name) {
+        return groups.computeIfAbsent(name, k -> new AppReport());
+    }
+
     public void print() {
+        System.out.println(PREFIX + toJson());
+        System.out.flush();
+    }
+
+    private ObjectNode toJson() {
         ObjectNode n = new ObjectMapper().createObjectNode();
         n.put("calls", calls.get());
         n.put("completed", completed.get());
@@ -62,9 +97,18 @@ public final class AppReport {
         Collections.sort(sorted);
         n.put("p50Millis", percentile(sorted, 0.50));
         n.put("p95Millis", percentile(sorted, 0.95));
+        n.put("p99Millis", percentile(sorted, 0.99));
+        n.put("maxMillis", sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1));
         n.put("elapsedMillis", (System.nanoTime() - startedNanos) / 1_000_000);
-        System.out.println(PREFIX + n);
-        System.out.flush();
+        if (!notes.isEmpty()) {
+            ObjectNode o = n.putObject("notes");
+            new TreeMap<>(notes).forEach(o::put);
+        }
+        if (!groups.isEmpty()) {
+            ObjectNode g = n.putObject("groups");
+            new TreeMap<>(groups).forEach((k, v) -> g.set(k, v.toJson()));
+        }
+        return n;
     }
 
     private static long percentile(List<Long> sorted, double q) {

@@ -1,0 +1,48 @@
+package dev.sluice.it.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A Sluice configuration file written by a test, for {@code -javaagent:...=config=<path>}. */
+public final class SluiceYaml {
+
+    private SluiceYaml() {}
+
+    /** Writes {@code yaml} to a temporary file (deleted when the test JVM exits) and returns its path. */
+    public static Path write(String yaml) {
+        try {
+            Path file = Files.createTempFile("sluice-it-", ".yaml");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, yaml, StandardCharsets.UTF_8);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The agent options naming this configuration file. */
+    public static String agentOptions(String yaml) {
+        return "config=" + write(yaml);
+    }
+
+    /**
+     * One provider whose requests go to a simulator, mirroring its request limit, with nothing
+     * learned from headers: the simulator's short windows (per second) are not the per-minute
+     * windows the real providers' headers describe.
+     */
+    public static String mirroredProvider(String kind, String baseUrl, long requests, String window) {
+        return "providers:\n"
+                + "  - name: sim-" + kind + "\n"
+                + "    kind: " + kind + "\n"
+                + "    match:\n"
+                + "      urls: [\"" + baseUrl + "/\"]\n"
+                + "    learnFromHeaders: false\n"
+                + "    limits:\n"
+                + "      - dimension: requests\n"
+                + "        capacity: " + requests + "\n"
+                + "        window: " + window + "\n";
+    }
+}
