@@ -39,7 +39,7 @@ public final class BucketView {
     }
 
     static BucketView of(Bucket b, long nowNanos, long nowMillis) {
-        return new BucketView(b, b.room(nowNanos, nowMillis));
+        return new BucketView(b, b.roomAsCounted(nowNanos, nowMillis));
     }
 
     public String limitId() {
@@ -64,7 +64,10 @@ public final class BucketView {
         return capacity;
     }
 
-    /** Room for new reservations now (negative after debits beyond estimates). */
+    /**
+     * Room left now as the limit's owner counts it (negative after debits beyond estimates); a
+     * provider mirror admits up to its transit allowance less than this.
+     */
     public long room() {
         return room;
     }

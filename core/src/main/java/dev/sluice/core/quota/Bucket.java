@@ -198,6 +198,15 @@ public abstract class Bucket {
         return false;
     }
 
+    /**
+     * Room as the limit's owner would count it, for status views: a provider mirror's room plus the
+     * transit allowance it keeps back (see {@link TokenBucket}), so it reads like the provider's
+     * own "remaining".
+     */
+    public long roomAsCounted(long nowNanos, long nowMillis) {
+        return room(nowNanos, nowMillis);
+    }
+
     /** Room with its fraction (token buckets refill continuously), for comparisons with reserves. */
     double exactRoom(long nowNanos, long nowMillis) {
         return room(nowNanos, nowMillis);

@@ -75,6 +75,13 @@ final class TokenBucket extends Bucket {
     }
 
     @Override
+    public long roomAsCounted(long nowNanos, long nowMillis) {
+        refill(nowNanos);
+        double allowance = level >= ceiling - 1e-9 ? 0 : limit().burst() - ceiling;
+        return (long) Math.floor(visibleLevel() + allowance + 1e-9);
+    }
+
+    @Override
     double exactRoom(long nowNanos, long nowMillis) {
         refill(nowNanos);
         return visibleLevel();

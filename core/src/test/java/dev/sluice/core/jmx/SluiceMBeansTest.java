@@ -76,18 +76,16 @@ class SluiceMBeansTest {
         admit("beta");
         LimitMXBean rpm = jmx.limit("sim-rpm");
         assertThat(rpm.getCapacity()).isEqualTo(10);
-        // 7 less the transit allowance a provider-mirroring bucket keeps back (10/min over 250 ms)
-        assertThat(rpm.getAvailable()).isEqualTo(6);
+        assertThat(rpm.getAvailable()).isEqualTo(7);
         assertThat(rpm.getInFlight()).isEqualTo(3);
-        assertThat(rpm.getUtilisation()).isEqualTo(0.4);
+        assertThat(rpm.getUtilisation()).isEqualTo(0.3);
         assertThat(rpm.getDimension()).isEqualTo("requests");
         assertThat(rpm.getWindow()).isEqualTo("1m");
         assertThat(rpm.getSource()).isEqualTo("configured");
 
         first.settleAndRelease(Usage.builder().build());
         assertThat(rpm.getInFlight()).isEqualTo(2);
-        // 7 less the transit allowance a provider-mirroring bucket keeps back (10/min over 250 ms)
-        assertThat(rpm.getAvailable()).isEqualTo(6); // a request stays counted in its window
+        assertThat(rpm.getAvailable()).isEqualTo(7); // a request stays counted in its window
     }
 
     @Test
