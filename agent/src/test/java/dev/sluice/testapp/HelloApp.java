@@ -1,6 +1,6 @@
 package dev.sluice.testapp;
 
-/** Prints one line: the JVM start-up baseline of the figures in docs/agent-figures.md. */
+/** Prints one line: the JVM start-up baseline of the figures in docs/benchmarks.md. */
 public final class HelloApp {
 
     private HelloApp() {}

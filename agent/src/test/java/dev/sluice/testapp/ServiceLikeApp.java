@@ -5,7 +5,7 @@ import okhttp3.Request;
 
 /**
  * Starts like a service (1.5 s of its own start-up), then makes its first OkHttp call and prints
- * how long it took: the first-weave figure of docs/agent-figures.md.
+ * how long it took: the first-weave figure of docs/benchmarks.md (Agent start-up).
  */
 public final class ServiceLikeApp {
 

@@ -5,7 +5,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * The "small OkHttp app" of the start-up figures (docs/agent-figures.md): builds a client, makes
+ * The "small OkHttp app" of the start-up figures (docs/benchmarks.md): builds a client, makes
  * one call to the URL given, prints the status and exits.
  */
 public final class StartupApp {
