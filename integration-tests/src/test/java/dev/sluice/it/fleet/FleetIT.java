@@ -106,7 +106,7 @@ class FleetIT {
                     + ", window: 1s, algorithm: fixed_window}", "60s");
             List<ForkedApp.Running> fleet = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                fleet.add(instance(config, sim.apiBaseUrl(), 8, 9, 16).start());
+                fleet.add(instance(config, sim.apiBaseUrl(), 8, 14, 16).start());
             }
             for (ForkedApp.Running r : fleet) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> r.stdoutSoFar().contains("READY"));
