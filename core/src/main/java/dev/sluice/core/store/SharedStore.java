@@ -189,8 +189,16 @@ final class SharedStore implements QuotaStore {
 
     @Override
     public void want(Object waiter, Bucket[] buckets, long[] amounts) {
-        if (closed || fallback || wants.containsKey(waiter)) {
+        if (closed || fallback) {
             return;
+        }
+        Want existing = wants.get(waiter);
+        if (existing != null) {
+            if (existing.inFlight || !existing.granted) {
+                return; // asked already
+            }
+            // granted, yet short again: what was granted went to a call ahead of it; ask anew
+            forget(waiter);
         }
         int n = 0;
         for (int i = 0; i < buckets.length; i++) {
