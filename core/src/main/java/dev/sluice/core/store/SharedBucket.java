@@ -299,7 +299,7 @@ final class SharedBucket extends Bucket {
             stock = Math.max(0, remaining);
         }
         lowerTo = lowerTo < 0 ? remaining : Math.min(lowerTo, remaining);
-        store.track(this, false);
+        store.track(this, true); // the provider said so: the rest of the fleet should hear it now
     }
 
     @Override

@@ -211,6 +211,37 @@ class SharedStoreRedisTest {
     }
 
     @Test
+    void aBudgetLearnedFromHeadersIsOneBudgetForTheFleet() throws Exception {
+        Governor a = governor(0, 2);
+        Governor b = governor(0, 2);
+        // both instances read the same headers: 20 requests a minute, all 20 left
+        List<Governor.LearnedBudget> headers = List.of(
+                new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
+        a.learn(call(), headers);
+        b.learn(call(), headers);
+        long admitted = 0;
+        boolean aRefused = false;
+        boolean bRefused = false;
+        while (!aRefused || !bRefused) {
+            Admission fromA = a.admit(call(), Demand.oneRequest(), deadline(150));
+            Admission fromB = b.admit(call(), Demand.oneRequest(), deadline(150));
+            aRefused |= !fromA.isAdmitted();
+            bRefused |= !fromB.isAdmitted();
+            admitted += (fromA.isAdmitted() ? 1 : 0) + (fromB.isAdmitted() ? 1 : 0);
+            assertThat(admitted).as("admitted by the fleet under a learned budget of 20").isLessThanOrEqualTo(21);
+        }
+        // 20, and the refill of one request every 3 s during the loop
+        assertThat(admitted).isGreaterThanOrEqualTo(18);
+
+        // a lower remaining read by one instance lowers the budget for the other
+        Thread.sleep(3_100); // at least one request refilled
+        a.learn(call(), List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 0, 60_000)));
+        Thread.sleep(100); // a's store thread sends it with its next pass, at once
+        Admission afterLowering = b.admit(call(), Demand.oneRequest(), deadline(300));
+        assertThat(afterLowering.isAdmitted()).as("b, after a read remaining 0").isFalse();
+    }
+
+    @Test
     void aCallLargerThanWhatTheFleetHasLeftWaitsForTheRefillNotForever() throws Exception {
         LimitSpec tokens = LimitSpec.builder("tokens", Dimension.TOTAL_TOKENS, 1_000).window(Duration.ofSeconds(1))
                 .shared(true).build();
