@@ -17,6 +17,7 @@ import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
 import dev.sluice.core.schedule.TrafficClass;
 import dev.sluice.core.schedule.Verdict;
+import dev.sluice.core.store.QuotaStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -85,6 +86,10 @@ public final class Governor implements AutoCloseable {
     private final Limit[] limits;
     private final long generation = 1;
 
+    /** Where the buckets a fleet shares live; {@link QuotaStore#local()} when nothing is shared. */
+    private final QuotaStore store;
+    private final boolean sharesAny;
+
     private final Map<String, TrafficClass> classes;
     private final List<ClassQueue<Waiter>> queuesByPriority;
     private final Map<String, ClassQueue<Waiter>> queues;
@@ -127,9 +132,11 @@ public final class Governor implements AutoCloseable {
         long nowMillis = clock.epochMillis();
         this.lastNanos = nowNanos;
         this.guarantees = b.guaranteedShares.isEmpty() ? Guarantees.none() : Guarantees.of(b.guaranteedShares);
+        this.store = b.store;
+        this.sharesAny = store.sharesAny();
         List<Limit> built = new ArrayList<>();
         for (LimitSpec spec : b.limits.values()) {
-            built.add(Limit.of(spec, clock::nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees));
+            built.add(Limit.of(spec, clock::nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees, store));
         }
         this.limits = built.toArray(new Limit[0]);
         this.classes = Collections.unmodifiableMap(new LinkedHashMap<>(b.classes));
@@ -154,6 +161,31 @@ public final class Governor implements AutoCloseable {
                     }
                 })
                 .build();
+        store.attach(new StoreHost());
+    }
+
+    /** The governor as its store sees it: work under the lock, then the queues get their turn. */
+    private final class StoreHost implements QuotaStore.Host {
+        @Override
+        public <T> T withLock(Locked<T> action) {
+            List<Waiter> done = null;
+            T result;
+            lock.lock();
+            try {
+                long nowNanos = now();
+                long nowMillis = clock.epochMillis();
+                ledger.drain(nowNanos, clock, stats);
+                result = action.run(nowNanos, nowMillis);
+                if (waiting > 0 && !closed) {
+                    done = new ArrayList<>(2);
+                    dispatch(nowNanos, nowMillis, done);
+                }
+            } finally {
+                lock.unlock();
+            }
+            deliverAll(done);
+            return result;
+        }
     }
 
     public static Builder builder() {
@@ -461,7 +493,7 @@ public final class Governor implements AutoCloseable {
     private Permit take(CallContext call, Demand demand, Route route, Bucket[] buckets, long[] amounts,
             long nowNanos, long nowMillis, long waitedNanos) {
         int g = route.guarantee;
-        long[] windowIds = route.windowed() ? new long[buckets.length] : null;
+        long[] windowIds = route.tracked() ? new long[buckets.length] : null;
         long[] fromReserve = g >= 0 ? new long[buckets.length] : null;
         for (int i = 0; i < buckets.length; i++) {
             long amount = amounts[i];
@@ -590,6 +622,7 @@ public final class Governor implements AutoCloseable {
             }
         }
         boolean shortNow = false;
+        boolean shortLocally = false;
         for (Bucket b : buckets) {
             long amount = amountFor(b, w.demand);
             if (amount == 0 || !b.limit().enforced()) {
@@ -597,6 +630,7 @@ public final class Governor implements AutoCloseable {
             }
             if (b.roomFor(route.guarantee, nowNanos, nowMillis) < amount) {
                 shortNow = true;
+                shortLocally |= !b.isShared();
                 if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }
@@ -604,12 +638,28 @@ public final class Governor implements AutoCloseable {
             }
         }
         if (shortNow) {
+            if (sharesAny && !shortLocally) {
+                askStore(w, buckets);
+            }
             return Verdict.NOT_NOW;
         }
         w.releaseClaims();
         Permit permit = take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos);
         leaveQueue(w, permit, done);
         return Verdict.ADMITTED;
+    }
+
+    /**
+     * The call waits only for shared room: the store reserves exactly what it needs, off the lock
+     * (the call stays queued meanwhile), and dispatches again when it arrives.
+     */
+    private void askStore(Waiter w, Bucket[] buckets) {
+        long[] amounts = new long[buckets.length];
+        for (int i = 0; i < buckets.length; i++) {
+            Bucket b = buckets[i];
+            amounts[i] = b.isShared() && b.limit().enforced() ? amountFor(b, w.demand) : 0;
+        }
+        store.want(w, buckets, amounts);
     }
 
     private void noteWake(long nanos) {
@@ -646,6 +696,9 @@ public final class Governor implements AutoCloseable {
     private void leaveQueue(Waiter w, Admission outcome, List<Waiter> done) {
         w.done = true;
         w.releaseClaims();
+        if (sharesAny) {
+            store.forget(w);
+        }
         w.outcome = outcome;
         waiting--;
         done.add(w);
@@ -660,6 +713,9 @@ public final class Governor implements AutoCloseable {
                 queues.get(w.trafficClass.name()).remove(w);
                 w.done = true;
                 w.releaseClaims();
+                if (sharesAny) {
+                    store.forget(w);
+                }
                 waiting--;
                 stats.onAbandoned(w.trafficClass.name());
                 // its claims may have been holding others back
@@ -908,7 +964,7 @@ public final class Governor implements AutoCloseable {
             }
         }
         ProviderScope scope = scopes.get(call.providerScopeKey(),
-                k -> new ProviderScope(k, scopeDisplayName(call), guarantees));
+                k -> new ProviderScope(k, scopeDisplayName(call), guarantees, store));
         Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()),
                 stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
         call.cachedRoute = r;
@@ -1069,6 +1125,11 @@ public final class Governor implements AutoCloseable {
 
     public GovernorStats stats() {
         return stats;
+    }
+
+    /** Where the buckets a fleet shares live. */
+    public QuotaStore store() {
+        return store;
     }
 
     /** The configured limits, in declaration order. */
@@ -1302,6 +1363,7 @@ public final class Governor implements AutoCloseable {
             lock.unlock();
         }
         deliverAll(done);
+        store.close(); // gives back what this JVM leased; takes the lock itself
         timer.shutdown();
     }
 
@@ -1331,6 +1393,7 @@ public final class Governor implements AutoCloseable {
         private Duration probeTimeout = Duration.ofSeconds(30);
         private boolean adoptHeaderLimits;
         private boolean weightedClasses;
+        private QuotaStore store = QuotaStore.local();
         private final Map<String, LimitSpec> limits = new LinkedHashMap<>();
         private final Map<String, TrafficClass> classes = new LinkedHashMap<>();
         private final Map<String, Double> tenantWeights = new LinkedHashMap<>();
@@ -1377,6 +1440,15 @@ public final class Governor implements AutoCloseable {
          */
         public Builder weightedClasses(boolean v) {
             this.weightedClasses = v;
+            return this;
+        }
+
+        /**
+         * Where the buckets of shared limits (the provider's own, and those marked shared) live:
+         * the governor owns the store from now on and closes it with itself.
+         */
+        public Builder store(QuotaStore v) {
+            this.store = Objects.requireNonNull(v);
             return this;
         }
 

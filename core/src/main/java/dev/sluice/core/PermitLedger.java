@@ -122,8 +122,9 @@ final class PermitLedger {
         long[] amounts = p.amounts;
         for (int i = 0; i < amounts.length; i++) {
             if (amounts[i] > 0 && buckets[i].limit().dimension() == Dimension.CONCURRENCY) {
-                buckets[i].settle(amounts[i], 0, 0, p.guarantee, p.fromReserve == null ? 0 : p.fromReserve[i],
-                        nowNanos, 0);
+                // a shared bucket tells by what take returned whether the slot came from the store
+                buckets[i].settle(amounts[i], 0, p.windowIds == null ? 0 : p.windowIds[i], p.guarantee,
+                        p.fromReserve == null ? 0 : p.fromReserve[i], nowNanos, 0);
             }
         }
     }

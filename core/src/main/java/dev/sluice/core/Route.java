@@ -25,6 +25,7 @@ final class Route {
     private Bucket[] all;
     private Bucket[] learnedSeen;
     private boolean windowed;
+    private boolean tracked;
 
     Route(Bucket[] configured, ProviderScope scope, long generation, int guarantee, TenantCounters tenantCounters,
             ClassCounters classCounters) {
@@ -56,14 +57,23 @@ final class Route {
             System.arraycopy(configured, 0, merged, 0, configured.length);
             System.arraycopy(learned, 0, merged, configured.length, learned.length);
             boolean w = false;
+            boolean t = false;
             for (Bucket b : merged) {
                 w |= b.isWindowed();
+                t |= b.tracksTakes();
             }
             all = merged;
             learnedSeen = learned;
             windowed = w;
+            tracked = t;
         }
         return all;
+    }
+
+    /** Whether a bucket on the path needs what {@link Bucket#take} returned back when settled. */
+    boolean tracked() {
+        buckets();
+        return tracked;
     }
 
     /** Whether a bucket on the path counts in windows aligned on wall-clock time. */

@@ -22,6 +22,8 @@ import dev.sluice.core.retry.RetryPolicy;
 import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
 import dev.sluice.core.schedule.TrafficClass;
+import dev.sluice.core.store.QuotaStore;
+import dev.sluice.core.store.redis.RedisBackend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -54,7 +56,8 @@ public final class SluiceRuntime implements AutoCloseable {
                 .mode(config.mode())
                 .leaseTimeout(config.leaseTimeout())
                 .adoptHeaderLimits(config.adoptHeaderLimits())
-                .weightedClasses(config.classScheduling() == ClassScheduling.WEIGHTED);
+                .weightedClasses(config.classScheduling() == ClassScheduling.WEIGHTED)
+                .store(store(config));
         for (LimitConfig limit : config.allLimits()) {
             g.limit(limitSpec(limit));
         }
@@ -79,6 +82,11 @@ public final class SluiceRuntime implements AutoCloseable {
                 .failMode(config.failMode())
                 .build();
         return new SluiceRuntime(config, governor, governance);
+    }
+
+    /** The configured store: Redis when {@code store} is a Redis URL, else every bucket stays in this JVM. */
+    static QuotaStore store(SluiceConfig config) {
+        return config.store().isRedis() ? RedisBackend.store(config.store()) : QuotaStore.local();
     }
 
     /** A configured limit as the governor models it. */

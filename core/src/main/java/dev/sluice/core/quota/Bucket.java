@@ -40,9 +40,17 @@ public abstract class Bucket {
     private final Guarantees guarantees;
 
     protected Bucket(Limit limit, String scopeValue) {
+        this(limit, scopeValue, true);
+    }
+
+    /**
+     * @param holdReserves whether this bucket keeps reserves for guaranteed tenants; a bucket whose
+     *     room lives in a shared store does not (guarantees are a per-JVM scheduling matter)
+     */
+    protected Bucket(Limit limit, String scopeValue, boolean holdReserves) {
         this.limit = limit;
         this.scopeValue = scopeValue;
-        this.guarantees = limit.guaranteesForBuckets();
+        this.guarantees = holdReserves ? limit.guaranteesForBuckets() : Guarantees.none();
         if (!guarantees.isEmpty()) {
             reserves = new double[guarantees.size()];
             for (int i = 0; i < reserves.length; i++) {
@@ -205,6 +213,22 @@ public abstract class Bucket {
      */
     public long roomAsCounted(long nowNanos, long nowMillis) {
         return room(nowNanos, nowMillis);
+    }
+
+    /**
+     * Whether this bucket's room lives in a store shared by a fleet of JVMs: it admits from what
+     * this JVM leased, and a waiting call asks the store for more (see {@code dev.sluice.core.store}).
+     */
+    public boolean isShared() {
+        return false;
+    }
+
+    /**
+     * Whether a refund or release must be handed the value {@link #take} returned: windowed
+     * buckets, and shared buckets (which tell what was taken before a fallback to local limits).
+     */
+    public boolean tracksTakes() {
+        return isWindowed();
     }
 
     /** Room with its fraction (token buckets refill continuously), for comparisons with reserves. */

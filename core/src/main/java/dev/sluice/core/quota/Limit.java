@@ -34,12 +34,16 @@ public final class Limit {
     private final Cache<String, Bucket> perValue;
     private final WindowScheduleFactory schedules;
     private final Guarantees guarantees;
+    private final BucketPlacement placement;
+    /** Answers window questions for buckets that do not keep a schedule of their own (shared ones). */
+    private WindowSchedule windows;
     private final java.util.concurrent.atomic.LongAdder[] rejections =
             new java.util.concurrent.atomic.LongAdder[dev.sluice.core.GatewayDecision.values().length];
 
     private Limit(LimitSpec spec, String displayScope, LongSupplier nanoTicker, long nowNanos, long nowMillis,
-            Duration leaseTimeout, Guarantees guarantees) {
+            Duration leaseTimeout, Guarantees guarantees, BucketPlacement placement) {
         this.spec = spec;
+        this.placement = placement;
         // only buckets shared between tenants hold reserves for guaranteed tenants
         this.guarantees = spec.tenant() == null && spec.level() != ScopeLevel.TENANT ? guarantees : Guarantees.none();
         this.displayScope = displayScope;
@@ -76,7 +80,13 @@ public final class Limit {
     /** A configured limit. */
     public static Limit of(LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis,
             Duration leaseTimeout, Guarantees guarantees) {
-        return new Limit(spec, null, nanoTicker, nowNanos, nowMillis, leaseTimeout, guarantees);
+        return of(spec, nanoTicker, nowNanos, nowMillis, leaseTimeout, guarantees, BucketPlacement.LOCAL);
+    }
+
+    /** A configured limit whose buckets {@code placement} may put in a shared store. */
+    public static Limit of(LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis,
+            Duration leaseTimeout, Guarantees guarantees, BucketPlacement placement) {
+        return new Limit(spec, null, nanoTicker, nowNanos, nowMillis, leaseTimeout, guarantees, placement);
     }
 
     /** A configured limit, with no guaranteed tenants. */
@@ -88,10 +98,17 @@ public final class Limit {
     /** A limit whose single bucket stands for a fixed scope, e.g. a provider scope learned from headers. */
     public static Limit forScope(LimitSpec spec, String displayScope, long nowNanos, long nowMillis,
             Guarantees guarantees) {
+        return forScope(spec, displayScope, nowNanos, nowMillis, guarantees, BucketPlacement.LOCAL);
+    }
+
+    /** A fixed-scope limit whose bucket {@code placement} may put in a shared store. */
+    public static Limit forScope(LimitSpec spec, String displayScope, long nowNanos, long nowMillis,
+            Guarantees guarantees, BucketPlacement placement) {
         if (spec.level() != ScopeLevel.ORGANIZATION) {
             throw new IllegalArgumentException("a fixed-scope limit has a single bucket");
         }
-        return new Limit(spec, displayScope, System::nanoTime, nowNanos, nowMillis, Duration.ZERO, guarantees);
+        return new Limit(spec, displayScope, System::nanoTime, nowNanos, nowMillis, Duration.ZERO, guarantees,
+                placement);
     }
 
     /** The guarantees this limit's buckets hold reserves for (none for per-tenant limits). */
@@ -100,6 +117,11 @@ public final class Limit {
     }
 
     private Bucket newBucket(String scopeValue, long nowNanos, long nowMillis) {
+        Bucket local = newLocalBucket(scopeValue, nowNanos, nowMillis);
+        return placement == null ? local : placement.place(this, scopeValue, local, nowNanos, nowMillis);
+    }
+
+    private Bucket newLocalBucket(String scopeValue, long nowNanos, long nowMillis) {
         if (spec.dimension() == Dimension.CONCURRENCY) {
             return new ConcurrencyBucket(this, scopeValue);
         }
@@ -107,6 +129,27 @@ public final class Limit {
             return new TokenBucket(this, scopeValue, nowNanos);
         }
         return new WindowBucket(this, scopeValue, schedules.create(), nowMillis);
+    }
+
+    /** Start (epoch ms) of this limit's window containing {@code nowMillis}; for windowed limits. Lock held. */
+    public long windowStartAt(long nowMillis) {
+        if (windows == null) {
+            windows = schedules.create();
+        }
+        return windows.windowStart(nowMillis);
+    }
+
+    /** Start (epoch ms) of the window after the one containing {@code nowMillis}; for windowed limits. Lock held. */
+    public long nextWindowStartAt(long nowMillis) {
+        if (windows == null) {
+            windows = schedules.create();
+        }
+        return windows.nextWindowStart(nowMillis);
+    }
+
+    /** Window length in milliseconds (0 for concurrency). */
+    public long windowMillis() {
+        return windowNanos / 1_000_000L;
     }
 
     public LimitSpec spec() {

@@ -31,11 +31,18 @@ public final class ProviderScope {
     private volatile boolean evicted;
 
     private final Guarantees guarantees;
+    private final BucketPlacement placement;
 
     public ProviderScope(String key, String displayName, Guarantees guarantees) {
+        this(key, displayName, guarantees, BucketPlacement.LOCAL);
+    }
+
+    /** A scope whose learned buckets {@code placement} may put in a shared store, so a fleet paces under one budget. */
+    public ProviderScope(String key, String displayName, Guarantees guarantees, BucketPlacement placement) {
         this.key = key;
         this.displayName = displayName;
         this.guarantees = guarantees;
+        this.placement = placement;
     }
 
     public String key() {
@@ -80,7 +87,7 @@ public final class ProviderScope {
                     .mirrorsProvider(true)
                     .source(LimitSpec.Source.LEARNED)
                     .build();
-            bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis, guarantees).buckets().iterator().next();
+            bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis, guarantees, placement).buckets().iterator().next();
             Bucket[] grown = Arrays.copyOf(learned, learned.length + 1);
             grown[grown.length - 1] = bucket;
             reportedLimits = Arrays.copyOf(reportedLimits, grown.length);

@@ -1,0 +1,101 @@
+package dev.sluice.core.store;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A real {@code redis-server} of a test's own, on a free loopback port, with no persistence: it
+ * can be stopped and started again on the same port (empty, like a restarted Redis without a
+ * disk). Tests that need one are skipped, visibly, where the binary is absent ({@code .ci/run}
+ * installs it, so CI never skips them).
+ */
+public final class RedisServer implements AutoCloseable {
+
+    private static final String[] CANDIDATES = {"/usr/bin/redis-server", "/usr/local/bin/redis-server"};
+
+    private final String binary;
+    private final int port;
+    private Process process;
+
+    private RedisServer(String binary, int port) {
+        this.binary = binary;
+        this.port = port;
+    }
+
+    /** Starts one, or skips the calling test when redis-server is not installed. */
+    public static RedisServer start() throws IOException, InterruptedException {
+        String binary = binary();
+        Assumptions.assumeTrue(binary != null,
+                "SKIPPED: redis-server is not installed (apt-get install -y redis-server); the Redis store tests need it");
+        RedisServer s = new RedisServer(binary, freePort());
+        s.startAgain();
+        return s;
+    }
+
+    /** The redis-server binary, or null. */
+    public static String binary() {
+        for (String c : CANDIDATES) {
+            if (Files.isExecutable(Paths.get(c))) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    public static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    /** (Re)starts the server on its port, empty, and waits until it accepts connections. */
+    public void startAgain() throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "no",
+                "--dir", System.getProperty("java.io.tmpdir")));
+        Path log = Files.createTempFile("redis-" + port + "-", ".log");
+        process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (Socket ignored = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                if (!process.isAlive()) {
+                    throw new IOException("redis-server exited: " + Files.readString(log));
+                }
+                Thread.sleep(20);
+            }
+        }
+        throw new IOException("redis-server did not start on port " + port);
+    }
+
+    /** Kills the server at once (no shutdown save), like a crash. */
+    public void stop() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+            process = null;
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+}

@@ -1,0 +1,273 @@
+package dev.sluice.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.sluice.config.Algorithm;
+import dev.sluice.config.Dimension;
+import dev.sluice.config.StoreConfig;
+import dev.sluice.core.Admission;
+import dev.sluice.core.CallContext;
+import dev.sluice.core.Demand;
+import dev.sluice.core.Governor;
+import dev.sluice.core.Permit;
+import dev.sluice.core.Usage;
+import dev.sluice.core.quota.LimitSpec;
+import dev.sluice.core.store.redis.RedisBackend;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several governors, as several JVMs would, sharing one real Redis: together they admit what one
+ * governor would, and they keep admitting, within capacity / N each, while Redis is away.
+ */
+class SharedStoreRedisTest {
+
+    /** A call of its own for each governor: a context caches the route of the governor that saw it. */
+    private static CallContext call() {
+        return CallContext.builder("openai").tenant("t").apiKeyId("k_1").build();
+    }
+
+    private RedisServer redis;
+    private final List<Governor> governors = new ArrayList<>();
+
+    @BeforeEach
+    void startRedis() throws Exception {
+        redis = RedisServer.start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (Governor g : governors) {
+            g.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    private Governor governor(double leaseChunk, int instances, LimitSpec... limits) {
+        StoreConfig config = StoreConfig.builder().url(redis.url()).leaseChunk(leaseChunk).instances(instances)
+                .timeout(Duration.ofMillis(100)).build();
+        Governor.Builder b = Governor.builder().store(RedisBackend.store(config));
+        for (LimitSpec l : limits) {
+            b.limit(l);
+        }
+        Governor g = b.build();
+        governors.add(g);
+        return g;
+    }
+
+    private static LimitSpec requestsPerSecondWindow(long capacity) {
+        return LimitSpec.builder("rps", Dimension.REQUESTS, capacity).window(Duration.ofSeconds(1))
+                .algorithm(Algorithm.FIXED_WINDOW).shared(true).build();
+    }
+
+    private static long deadline(long millis) {
+        return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    @Test
+    void threeGovernorsAtThreeTimesTheLimitNeverOverAdmitAWindow() throws Exception {
+        for (double chunk : new double[] {0.05, 0}) {
+            governors.forEach(Governor::close);
+            governors.clear();
+            long capacity = 60;
+            ConcurrentHashMap<Long, AtomicLong> definite = new ConcurrentHashMap<>();
+            AtomicLong admitted = new AtomicLong();
+            List<Thread> threads = new ArrayList<>();
+            long end = System.currentTimeMillis() + 2_200;
+            for (int gi = 0; gi < 3; gi++) {
+                Governor g = governor(chunk, 0, requestsPerSecondWindow(capacity));
+                for (int t = 0; t < 3; t++) {
+                    CallContext call = call();
+                    Thread th = new Thread(() -> {
+                        while (System.currentTimeMillis() < end) {
+                            long before = System.currentTimeMillis();
+                            Admission a;
+                            try {
+                                a = g.admit(call, Demand.oneRequest(), deadline(300));
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                            long after = System.currentTimeMillis();
+                            if (a.isAdmitted()) {
+                                admitted.incrementAndGet();
+                                if (before / 1000 == after / 1000) {
+                                    definite.computeIfAbsent(before / 1000, w -> new AtomicLong()).incrementAndGet();
+                                }
+                                a.permit().settleAndRelease(Usage.NONE);
+                                // a caller at 3x the limit: 60 per window over 9 threads
+                                sleepQuietly(40);
+                            }
+                        }
+                    });
+                    threads.add(th);
+                    th.start();
+                }
+            }
+            for (Thread th : threads) {
+                th.join();
+            }
+            for (AtomicLong n : definite.values()) {
+                assertThat(n.get()).as("admitted in one window, leaseChunk %s", chunk).isLessThanOrEqualTo(capacity);
+            }
+            // and the fleet used the limit: at least 2 full windows' worth over 2.2 s
+            assertThat(admitted.get()).as("admitted, leaseChunk %s", chunk).isGreaterThanOrEqualTo(2 * capacity);
+        }
+    }
+
+    @Test
+    void exactReservationsCostAboutOneRedisCallPerAdmissionAndLeasesFarFewer() throws Exception {
+        LimitSpec tpm = LimitSpec.builder("tpm", Dimension.TOTAL_TOKENS, 1_000_000).window(Duration.ofMinutes(1))
+                .shared(true).build();
+        double[] perAdmission = new double[2];
+        double[] chunks = {0, 0.05};
+        for (int c = 0; c < 2; c++) {
+            Governor g = governor(chunks[c], 1, tpm);
+            CallContext call = call();
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.store().status().calls() > 0);
+            long before = g.store().status().calls();
+            int n = 400;
+            for (int i = 0; i < n; i++) {
+                Admission a = g.admit(call, Demand.builder().inputTokens(100).outputTokens(100).build(), deadline(2_000));
+                assertThat(a.isAdmitted()).isTrue();
+                a.permit().settleAndRelease(usage(100, 100));
+            }
+            perAdmission[c] = (double) (g.store().status().calls() - before) / n;
+            g.close();
+        }
+        System.out.printf("FIGURES Redis calls per admission: %.3f without leasing, %.4f with leases of 5%%%n",
+                perAdmission[0], perAdmission[1]);
+        assertThat(perAdmission[0]).as("Redis calls per admission without leasing").isBetween(0.5, 2.5);
+        assertThat(perAdmission[1]).as("Redis calls per admission with leases of 5%").isLessThan(0.1);
+    }
+
+    @Test
+    void whenRedisStopsEachGovernorAdmitsFromItsShareAndComesBackWhenRedisDoes() throws Exception {
+        LimitSpec rps = LimitSpec.builder("rps", Dimension.REQUESTS, 40).window(Duration.ofSeconds(1)).shared(true)
+                .build();
+        Governor a = governor(0.05, 2, rps);
+        Governor b = governor(0.05, 2, rps);
+        CallContext callA = call();
+        CallContext callB = call();
+        for (Governor g : List.of(a, b)) {
+            Admission adm = g.admit(g == a ? callA : callB, Demand.oneRequest(), deadline(1_000));
+            assertThat(adm.isAdmitted()).isTrue();
+            adm.permit().settleAndRelease(Usage.NONE);
+        }
+        redis.stop();
+        // calls keep being admitted while Redis is away (no call lost), within 40/2 per second each
+        AtomicInteger admittedDuringOutage = new AtomicInteger();
+        long outageEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500);
+        while (System.nanoTime() < outageEnd) {
+            Admission adm = a.admit(callA, Demand.oneRequest(), deadline(1_000));
+            assertThat(adm.isAdmitted()).as("admitted during the outage: %s", a.store().status()).isTrue();
+            adm.permit().settleAndRelease(Usage.NONE);
+            admittedDuringOutage.incrementAndGet();
+        }
+        assertThat(a.store().status().isFallback()).isTrue();
+        assertThat(a.store().status().mode()).isEqualTo("fallback (capacity/2)");
+        // 1.5 s at 20/s per share, plus a full share at the start
+        assertThat(admittedDuringOutage.get()).isBetween(10, 20 + 30 + 2);
+
+        redis.startAgain();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !a.store().status().isFallback()
+                && !b.store().status().isFallback());
+        assertThat(a.store().status().recoveries()).isEqualTo(1);
+        Admission after = b.admit(callB, Demand.oneRequest(), deadline(2_000));
+        assertThat(after.isAdmitted()).isTrue();
+        after.permit().settleAndRelease(Usage.NONE);
+    }
+
+    @Test
+    void aDeadInstancesConcurrencyHoldingsExpireAndTheOthersGetTheSlots() throws Exception {
+        LimitSpec slots = LimitSpec.builder("slots", Dimension.CONCURRENCY, 3).shared(true).build();
+        // an instance that takes every slot and then dies: it never announces itself again
+        RedisBackend dead = RedisBackend.of(StoreConfig.builder().url(redis.url()).build());
+        SyncRequest r = new SyncRequest("dead-1", 600);
+        SyncRequest.Entry e = new SyncRequest.Entry("slots", SyncRequest.CONCURRENCY, 3, 0, 0, 0, "dead-1/1");
+        e.held = 3;
+        r.add(e);
+        dead.sync(r);
+        long diedAt = System.nanoTime();
+        dead.close();
+
+        Governor g = governor(0, 2, slots);
+        Admission a = g.admit(call(), Demand.oneRequest(), deadline(5_000));
+        long sinceDeathMillis = (System.nanoTime() - diedAt) / 1_000_000;
+        assertThat(a.isAdmitted()).isTrue();
+        // its heartbeat said 600 ms; the slots come back then, not before and not much later
+        assertThat(sinceDeathMillis).as("slots came back after the dead instance expired").isBetween(400L, 2_500L);
+        a.permit().settleAndRelease(Usage.NONE);
+    }
+
+    @Test
+    void aBudgetLearnedFromHeadersIsOneBudgetForTheFleet() throws Exception {
+        Governor a = governor(0, 2);
+        Governor b = governor(0, 2);
+        // both instances read the same headers: 20 requests a minute, all 20 left
+        List<Governor.LearnedBudget> headers = List.of(
+                new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
+        a.learn(call(), headers);
+        b.learn(call(), headers);
+        long admitted = 0;
+        boolean aRefused = false;
+        boolean bRefused = false;
+        while (!aRefused || !bRefused) {
+            Admission fromA = a.admit(call(), Demand.oneRequest(), deadline(150));
+            Admission fromB = b.admit(call(), Demand.oneRequest(), deadline(150));
+            aRefused |= !fromA.isAdmitted();
+            bRefused |= !fromB.isAdmitted();
+            admitted += (fromA.isAdmitted() ? 1 : 0) + (fromB.isAdmitted() ? 1 : 0);
+            assertThat(admitted).as("admitted by the fleet under a learned budget of 20").isLessThanOrEqualTo(21);
+        }
+        // 20, and the refill of one request every 3 s during the loop
+        assertThat(admitted).isGreaterThanOrEqualTo(18);
+
+        // a lower remaining read by one instance lowers the budget for the other
+        Thread.sleep(3_100); // at least one request refilled
+        a.learn(call(), List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 0, 60_000)));
+        Thread.sleep(100); // a's store thread sends it with its next pass, at once
+        Admission afterLowering = b.admit(call(), Demand.oneRequest(), deadline(300));
+        assertThat(afterLowering.isAdmitted()).as("b, after a read remaining 0").isFalse();
+    }
+
+    @Test
+    void aCallLargerThanWhatTheFleetHasLeftWaitsForTheRefillNotForever() throws Exception {
+        LimitSpec tokens = LimitSpec.builder("tokens", Dimension.TOTAL_TOKENS, 1_000).window(Duration.ofSeconds(1))
+                .shared(true).build();
+        Governor a = governor(0, 2, tokens);
+        Governor b = governor(0, 2, tokens);
+        Admission big = a.admit(call(), Demand.builder().inputTokens(900).build(), deadline(1_000));
+        assertThat(big.isAdmitted()).isTrue();
+        long start = System.nanoTime();
+        Admission next = b.admit(call(), Demand.builder().inputTokens(600).build(), deadline(2_000));
+        long waited = (System.nanoTime() - start) / 1_000_000;
+        assertThat(next.isAdmitted()).isTrue();
+        // 500 more tokens at 1000/s: about half a second, never at once
+        assertThat(waited).isBetween(350L, 1_500L);
+        big.permit().settleAndRelease(usage(900, 0));
+        next.permit().settleAndRelease(usage(600, 0));
+    }
+
+    private static Usage usage(long input, long output) {
+        return Usage.builder().inputTokens(input).outputTokens(output).build();
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
