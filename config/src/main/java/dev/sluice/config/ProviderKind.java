@@ -12,7 +12,7 @@ import java.util.List;
 public enum ProviderKind {
     OPENAI("openai", "api.openai.com"),
     /** Host names of Azure OpenAI resources, classic and AI Services. */
-    AZURE_OPENAI("azure-openai", "*.openai.azure.com", "*.cognitiveservices.azure.com"),
+    AZURE_OPENAI("azure-openai", "*.openai.azure.com", "*.cognitiveservices.azure.com", "*.services.ai.azure.com"),
     ANTHROPIC("anthropic", "api.anthropic.com"),
     GEMINI("gemini", "generativelanguage.googleapis.com"),
     /** Global and regional endpoints ({@code us-central1-aiplatform.googleapis.com}). */

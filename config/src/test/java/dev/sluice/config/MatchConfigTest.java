@@ -32,4 +32,13 @@ class MatchConfigTest {
         assertThat(ProviderKind.OPENAI_COMPATIBLE.requiresMatch()).isTrue();
         assertThat(ProviderKind.ANTHROPIC.defaultHosts()).containsExactly("api.anthropic.com");
     }
+
+    @Test
+    void aConfiguredAzureEntryKeepsEveryHostAzureServesOpenAiFrom() {
+        ProviderConfig azure = ProviderConfig.builder("azure", ProviderKind.AZURE_OPENAI).build();
+        assertThat(azure.match().matchesHost("contoso.openai.azure.com")).isTrue();
+        assertThat(azure.match().matchesHost("contoso.cognitiveservices.azure.com")).isTrue();
+        assertThat(azure.match().matchesHost("contoso.services.ai.azure.com")).isTrue();
+        assertThat(azure.match().matchesHost("contoso.blob.core.windows.net")).isFalse();
+    }
 }

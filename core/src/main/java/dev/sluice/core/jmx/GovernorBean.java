@@ -1,5 +1,6 @@
 package dev.sluice.core.jmx;
 
+import dev.sluice.bootstrap.RetryLayers;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.GatewayDecision;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The {@link GovernorMXBean} of a running Sluice. */
@@ -109,6 +111,14 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public long getProviderPauses() {
         return governor.stats().providerPauses();
+    }
+
+    @Override
+    public Map<String, Long> getRetryLayers() {
+        Map<String, Long> flat = new TreeMap<>();
+        RetryLayers.snapshot().forEach((layer, counts) ->
+                counts.forEach((what, n) -> flat.put(layer + "." + what, n)));
+        return flat;
     }
 
     @Override

@@ -49,6 +49,11 @@ public interface GovernorMXBean {
     @Description("Times a provider asked a scope to wait (429 with Retry-After), pausing it for every caller")
     long getProviderPauses();
 
+    @Description("The retry layers Sluice stood in for (SDK loops, interceptors, OkHttp's connection retries): per"
+            + " layer, '<layer>.passed' calls that went through it with its retries off and '<layer>.declined'"
+            + " retries it would have made")
+    Map<String, Long> getRetryLayers();
+
     @Description("Tenants paused by an operator: their calls are rejected with 'paused'")
     String[] getPausedTenants();
 

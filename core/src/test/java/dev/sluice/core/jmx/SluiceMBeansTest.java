@@ -70,6 +70,15 @@ class SluiceMBeansTest {
     }
 
     @Test
+    void theGovernorShowsWhatEachRetryLayerWouldHaveDone() {
+        dev.sluice.bootstrap.RetryLayers.passed("test-layer");
+        dev.sluice.bootstrap.RetryLayers.declined("test-layer");
+        dev.sluice.bootstrap.RetryLayers.declined("test-layer");
+        assertThat(jmx.governor().getRetryLayers()).containsEntry("test-layer.passed", 1L)
+                .containsEntry("test-layer.declined", 2L);
+    }
+
+    @Test
     void aLimitShowsCapacityAvailableReservedAndCallsInFlight() {
         Permit first = admit("alpha").permit();
         admit("alpha");
