@@ -630,7 +630,7 @@ public final class Governor implements AutoCloseable {
             }
             if (b.roomFor(route.guarantee, nowNanos, nowMillis) < amount) {
                 shortNow = true;
-                shortLocally |= !b.isShared();
+                shortLocally |= !b.awaitsStore(nowMillis);
                 if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }

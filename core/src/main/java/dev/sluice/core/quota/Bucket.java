@@ -224,6 +224,14 @@ public abstract class Bucket {
     }
 
     /**
+     * Whether a call short of room here waits for the shared store to grant it (a shared bucket),
+     * rather than for time to pass.
+     */
+    public boolean awaitsStore(long nowMillis) {
+        return isShared();
+    }
+
+    /**
      * Whether a refund or release must be handed the value {@link #take} returned: windowed
      * buckets, and shared buckets (which tell what was taken before a fallback to local limits).
      */

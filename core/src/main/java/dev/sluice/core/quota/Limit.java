@@ -147,6 +147,18 @@ public final class Limit {
         return windows.nextWindowStart(nowMillis);
     }
 
+    /**
+     * Whether a window mirroring a provider is in its closing stretch, when a call admitted now
+     * would reach the provider in the next window (see {@link WindowBucket}); for buckets that do
+     * not keep a schedule of their own (shared ones). Lock held.
+     */
+    public boolean windowClosingAt(long nowMillis) {
+        if (windows == null) {
+            windows = schedules.create();
+        }
+        return WindowBucket.closing(this, windows, nowMillis);
+    }
+
     /** Window length in milliseconds (0 for concurrency). */
     public long windowMillis() {
         return windowNanos / 1_000_000L;

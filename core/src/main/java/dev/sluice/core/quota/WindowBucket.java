@@ -57,15 +57,24 @@ final class WindowBucket extends Bucket {
      * {@link #MAX_CLOSING_MILLIS}; 0 for Sluice's own windows, which nothing else counts.
      */
     long closingMillis(long nowMillis) {
-        if (!limit().mirrorsProvider()) {
+        return closingMillis(limit(), schedule, nowMillis);
+    }
+
+    private boolean closing(long nowMillis) {
+        return closing(limit(), schedule, nowMillis);
+    }
+
+    static long closingMillis(Limit limit, WindowSchedule schedule, long nowMillis) {
+        if (!limit.mirrorsProvider()) {
             return 0;
         }
         long length = schedule.nextWindowStart(nowMillis) - schedule.windowStart(nowMillis);
         return Math.min(MAX_CLOSING_MILLIS, length / 10);
     }
 
-    private boolean closing(long nowMillis) {
-        long closing = closingMillis(nowMillis);
+    /** Whether {@code limit}'s window, as {@code schedule} cuts it, is in its closing stretch. */
+    static boolean closing(Limit limit, WindowSchedule schedule, long nowMillis) {
+        long closing = closingMillis(limit, schedule, nowMillis);
         return closing > 0 && schedule.nextWindowStart(nowMillis) - nowMillis <= closing;
     }
 

@@ -113,8 +113,10 @@ final class SharedBucket extends Bucket {
     private void enterFallback(long nowNanos, long nowMillis) {
         int n = store.fallbackInstances();
         long share = Math.max(1, capacity() / n);
+        // a share of a provider's limit still mirrors it: a fixed window closes early, a token
+        // bucket keeps its transit allowance, as the provider counts calls when they arrive
         LimitSpec spec = limit().spec().toBuilder().level(ScopeLevel.ORGANIZATION).tenant(null).capacity(share)
-                .shared(false).mirrorsProvider(false).build();
+                .shared(false).build();
         Limit local = Limit.forScope(spec, scopeName() + " (fallback 1/" + n + ")", nowNanos, nowMillis,
                 Guarantees.none());
         Bucket b = local.buckets().iterator().next();
@@ -189,7 +191,20 @@ final class SharedBucket extends Bucket {
             return fallback.room(nowNanos, nowMillis);
         }
         roll(nowMillis);
-        return stock;
+        return closing(nowMillis) ? Math.min(0, stock) : stock;
+    }
+
+    /**
+     * A window mirroring the provider admits nothing in its last moments, as a local one does: a
+     * call admitted then would reach the provider in its next window. Lock held.
+     */
+    boolean closing(long nowMillis) {
+        return kind == SyncRequest.WINDOW && limit().windowClosingAt(nowMillis);
+    }
+
+    @Override
+    public boolean awaitsStore(long nowMillis) {
+        return fallback != null || !closing(nowMillis); // while closing, the next window brings the room
     }
 
     @Override
@@ -279,6 +294,9 @@ final class SharedBucket extends Bucket {
             return fallback.nanosUntilRoom(amount, nowNanos, nowMillis);
         }
         roll(nowMillis);
+        if (closing(nowMillis)) {
+            return Math.max(1, limit().nextWindowStartAt(nowMillis) - nowMillis) * 1_000_000L;
+        }
         if (stock >= amount) {
             return 0;
         }

@@ -211,6 +211,25 @@ class SharedStoreRedisTest {
     }
 
     @Test
+    void aSharedWindowMirroringTheProviderAdmitsNothingInItsLastMoments() throws Exception {
+        LimitSpec providers = LimitSpec.builder("provider-rps", Dimension.REQUESTS, 30).window(Duration.ofSeconds(1))
+                .algorithm(Algorithm.FIXED_WINDOW).mirrorsProvider(true).build();
+        Governor g = governor(0, 1, providers);
+        // warm the store up, then wait for the closing stretch: the last 100 ms of a 1 s window
+        g.admit(call(), Demand.oneRequest(), deadline(2_000)).permit().settleAndRelease(Usage.NONE);
+        while (System.currentTimeMillis() % 1000 < 930) {
+            Thread.sleep(5);
+        }
+        long asked = System.currentTimeMillis();
+        Admission a = g.admit(call(), Demand.oneRequest(), deadline(1_000));
+        long admitted = System.currentTimeMillis();
+        assertThat(a.isAdmitted()).isTrue();
+        // room was left in that window (1 of 30 used), yet the call waits for the next window
+        assertThat(admitted / 1000).as("asked at %d, admitted at %d", asked, admitted).isGreaterThan(asked / 1000);
+        a.permit().settleAndRelease(Usage.NONE);
+    }
+
+    @Test
     void aBudgetLearnedFromHeadersIsOneBudgetForTheFleet() throws Exception {
         Governor a = governor(0, 2);
         Governor b = governor(0, 2);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.core.store.RedisServer;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.simulator.Dimension;
 import dev.sluice.simulator.Limit;
@@ -60,19 +61,49 @@ class FleetIT {
                 .timeout(Duration.ofMinutes(2));
     }
 
+    /** Exchanges per second of arrival at the provider: {arrivals, admitted}. */
+    private static Map<Long, long[]> windows(List<Exchange> exchanges) {
+        Map<Long, long[]> windows = new TreeMap<>();
+        for (Exchange e : exchanges) {
+            long[] w = windows.computeIfAbsent(e.arrivedAt().toEpochMilli() / 1000, k -> new long[2]);
+            w[0]++;
+            if (e.admitted()) {
+                w[1]++;
+            }
+        }
+        return windows;
+    }
+
+    private static String perWindow(Map<Long, long[]> windows) {
+        StringBuilder line = new StringBuilder();
+        windows.values().forEach(w -> line.append(' ').append(w[1]).append('/').append(w[0]));
+        return line.toString();
+    }
+
+    /** The provider: {@link #CAPACITY} requests per one-second fixed window. */
+    private static Simulator providerWithOneSecondWindows() throws Exception {
+        return Simulator.builder().profile(Profile.OPENAI)
+                .limit(Limit.of(Dimension.REQUESTS, CAPACITY, Duration.ofSeconds(1)).fixedWindow())
+                .firstByteLatency(Duration.ofMillis(20)).start();
+    }
+
+    /** Three instances mirroring the provider's limit in the shared store, each running {@code args}. */
+    private static List<ForkedApp.Running> startThree(RedisServer redis, String maxWait, Object... args)
+            throws Exception {
+        Path config = config(redis, "      - {dimension: requests, capacity: " + CAPACITY
+                + ", window: 1s, algorithm: fixed_window}", maxWait);
+        List<ForkedApp.Running> fleet = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            fleet.add(instance(config, args).start());
+        }
+        return fleet;
+    }
+
     @Test
     void threeInstancesAtThreeTimesTheProviderLimitStayUnderItAndUseIt() throws Exception {
-        try (RedisServer redis = RedisServer.start();
-                Simulator sim = Simulator.builder().profile(Profile.OPENAI)
-                        .limit(Limit.of(Dimension.REQUESTS, CAPACITY, Duration.ofSeconds(1)).fixedWindow())
-                        .firstByteLatency(Duration.ofMillis(20)).start()) {
-            Path config = config(redis, "      - {dimension: requests, capacity: " + CAPACITY
-                    + ", window: 1s, algorithm: fixed_window}", "1s");
-            List<ForkedApp.Running> fleet = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                // each instance alone offers the whole limit: the fleet offers three times it
-                fleet.add(instance(config, sim.apiBaseUrl(), CAPACITY, 8, 48).start());
-            }
+        try (RedisServer redis = RedisServer.start(); Simulator sim = providerWithOneSecondWindows()) {
+            // each instance alone offers the whole limit: the fleet offers three times it
+            List<ForkedApp.Running> fleet = startThree(redis, "1s", sim.apiBaseUrl(), CAPACITY, 8, 48);
             long completed = 0;
             long storeCalls = 0;
             for (ForkedApp.Running r : fleet) {
@@ -84,14 +115,7 @@ class FleetIT {
             List<Exchange> exchanges = sim.ledger().exchanges();
             long arrivals = exchanges.size();
             long rejected = sim.ledger().counts().rejected();
-            Map<Long, long[]> windows = new TreeMap<>(); // second -> {arrivals, admitted}
-            for (Exchange e : exchanges) {
-                long[] w = windows.computeIfAbsent(e.arrivedAt().toEpochMilli() / 1000, k -> new long[2]);
-                w[0]++;
-                if (e.admitted()) {
-                    w[1]++;
-                }
-            }
+            Map<Long, long[]> windows = windows(exchanges);
             long maxArrivals = windows.values().stream().mapToLong(w -> w[0]).max().orElse(0);
             List<long[]> steady = new ArrayList<>(windows.values()).subList(1, Math.max(1, windows.size() - 1));
             double goodput = steady.stream().mapToLong(w -> w[1]).average().orElse(0) / CAPACITY;
@@ -99,9 +123,7 @@ class FleetIT {
                             + " goodput=%.1f%% completed=%d storeCallsPerAdmission=%.3f%n", arrivals, rejected,
                     100.0 * rejected / arrivals, maxArrivals, CAPACITY, 100 * goodput, completed,
                     (double) storeCalls / Math.max(1, sim.ledger().counts().admitted()));
-            StringBuilder perWindow = new StringBuilder();
-            windows.values().forEach(w -> perWindow.append(' ').append(w[1]).append('/').append(w[0]));
-            System.out.println("FIGURES admitted/attempts per window:" + perWindow);
+            System.out.println("FIGURES admitted/attempts per window:" + perWindow(windows));
             assertThat(rejected).as("provider 429s").isLessThanOrEqualTo(arrivals / 100);
             assertThat(maxArrivals).as("attempts in any window").isLessThanOrEqualTo((long) (CAPACITY * 1.02));
             assertThat(goodput).as("goodput in full windows").isGreaterThanOrEqualTo(0.9);
@@ -110,16 +132,8 @@ class FleetIT {
 
     @Test
     void redisStoppedMidRunLosesNoCallAndEveryInstanceFallsBackAndReturns() throws Exception {
-        try (RedisServer redis = RedisServer.start();
-                Simulator sim = Simulator.builder().profile(Profile.OPENAI)
-                        .limit(Limit.of(Dimension.REQUESTS, CAPACITY, Duration.ofSeconds(1)).fixedWindow())
-                        .firstByteLatency(Duration.ofMillis(20)).start()) {
-            Path config = config(redis, "      - {dimension: requests, capacity: " + CAPACITY
-                    + ", window: 1s, algorithm: fixed_window}", "60s");
-            List<ForkedApp.Running> fleet = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                fleet.add(instance(config, sim.apiBaseUrl(), 8, 14, 16).start());
-            }
+        try (RedisServer redis = RedisServer.start(); Simulator sim = providerWithOneSecondWindows()) {
+            List<ForkedApp.Running> fleet = startThree(redis, "60s", sim.apiBaseUrl(), 8, 14, 16);
             for (ForkedApp.Running r : fleet) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> r.stdoutSoFar().contains("READY"));
             }
@@ -127,16 +141,21 @@ class FleetIT {
             redis.stop();
             await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
             redis.startAgain();
+            List<ForkedApp.Result> results = new ArrayList<>();
             for (ForkedApp.Running r : fleet) {
-                ForkedApp.Result result = r.awaitExit(Duration.ofMinutes(2)).assertOk();
+                results.add(r.awaitExit(Duration.ofMinutes(2)).assertOk());
+            }
+            System.out.printf("FIGURES outage: attempts=%d provider429=%d per window:%s%n",
+                    sim.ledger().counts().arrivals(), sim.ledger().counts().rejected(),
+                    perWindow(windows(sim.ledger().exchanges())));
+            for (ForkedApp.Result result : results) {
                 JsonNode s = result.summary();
+                System.out.println("FIGURES instance " + s);
                 assertThat(s.get("completed").asLong()).as("no call lost: %s", s).isEqualTo(s.get("calls").asLong());
                 assertThat(result.stderr).contains("unreachable").contains("answers again");
                 assertThat(s.get("counters").path("storeFallbacks").asLong()).as("JMX Fallbacks").isGreaterThanOrEqualTo(1);
                 assertThat(s.get("counters").path("storeRecoveries").asLong()).as("JMX Recoveries").isGreaterThanOrEqualTo(1);
             }
-            System.out.printf("FIGURES outage: attempts=%d provider429=%d%n", sim.ledger().counts().arrivals(),
-                    sim.ledger().counts().rejected());
             assertThat(sim.ledger().counts().rejected()).isLessThanOrEqualTo(sim.ledger().counts().arrivals() / 50);
         }
     }

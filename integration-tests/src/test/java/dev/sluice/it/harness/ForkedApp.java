@@ -129,7 +129,7 @@ public final class ForkedApp {
     static String applicationClassPath() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> !e.matches(".*sluice-(agent|core|config|bootstrap|instrumentation)[^/]*\\.jar")
-                        && !e.matches(".*/(agent|core|config|bootstrap|instrumentations/[^/]+)/target/classes/?"))
+                        && !e.matches(".*/(agent|core|config|bootstrap|instrumentations/[^/]+)/target/(test-)?classes/?"))
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
