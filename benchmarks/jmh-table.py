@@ -8,13 +8,17 @@ import sys
 
 ROWS = [
     ("bucket4j_1bucket_tryConsume", "Bucket4j, local bucket: `tryConsume(1)`"),
+    ("bucket4j_1bucket_tryConsume_batched", "Bucket4j, the same in batches of 1,000"),
     ("resilience4j_1bucket_acquirePermission", "Resilience4j `RateLimiter`: `acquirePermission()`"),
-    ("sluice_1bucket_admitSettle", "Sluice, 1 bucket: `tryAdmit` + `settle` + `releaseConcurrency`"),
+    ("resilience4j_1bucket_acquirePermission_batched", "Resilience4j, the same in batches of 1,000"),
+    ("sluice_1bucket_admitOnly", "Sluice, 1 bucket: `tryAdmit` alone, in batches of 1,000"),
+    ("sluice_1bucket_admitSettle", "Sluice, 1 bucket: `tryAdmit` + `settleAndRelease`"),
     ("sluice_1bucket_admitCancel", "Sluice, 1 bucket: `tryAdmit` + `cancel`"),
-    ("sluice_1bucket_freshContext_admitSettle", "Sluice, 1 bucket: new `CallContext` + admit + settle + release"),
-    ("sluice_15buckets_admitSettle", "Sluice, 15 buckets: `tryAdmit` + `settle` + `releaseConcurrency`"),
+    ("sluice_1bucket_freshContext_admitSettle", "Sluice, 1 bucket: new `CallContext` + admit + settle"),
+    ("sluice_15buckets_admitOnly", "Sluice, 15 buckets: `tryAdmit` alone, in batches of 1,000"),
+    ("sluice_15buckets_admitSettle", "Sluice, 15 buckets: `tryAdmit` + `settleAndRelease`"),
     ("sluice_15buckets_admitCancel", "Sluice, 15 buckets: `tryAdmit` + `cancel`"),
-    ("sluice_15buckets_freshContext_admitSettle", "Sluice, 15 buckets: new `CallContext` + admit + settle + release"),
+    ("sluice_15buckets_freshContext_admitSettle", "Sluice, 15 buckets: new `CallContext` + admit + settle"),
 ]
 
 
