@@ -15,7 +15,7 @@ package dev.sluice.core.quota;
  * fits a bucket of burst {@code b - rate * delay} still fits the burst {@code b} after any delay up
  * to {@code delay}, so the mirror keeps that much back; the rate, and so the throughput, is
  * unchanged. It starts at that ceiling too, and when the level is at the ceiling a call of up to
- * the whole capacity still fits.
+ * the whole burst still fits.
  */
 final class TokenBucket extends Bucket {
 

@@ -62,6 +62,10 @@ final class SharedBucket extends Bucket {
     long lastTakeNanos = Long.MIN_VALUE / 2;
     /** Room left fleet-wide at the last sync (-1: unknown), the basis of the fallback's level. */
     long storeRoom = -1;
+    /** A window that went on admitting from its share after the store came back: the window it did. */
+    private long recoveredInWindow = NOT_RECOVERED;
+    private static final long NOT_RECOVERED = Long.MIN_VALUE;
+
     /** Whether the store's thread looks at this bucket in its passes. */
     boolean tracked;
 
@@ -96,18 +100,33 @@ final class SharedBucket extends Bucket {
         return fallback != null;
     }
 
-    /** Follows the store into or out of a fallback; lazily, on each use. */
+    /**
+     * Follows the store into or out of a fallback; lazily, on each use. A window goes back to the
+     * store only when the window its share admitted in is over: the store never saw those calls,
+     * so handing out its room in that same window would admit them twice.
+     */
     void follow(long nowNanos, long nowMillis) {
         int current = store.epoch();
         if (current == epoch) {
             return;
         }
-        epoch = current;
         if (store.inFallback()) {
+            epoch = current;
             enterFallback(nowNanos, nowMillis);
-        } else {
-            leaveFallback(nowNanos, nowMillis);
+            return;
         }
+        if (kind == SyncRequest.WINDOW && fallback != null) {
+            long window = limit().windowStartAt(nowMillis);
+            if (recoveredInWindow == NOT_RECOVERED) {
+                recoveredInWindow = window;
+            }
+            if (window == recoveredInWindow) {
+                return;
+            }
+        }
+        recoveredInWindow = NOT_RECOVERED;
+        epoch = current;
+        leaveFallback(nowNanos, nowMillis);
     }
 
     private void enterFallback(long nowNanos, long nowMillis) {
@@ -145,14 +164,16 @@ final class SharedBucket extends Bucket {
         if (b == null) {
             return;
         }
-        int n = store.fallbackInstances();
         if (kind == SyncRequest.CONCURRENCY) {
             inUse += fallbackTaken; // still in flight: the store must count them
             fallbackTaken = 0;
             sentHeld = -1;
         } else {
-            // if the store lost the bucket (restarted empty), start it as full as the shares are
-            initialRoom = Math.max(0, Math.min(capacity(), b.room(nowNanos, nowMillis) * n));
+            // If the store lost the bucket (restarted empty), start it no fuller than this JVM's
+            // share is: the fleet has at least that much left (the shares split the capacity), and
+            // this JVM cannot know what the others used. Scaling it by N over-admitted when the
+            // first JVM back had used less of its share than the others (FleetIT: 40 for 30).
+            initialRoom = Math.max(0, Math.min(capacity(), b.room(nowNanos, nowMillis)));
         }
         store.track(this, true);
     }
@@ -204,7 +225,8 @@ final class SharedBucket extends Bucket {
 
     @Override
     public boolean awaitsStore(long nowMillis) {
-        return fallback != null || !closing(nowMillis); // while closing, the next window brings the room
+        // a share admits locally; while closing, the next window brings the room
+        return fallback == null && !closing(nowMillis);
     }
 
     @Override

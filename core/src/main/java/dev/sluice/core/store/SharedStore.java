@@ -346,7 +346,7 @@ final class SharedStore implements QuotaStore {
             boolean conc = b.kind == SyncRequest.CONCURRENCY;
             long keep = Math.max(active ? chunk : 0, b.earmarked);
             boolean topUp = chunk > 0 && active && b.stock < SharedBucket.lowWater(chunk)
-                    && nowNanos - b.retryAtNanos >= 0 && !b.closing(nowMillis);
+                    && nowNanos - b.retryAtNanos >= 0 && !b.closing(nowMillis) && !b.inFallback();
             long adjust = b.stock < 0 ? b.stock : Math.max(0, b.stock - keep);
             long held = b.inUse + Math.max(0, b.stock - adjust);
             boolean send = (!conc && adjust != 0) || (conc && held != b.sentHeld) || b.lowerTo >= 0

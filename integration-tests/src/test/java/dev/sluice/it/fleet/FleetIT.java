@@ -74,6 +74,17 @@ class FleetIT {
         return windows;
     }
 
+    /** Which of the provider's limits refused, and how often (a refusal names its limit). */
+    private static Map<String, Long> refusedBy(List<Exchange> exchanges) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (Exchange e : exchanges) {
+            if (!e.admitted()) {
+                counts.merge(String.valueOf(e.refusedBy()), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
     private static String perWindow(Map<Long, long[]> windows) {
         StringBuilder line = new StringBuilder();
         windows.values().forEach(w -> line.append(' ').append(w[1]).append('/').append(w[0]));
@@ -145,9 +156,9 @@ class FleetIT {
             for (ForkedApp.Running r : fleet) {
                 results.add(r.awaitExit(Duration.ofMinutes(2)).assertOk());
             }
-            System.out.printf("FIGURES outage: attempts=%d provider429=%d per window:%s%n",
+            System.out.printf("FIGURES outage: attempts=%d provider429=%d per window:%s refused by:%s%n",
                     sim.ledger().counts().arrivals(), sim.ledger().counts().rejected(),
-                    perWindow(windows(sim.ledger().exchanges())));
+                    perWindow(windows(sim.ledger().exchanges())), refusedBy(sim.ledger().exchanges()));
             for (ForkedApp.Result result : results) {
                 JsonNode s = result.summary();
                 System.out.println("FIGURES instance " + s);
