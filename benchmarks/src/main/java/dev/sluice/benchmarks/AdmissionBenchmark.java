@@ -237,6 +237,12 @@ public abstract class AdmissionBenchmark {
             }
             governor.outstandingPermits(); // applies the cancellations now, outside the timed part
         }
+
+        /** The last batch of an iteration too, so the trial ends with no permit open. */
+        @TearDown(Level.Iteration)
+        public void settleLastBatch() {
+            settlePreviousBatch();
+        }
     }
 
     /** Sluice {@code tryAdmit} alone on one bucket; settlement happens outside the timed part. */
