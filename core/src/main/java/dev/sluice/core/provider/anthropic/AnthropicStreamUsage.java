@@ -5,12 +5,11 @@ import dev.sluice.core.Usage;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
 import dev.sluice.core.provider.json.JsonWalker;
 import dev.sluice.core.provider.sse.SseEvent;
-import dev.sluice.core.provider.sse.SseEventReader;
+import dev.sluice.core.provider.sse.SseUsageParser;
 import java.io.IOException;
 
 /**
@@ -22,46 +21,20 @@ import java.io.IOException;
  * and at least the output it visibly produced. Never throws; a fault inside stops parsing and keeps
  * what was counted.
  */
-final class AnthropicStreamUsage implements UsageParser {
+final class AnthropicStreamUsage extends SseUsageParser {
 
     private final RequestFacts facts;
     private final TokenEstimator estimator;
     private final long nowEpochMillis;
     private final AnthropicUsageTally tally = new AnthropicUsageTally();
     private final EventReader event = new EventReader();
-    private final SseEventReader sse = new SseEventReader(this::onEvent);
     private boolean sawFinalUsage;
     private ProviderError streamError;
-    private boolean broken;
 
     AnthropicStreamUsage(RequestFacts facts, TokenEstimator estimator, long nowEpochMillis) {
         this.facts = facts;
         this.estimator = estimator;
         this.nowEpochMillis = nowEpochMillis;
-    }
-
-    @Override
-    public void accept(byte[] chunk, int offset, int length) {
-        if (broken) {
-            return;
-        }
-        try {
-            sse.feed(chunk, offset, length);
-        } catch (RuntimeException fault) {
-            broken = true; // fail open: the call goes on, settlement uses what was counted
-        }
-    }
-
-    @Override
-    public void finish() {
-        if (broken) {
-            return;
-        }
-        try {
-            sse.finish();
-        } catch (RuntimeException fault) {
-            broken = true;
-        }
     }
 
     @Override
@@ -74,7 +47,8 @@ final class AnthropicStreamUsage implements UsageParser {
         return streamError;
     }
 
-    private void onEvent(SseEvent e) {
+    @Override
+    protected void onEvent(SseEvent e) {
         if (e.data().isEmpty()) {
             return;
         }

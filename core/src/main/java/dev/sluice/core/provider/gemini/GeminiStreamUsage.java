@@ -4,10 +4,9 @@ import dev.sluice.core.Usage;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.JsonWalker;
 import dev.sluice.core.provider.sse.SseEvent;
-import dev.sluice.core.provider.sse.SseEventReader;
+import dev.sluice.core.provider.sse.SseUsageParser;
 
 /**
  * Reads usage from {@code streamGenerateContent?alt=sse}: each {@code data:} event is a
@@ -16,44 +15,18 @@ import dev.sluice.core.provider.sse.SseEventReader;
  * that breaks early settles with at least the output it visibly produced. An event carrying
  * {@code error} is a mid-stream failure. Never throws.
  */
-final class GeminiStreamUsage implements UsageParser {
+final class GeminiStreamUsage extends SseUsageParser {
 
     private final RequestFacts facts;
     private final TokenEstimator estimator;
     private final long nowEpochMillis;
     private final GeminiUsageTally tally = new GeminiUsageTally();
     private final GeminiResponseReader reader = new GeminiResponseReader(tally);
-    private final SseEventReader sse = new SseEventReader(this::onEvent);
-    private boolean broken;
 
     GeminiStreamUsage(RequestFacts facts, TokenEstimator estimator, long nowEpochMillis) {
         this.facts = facts;
         this.estimator = estimator;
         this.nowEpochMillis = nowEpochMillis;
-    }
-
-    @Override
-    public void accept(byte[] chunk, int offset, int length) {
-        if (broken) {
-            return;
-        }
-        try {
-            sse.feed(chunk, offset, length);
-        } catch (RuntimeException fault) {
-            broken = true; // fail open: the call goes on, settlement uses what was counted
-        }
-    }
-
-    @Override
-    public void finish() {
-        if (broken) {
-            return;
-        }
-        try {
-            sse.finish();
-        } catch (RuntimeException fault) {
-            broken = true;
-        }
     }
 
     @Override
@@ -66,7 +39,8 @@ final class GeminiStreamUsage implements UsageParser {
         return reader.error == null ? null : GeminiErrors.classifyStreamError(reader.error, nowEpochMillis);
     }
 
-    private void onEvent(SseEvent e) {
+    @Override
+    protected void onEvent(SseEvent e) {
         if (!e.data().isEmpty() && !e.isDone()) {
             JsonWalker.walk(e.data(), reader);
         }

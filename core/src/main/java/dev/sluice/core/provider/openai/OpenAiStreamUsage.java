@@ -6,12 +6,11 @@ import dev.sluice.core.Usage;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
 import dev.sluice.core.provider.json.JsonWalker;
 import dev.sluice.core.provider.sse.SseEvent;
-import dev.sluice.core.provider.sse.SseEventReader;
+import dev.sluice.core.provider.sse.SseUsageParser;
 import java.io.IOException;
 
 /**
@@ -32,45 +31,19 @@ import java.io.IOException;
  * a stream that never reports usage (not requested, broken, cancelled) still settles with counted
  * output. Never throws; a fault inside stops parsing and keeps what was counted.
  */
-final class OpenAiStreamUsage implements UsageParser {
+final class OpenAiStreamUsage extends SseUsageParser {
 
     private final RequestFacts facts;
     private final TokenEstimator estimator;
     private final long nowEpochMillis;
     private final UsageTally tally = new UsageTally();
     private final EventReader event = new EventReader();
-    private final SseEventReader sse = new SseEventReader(this::onEvent);
     private ProviderError streamError;
-    private boolean broken;
 
     OpenAiStreamUsage(RequestFacts facts, TokenEstimator estimator, long nowEpochMillis) {
         this.facts = facts;
         this.estimator = estimator;
         this.nowEpochMillis = nowEpochMillis;
-    }
-
-    @Override
-    public void accept(byte[] chunk, int offset, int length) {
-        if (broken) {
-            return;
-        }
-        try {
-            sse.feed(chunk, offset, length);
-        } catch (RuntimeException fault) {
-            broken = true; // fail open: the call goes on, settlement uses what was counted
-        }
-    }
-
-    @Override
-    public void finish() {
-        if (broken) {
-            return;
-        }
-        try {
-            sse.finish();
-        } catch (RuntimeException fault) {
-            broken = true;
-        }
     }
 
     @Override
@@ -83,7 +56,8 @@ final class OpenAiStreamUsage implements UsageParser {
         return streamError;
     }
 
-    private void onEvent(SseEvent e) {
+    @Override
+    protected void onEvent(SseEvent e) {
         if (e.isDone() || e.data().isEmpty()) {
             return;
         }
