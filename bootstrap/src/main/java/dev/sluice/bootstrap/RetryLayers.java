@@ -74,6 +74,18 @@ public final class RetryLayers {
         counters(layer).incrementAndGet(DECLINED);
     }
 
+    /**
+     * An SDK built on the Stainless retry rule (openai-java, anthropic-java) decided not to retry
+     * an answer of this status: counted as declined when its rule (408, 409, 429, 5xx) would have
+     * retried it and Sluice owns retries, so it was Sluice's {@code x-should-retry: false} that
+     * stopped it.
+     */
+    public static void declinedStatusRetry(String layer, int status) {
+        if ((status == 408 || status == 409 || status == 429 || status >= 500) && ownsRetries()) {
+            declined(layer);
+        }
+    }
+
     private static AtomicLongArray counters(String layer) {
         AtomicLongArray c = COUNTERS.get(layer);
         if (c == null) {

@@ -53,6 +53,20 @@ class RetryLayersTest {
     }
 
     @Test
+    void anAnswerTheSdksRuleWouldHaveRetriedCountsAsDeclinedOnlyWhenSluiceOwnsRetries() {
+        String layer = "stainless-rule-test";
+        RetryLayers.declinedStatusRetry(layer, 429); // pass-through: the SDK itself decided
+        Bridge.install(owning(true));
+        for (int status : new int[] {408, 409, 429, 500, 529}) {
+            RetryLayers.declinedStatusRetry(layer, status);
+        }
+        for (int status : new int[] {200, 400, 401, 404}) {
+            RetryLayers.declinedStatusRetry(layer, status);
+        }
+        assertThat(RetryLayers.snapshot().get(layer)).containsEntry("declined", 5L);
+    }
+
+    @Test
     void aFailureSluiceDecidedIsRecognisedThroughTheSdksWrapper() {
         Bridge.install(owning(true));
         IOException reset = new IOException("connection reset");

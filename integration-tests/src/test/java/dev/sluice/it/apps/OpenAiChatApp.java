@@ -58,7 +58,7 @@ public final class OpenAiChatApp {
 
     /** The {@code sluice.gateway_decision} of a local rejection, or {@code provider} for the provider's own 429. */
     @SuppressWarnings("unchecked")
-    static String sluiceDecision(RateLimitException e) {
+    public static String sluiceDecision(RateLimitException e) {
         try {
             Optional<Map<String, JsonValue>> error = e.body().asObject();
             JsonValue sluice = error.map(m -> m.get("sluice")).orElse(null);

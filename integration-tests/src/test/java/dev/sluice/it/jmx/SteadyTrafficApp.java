@@ -2,12 +2,10 @@ package dev.sluice.it.jmx;
 
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
-import com.openai.core.JsonValue;
 import com.openai.errors.RateLimitException;
 import com.openai.models.ChatModel;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import java.util.Map;
-import java.util.Optional;
+import dev.sluice.it.apps.OpenAiChatApp;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -48,7 +46,7 @@ public final class SteadyTrafficApp {
                         .build());
                 seen(tenant, "ok");
             } catch (RateLimitException e) {
-                seen(tenant, "rejected:" + sluiceDecision(e));
+                seen(tenant, "rejected:" + OpenAiChatApp.sluiceDecision(e));
                 pause();
             } catch (RuntimeException e) {
                 seen(tenant, "failed:" + e.getClass().getSimpleName());
@@ -71,23 +69,6 @@ public final class SteadyTrafficApp {
             Thread.sleep(100);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String sluiceDecision(RateLimitException e) {
-        try {
-            Optional<Map<String, JsonValue>> error = e.body().asObject();
-            JsonValue sluice = error.map(m -> m.get("sluice")).orElse(null);
-            if (sluice == null) {
-                return "provider";
-            }
-            Optional<Map<String, JsonValue>> fields = sluice.asObject();
-            JsonValue decision = fields.map(m -> m.get("gateway_decision")).orElse(null);
-            Optional<String> text = decision == null ? Optional.empty() : decision.asString();
-            return text.orElse("unknown");
-        } catch (RuntimeException unreadable) {
-            return "unreadable";
         }
     }
 }

@@ -19,10 +19,7 @@ public final class CountResponseRetryAdvice {
     public static void exit(@Advice.Argument(value = 0, typing = Assigner.Typing.DYNAMIC) Object response,
                             @Advice.Return boolean retry) {
         if (!retry) {
-            int status = ((HttpResponse) response).statusCode();
-            if ((status == 408 || status == 409 || status == 429 || status >= 500) && RetryLayers.ownsRetries()) {
-                RetryLayers.declined(AnthropicJavaInstrumentation.LAYER);
-            }
+            RetryLayers.declinedStatusRetry(AnthropicJavaInstrumentation.LAYER, ((HttpResponse) response).statusCode());
         }
     }
 }
