@@ -112,6 +112,7 @@ final class SharedBucket extends Bucket {
         }
         if (store.inFallback()) {
             epoch = current;
+            recoveredInWindow = NOT_RECOVERED; // a new fallback: the next recovery waits out its own window
             enterFallback(nowNanos, nowMillis);
             return;
         }
