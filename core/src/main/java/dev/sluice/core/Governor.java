@@ -218,6 +218,13 @@ public final class Governor implements AutoCloseable {
         try {
             return queued.future.get();
         } catch (InterruptedException e) {
+            // a permit that raced with the interrupt reaches nobody: give it back
+            if (!queued.future.cancel(false)) {
+                Admission raced = queued.future.getNow(null);
+                if (raced != null && raced.isAdmitted()) {
+                    raced.permit().cancel();
+                }
+            }
             abandon(queued);
             throw e;
         } catch (ExecutionException e) {
@@ -401,9 +408,10 @@ public final class Governor implements AutoCloseable {
         if (queued.future.isDone()) {
             return queued.future.join();
         }
-        abandon(queued);
-        if (queued.future.isDone() && !queued.future.isCancelled()) {
-            return queued.future.join();
+        if (!abandon(queued)) {
+            // a dispatch decided it first (admitted, perhaps): its outcome, which the dispatching
+            // thread is about to deliver to the future too, is this call's answer
+            return queued.outcome;
         }
         lock.lock();
         try {
@@ -704,12 +712,18 @@ public final class Governor implements AutoCloseable {
         done.add(w);
     }
 
-    /** The caller gave up (interrupted, future cancelled): take it out of its queue. */
-    private void abandon(Waiter w) {
+    /**
+     * The caller gave up (interrupted, future cancelled): take it out of its queue.
+     *
+     * @return false when it had already left the queue, with {@link Waiter#outcome} set
+     */
+    private boolean abandon(Waiter w) {
         List<Waiter> done = new ArrayList<>(2);
+        boolean removed = false;
         lock.lock();
         try {
             if (!w.done) {
+                removed = true;
                 queues.get(w.trafficClass.name()).remove(w);
                 w.done = true;
                 w.releaseClaims();
@@ -727,6 +741,7 @@ public final class Governor implements AutoCloseable {
             lock.unlock();
         }
         deliverAll(done);
+        return removed;
     }
 
     private void scheduleWake(long nowNanos) {
