@@ -46,6 +46,11 @@ public final class Demand {
         return charge >= 0 ? charge : estimate(dimension);
     }
 
+    /** What a bucket in this dimension is charged: the provider's charge when it mirrors the provider, else the estimate. */
+    long chargeIn(Dimension dimension, boolean mirrorsProvider) {
+        return mirrorsProvider ? providerCharge(dimension) : estimate(dimension);
+    }
+
     /**
      * Whether the provider trues this dimension up to actual usage after the call (Anthropic
      * output tokens); when false the provider keeps what it charged at admission.

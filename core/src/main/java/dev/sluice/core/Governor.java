@@ -34,6 +34,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * The single door every governed call passes: it admits a call only if every bucket on its path
@@ -47,6 +49,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * and whoever returns capacity, or the timer when room refills, dispatches the queues. Settling a
  * permit does not take the lock: the next admission applies it, or the settling thread does at
  * once when calls are waiting.
+ *
+ * <p>One way in skips the lock: when nothing waits and every bucket on a call's path is a local
+ * token bucket, the lock holder lends each bucket's room in advance, per thread, and the next
+ * calls on that path take the lent room with one compare-and-set per bucket ({@link Lane}). Lent
+ * room has left the bucket already, so the lane cannot admit beyond it; every decision that needs
+ * the exact room (a queue, a refusal, a status view) takes the unused loans back first.
  */
 public final class Governor implements AutoCloseable {
 
@@ -76,6 +84,19 @@ public final class Governor implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final GovernorStats stats = new GovernorStats();
     private final PermitLedger ledger = new PermitLedger();
+    private final Lane lane = new Lane();
+    /** Whether some bucket has lent to the lane: the reaper then keeps registering lane permits (lock). */
+    private boolean lentToLane;
+
+    private static final VarHandle LAST_NANOS;
+
+    static {
+        try {
+            LAST_NANOS = MethodHandles.lookup().findVarHandle(Governor.class, "lastNanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private volatile Mode mode;
     private volatile long leaseTimeoutNanos;
@@ -161,6 +182,7 @@ public final class Governor implements AutoCloseable {
                     }
                 })
                 .build();
+        updateLaneGate();
         store.attach(new StoreHost());
     }
 
@@ -174,7 +196,7 @@ public final class Governor implements AutoCloseable {
             try {
                 long nowNanos = now();
                 long nowMillis = clock.epochMillis();
-                ledger.drain(nowNanos, clock, stats);
+                drainLedger(nowNanos);
                 result = action.run(nowNanos, nowMillis);
                 if (waiting > 0 && !closed) {
                     done = new ArrayList<>(2);
@@ -259,6 +281,10 @@ public final class Governor implements AutoCloseable {
      *     one dispatch, then leaves the queue
      */
     private Object admitOrQueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly) {
+        Permit viaLane = tryLane(call, demand);
+        if (viaLane != null) {
+            return viaLane;
+        }
         Mode m = mode;
         List<Waiter> done = null;
         Object decided;
@@ -291,26 +317,31 @@ public final class Governor implements AutoCloseable {
         Route route = route(call);
         boolean windowed = route.windowed();
         if (m == Mode.ENFORCE && waiting == 0 && !windowed && clockTicking) {
-            long stale = lastNanos;
-            ledger.drain(stale, clock, stats);
+            drainLedger(lastNanos);
+            long stale = lastNanos; // after the drain: registering lane permits reads the clock
             Permit p = tryFastPath(call, demand, route, stale, 0);
             if (p != null) {
                 staleReadsSinceTick = true;
+                lendToLane(route, stale);
                 return p;
             }
         }
         long nowNanos = now();
-        ledger.drain(nowNanos, clock, stats);
+        drainLedger(nowNanos);
         long nowMillis = windowed ? clock.epochMillis() : 0;
         if (m == Mode.ENFORCE && waiting == 0) {
             Permit p = tryFastPath(call, demand, route, nowNanos, nowMillis);
             if (p != null) {
+                lendToLane(route, nowNanos);
                 return p;
             }
         }
         long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
         Admission now = decideNow(call, demand, route, nowNanos, nowMillis, deadline, m);
         if (now != null) {
+            if (m == Mode.ENFORCE && now.isAdmitted()) {
+                lendToLane(route, nowNanos);
+            }
             return now;
         }
         List<Waiter> done = new ArrayList<>(2);
@@ -358,6 +389,133 @@ public final class Governor implements AutoCloseable {
 
     private static final Bucket[] EMPTY_BUCKETS = new Bucket[0];
 
+    // ------------------------------------------------------------------ the lock-free lane
+
+    /**
+     * Admits through the lane when nothing needs the lock: enforce mode, nobody waiting, no
+     * operator or provider pause, and a path whose buckets all lent enough room to this thread.
+     * Null sends the call to the lock.
+     */
+    private Permit tryLane(CallContext call, Demand demand) {
+        if (!lane.isOpen()) {
+            return null;
+        }
+        Object cached = call.cachedRoute;
+        if (!(cached instanceof Route)) {
+            return null;
+        }
+        Route route = (Route) cached;
+        Route.LanePath path = route.lanePath();
+        // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
+        if (path == null || !route.scope.openToLane() || route.scope.isEvicted()) {
+            return null;
+        }
+        int stripe = Lane.stripe();
+        long[] amounts = Lane.take(path, demand, stripe);
+        if (amounts == null) {
+            return null;
+        }
+        long admittedNanos = Lane.lentAtNanos(path, amounts, stripe);
+        if (admittedNanos == Long.MIN_VALUE) {
+            admittedNanos = (long) LAST_NANOS.getOpaque(this); // took no room: the latest reading will do
+        }
+        Permit p = new Permit(this, 0, call, demand, path.buckets, amounts, null, null, -1, admittedNanos, 0,
+                Long.MAX_VALUE, route.scope, route.tenantCounters);
+        p.laneRoute = route;
+        if (lane.push(p, stripe)) {
+            registerLaneStripeIfFree(stripe);
+        }
+        return p;
+    }
+
+    /** Opens the lane when nothing needs the lock's judgement: enforce mode, nobody waiting, no pause. Lock held. */
+    private void updateLaneGate() {
+        lane.setOpen(mode == Mode.ENFORCE && waiting == 0 && !anyOperatorPause && !closed);
+    }
+
+    /** After an admission through the lock: lends this thread room on the path, if the lane may use it. Lock held. */
+    private void lendToLane(Route route, long nowNanos) {
+        if (!lane.isOpen() || !route.scope.openToLane()) {
+            return;
+        }
+        Route.LanePath path = route.lanePath();
+        if (path == null) {
+            return;
+        }
+        int stripe = Lane.stripe();
+        for (Bucket b : path.buckets) {
+            b.lendToLane(stripe, nowNanos);
+        }
+        if (!lentToLane) {
+            lentToLane = true;
+            if (reapTask == null && !closed) {
+                reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+            }
+        }
+    }
+
+    /**
+     * Registers the lane's permits (number, lease, counters, lease list), then applies queued
+     * settlements. Lock held.
+     *
+     * @return whether any capacity came back
+     */
+    private boolean drainLedger(long nowNanos) {
+        if (lane.hasUnregistered()) {
+            long fresh = now();
+            for (int s = 0; s < Lane.STRIPES; s++) {
+                registerLaneStripe(s, fresh);
+            }
+        }
+        return ledger.drain(nowNanos, clock, stats);
+    }
+
+    /**
+     * Registers one stripe's lane permits at {@code freshNanos}, a clock reading taken now: a
+     * registered amount stops counting as lent, which raises the level's cap, so the refill up to
+     * the moment they were taken must be applied first, at the old cap. A stale time would leave
+     * part of that refill to be applied later at the raised cap.
+     */
+    private void registerLaneStripe(int stripe, long freshNanos) {
+        for (Permit p = lane.takeStripe(stripe); p != null; ) {
+            Permit next = p.laneNext;
+            registerLanePermit(p, freshNanos);
+            p = next;
+        }
+    }
+
+    private void registerLanePermit(Permit p, long nowNanos) {
+        Route route = p.laneRoute;
+        for (int i = 0; i < p.amounts.length; i++) {
+            if (p.amounts[i] != 0) {
+                p.buckets[i].laneTakeRegistered(p.amounts[i], nowNanos);
+            }
+        }
+        // the lease runs from now, not from the admission: never shorter than configured
+        p.registered(++nextPermitId, nowNanos + leaseTimeoutNanos);
+        stats.onAdmitted(route.classCounters, route.tenantCounters, p.demand().totalTokens(), 0, 0);
+        if (!p.isDone()) {
+            ledger.append(p);
+            if (reapTask == null && !closed) {
+                reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+            }
+        }
+    }
+
+    /**
+     * A lane stripe grew deep: its own thread registers it now if the lock is free (else the
+     * holder will). Only its own stripe, whose permits are in this core's cache.
+     */
+    private void registerLaneStripeIfFree(int stripe) {
+        if (lock.tryLock()) {
+            try {
+                registerLaneStripe(stripe, now());
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     /** Admits at once if every bucket has room: one pass computing amounts and checking room. */
     private Permit tryFastPath(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
         Bucket[] buckets = route.buckets();
@@ -370,7 +528,7 @@ public final class Governor implements AutoCloseable {
             Bucket b = buckets[i];
             long amount = amountFor(b, demand);
             amounts[i] = amount;
-            if (amount != 0 && b.limit().enforced() && b.roomFor(g, nowNanos, nowMillis) < amount) {
+            if (amount != 0 && b.limit().enforced() && b.roomOnFastPath(g, nowNanos, nowMillis) < amount) {
                 return null;
             }
         }
@@ -389,6 +547,7 @@ public final class Governor implements AutoCloseable {
         queue.add(w);
         deadlines.add(w);
         waiting++;
+        updateLaneGate();
         stats.onQueued(cls.name());
         dispatch(nowNanos, nowMillis, done);
         return w;
@@ -564,8 +723,8 @@ public final class Governor implements AutoCloseable {
     }
 
     private static long amountFor(Bucket b, Demand demand) {
-        Dimension d = b.limit().dimension();
-        return b.limit().mirrorsProvider() ? demand.providerCharge(d) : demand.estimate(d);
+        Limit l = b.limit();
+        return demand.chargeIn(l.dimension(), l.mirrorsProvider());
     }
 
     // ------------------------------------------------------------------ dispatch
@@ -709,6 +868,7 @@ public final class Governor implements AutoCloseable {
         }
         w.outcome = outcome;
         waiting--;
+        updateLaneGate();
         done.add(w);
     }
 
@@ -731,10 +891,11 @@ public final class Governor implements AutoCloseable {
                     store.forget(w);
                 }
                 waiting--;
+                updateLaneGate();
                 stats.onAbandoned(w.trafficClass.name());
                 // its claims may have been holding others back
                 long nowNanos = now();
-                ledger.drain(nowNanos, clock, stats);
+                drainLedger(nowNanos);
                 dispatch(nowNanos, clock.epochMillis(), done);
             }
         } finally {
@@ -774,7 +935,7 @@ public final class Governor implements AutoCloseable {
             wakeTask = null;
             wakeAtNanos = Long.MAX_VALUE;
             long nowNanos = now();
-            ledger.drain(nowNanos, clock, stats);
+            drainLedger(nowNanos);
             if (!closed && waiting > 0) {
                 dispatch(nowNanos, clock.epochMillis(), done);
             }
@@ -816,10 +977,11 @@ public final class Governor implements AutoCloseable {
         }
         List<Waiter> done = null;
         try {
+            // a lane permit may be settled before it is registered: the next drain registers it
             ledger.applyInline(p, lastNanos, clock, stats);
             if (waiting > 0 && !closed) {
                 long nowNanos = now();
-                ledger.drain(nowNanos, clock, stats);
+                drainLedger(nowNanos);
                 done = new ArrayList<>(2);
                 dispatch(nowNanos, clock.epochMillis(), done);
             }
@@ -835,7 +997,7 @@ public final class Governor implements AutoCloseable {
         lock.lock();
         try {
             long nowNanos = now();
-            if (ledger.drain(nowNanos, clock, stats) && waiting > 0 && !closed) {
+            if (drainLedger(nowNanos) && waiting > 0 && !closed) {
                 done = new ArrayList<>(2);
                 dispatch(nowNanos, clock.epochMillis(), done);
             }
@@ -855,7 +1017,7 @@ public final class Governor implements AutoCloseable {
         try {
             reapTask = null;
             long now = now();
-            ledger.drain(now, clock, stats);
+            drainLedger(now);
             Permit p = ledger.oldest();
             while (p != null && now - p.leaseExpiryNanos >= 0) {
                 Permit next = p.leaseNext;
@@ -868,6 +1030,9 @@ public final class Governor implements AutoCloseable {
             Permit oldest = ledger.oldest();
             if (oldest != null && !closed) {
                 reapTask = timer.schedule(this::reap, Math.max(1, oldest.leaseExpiryNanos - now));
+            } else if (lentToLane && !closed) {
+                // lane permits reach the lease list when a lock holder registers them: come back
+                reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
             }
         } finally {
             lock.unlock();
@@ -894,7 +1059,7 @@ public final class Governor implements AutoCloseable {
         try {
             long nowNanos = now();
             long nowMillis = clock.epochMillis();
-            ledger.drain(nowNanos, clock, stats);
+            drainLedger(nowNanos);
             ProviderScope scope = route(call).scope;
             for (LearnedBudget b : budgets) {
                 long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(call, b);
@@ -952,7 +1117,7 @@ public final class Governor implements AutoCloseable {
             permit.scope().probeAnswered(accepted);
             if (waiting > 0) {
                 long nowNanos = now();
-                ledger.drain(nowNanos, clock, stats);
+                drainLedger(nowNanos);
                 done = new ArrayList<>(2);
                 dispatch(nowNanos, clock.epochMillis(), done);
             }
@@ -1107,7 +1272,7 @@ public final class Governor implements AutoCloseable {
         lock.lock();
         try {
             long nowNanos = now();
-            ledger.drain(nowNanos, clock, stats);
+            drainLedger(nowNanos);
             result = action.apply(nowNanos);
             if (waiting > 0 && !closed) {
                 done = new ArrayList<>(2);
@@ -1126,7 +1291,14 @@ public final class Governor implements AutoCloseable {
 
     /** Live tuning: applies to the next admission. */
     public void setMode(Mode newMode) {
-        this.mode = Objects.requireNonNull(newMode);
+        Objects.requireNonNull(newMode);
+        lock.lock();
+        try {
+            this.mode = newMode;
+            updateLaneGate();
+        } finally {
+            lock.unlock();
+        }
     }
 
     public Clock clock() {
@@ -1139,6 +1311,9 @@ public final class Governor implements AutoCloseable {
     }
 
     public GovernorStats stats() {
+        if (lane.hasUnregistered()) {
+            applySettlementsNow(); // counts lane admissions not yet registered, so the figures are current
+        }
         return stats;
     }
 
@@ -1315,23 +1490,34 @@ public final class Governor implements AutoCloseable {
     /** Emergency stop for a tenant: its calls are rejected with {@code paused} until resumed. */
     public void pauseTenant(String tenant) {
         pausedTenants.add(tenant);
-        anyOperatorPause = true;
+        operatorPausesChanged();
     }
 
     public void resumeTenant(String tenant) {
         pausedTenants.remove(tenant);
-        anyOperatorPause = !pausedTenants.isEmpty() || !pausedApiKeys.isEmpty();
+        operatorPausesChanged();
     }
 
     /** Emergency stop for an API key (by its id). */
     public void pauseApiKey(String apiKeyId) {
         pausedApiKeys.add(apiKeyId);
-        anyOperatorPause = true;
+        operatorPausesChanged();
     }
 
     public void resumeApiKey(String apiKeyId) {
         pausedApiKeys.remove(apiKeyId);
-        anyOperatorPause = !pausedTenants.isEmpty() || !pausedApiKeys.isEmpty();
+        operatorPausesChanged();
+    }
+
+    /** Under the lock, so a pause and a resume racing cannot leave the lane open past a pause. */
+    private void operatorPausesChanged() {
+        lock.lock();
+        try {
+            anyOperatorPause = !pausedTenants.isEmpty() || !pausedApiKeys.isEmpty();
+            updateLaneGate();
+        } finally {
+            lock.unlock();
+        }
     }
 
     public Set<String> pausedTenants() {
@@ -1356,9 +1542,10 @@ public final class Governor implements AutoCloseable {
                 return;
             }
             closed = true;
+            updateLaneGate();
             long nowNanos = clock.nanoTime();
             lastNanos = Math.max(lastNanos, nowNanos);
-            ledger.drain(nowNanos, clock, stats);
+            drainLedger(nowNanos);
             for (ClassQueue<Waiter> q : queuesByPriority) {
                 for (Waiter w : q.all()) {
                     q.remove(w);

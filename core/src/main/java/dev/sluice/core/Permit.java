@@ -45,7 +45,8 @@ public final class Permit extends Admission {
     }
 
     private final Governor governor;
-    private final long id;
+    /** Set at admission, or when the lock holder registers a lane admission (0 until then). */
+    private long id;
     private final CallContext context;
     private final Demand demand;
     /** The buckets on the call's path; {@link #amounts} says what each was charged (0: nothing). */
@@ -58,7 +59,8 @@ public final class Permit extends Admission {
     final int guarantee;
     private final long admittedNanos;
     private final long waitedNanos;
-    final long leaseExpiryNanos;
+    /** Set at admission, or when a lane admission is registered (guarded by the governor's lock). */
+    long leaseExpiryNanos;
     private final ProviderScope scope;
     /** The tenant's counters, updated when the permit is settled (null in mode off). */
     final dev.sluice.core.observe.TenantCounters tenantCounters;
@@ -79,6 +81,14 @@ public final class Permit extends Admission {
 
     /** Whether this permit is its provider scope's probe after a pause (guarded by the lock). */
     boolean probe;
+
+    /**
+     * Admitted through the lock-free lane and not registered yet: its route (for the counters),
+     * the next permit on its stripe's stack, and that stack's depth with it on top.
+     */
+    Route laneRoute;
+    Permit laneNext;
+    int laneDepth;
 
     Permit(Governor governor, long id, CallContext context, Demand demand, Bucket[] buckets, long[] amounts,
             long[] windowIds, long[] fromReserve, int guarantee, long admittedNanos, long waitedNanos,
@@ -114,8 +124,22 @@ public final class Permit extends Admission {
         throw new IllegalStateException("admitted, not rejected");
     }
 
+    /** A number unique within the governor; a lane admission gets it when the governor registers it. */
     public long id() {
         return id;
+    }
+
+    /** Whether the call was admitted through the governor's lock-free lane (see {@link Lane}). */
+    boolean admittedThroughLane() {
+        return laneDepth > 0;
+    }
+
+    /** The lock holder registers a lane admission: its number and its lease. */
+    void registered(long permitId, long leaseExpiry) {
+        this.id = permitId;
+        this.leaseExpiryNanos = leaseExpiry;
+        this.laneRoute = null;
+        this.laneNext = null;
     }
 
     public CallContext context() {

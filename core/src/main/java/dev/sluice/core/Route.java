@@ -2,14 +2,16 @@ package dev.sluice.core;
 
 import dev.sluice.core.GovernorStats.ClassCounters;
 import dev.sluice.core.observe.TenantCounters;
+import dev.sluice.config.Dimension;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.LaneCredit;
 import dev.sluice.core.quota.ProviderScope;
 
 /**
  * The buckets a call is counted in (configured limits on its path, then the limits its provider
  * scope learned from headers), and what the governor keeps handy for it. Resolved once per call
  * context and reused across its attempts until the limits change or a bucket is evicted. Guarded
- * by the governor's lock.
+ * by the governor's lock, apart from {@link #lanePath()}.
  */
 final class Route {
 
@@ -26,6 +28,8 @@ final class Route {
     private Bucket[] learnedSeen;
     private boolean windowed;
     private boolean tracked;
+    /** The path as the lock-free lane may take it, or null when it may not (see {@link LanePath}). */
+    private volatile LanePath lanePath;
 
     Route(Bucket[] configured, ProviderScope scope, long generation, int guarantee, TenantCounters tenantCounters,
             ClassCounters classCounters) {
@@ -66,8 +70,61 @@ final class Route {
             learnedSeen = learned;
             windowed = w;
             tracked = t;
+            lanePath = guarantee < 0 ? LanePath.of(merged, learned) : null;
         }
         return all;
+    }
+
+    /**
+     * The path for the lock-free lane: null when a bucket on it does not lend (windows,
+     * concurrency, a shared store, reserves), when the tenant holds a guarantee, or when the scope
+     * learned a bucket the lock holder has not added to the path yet. Any thread.
+     */
+    LanePath lanePath() {
+        LanePath p = lanePath;
+        return p != null && p.learned == scope.learnedBuckets() ? p : null;
+    }
+
+    /**
+     * A path whose buckets all lend to the lane, with what the lane needs of each at hand (their
+     * lent room, dimension and charging rule), so it never reads the buckets themselves, whose
+     * lines the lock holder writes. Immutable.
+     */
+    static final class LanePath {
+        final Bucket[] buckets;
+        final LaneCredit[] credits;
+        final Dimension[] dimensions;
+        final boolean[] mirrorsProvider;
+        final Bucket[] learned;
+
+        private LanePath(Bucket[] buckets, LaneCredit[] credits, Bucket[] learned) {
+            this.buckets = buckets;
+            this.credits = credits;
+            this.learned = learned;
+            this.dimensions = new Dimension[buckets.length];
+            this.mirrorsProvider = new boolean[buckets.length];
+            for (int i = 0; i < buckets.length; i++) {
+                dimensions[i] = buckets[i].limit().dimension();
+                mirrorsProvider[i] = buckets[i].limit().mirrorsProvider();
+            }
+        }
+
+        /** The lane's path over these buckets, or null when one of them does not lend. Lock held. */
+        static LanePath of(Bucket[] buckets, Bucket[] learned) {
+            LaneCredit[] credits = new LaneCredit[buckets.length];
+            for (int i = 0; i < buckets.length; i++) {
+                credits[i] = buckets[i].laneCredit();
+                if (credits[i] == null) {
+                    return null;
+                }
+            }
+            return new LanePath(buckets, credits, learned);
+        }
+
+        /** What the demand takes from bucket {@code i}. */
+        long amount(int i, Demand demand) {
+            return demand.chargeIn(dimensions[i], mirrorsProvider[i]);
+        }
     }
 
     /** Whether a bucket on the path needs what {@link Bucket#take} returned back when settled. */

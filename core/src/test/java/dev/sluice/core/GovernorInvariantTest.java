@@ -89,11 +89,47 @@ class GovernorInvariantTest {
         }
     }
 
+    /**
+     * Token buckets only, on every level: the paths the lock-free lane takes. Each worker reuses
+     * one context per caller, as the exchange engine does across attempts, so the lane is used.
+     */
+    private static Governor.Builder tokenBucketHierarchy(FakeClock clock, ManualTimer timer) {
+        return Governor.builder().clock(clock).timer(timer).leaseTimeout(Duration.ofSeconds(20))
+                .limit(LimitSpec.perWindow("org-tokens", Dimension.TOTAL_TOKENS, 10_000, Duration.ofSeconds(10)))
+                .limit(LimitSpec.builder("tenant-tokens", Dimension.TOTAL_TOKENS, 4_000)
+                        .window(Duration.ofSeconds(10)).level(ScopeLevel.TENANT).build())
+                .limit(LimitSpec.builder("key-output", Dimension.OUTPUT_TOKENS, 3_000)
+                        .window(Duration.ofSeconds(10)).level(ScopeLevel.API_KEY).build())
+                .limit(LimitSpec.perWindow("org-requests", Dimension.REQUESTS, 320, Duration.ofSeconds(5)));
+    }
+
     @RepeatedTest(3)
     void admittedUsageNeverExceedsAnyWindowAndNothingLeaks() throws Exception {
         FakeClock clock = new FakeClock();
         ManualTimer timer = new ManualTimer(clock);
         Governor governor = hierarchy(clock, timer).build();
+        exercise(governor, clock, timer, false, CONCURRENCY);
+    }
+
+    @RepeatedTest(3)
+    void theLockFreeLaneNeverExceedsAnyBucketAndNothingLeaks() throws Exception {
+        FakeClock clock = new FakeClock();
+        ManualTimer timer = new ManualTimer(clock);
+        Governor governor = tokenBucketHierarchy(clock, timer).build();
+        List<Record> records = exercise(governor, clock, timer, true, Integer.MAX_VALUE);
+        long throughLane = records.stream().filter(r -> r.permit.admittedThroughLane()).count();
+        assertThat(throughLane).as("permits admitted through the lane").isPositive();
+        assertThat(throughLane).as("permits admitted through the lock").isLessThan(records.size());
+    }
+
+    /**
+     * Runs the workers and the clock, then checks that nothing leaked and every window held.
+     *
+     * @param reuseContexts whether each worker keeps one context per caller (the lane needs it)
+     * @param concurrency the concurrency limit of the hierarchy
+     */
+    private static List<Record> exercise(Governor governor, FakeClock clock, ManualTimer timer,
+            boolean reuseContexts, int concurrency) throws Exception {
         ConcurrentLinkedQueue<Record> records = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<CompletableFuture<Admission>> pending = new ConcurrentLinkedQueue<>();
         AtomicInteger inFlight = new AtomicInteger();
@@ -105,13 +141,16 @@ class GovernorInvariantTest {
             SplittableRandom random = new SplittableRandom(seed + t);
             Thread worker = new Thread(() -> {
                 List<Permit> held = new ArrayList<>();
+                Map<String, CallContext> contexts = new HashMap<>();
                 try {
                     for (int i = 0; i < OPS_PER_THREAD; i++) {
                         int op = random.nextInt(10);
                         if (op < 4 || held.isEmpty()) {
-                            CallContext call = CallContext.builder("openai")
-                                    .tenant(TENANTS[random.nextInt(TENANTS.length)])
-                                    .apiKeyId(KEYS[random.nextInt(KEYS.length)]).build();
+                            String tenant = TENANTS[random.nextInt(TENANTS.length)];
+                            String key = KEYS[random.nextInt(KEYS.length)];
+                            CallContext call = reuseContexts
+                                    ? contexts.computeIfAbsent(tenant + key, k -> newContext(tenant, key))
+                                    : newContext(tenant, key);
                             Demand demand = Demand.builder().inputTokens(random.nextInt(400))
                                     .outputTokens(random.nextInt(400)).build();
                             if (random.nextBoolean()) {
@@ -147,7 +186,9 @@ class GovernorInvariantTest {
         }
         SplittableRandom random = new SplittableRandom(seed - 1);
         while (!workersDone.await(0, TimeUnit.MILLISECONDS)) {
-            timer.advance(Duration.ofMillis(random.nextInt(40)));
+            // now and then a quiet spell long enough for buckets to fill up again (under the
+            // 20 s lease): lent room must not add to a full bucket
+            timer.advance(Duration.ofMillis(random.nextInt(200) == 0 ? random.nextInt(12_000) : random.nextInt(40)));
             Thread.yield();
         }
         // every queued call comes out: admitted (then finished here) or rejected at its deadline
@@ -163,7 +204,7 @@ class GovernorInvariantTest {
 
         assertThat(governor.waiting()).isZero();
         assertThat(governor.outstandingPermits()).as("permits still holding something").isZero();
-        assertThat(maxInFlight.get()).isLessThanOrEqualTo(CONCURRENCY);
+        assertThat(maxInFlight.get()).isLessThanOrEqualTo(concurrency);
         for (Limit l : governor.limits()) {
             for (Bucket b : l.buckets()) {
                 assertThat(b.reserved()).as("reserved in %s", b).isZero();
@@ -171,6 +212,11 @@ class GovernorInvariantTest {
         }
         assertWindowsRespected(governor, records, clock);
         governor.close();
+        return new ArrayList<>(records);
+    }
+
+    private static CallContext newContext(String tenant, String apiKeyId) {
+        return CallContext.builder("openai").tenant(tenant).apiKeyId(apiKeyId).build();
     }
 
     private static void enter(AtomicInteger inFlight, AtomicInteger max) {

@@ -280,9 +280,9 @@ public abstract class Bucket {
         return limit.capacity();
     }
 
-    /** Currently reserved and unsettled amount. */
+    /** Currently reserved and unsettled amount, lane admissions not yet registered included. */
     public final long reserved() {
-        return reserved;
+        return reserved + takenThroughLaneUnregistered();
     }
 
     final void addReserved(long delta) {
@@ -318,6 +318,42 @@ public abstract class Bucket {
         settle(reservedAmount, actual, windowId, -1, 0, nowNanos, nowMillis);
     }
 
+    // ------------------------------------------------------------------ the lock-free lane
+
+    /**
+     * The room this bucket lends to the governor's lock-free lane, or null when it does not lend:
+     * only a local token bucket without reserves does (see {@link TokenBucket}); others are only
+     * ever charged under the lock. Lock held.
+     */
+    public LaneCredit laneCredit() {
+        return null;
+    }
+
+    /** Tops up what the calling thread's stripe holds of lent room. Lock held. */
+    public void lendToLane(int stripe, long nowNanos) {
+    }
+
+    /**
+     * A lane admission of {@code amount} was registered by the lock holder: from now on it is
+     * counted as reserved like any other, no longer as lent. Lock held.
+     */
+    public void laneTakeRegistered(long amount, long nowNanos) {
+    }
+
+    /**
+     * Room on the governor's locked fast path, for a call of tenant {@code tenant}. A bucket that
+     * lends to the lane leaves the lent room where it is: if what remains is not enough, the
+     * governor takes the slow path, where {@link #roomFor} takes everything back first.
+     */
+    public long roomOnFastPath(int tenant, long nowNanos, long nowMillis) {
+        return roomFor(tenant, nowNanos, nowMillis);
+    }
+
+    /** What lane admissions took that the lock holder has not registered yet (racy outside the lock). */
+    long takenThroughLaneUnregistered() {
+        return 0;
+    }
+
     /** The id of the current window for windowed buckets; 0 for others. */
     long currentWindowId(long nowMillis) {
         return 0;
@@ -344,6 +380,11 @@ public abstract class Bucket {
 
     final void markEvicted() {
         evicted = true;
+        onEvicted();
+    }
+
+    /** The bucket left its limit's cache (lock held). */
+    void onEvicted() {
     }
 
     @Override

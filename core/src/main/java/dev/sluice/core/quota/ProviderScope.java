@@ -28,6 +28,8 @@ public final class ProviderScope {
     private boolean probeNeeded;
     private boolean probeOutstanding;
     private long probeStartedNanos;
+    /** Whether a pause or its probe is under way: the lock-free lane then stays out (written under the lock). */
+    private volatile boolean gated;
     private volatile boolean evicted;
 
     private final Guarantees guarantees;
@@ -154,6 +156,7 @@ public final class ProviderScope {
             pausedUntilNanos = untilNanos;
         }
         probeNeeded = true;
+        gated = true;
     }
 
     /**
@@ -170,6 +173,7 @@ public final class ProviderScope {
             }
             // the probe never reported back (lost, or a very slow answer): send another
             probeOutstanding = false;
+            updateGate();
         }
         return 0;
     }
@@ -179,6 +183,7 @@ public final class ProviderScope {
         if (probeNeeded && !probeOutstanding) {
             probeOutstanding = true;
             probeStartedNanos = nowNanos;
+            updateGate();
             return true;
         }
         return false;
@@ -190,11 +195,25 @@ public final class ProviderScope {
         if (accepted) {
             probeNeeded = false;
         }
+        updateGate();
     }
 
     /** The probe ended without an answer (cancelled, failed before sending): another call probes. */
     public void probeAbandoned() {
         probeOutstanding = false;
+        updateGate();
+    }
+
+    private void updateGate() {
+        gated = probeNeeded || probeOutstanding;
+    }
+
+    /**
+     * Whether calls may go through without the governor's lock: no pause and no probe under way.
+     * A pause always needs a probe, so the flag covers it. Any thread.
+     */
+    public boolean openToLane() {
+        return !gated;
     }
 
     public boolean isPaused(long nowNanos) {

@@ -16,6 +16,12 @@ package dev.sluice.core.quota;
  * to {@code delay}, so the mirror keeps that much back; the rate, and so the throughput, is
  * unchanged. It starts at that ceiling too, and when the level is at the ceiling a call of up to
  * the whole burst still fits.
+ *
+ * <p>It lends room to the governor's lock-free lane ({@link LaneCredit}): lent room leaves the
+ * level at once, and the level never refills above the ceiling less what is lent, so the level
+ * plus the room still lent behaves as one token bucket of the ceiling, whichever way calls are
+ * admitted. Every method that answers "how much room" takes back what the lane has not used
+ * first, so slow-path decisions and status views see the exact room.
  */
 final class TokenBucket extends Bucket {
 
@@ -28,6 +34,14 @@ final class TokenBucket extends Bucket {
     private double ratePerNano;
     /** What refills and refunds fill up to: the burst, less the transit allowance of a mirror. */
     private double ceiling;
+
+    /** Largest share of the burst one stripe of lent room holds: 1/16, so lending stays a detail. */
+    private static final long LEND_FRACTION = 16;
+
+    /** Room lent to the lane, created on the first loan; written under the lock, read by the lane. */
+    private volatile LaneCredit lent;
+    /** Lent and neither taken back nor registered as a lane admission (guarded by the lock). */
+    private long lentOut;
 
     TokenBucket(Limit limit, String scopeValue, long nowNanos) {
         super(limit, scopeValue);
@@ -55,35 +69,53 @@ final class TokenBucket extends Bucket {
         return ratePerNano;
     }
 
+    /** What the level may refill to: the ceiling, less what is lent to the lane. */
+    private double cap() {
+        return ceiling - lentOut;
+    }
+
     private void refill(long nowNanos) {
         long elapsed = nowNanos - lastRefillNanos;
         if (elapsed > 0) {
             double added = elapsed * ratePerNano();
-            if (level < ceiling) {
-                level = Math.min(ceiling, level + added);
+            double cap = cap();
+            if (level < cap) {
+                level = Math.min(cap, level + added);
             }
             refillReserves(added);
             lastRefillNanos = nowNanos;
         }
     }
 
+    /** Refills, then takes back every stripe's unused lent room: the exact room, for decisions. */
+    private void refillAndTakeBack(long nowNanos) {
+        refill(nowNanos);
+        LaneCredit credit = lent;
+        if (credit != null && lentOut != 0) {
+            long back = credit.takeAll();
+            // level + lentOut is unchanged, so the cap the refill just applied still holds
+            level += back;
+            lentOut -= back;
+        }
+    }
+
     @Override
     public long room(long nowNanos, long nowMillis) {
-        refill(nowNanos);
+        refillAndTakeBack(nowNanos);
         // a hair of tolerance so that floating refill never hides a whole token
         return (long) Math.floor(visibleLevel() + 1e-9);
     }
 
     @Override
     public long roomAsCounted(long nowNanos, long nowMillis) {
-        refill(nowNanos);
+        refillAndTakeBack(nowNanos);
         double allowance = level >= ceiling - 1e-9 ? 0 : limit().burst() - ceiling;
         return (long) Math.floor(visibleLevel() + allowance + 1e-9);
     }
 
     @Override
     double exactRoom(long nowNanos, long nowMillis) {
-        refill(nowNanos);
+        refillAndTakeBack(nowNanos);
         return visibleLevel();
     }
 
@@ -97,7 +129,7 @@ final class TokenBucket extends Bucket {
     @Override
     public void giveBack(long amount, long windowId, long nowNanos, long nowMillis) {
         refill(nowNanos);
-        level = Math.min(Math.max(ceiling, level), level + amount);
+        level = Math.min(Math.max(cap(), level), level + amount);
     }
 
     @Override
@@ -111,7 +143,7 @@ final class TokenBucket extends Bucket {
         if (amount > limit().burst()) {
             return NEVER;
         }
-        refill(nowNanos);
+        refillAndTakeBack(nowNanos);
         double missing = Math.min(amount, ceiling) - level - 1e-9;
         if (amount - visibleLevel() <= 1e-9 || missing <= 0) {
             return 0;
@@ -170,7 +202,7 @@ final class TokenBucket extends Bucket {
 
     @Override
     public void lowerRoomTo(long remaining, long nowNanos, long nowMillis) {
-        refill(nowNanos);
+        refillAndTakeBack(nowNanos);
         // the provider's level, less the transit allowance this mirror keeps back
         double mirrored = remaining - (limit().burst() - ceiling);
         if (level > mirrored) {
@@ -180,7 +212,7 @@ final class TokenBucket extends Bucket {
 
     @Override
     public void capacityChanged(long nowNanos, long nowMillis) {
-        refill(nowNanos);
+        refillAndTakeBack(nowNanos);
         ratePerNano = (double) limit().capacity() / limit().windowNanos();
         ceiling = ceilingOf(limit(), ratePerNano);
         level = Math.min(level, limit().burst());
@@ -188,9 +220,71 @@ final class TokenBucket extends Bucket {
 
     @Override
     public long nanosUntilAtRest(long nowNanos, long nowMillis) {
+        refillAndTakeBack(nowNanos);
         if (reserved() > 0) {
             return NEVER;
         }
         return nanosUntilRoom(limit().burst(), nowNanos, nowMillis);
+    }
+
+    // ------------------------------------------------------------------ the lock-free lane
+
+    @Override
+    public LaneCredit laneCredit() {
+        if (holdsReserves() || isEvicted()) {
+            return null;
+        }
+        LaneCredit credit = lent;
+        if (credit == null) {
+            credit = new LaneCredit();
+            lent = credit;
+        }
+        return credit;
+    }
+
+    @Override
+    void onEvicted() {
+        LaneCredit credit = lent;
+        if (credit != null) {
+            credit.takeAll(); // the lane must not admit on a bucket nobody counts any more
+        }
+    }
+
+    @Override
+    public long roomOnFastPath(int tenant, long nowNanos, long nowMillis) {
+        if (holdsReserves()) {
+            return roomFor(tenant, nowNanos, nowMillis);
+        }
+        refill(nowNanos);
+        return (long) Math.floor(visibleLevel() + 1e-9);
+    }
+
+    @Override
+    public void lendToLane(int stripe, long nowNanos) {
+        LaneCredit credit = laneCredit();
+        if (credit == null) {
+            return;
+        }
+        refill(nowNanos);
+        long stripeMost = Math.max(1, limit().burst() / LEND_FRACTION);
+        long loan = Math.min(stripeMost - credit.held(stripe), (long) Math.floor(level + 1e-9));
+        if (loan > 0) {
+            level -= loan;
+            lentOut += loan;
+            credit.lend(stripe, loan, lastRefillNanos); // the time the level was worked out for
+        }
+    }
+
+    @Override
+    public void laneTakeRegistered(long amount, long nowNanos) {
+        refill(nowNanos); // at the cap that held while the amount counted as lent
+        lentOut -= amount;
+        addReserved(amount);
+    }
+
+    @Override
+    long takenThroughLaneUnregistered() {
+        LaneCredit credit = lent;
+        return credit == null ? 0 : lentOut - credit.unused();
     }
 }

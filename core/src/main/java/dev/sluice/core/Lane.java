@@ -1,0 +1,128 @@
+package dev.sluice.core;
+
+import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.LaneCredit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The governor's lock-free way in. When every bucket on a call's path is a token bucket that lent
+ * room in advance ({@link Bucket#lendToLane}), the call is admitted by taking that room, one
+ * compare-and-set per bucket, without the governor's lock. The lock holder lends after admitting
+ * a call on such a path through the lock, when nothing waits.
+ *
+ * <p>A lane permit is pushed on its thread's stripe of admitted permits; the next lock holder
+ * registers it (its number, its lease, the counters, the lease list), as it applies settlements.
+ * A stripe that grows deep has its thread register it, so the lane never hides more than a few
+ * hundred permits per stripe from the reaper and the status views.
+ *
+ * <p>Everything the lane reads sits apart from what the lock holder writes: the gate on its own
+ * cache line, the lent room in its own stripes, the path's charging rules copied into the path.
+ */
+final class Lane {
+
+    /** Stripes of admitted permits; the same count and thread-to-stripe rule as the lent room. */
+    static final int STRIPES = LaneCredit.STRIPES;
+
+    /**
+     * References per stripe: at least 128 bytes, so two stripes share neither a cache line nor
+     * the pair of lines the processor fetches together.
+     */
+    private static final int SPACING = 32;
+
+    /** A stripe this deep (and each multiple of it) is registered by its own thread, if the lock is free. */
+    static final int REGISTER_AT_DEPTH = 256;
+
+    private final AtomicReferenceArray<Permit> admitted = new AtomicReferenceArray<>(STRIPES * SPACING);
+
+    /** Whether the lane is open, in the middle of an array so its cache line holds nothing else. */
+    private final AtomicIntegerArray gate = new AtomicIntegerArray(32);
+    private static final int GATE = 16;
+
+    /** The calling thread's stripe: consecutive thread ids get different stripes. */
+    static int stripe() {
+        return (int) Thread.currentThread().getId() & (STRIPES - 1);
+    }
+
+    boolean isOpen() {
+        return gate.get(GATE) != 0;
+    }
+
+    /** Opens or closes the lane (enforce mode, nobody waiting, no operator pause, not closed). Lock held. */
+    void setOpen(boolean open) {
+        gate.set(GATE, open ? 1 : 0);
+    }
+
+    /**
+     * Takes what the demand needs from the room lent on every bucket of the path, or from none.
+     *
+     * @return the amount taken from each bucket, or null when one of them had not lent enough
+     */
+    static long[] take(Route.LanePath path, Demand demand, int stripe) {
+        LaneCredit[] credits = path.credits;
+        long[] amounts = new long[credits.length];
+        for (int i = 0; i < credits.length; i++) {
+            long amount = path.amount(i, demand);
+            if (amount != 0 && !credits[i].tryTake(stripe, amount)) {
+                for (int j = 0; j < i; j++) {
+                    if (amounts[j] != 0) {
+                        credits[j].putBack(stripe, amounts[j]);
+                    }
+                }
+                return null;
+            }
+            amounts[i] = amount;
+        }
+        return amounts;
+    }
+
+    /**
+     * When the room taken was lent (the latest loan over the path): a time at which the room was
+     * there and no later than now; {@code Long.MIN_VALUE} when the call took no room.
+     */
+    static long lentAtNanos(Route.LanePath path, long[] amounts, int stripe) {
+        long at = Long.MIN_VALUE;
+        for (int i = 0; i < amounts.length; i++) {
+            if (amounts[i] != 0) {
+                long lent = path.credits[i].lentAtNanos(stripe);
+                if (at == Long.MIN_VALUE || lent - at > 0) {
+                    at = lent;
+                }
+            }
+        }
+        return at;
+    }
+
+    /**
+     * Pushes a lane permit for the lock holder to register. Any thread, no lock.
+     *
+     * @return true when its stripe is deep enough that the caller should register it now
+     */
+    boolean push(Permit p, int stripe) {
+        int i = stripe * SPACING;
+        Permit head;
+        do {
+            head = admitted.get(i);
+            p.laneNext = head;
+            p.laneDepth = head == null ? 1 : head.laneDepth + 1;
+        } while (!admitted.compareAndSet(i, head, p));
+        // every REGISTER_AT_DEPTH pushes, not at each one past it: a busy lock is not asked again at once
+        return p.laneDepth % REGISTER_AT_DEPTH == 0;
+    }
+
+    /** Takes one stripe's permits, newest first; null when there are none. Lock held. */
+    Permit takeStripe(int stripe) {
+        int i = stripe * SPACING;
+        return admitted.get(i) == null ? null : admitted.getAndSet(i, null);
+    }
+
+    /** Whether some lane permit waits to be registered (racy). */
+    boolean hasUnregistered() {
+        for (int s = 0; s < STRIPES; s++) {
+            if (admitted.get(s * SPACING) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

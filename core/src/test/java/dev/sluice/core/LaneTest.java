@@ -1,0 +1,247 @@
+package dev.sluice.core;
+
+import static dev.sluice.config.Dimension.CONCURRENCY;
+import static dev.sluice.config.Dimension.OUTPUT_TOKENS;
+import static dev.sluice.config.Dimension.REQUESTS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.Algorithm;
+import dev.sluice.config.Mode;
+import dev.sluice.config.ScopeLevel;
+import dev.sluice.core.quota.LimitSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lock-free lane: which calls take it, that it never admits beyond a bucket, and that every
+ * decision needing the exact room (a queue, a view, a pause, a new capacity) sees lent room as
+ * room again.
+ */
+class LaneTest {
+
+    private final FakeClock clock = new FakeClock();
+    private final ManualTimer timer = new ManualTimer(clock);
+    private Governor governor;
+
+    @AfterEach
+    void close() {
+        if (governor != null) {
+            governor.close();
+        }
+    }
+
+    private Governor governor(LimitSpec... limits) {
+        Governor.Builder b = Governor.builder().clock(clock).timer(timer);
+        for (LimitSpec l : limits) {
+            b.limit(l);
+        }
+        governor = b.build();
+        return governor;
+    }
+
+    private static LimitSpec requestsPerMinute(long capacity) {
+        return LimitSpec.perWindow("rpm", REQUESTS, capacity, Duration.ofMinutes(1));
+    }
+
+    private static CallContext call(String tenant) {
+        return CallContext.builder("openai").model("gpt-4o-mini").tenant(tenant).apiKeyId("k_abc123").build();
+    }
+
+    @Test
+    void aReusedContextTakesTheLaneOnceTheLockHolderLent() {
+        governor(requestsPerMinute(1_600));
+        CallContext call = call("a");
+        Permit first = governor.tryAdmit(call, Demand.oneRequest()).permit();
+        Permit second = governor.tryAdmit(call, Demand.oneRequest()).permit();
+        assertThat(first.admittedThroughLane()).isFalse();
+        assertThat(second.admittedThroughLane()).isTrue();
+        // a new context resolves its route under the lock first
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+    }
+
+    @Test
+    void neverAdmitsBeyondTheBucket() {
+        governor(requestsPerMinute(40));
+        CallContext call = call("a");
+        int admitted = 0;
+        int throughLane = 0;
+        for (int i = 0; i < 100; i++) {
+            Admission a = governor.tryAdmit(call, Demand.oneRequest());
+            if (a.isAdmitted()) {
+                admitted++;
+                throughLane += a.permit().admittedThroughLane() ? 1 : 0;
+            }
+        }
+        assertThat(admitted).isEqualTo(40);
+        assertThat(throughLane).isPositive();
+        assertThat(governor.available(REQUESTS)).isZero();
+    }
+
+    @Test
+    void lentRoomDoesNotAddToAFullBucket() {
+        governor(requestsPerMinute(160)); // 10 lent at a time
+        CallContext call = call("a");
+        governor.tryAdmit(call, Demand.oneRequest());
+        clock.advance(Duration.ofMinutes(5)); // the bucket is full again, 10 still lent
+        int admittedAtOnce = 0;
+        for (int i = 0; i < 200; i++) {
+            admittedAtOnce += governor.tryAdmit(call, Demand.oneRequest()).isAdmitted() ? 1 : 0;
+        }
+        assertThat(admittedAtOnce).isEqualTo(160);
+    }
+
+    @Test
+    void viewsCountLentRoomAsRoom() {
+        governor(requestsPerMinute(1_600));
+        CallContext call = call("a");
+        governor.tryAdmit(call, Demand.oneRequest());
+        // 100 were lent to this thread after that admission; they are still room
+        assertThat(governor.available(REQUESTS)).isEqualTo(1_599);
+        assertThat(governor.bucketViews().get(0).reserved()).isEqualTo(1);
+    }
+
+    @Test
+    void permitsTakenThroughTheLaneAreRegisteredSettledAndCounted() {
+        governor(requestsPerMinute(1_600));
+        CallContext call = call("a");
+        List<Permit> permits = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            permits.add(governor.tryAdmit(call, Demand.oneRequest()).permit());
+        }
+        assertThat(governor.outstandingPermits()).isEqualTo(10);
+        assertThat(governor.stats().admitted()).isEqualTo(10);
+        assertThat(governor.bucketViews().get(0).reserved()).isEqualTo(10);
+        assertThat(permits.get(9).id()).isPositive();
+        for (Permit p : permits) {
+            p.cancel();
+        }
+        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.bucketViews().get(0).reserved()).isZero();
+        assertThat(governor.available(REQUESTS)).isEqualTo(1_600);
+    }
+
+    @Test
+    void refundsThroughTheLaneRestoreExactly() {
+        governor(LimitSpec.perWindow("out", OUTPUT_TOKENS, 16_000, Duration.ofMinutes(1)));
+        CallContext call = call("a");
+        Demand demand = Demand.builder().outputTokens(300).build();
+        Permit first = governor.tryAdmit(call, demand).permit();
+        Permit second = governor.tryAdmit(call, demand).permit();
+        assertThat(second.admittedThroughLane()).isTrue();
+        first.settle(Usage.builder().outputTokens(100).build());
+        second.settle(Usage.builder().outputTokens(50).build());
+        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(16_000 - 150);
+    }
+
+    @Test
+    void aWaitingCallClosesTheLaneAndGetsTheLentRoom() {
+        // 32 per second: this thread is lent 2 at a time
+        governor(LimitSpec.perWindow("rps", REQUESTS, 32, Duration.ofSeconds(1)));
+        CallContext call = call("a");
+        for (int i = 0; i < 32; i++) {
+            assertThat(governor.tryAdmit(call, Demand.oneRequest()).isAdmitted()).isTrue();
+        }
+        CompletableFuture<Admission> waiting = governor.admitAsync(call, Demand.oneRequest(), 0);
+        assertThat(waiting).isNotDone();
+        // another call on the same path now queues behind it instead of taking lent room
+        CompletableFuture<Admission> behind = governor.admitAsync(call, Demand.oneRequest(), 0);
+        assertThat(behind).isNotDone();
+        timer.advance(Duration.ofMillis(40)); // 1.28 requests refilled
+        assertThat(waiting).isCompleted();
+        assertThat(behind).isNotDone();
+        timer.advance(Duration.ofMillis(30));
+        assertThat(behind).isCompleted();
+        assertThat(behind.join().permit().admittedThroughLane()).isFalse();
+    }
+
+    @Test
+    void anOperatorPauseClosesTheLane() {
+        governor(requestsPerMinute(1_600));
+        CallContext call = call("a");
+        governor.tryAdmit(call, Demand.oneRequest());
+        governor.pauseTenant("a");
+        Admission paused = governor.tryAdmit(call, Demand.oneRequest());
+        assertThat(paused.isAdmitted()).isFalse();
+        assertThat(paused.rejection().decision()).isEqualTo(GatewayDecision.PAUSED);
+        governor.resumeTenant("a");
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).isAdmitted()).isTrue();
+    }
+
+    @Test
+    void aProviderPauseClosesTheLane() {
+        governor(requestsPerMinute(1_600));
+        CallContext call = call("a");
+        governor.tryAdmit(call, Demand.oneRequest());
+        governor.pauseProviderScope(call, Duration.ofSeconds(2).toNanos());
+        Admission during = governor.tryAdmit(call, Demand.oneRequest());
+        assertThat(during.isAdmitted()).isFalse();
+        timer.advance(Duration.ofSeconds(2));
+        Permit probe = governor.tryAdmit(call, Demand.oneRequest()).permit();
+        assertThat(probe.admittedThroughLane()).isFalse();
+    }
+
+    @Test
+    void observeModeAndModeOffGoThroughTheLock() {
+        governor(requestsPerMinute(1_600));
+        CallContext call = call("a");
+        governor.tryAdmit(call, Demand.oneRequest());
+        governor.setMode(Mode.OBSERVE);
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        governor.setMode(Mode.ENFORCE);
+        governor.tryAdmit(call, Demand.oneRequest());
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isTrue();
+    }
+
+    @Test
+    void aLowerCapacityTakesTheLentRoomBack() {
+        governor(requestsPerMinute(1_600));
+        CallContext call = call("a");
+        governor.tryAdmit(call, Demand.oneRequest());
+        governor.setCapacity("rpm", 1);
+        // the bucket holds one at most now: the 100 lent before the change may not be taken
+        int admitted = 0;
+        for (int i = 0; i < 10; i++) {
+            admitted += governor.tryAdmit(call, Demand.oneRequest()).isAdmitted() ? 1 : 0;
+        }
+        assertThat(admitted).isEqualTo(1);
+    }
+
+    @Test
+    void pathsWithWindowsConcurrencyOrGuaranteesStayUnderTheLock() {
+        governor(LimitSpec.builder("window", REQUESTS, 1_000).window(Duration.ofMinutes(1))
+                .algorithm(Algorithm.FIXED_WINDOW).build());
+        CallContext call = call("a");
+        governor.tryAdmit(call, Demand.oneRequest());
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        governor.close();
+
+        governor(requestsPerMinute(1_000), LimitSpec.builder("slots", CONCURRENCY, 10).build());
+        governor.tryAdmit(call, Demand.oneRequest());
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        governor.close();
+
+        governor = Governor.builder().clock(clock).timer(timer).limit(requestsPerMinute(1_000))
+                .tenant("a", 1.0, 0.2).build();
+        governor.tryAdmit(call, Demand.oneRequest());
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+    }
+
+    @Test
+    void aTenantOwnBucketLendsToItsOwnCallsOnly() {
+        governor(requestsPerMinute(16_000), LimitSpec.builder("per-tenant", REQUESTS, 32)
+                .window(Duration.ofMinutes(1)).level(ScopeLevel.TENANT).build());
+        CallContext a = call("a");
+        CallContext b = call("b");
+        int admittedA = 0;
+        for (int i = 0; i < 50; i++) {
+            admittedA += governor.tryAdmit(a, Demand.oneRequest()).isAdmitted() ? 1 : 0;
+        }
+        assertThat(admittedA).isEqualTo(32);
+        assertThat(governor.tryAdmit(b, Demand.oneRequest()).isAdmitted()).isTrue();
+        assertThat(governor.available(REQUESTS)).isZero(); // tenant a's bucket; the least room shows
+    }
+}
