@@ -27,6 +27,9 @@ public final class CallContext {
     /** The governor's resolved route for this context; reused across attempts. */
     volatile Object cachedRoute;
 
+    /** What the route depends on, made on first use (an immutable value: a race only builds it twice). */
+    private RouteKey routeKey;
+
     private CallContext(Builder b) {
         this.provider = b.provider;
         this.providerKind = b.providerKind == null ? b.provider : b.providerKind;
@@ -96,6 +99,15 @@ public final class CallContext {
      */
     public String providerScopeKey() {
         return providerScopeKey;
+    }
+
+    RouteKey routeKey() {
+        RouteKey k = routeKey;
+        if (k == null) {
+            k = new RouteKey(this);
+            routeKey = k;
+        }
+        return k;
     }
 
     @Override

@@ -118,6 +118,14 @@ public final class Governor implements AutoCloseable {
     private final Guarantees guarantees;
 
     private final Cache<String, ProviderScope> scopes;
+    /**
+     * Resolved routes by what they depend on, so a new context for a known caller costs one
+     * look-up (and may take the lane at once). Kept 30 s from resolution: less than the least a
+     * per-value bucket is kept after its last look-up (a minute and more), so resolving again
+     * keeps a busy bucket from being evicted.
+     */
+    private final Cache<RouteKey, Route> routes;
+    private static final Duration ROUTE_TTL = Duration.ofSeconds(30);
     private final Set<String> pausedTenants = ConcurrentHashMap.newKeySet();
     private final Set<String> pausedApiKeys = ConcurrentHashMap.newKeySet();
     private volatile boolean anyOperatorPause;
@@ -171,6 +179,12 @@ public final class Governor implements AutoCloseable {
         ordered.sort(Comparator.comparingInt((ClassQueue<Waiter> q) -> q.trafficClass().priority()).reversed());
         this.queuesByPriority = ordered;
         this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
+        this.routes = Caffeine.newBuilder()
+                .ticker(clock::nanoTime)
+                .executor(Runnable::run)
+                .maximumSize(100_000)
+                .expireAfterWrite(ROUTE_TTL)
+                .build();
         this.scopes = Caffeine.newBuilder()
                 .ticker(clock::nanoTime)
                 .executor(Runnable::run)
@@ -401,10 +415,16 @@ public final class Governor implements AutoCloseable {
             return null;
         }
         Object cached = call.cachedRoute;
-        if (!(cached instanceof Route)) {
-            return null;
+        Route route;
+        if (cached instanceof Route) {
+            route = (Route) cached;
+        } else {
+            route = routes.getIfPresent(call.routeKey());
+            if (route == null) {
+                return null;
+            }
+            call.cachedRoute = route;
         }
-        Route route = (Route) cached;
         Route.LanePath path = route.lanePath();
         // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
         if (path == null || !route.scope.openToLane() || route.scope.isEvicted()) {
@@ -1134,6 +1154,12 @@ public final class Governor implements AutoCloseable {
         if (cached instanceof Route && ((Route) cached).isCurrent(generation)) {
             return (Route) cached;
         }
+        RouteKey key = call.routeKey();
+        Route known = routes.getIfPresent(key);
+        if (known != null && known.isCurrent(generation)) {
+            call.cachedRoute = known;
+            return known;
+        }
         long nowNanos = now();
         long nowMillis = clock.epochMillis();
         List<Bucket> buckets = new ArrayList<>();
@@ -1148,6 +1174,7 @@ public final class Governor implements AutoCloseable {
         Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()),
                 stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
         call.cachedRoute = r;
+        routes.put(key, r);
         return r;
     }
 

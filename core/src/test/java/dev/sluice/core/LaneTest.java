@@ -52,15 +52,17 @@ class LaneTest {
     }
 
     @Test
-    void aReusedContextTakesTheLaneOnceTheLockHolderLent() {
+    void aKnownCallerTakesTheLaneOnceTheLockHolderLent() {
         governor(requestsPerMinute(1_600));
         CallContext call = call("a");
         Permit first = governor.tryAdmit(call, Demand.oneRequest()).permit();
         Permit second = governor.tryAdmit(call, Demand.oneRequest()).permit();
         assertThat(first.admittedThroughLane()).isFalse();
         assertThat(second.admittedThroughLane()).isTrue();
-        // a new context resolves its route under the lock first
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        // a new context for the same caller finds the route the governor resolved
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).permit().admittedThroughLane()).isTrue();
+        // a caller never seen has its route resolved under the lock first
+        assertThat(governor.tryAdmit(call("b"), Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
     }
 
     @Test
@@ -228,6 +230,19 @@ class LaneTest {
                 .tenant("a", 1.0, 0.2).build();
         governor.tryAdmit(call, Demand.oneRequest());
         assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+    }
+
+    @Test
+    void callersThatDifferOnlyByTeamOrClassKeepTheirOwnRoutes() {
+        governor(LimitSpec.builder("per-team", REQUESTS, 1).window(Duration.ofMinutes(1))
+                .level(ScopeLevel.TEAM).build());
+        CallContext.Builder base = CallContext.builder("openai").model("gpt-4o-mini").tenant("a").apiKeyId("k_abc123");
+        assertThat(governor.tryAdmit(base.team("red").build(), Demand.oneRequest()).isAdmitted()).isTrue();
+        assertThat(governor.tryAdmit(base.team("red").build(), Demand.oneRequest()).isAdmitted()).isFalse();
+        assertThat(governor.tryAdmit(base.team("blue").build(), Demand.oneRequest()).isAdmitted()).isTrue();
+        assertThat(governor.tryAdmit(base.team("blue").trafficClass("batch").build(), Demand.oneRequest())
+                .isAdmitted()).isFalse();
+        assertThat(governor.stats().trafficClasses()).containsKeys("default", "batch");
     }
 
     @Test
