@@ -443,7 +443,7 @@ public final class Governor implements AutoCloseable {
                 Long.MAX_VALUE, route.scope, route.tenantCounters);
         p.laneRoute = route;
         if (lane.push(p, stripe)) {
-            registerLaneStripeIfFree(stripe);
+            drainIfFree(stripe);
         }
         return p;
     }
@@ -491,49 +491,73 @@ public final class Governor implements AutoCloseable {
     }
 
     /**
-     * Registers one stripe's lane permits at {@code freshNanos}, a clock reading taken now: a
-     * registered amount stops counting as lent, which raises the level's cap, so the refill up to
-     * the moment they were taken must be applied first, at the old cap. A stale time would leave
-     * part of that refill to be applied later at the raised cap.
+     * Registers one stripe's lane permits: each gets its number, its lease (from now, so never
+     * shorter than configured), the counters and the lease list, and its buckets count what it
+     * took as reserved rather than lent, summed over each run of permits on one path. That is done
+     * at {@code freshNanos}, a clock reading taken now: it raises the level's cap, and the refill up
+     * to now must first be applied at the old one.
      */
     private void registerLaneStripe(int stripe, long freshNanos) {
+        Bucket[] run = null;
+        long[] taken = null;
         for (Permit p = lane.takeStripe(stripe); p != null; ) {
             Permit next = p.laneNext;
-            registerLanePermit(p, freshNanos);
+            if (p.buckets != run) {
+                registerLaneTakes(run, taken, freshNanos);
+                run = p.buckets;
+                taken = new long[run.length];
+            }
+            for (int i = 0; i < taken.length; i++) {
+                taken[i] += p.amounts[i];
+            }
+            Route route = p.laneRoute;
+            p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
+            stats.onAdmitted(route.classCounters, route.tenantCounters, p.demand().totalTokens(), 0, 0);
+            if (!p.isDone()) {
+                ledger.append(p);
+                if (reapTask == null && !closed) {
+                    reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+                }
+            }
             p = next;
         }
+        registerLaneTakes(run, taken, freshNanos);
     }
 
-    private void registerLanePermit(Permit p, long nowNanos) {
-        Route route = p.laneRoute;
-        for (int i = 0; i < p.amounts.length; i++) {
-            if (p.amounts[i] != 0) {
-                p.buckets[i].laneTakeRegistered(p.amounts[i], nowNanos);
-            }
+    private static void registerLaneTakes(Bucket[] buckets, long[] taken, long freshNanos) {
+        if (buckets == null) {
+            return;
         }
-        // the lease runs from now, not from the admission: never shorter than configured
-        p.registered(++nextPermitId, nowNanos + leaseTimeoutNanos);
-        stats.onAdmitted(route.classCounters, route.tenantCounters, p.demand().totalTokens(), 0, 0);
-        if (!p.isDone()) {
-            ledger.append(p);
-            if (reapTask == null && !closed) {
-                reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+        for (int i = 0; i < buckets.length; i++) {
+            if (taken[i] != 0) {
+                buckets[i].laneTakesRegistered(taken[i], freshNanos);
             }
         }
     }
 
     /**
-     * A lane stripe grew deep: its own thread registers it now if the lock is free (else the
-     * holder will). Only its own stripe, whose permits are in this core's cache.
+     * A lane stripe or the stack of settlements grew deep while nobody took the lock: register the
+     * stripe (its permits are in this core's cache) and apply the settlements now, if the lock is
+     * free (else its holder does).
      */
-    private void registerLaneStripeIfFree(int stripe) {
-        if (lock.tryLock()) {
-            try {
-                registerLaneStripe(stripe, now());
-            } finally {
-                lock.unlock();
-            }
+    private void drainIfFree(int laneStripe) {
+        if (!lock.tryLock()) {
+            return;
         }
+        List<Waiter> done = null;
+        try {
+            long nowNanos = now();
+            if (laneStripe >= 0) {
+                registerLaneStripe(laneStripe, nowNanos);
+            }
+            if (ledger.drain(nowNanos, clock, stats) && waiting > 0 && !closed) {
+                done = new ArrayList<>(2);
+                dispatch(nowNanos, clock.epochMillis(), done);
+            }
+        } finally {
+            lock.unlock();
+        }
+        deliverAll(done);
     }
 
     /** Admits at once if every bucket has room: one pass computing amounts and checking room. */
@@ -980,9 +1004,11 @@ public final class Governor implements AutoCloseable {
      * back; otherwise the next admission applies it under the lock it takes anyway.
      */
     void settlementRequested(Permit p) {
-        ledger.push(p);
+        boolean deep = ledger.push(p);
         if (waiting > 0 || closed) {
             applySettlementsNow();
+        } else if (deep) {
+            drainIfFree(-1); // admissions through the lane take no lock: do not let settlements pile up
         }
     }
 
@@ -1440,6 +1466,11 @@ public final class Governor implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Settlements asked for and not applied yet (racy; for tests). */
+    int settlementsNotApplied() {
+        return ledger.pendingDepth();
     }
 
     /** Permits that still hold something (unsettled, or a concurrency slot not released). */

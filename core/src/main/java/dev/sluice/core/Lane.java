@@ -2,6 +2,8 @@ package dev.sluice.core;
 
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.LaneCredit;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -33,7 +35,38 @@ final class Lane {
     /** A stripe this deep (and each multiple of it) is registered by its own thread, if the lock is free. */
     static final int REGISTER_AT_DEPTH = 256;
 
-    private final AtomicReferenceArray<Permit> admitted = new AtomicReferenceArray<>(STRIPES * SPACING);
+    /**
+     * Each stripe's stack of admitted permits. The stack lives in a small holder replaced at each
+     * registration, so it is nearly always a young object: pushing a new permit on it is a store
+     * from young to young, which the garbage collector's write barrier lets through at once,
+     * where a store into the long-lived array costs a fence and a card mark on every admission.
+     */
+    private final AtomicReferenceArray<Stack> admitted = new AtomicReferenceArray<>(STRIPES * SPACING);
+
+    /** The head of one stripe's stack; {@link #CLOSED} once a registration took it. */
+    static final class Stack {
+        private static final VarHandle HEAD;
+
+        static {
+            try {
+                HEAD = MethodHandles.lookup().findVarHandle(Stack.class, "head", Permit.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        @SuppressWarnings("unused") // through HEAD
+        private volatile Permit head;
+    }
+
+    /** Marks a stack a registration took: a push that finds it goes to the stripe's new stack. */
+    private static final Permit CLOSED = Permit.closedMarker();
+
+    Lane() {
+        for (int s = 0; s < STRIPES; s++) {
+            admitted.set(s * SPACING, new Stack());
+        }
+    }
 
     /** Whether the lane is open, in the middle of an array so its cache line holds nothing else. */
     private final AtomicIntegerArray gate = new AtomicIntegerArray(32);
@@ -100,26 +133,36 @@ final class Lane {
      */
     boolean push(Permit p, int stripe) {
         int i = stripe * SPACING;
-        Permit head;
-        do {
-            head = admitted.get(i);
+        while (true) {
+            Stack stack = admitted.get(i);
+            Permit head = stack.head;
+            if (head == CLOSED) {
+                continue; // a registration took this stack; its replacement is in the array already
+            }
             p.laneNext = head;
             p.laneDepth = head == null ? 1 : head.laneDepth + 1;
-        } while (!admitted.compareAndSet(i, head, p));
-        // every REGISTER_AT_DEPTH pushes, not at each one past it: a busy lock is not asked again at once
-        return p.laneDepth % REGISTER_AT_DEPTH == 0;
+            if (Stack.HEAD.compareAndSet(stack, head, p)) {
+                // every REGISTER_AT_DEPTH pushes, not at each one past it: a busy lock is not asked again at once
+                return p.laneDepth % REGISTER_AT_DEPTH == 0;
+            }
+        }
     }
 
     /** Takes one stripe's permits, newest first; null when there are none. Lock held. */
     Permit takeStripe(int stripe) {
         int i = stripe * SPACING;
-        return admitted.get(i) == null ? null : admitted.getAndSet(i, null);
+        if (admitted.get(i).head == null) {
+            return null;
+        }
+        Stack taken = admitted.getAndSet(i, new Stack());
+        return (Permit) Stack.HEAD.getAndSet(taken, CLOSED);
     }
 
     /** Whether some lane permit waits to be registered (racy). */
     boolean hasUnregistered() {
         for (int s = 0; s < STRIPES; s++) {
-            if (admitted.get(s * SPACING) != null) {
+            Permit head = admitted.get(s * SPACING).head;
+            if (head != null && head != CLOSED) {
                 return true;
             }
         }

@@ -71,8 +71,9 @@ public final class Permit extends Admission {
     @SuppressWarnings("unused") // through SETTLEMENT
     private volatile Object settlement;
 
-    /** Next permit on the governor's stack of settlements to apply. */
+    /** Next permit on the governor's stack of settlements to apply, and that stack's depth with this one on top. */
     Permit nextPending;
+    int pendingDepth;
 
     /** Links in the governor's lease list (guarded by the governor's lock). */
     Permit leasePrev;
@@ -127,6 +128,11 @@ public final class Permit extends Admission {
     /** A number unique within the governor; a lane admission gets it when the governor registers it. */
     public long id() {
         return id;
+    }
+
+    /** A permit that stands for no call: the lane's mark on a stack a registration took. */
+    static Permit closedMarker() {
+        return new Permit(null, -1, null, null, new Bucket[0], null, null, null, -1, 0, 0, Long.MAX_VALUE, null, null);
     }
 
     /** Whether the call was admitted through the governor's lock-free lane (see {@link Lane}). */

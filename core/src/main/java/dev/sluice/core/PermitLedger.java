@@ -16,17 +16,32 @@ final class PermitLedger {
     private Permit leaseTail;
     private int outstanding;
 
-    /** Queues a permit whose settlement or release was asked for. Any thread, no lock. */
-    void push(Permit p) {
+    /** Pending settlements that make the settling thread try to apply them (see {@link Governor}). */
+    static final int APPLY_AT_DEPTH = 256;
+
+    /**
+     * Queues a permit whose settlement or release was asked for. Any thread, no lock.
+     *
+     * @return true every {@link #APPLY_AT_DEPTH} permits deep: the caller should apply them if it can
+     */
+    boolean push(Permit p) {
         Permit head;
         do {
             head = pending.get();
             p.nextPending = head;
+            p.pendingDepth = head == null ? 1 : head.pendingDepth + 1;
         } while (!pending.compareAndSet(head, p));
+        return p.pendingDepth % APPLY_AT_DEPTH == 0;
     }
 
     boolean hasPending() {
         return pending.get() != null;
+    }
+
+    /** How many settlements wait to be applied (racy; for tests). */
+    int pendingDepth() {
+        Permit head = pending.get();
+        return head == null ? 0 : head.pendingDepth;
     }
 
     /**

@@ -127,6 +127,21 @@ class LaneTest {
     }
 
     @Test
+    void settlementsDoNotPileUpWhileEveryAdmissionTakesTheLane() {
+        governor(requestsPerMinute(1_000_000_000L));
+        CallContext call = call("a");
+        int throughLane = 0;
+        for (int i = 0; i < 10_000; i++) {
+            Permit p = governor.tryAdmit(call, Demand.oneRequest()).permit();
+            throughLane += p.admittedThroughLane() ? 1 : 0;
+            p.cancel(); // queued for the lock holder, who may never come
+            assertThat(governor.settlementsNotApplied()).isLessThanOrEqualTo(PermitLedger.APPLY_AT_DEPTH);
+        }
+        assertThat(throughLane).isEqualTo(9_999);
+        assertThat(governor.outstandingPermits()).isZero();
+    }
+
+    @Test
     void refundsThroughTheLaneRestoreExactly() {
         governor(LimitSpec.perWindow("out", OUTPUT_TOKENS, 16_000, Duration.ofMinutes(1)));
         CallContext call = call("a");

@@ -334,10 +334,11 @@ public abstract class Bucket {
     }
 
     /**
-     * A lane admission of {@code amount} was registered by the lock holder: from now on it is
-     * counted as reserved like any other, no longer as lent. Lock held.
+     * Lane admissions that took {@code amount} in all were registered: from now on it is counted
+     * as reserved like any other reservation, no longer as lent. {@code nowNanos} must be a fresh
+     * reading (see {@link TokenBucket}). Lock held.
      */
-    public void laneTakeRegistered(long amount, long nowNanos) {
+    public void laneTakesRegistered(long amount, long nowNanos) {
     }
 
     /**

@@ -276,7 +276,9 @@ final class TokenBucket extends Bucket {
     }
 
     @Override
-    public void laneTakeRegistered(long amount, long nowNanos) {
+    public void laneTakesRegistered(long amount, long nowNanos) {
+        // Counted per admission registered, not as lentOut less what the stripes hold: a lane
+        // admission that could not take every bucket puts back what it took, after such a count.
         refill(nowNanos); // at the cap that held while the amount counted as lent
         lentOut -= amount;
         addReserved(amount);
