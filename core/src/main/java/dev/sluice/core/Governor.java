@@ -443,7 +443,7 @@ public final class Governor implements AutoCloseable {
                 Long.MAX_VALUE, route.scope, route.tenantCounters);
         p.laneRoute = route;
         if (lane.push(p, stripe)) {
-            drainIfFree(stripe);
+            registerLaneStripeIfFree(stripe);
         }
         return p;
     }
@@ -536,21 +536,31 @@ public final class Governor implements AutoCloseable {
     }
 
     /**
-     * A lane stripe or the stack of settlements grew deep while nobody took the lock: register the
-     * stripe (its permits are in this core's cache) and apply the settlements now, if the lock is
-     * free (else its holder does).
+     * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
+     * permits are in this core's cache), if the lock is free; else the holder does.
      */
-    private void drainIfFree(int laneStripe) {
+    private void registerLaneStripeIfFree(int stripe) {
+        if (lock.tryLock()) {
+            try {
+                registerLaneStripe(stripe, now());
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * The stack of settlements grew deep while nobody took the lock (admissions through the lane
+     * take none): the settling thread applies them now, if the lock is free; else the holder does.
+     */
+    private void applySettlementsIfFree() {
         if (!lock.tryLock()) {
             return;
         }
         List<Waiter> done = null;
         try {
             long nowNanos = now();
-            if (laneStripe >= 0) {
-                registerLaneStripe(laneStripe, nowNanos);
-            }
-            if (ledger.drain(nowNanos, clock, stats) && waiting > 0 && !closed) {
+            if (drainLedger(nowNanos) && waiting > 0 && !closed) {
                 done = new ArrayList<>(2);
                 dispatch(nowNanos, clock.epochMillis(), done);
             }
@@ -1008,7 +1018,7 @@ public final class Governor implements AutoCloseable {
         if (waiting > 0 || closed) {
             applySettlementsNow();
         } else if (deep) {
-            drainIfFree(-1); // admissions through the lane take no lock: do not let settlements pile up
+            applySettlementsIfFree(); // admissions through the lane take no lock: do not let settlements pile up
         }
     }
 
