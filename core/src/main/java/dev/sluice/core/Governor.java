@@ -554,9 +554,18 @@ public final class Governor implements AutoCloseable {
      * take none): the settling thread applies them now, if the lock is free; else the holder does.
      */
     private void applySettlementsIfFree() {
-        if (!lock.tryLock()) {
-            return;
+        if (lock.tryLock()) {
+            applySettlementsAndUnlock();
         }
+    }
+
+    private void applySettlementsNow() {
+        lock.lock();
+        applySettlementsAndUnlock();
+    }
+
+    /** Applies the queued settlements, offers waiting calls what came back, and releases the lock held. */
+    private void applySettlementsAndUnlock() {
         List<Waiter> done = null;
         try {
             long nowNanos = now();
@@ -1046,21 +1055,6 @@ public final class Governor implements AutoCloseable {
         }
         deliverAll(done);
         return true;
-    }
-
-    private void applySettlementsNow() {
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            long nowNanos = now();
-            if (drainLedger(nowNanos) && waiting > 0 && !closed) {
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
-            }
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
     }
 
     /**

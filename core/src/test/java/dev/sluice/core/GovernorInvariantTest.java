@@ -37,13 +37,18 @@ class GovernorInvariantTest {
     private static final String[] TENANTS = {"t0", "t1", "t2", "t3"};
     private static final String[] KEYS = {"k_a", "k_b"};
 
-    private static Governor.Builder hierarchy(FakeClock clock, ManualTimer timer) {
+    /** Token buckets on three levels, the part both hierarchies below share. */
+    private static Governor.Builder tokenBuckets(FakeClock clock, ManualTimer timer) {
         return Governor.builder().clock(clock).timer(timer).leaseTimeout(Duration.ofSeconds(20))
                 .limit(LimitSpec.perWindow("org-tokens", Dimension.TOTAL_TOKENS, 10_000, Duration.ofSeconds(10)))
                 .limit(LimitSpec.builder("tenant-tokens", Dimension.TOTAL_TOKENS, 4_000)
                         .window(Duration.ofSeconds(10)).level(ScopeLevel.TENANT).build())
                 .limit(LimitSpec.builder("key-output", Dimension.OUTPUT_TOKENS, 3_000)
-                        .window(Duration.ofSeconds(10)).level(ScopeLevel.API_KEY).build())
+                        .window(Duration.ofSeconds(10)).level(ScopeLevel.API_KEY).build());
+    }
+
+    private static Governor.Builder hierarchy(FakeClock clock, ManualTimer timer) {
+        return tokenBuckets(clock, timer)
                 .limit(LimitSpec.builder("org-requests", Dimension.REQUESTS, 50)
                         .window(Duration.ofSeconds(5)).algorithm(Algorithm.FIXED_WINDOW).build())
                 .limit(LimitSpec.builder("tenant-requests-daily", Dimension.REQUESTS, 2_000)
@@ -94,12 +99,7 @@ class GovernorInvariantTest {
      * one context per caller, as the exchange engine does across attempts, so the lane is used.
      */
     private static Governor.Builder tokenBucketHierarchy(FakeClock clock, ManualTimer timer) {
-        return Governor.builder().clock(clock).timer(timer).leaseTimeout(Duration.ofSeconds(20))
-                .limit(LimitSpec.perWindow("org-tokens", Dimension.TOTAL_TOKENS, 10_000, Duration.ofSeconds(10)))
-                .limit(LimitSpec.builder("tenant-tokens", Dimension.TOTAL_TOKENS, 4_000)
-                        .window(Duration.ofSeconds(10)).level(ScopeLevel.TENANT).build())
-                .limit(LimitSpec.builder("key-output", Dimension.OUTPUT_TOKENS, 3_000)
-                        .window(Duration.ofSeconds(10)).level(ScopeLevel.API_KEY).build())
+        return tokenBuckets(clock, timer)
                 .limit(LimitSpec.perWindow("org-requests", Dimension.REQUESTS, 320, Duration.ofSeconds(5)));
     }
 
