@@ -442,7 +442,10 @@ public final class Governor implements AutoCloseable {
         Permit p = new Permit(this, 0, call, demand, path.buckets, amounts, null, null, -1, admittedNanos, 0,
                 Long.MAX_VALUE, route.scope, route.tenantCounters);
         p.laneRoute = route;
-        if (lane.push(p, stripe)) {
+        int backlog = lane.push(p, stripe);
+        if (Backlog.mustWait(backlog)) {
+            registerLaneStripeNow(stripe);
+        } else if (Backlog.shouldTry(backlog)) {
             registerLaneStripeIfFree(stripe);
         }
         return p;
@@ -546,6 +549,16 @@ public final class Governor implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
+        }
+    }
+
+    /** The stripe is so deep that its thread waits for the lock: the lane may not outrun registration. */
+    private void registerLaneStripeNow(int stripe) {
+        lock.lock();
+        try {
+            registerLaneStripe(stripe, now());
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -1023,10 +1036,10 @@ public final class Governor implements AutoCloseable {
      * back; otherwise the next admission applies it under the lock it takes anyway.
      */
     void settlementRequested(Permit p) {
-        boolean deep = ledger.push(p);
-        if (waiting > 0 || closed) {
+        int backlog = ledger.push(p);
+        if (waiting > 0 || closed || Backlog.mustWait(backlog)) {
             applySettlementsNow();
-        } else if (deep) {
+        } else if (Backlog.shouldTry(backlog)) {
             applySettlementsIfFree(); // admissions through the lane take no lock: do not let settlements pile up
         }
     }
@@ -1470,6 +1483,11 @@ public final class Governor implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Lane permits waiting on the deepest stripe to be registered (racy; for tests). */
+    int laneAdmissionsNotRegistered() {
+        return lane.deepestStripe();
     }
 
     /** Settlements asked for and not applied yet (racy; for tests). */

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>A lane permit is pushed on its thread's stripe of admitted permits; the next lock holder
  * registers it (its number, its lease, the counters, the lease list), as it applies settlements.
- * A stripe that grows deep has its thread register it, so the lane never hides more than a few
- * hundred permits per stripe from the reaper and the status views.
+ * A stripe that grows deep has its thread register it ({@link Backlog}), so the lane hides at most
+ * a few thousand permits per stripe from the reaper and the status views, and cannot outrun the
+ * thread that registers them.
  *
  * <p>Everything the lane reads sits apart from what the lock holder writes: the gate on its own
  * cache line, the lent room in its own stripes, the path's charging rules copied into the path.
@@ -32,8 +33,6 @@ final class Lane {
      */
     private static final int SPACING = 32;
 
-    /** A stripe this deep (and each multiple of it) is registered by its own thread, if the lock is free. */
-    static final int REGISTER_AT_DEPTH = 256;
 
     /**
      * Each stripe's stack of admitted permits. The stack lives in a small holder replaced at each
@@ -129,9 +128,9 @@ final class Lane {
     /**
      * Pushes a lane permit for the lock holder to register. Any thread, no lock.
      *
-     * @return true when its stripe is deep enough that the caller should register it now
+     * @return the stripe's depth with it: how many wait to be registered (see {@link Backlog})
      */
-    boolean push(Permit p, int stripe) {
+    int push(Permit p, int stripe) {
         int i = stripe * SPACING;
         while (true) {
             Stack stack = admitted.get(i);
@@ -142,8 +141,7 @@ final class Lane {
             p.laneNext = head;
             p.laneDepth = head == null ? 1 : head.laneDepth + 1;
             if (Stack.HEAD.compareAndSet(stack, head, p)) {
-                // every REGISTER_AT_DEPTH pushes, not at each one past it: a busy lock is not asked again at once
-                return p.laneDepth % REGISTER_AT_DEPTH == 0;
+                return p.laneDepth;
             }
         }
     }
@@ -156,6 +154,18 @@ final class Lane {
         }
         Stack taken = admitted.getAndSet(i, new Stack());
         return (Permit) Stack.HEAD.getAndSet(taken, CLOSED);
+    }
+
+    /** The deepest stripe: how many lane permits at most wait on one stripe (racy; for tests). */
+    int deepestStripe() {
+        int deepest = 0;
+        for (int s = 0; s < STRIPES; s++) {
+            Permit head = admitted.get(s * SPACING).head;
+            if (head != null && head != CLOSED) {
+                deepest = Math.max(deepest, head.laneDepth);
+            }
+        }
+        return deepest;
     }
 
     /** Whether some lane permit waits to be registered (racy). */

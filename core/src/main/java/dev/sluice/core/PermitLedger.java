@@ -16,22 +16,19 @@ final class PermitLedger {
     private Permit leaseTail;
     private int outstanding;
 
-    /** Pending settlements that make the settling thread try to apply them (see {@link Governor}). */
-    static final int APPLY_AT_DEPTH = 256;
-
     /**
      * Queues a permit whose settlement or release was asked for. Any thread, no lock.
      *
-     * @return true every {@link #APPLY_AT_DEPTH} permits deep: the caller should apply them if it can
+     * @return the stack's depth with it: how many wait to be applied (see {@link Backlog})
      */
-    boolean push(Permit p) {
+    int push(Permit p) {
         Permit head;
         do {
             head = pending.get();
             p.nextPending = head;
             p.pendingDepth = head == null ? 1 : head.pendingDepth + 1;
         } while (!pending.compareAndSet(head, p));
-        return p.pendingDepth % APPLY_AT_DEPTH == 0;
+        return p.pendingDepth;
     }
 
     boolean hasPending() {
