@@ -501,21 +501,17 @@ public final class Governor implements AutoCloseable {
      * to now must first be applied at the old one.
      */
     private void registerLaneStripe(int stripe, long freshNanos) {
-        Bucket[] run = null;
-        long[] taken = null;
+        LaneRun run = null;
         for (Permit p = lane.takeStripe(stripe); p != null; ) {
             Permit next = p.laneNext;
-            if (p.buckets != run) {
-                registerLaneTakes(run, taken, freshNanos);
-                run = p.buckets;
-                taken = new long[run.length];
+            if (run == null || !run.covers(p)) {
+                if (run != null) {
+                    run.register(stats, freshNanos);
+                }
+                run = new LaneRun(p);
             }
-            for (int i = 0; i < taken.length; i++) {
-                taken[i] += p.amounts[i];
-            }
-            Route route = p.laneRoute;
+            run.add(p);
             p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
-            stats.onAdmitted(route.classCounters, route.tenantCounters, p.demand().totalTokens(), 0, 0);
             if (!p.isDone()) {
                 ledger.append(p);
                 if (reapTask == null && !closed) {
@@ -524,19 +520,50 @@ public final class Governor implements AutoCloseable {
             }
             p = next;
         }
-        registerLaneTakes(run, taken, freshNanos);
+        if (run != null) {
+            run.register(stats, freshNanos);
+        }
     }
 
-    private static void registerLaneTakes(Bucket[] buckets, long[] taken, long freshNanos) {
-        if (buckets == null) {
-            return;
+    /**
+     * Consecutive lane permits of one stripe on one route: what they took of each bucket and how
+     * many tokens they reserved, counted once for the run.
+     */
+    private static final class LaneRun {
+        private final Route route;
+        private final Bucket[] buckets;
+        private final long[] taken;
+        private long calls;
+        private long tokens;
+
+        LaneRun(Permit first) {
+            this.route = first.laneRoute;
+            this.buckets = first.buckets;
+            this.taken = new long[buckets.length];
         }
-        for (int i = 0; i < buckets.length; i++) {
-            if (taken[i] != 0) {
-                buckets[i].laneTakesRegistered(taken[i], freshNanos);
+
+        boolean covers(Permit p) {
+            return p.laneRoute == route && p.buckets == buckets;
+        }
+
+        void add(Permit p) {
+            for (int i = 0; i < taken.length; i++) {
+                taken[i] += p.amounts[i];
             }
+            calls++;
+            tokens += p.demand().totalTokens();
+        }
+
+        void register(GovernorStats stats, long freshNanos) {
+            for (int i = 0; i < buckets.length; i++) {
+                if (taken[i] != 0) {
+                    buckets[i].laneTakesRegistered(taken[i], freshNanos);
+                }
+            }
+            stats.onAdmittedAtOnce(route.classCounters, route.tenantCounters, calls, tokens);
         }
     }
+
 
     /**
      * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
@@ -1381,7 +1408,7 @@ public final class Governor implements AutoCloseable {
     }
 
     public GovernorStats stats() {
-        if (lane.hasUnregistered()) {
+        if (lane.hasUnregistered() && !lock.isHeldByCurrentThread()) {
             applySettlementsNow(); // counts lane admissions not yet registered, so the figures are current
         }
         return stats;

@@ -51,6 +51,13 @@ public final class GovernorStats {
         t.onAdmitted(tokens, borrowedTokens, waitedNanos);
     }
 
+    /** Under the governor's lock: a run of lane admissions on one route, registered together. */
+    void onAdmittedAtOnce(ClassCounters c, TenantCounters t, long calls, long tokens) {
+        admitted += calls;
+        c.admittedAtOnce += calls;
+        t.onAdmittedAtOnce(calls, tokens);
+    }
+
     void onRejected(Rejection r) {
         rejected[r.decision().ordinal()].increment();
         ClassCounters c = classCounters(r.trafficClass());

@@ -22,6 +22,12 @@ public final class TenantCounters {
         waitedNanos += waited;
     }
 
+    /** {@code calls} admitted at once (without waiting or borrowing), reserving {@code tokens} in all. */
+    public void onAdmittedAtOnce(long calls, long tokens) {
+        admitted += calls;
+        reservedTokens += tokens;
+    }
+
     public void onRejected() {
         rejected++;
     }
