@@ -14,30 +14,9 @@ import dev.sluice.core.schedule.TrafficClass;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class GovernorTest {
-
-    private final FakeClock clock = new FakeClock();
-    private final ManualTimer timer = new ManualTimer(clock);
-    private Governor governor;
-
-    @AfterEach
-    void close() {
-        if (governor != null) {
-            governor.close();
-        }
-    }
-
-    private Governor governor(LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().clock(clock).timer(timer);
-        for (LimitSpec l : limits) {
-            b.limit(l);
-        }
-        governor = b.build();
-        return governor;
-    }
+class GovernorTest extends GovernorFixture {
 
     private static LimitSpec perMinute(String id, dev.sluice.config.Dimension d, long capacity) {
         return LimitSpec.perWindow(id, d, capacity, Duration.ofMinutes(1));

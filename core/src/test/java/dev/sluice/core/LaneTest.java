@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,27 +20,7 @@ import org.junit.jupiter.api.Test;
  * decision needing the exact room (a queue, a view, a pause, a new capacity) sees lent room as
  * room again.
  */
-class LaneTest {
-
-    private final FakeClock clock = new FakeClock();
-    private final ManualTimer timer = new ManualTimer(clock);
-    private Governor governor;
-
-    @AfterEach
-    void close() {
-        if (governor != null) {
-            governor.close();
-        }
-    }
-
-    private Governor governor(LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().clock(clock).timer(timer);
-        for (LimitSpec l : limits) {
-            b.limit(l);
-        }
-        governor = b.build();
-        return governor;
-    }
+class LaneTest extends GovernorFixture {
 
     private static LimitSpec requestsPerMinute(long capacity) {
         return LimitSpec.perWindow("rpm", REQUESTS, capacity, Duration.ofMinutes(1));

@@ -1,0 +1,29 @@
+package dev.sluice.core;
+
+import dev.sluice.core.quota.LimitSpec;
+import org.junit.jupiter.api.AfterEach;
+
+/** A governor on a fake clock and a manual timer, built by the test and closed after it. */
+abstract class GovernorFixture {
+
+    final FakeClock clock = new FakeClock();
+    final ManualTimer timer = new ManualTimer(clock);
+    Governor governor;
+
+    @AfterEach
+    void closeGovernor() {
+        if (governor != null) {
+            governor.close();
+        }
+    }
+
+    /** Builds the test's governor with these limits (replacing, not closing, any earlier one). */
+    Governor governor(LimitSpec... limits) {
+        Governor.Builder b = Governor.builder().clock(clock).timer(timer);
+        for (LimitSpec l : limits) {
+            b.limit(l);
+        }
+        governor = b.build();
+        return governor;
+    }
+}
