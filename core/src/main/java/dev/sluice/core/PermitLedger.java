@@ -31,10 +31,6 @@ final class PermitLedger {
         return p.pendingDepth;
     }
 
-    boolean hasPending() {
-        return pending.get() != null;
-    }
-
     /** How many settlements wait to be applied (racy; for tests). */
     int pendingDepth() {
         Permit head = pending.get();
