@@ -631,7 +631,7 @@ public final class Governor implements AutoCloseable {
             Bucket b = buckets[i];
             long amount = amountFor(b, demand);
             amounts[i] = amount;
-            if (amount != 0 && b.limit().enforced() && b.roomOnFastPath(g, nowNanos, nowMillis) < amount) {
+            if (amount != 0 && b.limit().enforced() && b.roomOnFastPath(g, nowNanos, nowMillis) < b.roomNeeded(g, amount)) {
                 return null;
             }
         }
@@ -739,10 +739,11 @@ public final class Governor implements AutoCloseable {
                 continue;
             }
             long room = b.roomFor(route.guarantee, nowNanos, nowMillis);
-            if (room < amount) {
-                long wait = b.nanosUntilRoomFor(route.guarantee, amount, nowNanos, nowMillis);
+            long need = b.roomNeeded(route.guarantee, amount);
+            if (room < need) {
+                long wait = b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis);
                 if (worst == null || wait > worst.nanos) {
-                    worst = new Shortfall(b, amount, room, wait);
+                    worst = new Shortfall(b, need, room, wait);
                 }
             }
         }
@@ -898,13 +899,14 @@ public final class Governor implements AutoCloseable {
             if (amount == 0 || !b.limit().enforced()) {
                 continue;
             }
-            if (b.roomFor(route.guarantee, nowNanos, nowMillis) < amount) {
+            long need = b.roomNeeded(route.guarantee, amount);
+            if (b.roomFor(route.guarantee, nowNanos, nowMillis) < need) {
                 shortNow = true;
                 shortLocally |= !b.awaitsStore(nowMillis);
                 if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }
-                noteWake(b.nanosUntilRoomFor(route.guarantee, amount, nowNanos, nowMillis));
+                noteWake(b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis));
             }
         }
         if (shortNow) {

@@ -76,11 +76,16 @@ public final class ProviderScope {
             return;
         }
         Bucket bucket = find(dimension, windowMillis);
+        if (bucket == null && limit <= 0 && remaining == 0) {
+            return; // "nothing left" of a budget of unknown size says nothing of its size
+        }
         long capacity = limit > 0 ? limit : Math.max(1, remaining);
         capacity = Math.min(capacity, ceiling);
         // The most the provider has shown to be left at once, plus the call it just counted: a
         // provider enforcing a per-minute limit over sub-minute periods (OpenAI) never shows more
         // than its real burst, however large the limit it announces.
+        // A burst seen is a pace, never a size limit: a call larger than it still fits a full
+        // bucket (Limit#roomNeededFor), so "0 left" slows the scope and cannot lock it out.
         long burstSeen = remaining >= 0 ? Math.min(capacity, remaining + 1) : 0;
         if (bucket == null) {
             LimitSpec spec = LimitSpec.builder(displayName + ":" + budgetName, dimension, capacity)
@@ -103,6 +108,9 @@ public final class ProviderScope {
             if (burstSeen > l.burst() && l.burst() < l.capacity()) {
                 l.setBurst(burstSeen >= l.capacity() ? 0 : burstSeen, nowNanos, nowMillis);
             }
+        }
+        if (limit > 0) {
+            bucket.limit().setCapacityAnnounced(true);
         }
         if (remaining >= 0) {
             bucket.lowerRoomTo(remaining, nowNanos, nowMillis);

@@ -163,6 +163,32 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void anAnswerSayingTheTokensRanOutSlowsTheKeyAndNeverLocksItOut() {
+        governor = Governor.builder().build();
+        ExchangeGovernance engine = ExchangeGovernance.builder(governor,
+                new ProviderRegistry(List.of(), dev.sluice.core.provider.ProviderAdapters.known())).build();
+        String url = "https://api.openai.com/v1/chat/completions";
+        String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":32,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+        String usage = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[],"
+                + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":20,\"total_tokens\":29}}";
+        // what OpenAI sends when the tokens run out: a large limit, nothing left, a well-formed reset
+        ScriptedTransport first = new ScriptedTransport(url, body).header("Authorization", "Bearer sk-a")
+                .answer(200, usage, "x-ratelimit-limit-tokens", "100000000", "x-ratelimit-remaining-tokens", "0",
+                        "x-ratelimit-reset-tokens", "2s", "x-ratelimit-limit-requests", "10000",
+                        "x-ratelimit-remaining-requests", "9999", "x-ratelimit-reset-requests", "6ms");
+        response(engine.execute(first)).read();
+        for (int i = 0; i < 3; i++) {
+            ScriptedTransport next = new ScriptedTransport(url, body).header("Authorization", "Bearer sk-a")
+                    .answer(200, usage);
+            ScriptedTransport.Response r = response(engine.execute(next));
+            assertThat(r.local).as("call %d answered locally: %s", i, r.bodyText()).isFalse();
+            assertThat(next.attempts()).isEqualTo(1);
+            r.read();
+        }
+    }
+
+    @Test
     void aFaultInsideSluiceLetsTheCallThroughOnce() {
         ExchangeGovernance engine = engine();
         provider.failOnRead = true;
