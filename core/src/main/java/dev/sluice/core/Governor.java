@@ -718,12 +718,34 @@ public final class Governor implements AutoCloseable {
 
     private Admission overflow(CallContext call, Demand demand, Route route, TrafficClass cls, long nowNanos,
             long nowMillis, String reason) {
-        if (cls.overloadAction() == OverloadAction.PASS_THROUGH) {
+        if (cls.overloadAction() == OverloadAction.PASS_THROUGH
+                && !providerHasNoRoom(demand, route, nowNanos, nowMillis)) {
             stats.onPassedThrough(cls.name());
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
         Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
         return reject(rejection(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
+    }
+
+    /**
+     * Whether Sluice knows the provider would refuse this call now: the provider asked the scope to
+     * wait, or a bucket mirroring one of its limits (announced, learned or declared) has no room.
+     * A call that waited its fill is then answered locally in the provider's shape, not sent to
+     * spend the provider's count (OpenAI counts refused requests too); {@code pass_through} lets
+     * a call go only where Sluice does not know, such as a limit of the service's own.
+     */
+    private boolean providerHasNoRoom(Demand demand, Route route, long nowNanos, long nowMillis) {
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
+            return true;
+        }
+        for (Bucket b : route.buckets()) {
+            long amount = amountFor(b, demand);
+            if (amount != 0 && b.limit().enforced() && b.limit().mirrorsProvider()
+                    && b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** What is short for a demand on a route, and until when; null when everything has room. */
@@ -953,7 +975,8 @@ public final class Governor implements AutoCloseable {
     }
 
     private void expire(Waiter w, Route route, long nowNanos, long nowMillis, List<Waiter> done) {
-        if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH) {
+        if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH
+                && !providerHasNoRoom(w.demand, route, nowNanos, nowMillis)) {
             stats.onPassedThrough(w.trafficClass.name());
             w.releaseClaims();
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
