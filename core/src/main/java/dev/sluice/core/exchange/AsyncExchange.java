@@ -82,21 +82,22 @@ final class AsyncExchange {
             permit.cancel(); // the caller gave up while we waited
             return;
         }
-        SettlingObserver observer;
+        SettlingObserver observer = null;
         CompletableFuture<Object> send;
         try {
             observer = engine.beforeSend(call, permit);
             send = call.transport.sendAsync(observer);
         } catch (Throwable t) {
-            handle(engine.afterSendFailure(call, permit, t));
+            handle(engine.afterSendFailure(call, permit, observer, t));
             return;
         }
         current = send;
+        SettlingObserver attemptObserver = observer;
         send.whenComplete((response, error) -> {
             if (error != null) {
-                handle(engine.afterSendFailure(call, permit, unwrap(error)));
+                handle(engine.afterSendFailure(call, permit, attemptObserver, unwrap(error)));
             } else {
-                handle(engine.afterResponse(call, permit, observer, response));
+                handle(engine.afterResponse(call, permit, attemptObserver, response));
             }
         });
     }

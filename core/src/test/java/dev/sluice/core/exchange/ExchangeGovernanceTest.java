@@ -189,6 +189,33 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void aSuccessWhoseBodyBrokeIsNeverSentAgainAndKeepsItsReservation() {
+        // a daily window: the real clock's refill during the test stays under one token
+        ExchangeGovernance engine = engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000,
+                Duration.ofDays(1)));
+        IOException cut = new IOException("fixed content-length: 400, bytes received: 120");
+        ScriptedTransport t = new ScriptedTransport(URL, "hello").header("x-max-tokens", "500")
+                .breakBody("{\"partial\":", cut).answer(200, "in=7 out=20");
+        CallOutcome outcome = engine.execute(t);
+        assertThat(outcome.failure()).isSameAs(cut);
+        assertThat(t.attempts()).isEqualTo(1);
+        assertThat(engine.counters("scripted").retries()).isZero();
+        // the provider billed the work; its usage never came: the reservation stays charged
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
+        assertThat(governor.inFlightByLimit().values()).allMatch(n -> n == 0);
+    }
+
+    @Test
+    void aProtocolViolationIsNotRetried() {
+        ExchangeGovernance engine = engine();
+        java.net.ProtocolException tooBig = new java.net.ProtocolException("Header size too big");
+        ScriptedTransport t = new ScriptedTransport(URL, "x").fail(tooBig).answer(200, "in=1 out=1");
+        CallOutcome outcome = engine.execute(t);
+        assertThat(outcome.failure()).isSameAs(tooBig);
+        assertThat(t.attempts()).isEqualTo(1);
+    }
+
+    @Test
     void aFaultInsideSluiceLetsTheCallThroughOnce() {
         ExchangeGovernance engine = engine();
         provider.failOnRead = true;
