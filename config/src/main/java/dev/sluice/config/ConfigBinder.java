@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  */
 final class ConfigBinder {
     private static final List<String> ROOT_KEYS = List.of("mode", "failMode", "logLevel", "adoptHeaderLimits",
-            "leaseTimeout", "jmx", "store", "providers", "limits", "identity", "tenants", "classScheduling",
+            "leaseTimeout", "coldStartWait", "jmx", "store", "providers", "limits", "identity", "tenants", "classScheduling",
             "trafficClasses", "retry", "estimation");
     private static final List<String> STORE_KEYS = List.of("url", "instances", "timeout", "leaseChunk");
     private static final List<String> PROVIDER_KEYS = List.of("name", "kind", "match", "scope", "learnFromHeaders",
@@ -97,6 +97,7 @@ final class ConfigBinder {
         set(r.choice("logLevel", LogLevel.values(), LogLevel::configName), b::logLevel);
         set(r.bool("adoptHeaderLimits"), b::adoptHeaderLimits);
         set(r.duration("leaseTimeout"), b::leaseTimeout);
+        set(r.duration("coldStartWait"), b::coldStartWait);
         Fields jmx = r.section("jmx", List.of("enabled"));
         if (jmx != null) {
             set(jmx.bool("enabled"), v -> b.jmx(JmxConfig.of(v)));

@@ -18,14 +18,15 @@ import java.util.Map;
 final class Overrides {
     /** Every scalar that can be set from outside the file, by its dotted path. */
     static final List<String> PATHS = List.of("mode", "failMode", "logLevel", "adoptHeaderLimits", "leaseTimeout",
-            "jmx.enabled", "store", "store.url", "store.instances", "store.timeout", "store.leaseChunk",
+            "coldStartWait", "jmx.enabled", "store", "store.url", "store.instances", "store.timeout", "store.leaseChunk",
             "classScheduling", "retry.maxAttempts", "retry.budgetRatio", "retry.budgetFloorPerSecond",
             "retry.budgetWindow", "retry.baseBackoff", "retry.maxBackoff", "retry.hintJitter", "retry.maxHintWait",
             "estimation.charsPerToken", "estimation.tokensPerMessage", "estimation.outputPercentile",
             "estimation.defaultOutputTokens", "estimation.learn", "estimation.correctionMin", "estimation.correctionMax");
     static final String CONFIG = "config";
     static final String AGENT_ARGUMENT = "agent argument";
-    private static final String SETTABLE = "mode, failMode, logLevel, adoptHeaderLimits, leaseTimeout, jmx.enabled,"
+    private static final String SETTABLE = "mode, failMode, logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait,"
+            + " jmx.enabled,"
             + " store, store.url, store.instances, store.timeout, store.leaseChunk, classScheduling, retry.*, estimation.*";
 
     /** Normalised name (no case, {@code _}, {@code .}, {@code -}) to the path it sets. */

@@ -101,6 +101,7 @@ public final class Governor implements AutoCloseable {
     private volatile Mode mode;
     private volatile long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
+    private final long coldStartWaitNanos;
     private final boolean adoptHeaderLimits;
     private final boolean weightedClasses;
 
@@ -155,6 +156,7 @@ public final class Governor implements AutoCloseable {
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
+        this.coldStartWaitNanos = b.coldStartWait.toNanos();
         this.adoptHeaderLimits = b.adoptHeaderLimits;
         this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
@@ -706,7 +708,7 @@ public final class Governor implements AutoCloseable {
         if (s != null && s.never) {
             return reject(rejection(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
-        if (s != null && s.nanos != Bucket.ON_RELEASE) {
+        if (s != null && s.nanos != Bucket.ON_RELEASE && !s.firstAnswer) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
@@ -735,7 +737,7 @@ public final class Governor implements AutoCloseable {
      * a call go only where Sluice does not know, such as a limit of the service's own.
      */
     private boolean providerHasNoRoom(Demand demand, Route route, long nowNanos, long nowMillis) {
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0 && !route.scope.holdsForFirstAnswer(nowNanos)) {
             return true;
         }
         for (Bucket b : route.buckets()) {
@@ -753,7 +755,7 @@ public final class Governor implements AutoCloseable {
         Shortfall worst = null;
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            worst = new Shortfall(null, 0, 0, gate);
+            worst = route.scope.holdsForFirstAnswer(nowNanos) ? Shortfall.firstAnswer(gate) : new Shortfall(null, 0, 0, gate);
         }
         for (Bucket b : route.buckets()) {
             long amount = amountFor(b, demand);
@@ -766,6 +768,8 @@ public final class Governor implements AutoCloseable {
                 long wait = b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis);
                 if (worst == null || wait > worst.nanos) {
                     worst = new Shortfall(b, need, room, wait);
+                } else if (worst.firstAnswer) {
+                    worst = new Shortfall(null, 0, 0, worst.nanos); // a bucket is short too: a real shortage
                 }
             }
         }
@@ -983,6 +987,12 @@ public final class Governor implements AutoCloseable {
             return;
         }
         Shortfall s = shortfall(w.demand, route, nowNanos, nowMillis);
+        if (s != null && s.firstAnswer) {
+            // held only for a cold scope's first answer, which is late: not knowing is no reason to refuse
+            w.releaseClaims();
+            leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
+            return;
+        }
         Rejection r = rejection(GatewayDecision.QUEUE_DEADLINE_EXCEEDED, w.context, w.demand, s,
                 nowNanos - w.enqueuedNanos, "deadline");
         leaveQueue(w, reject(r), done);
@@ -1264,13 +1274,25 @@ public final class Governor implements AutoCloseable {
                 buckets.add(b);
             }
         }
-        ProviderScope scope = scopes.get(call.providerScopeKey(),
-                k -> new ProviderScope(k, scopeDisplayName(call), guarantees, store));
+        ProviderScope scope = scopes.get(call.providerScopeKey(), k -> newScope(k, call, buckets, nowNanos));
         Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()),
                 stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
         call.cachedRoute = r;
         routes.put(key, r);
         return r;
+    }
+
+    /**
+     * A provider scope seen for the first time. When nothing on the route mirrors the provider's
+     * limits (none declared, none learned yet), its first call goes alone and the others wait for
+     * that answer's headers, at most {@code coldStartWait}.
+     */
+    private ProviderScope newScope(String key, CallContext call, List<Bucket> routeBuckets, long nowNanos) {
+        ProviderScope scope = new ProviderScope(key, scopeDisplayName(call), guarantees, store);
+        if (coldStartWaitNanos > 0 && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
+            scope.startCold(nowNanos + coldStartWaitNanos);
+        }
+        return scope;
     }
 
     private static String scopeDisplayName(CallContext call) {
@@ -1355,15 +1377,30 @@ public final class Governor implements AutoCloseable {
         final long nanos;
         final boolean never;
 
+        /** Only a cold scope's first answer is awaited: not a shortage Sluice knows of. */
+        final boolean firstAnswer;
+
         Shortfall(Bucket bucket, long needed, long room, long nanos) {
+            this(bucket, needed, room, nanos, false);
+        }
+
+        private Shortfall(Bucket bucket, long needed, long room, long nanos, boolean firstAnswer) {
             this.bucket = bucket;
             this.needed = needed;
             this.room = room;
             this.nanos = nanos;
             this.never = nanos == Bucket.NEVER;
+            this.firstAnswer = firstAnswer;
+        }
+
+        static Shortfall firstAnswer(long nanos) {
+            return new Shortfall(null, 0, 0, nanos, true);
         }
 
         String describe() {
+            if (firstAnswer) {
+                return "waiting for the first answer of a new provider scope, at most " + seconds(nanos);
+            }
             if (bucket == null) {
                 return "provider asked to wait " + seconds(nanos);
             }
@@ -1725,6 +1762,7 @@ public final class Governor implements AutoCloseable {
         private Mode mode = Mode.ENFORCE;
         private Duration leaseTimeout = Duration.ofMinutes(10);
         private Duration probeTimeout = Duration.ofSeconds(30);
+        private Duration coldStartWait = Duration.ZERO;
         private boolean adoptHeaderLimits;
         private boolean weightedClasses;
         private QuotaStore store = QuotaStore.local();
@@ -1763,6 +1801,18 @@ public final class Governor implements AutoCloseable {
         }
 
         /** How long a probe after a provider pause may go unanswered before another call probes. */
+        /**
+         * How long calls to a provider scope Sluice knows nothing about wait for its first call's
+         * answer before they go anyway (zero, the default here: they go at once).
+         */
+        public Builder coldStartWait(Duration v) {
+            if (v.isNegative()) {
+                throw new IllegalArgumentException("coldStartWait must be >= 0, was " + v);
+            }
+            this.coldStartWait = v;
+            return this;
+        }
+
         public Builder probeTimeout(Duration v) {
             this.probeTimeout = v;
             return this;

@@ -25,6 +25,11 @@ public final class ProviderScope {
     private volatile long[] reportedRemaining = new long[0];
 
     private long pausedUntilNanos;
+    /**
+     * Until when calls wait for the first answer of a scope Sluice knew nothing about (its first
+     * call is the probe): 0 once that answer came, or the wait ran out.
+     */
+    private long coldUntilNanos;
     private boolean probeNeeded;
     private boolean probeOutstanding;
     private long probeStartedNanos;
@@ -158,6 +163,22 @@ public final class ProviderScope {
         return null;
     }
 
+    /**
+     * Sluice knows nothing of this scope's limits yet: its first call goes alone, and the others
+     * wait for its answer (whose rate-limit headers tell the limits) until {@code untilNanos} at
+     * the latest, so a cold start does not send every waiting caller at once.
+     */
+    public void startCold(long untilNanos) {
+        coldUntilNanos = untilNanos;
+        probeNeeded = true;
+        gated = true;
+    }
+
+    /** Whether calls are held for the first answer of a scope Sluice knew nothing about. */
+    public boolean holdsForFirstAnswer(long nowNanos) {
+        return coldUntilNanos != 0 && nowNanos - coldUntilNanos < 0;
+    }
+
     /** The provider asked for a pause until this time (the longest pause wins). */
     public void pauseUntil(long untilNanos) {
         if (untilNanos > pausedUntilNanos) {
@@ -174,6 +195,19 @@ public final class ProviderScope {
     public long nanosUntilOpen(long nowNanos, long probeTimeoutNanos) {
         if (nowNanos < pausedUntilNanos) {
             return pausedUntilNanos - nowNanos;
+        }
+        if (coldUntilNanos != 0) {
+            if (nowNanos - coldUntilNanos < 0) {
+                // the first call is out (or about to be): the others wait for its answer, timed
+                return probeOutstanding ? coldUntilNanos - nowNanos : 0;
+            }
+            // the first answer is late: stop holding calls for it
+            coldUntilNanos = 0;
+            if (pausedUntilNanos == 0) {
+                probeNeeded = false;
+                probeOutstanding = false;
+            }
+            updateGate();
         }
         if (probeOutstanding) {
             if (nowNanos - probeStartedNanos < probeTimeoutNanos) {
@@ -199,6 +233,7 @@ public final class ProviderScope {
 
     /** The probe got an answer: accepted opens the scope; refused leaves it to the next pause. */
     public void probeAnswered(boolean accepted) {
+        coldUntilNanos = 0;
         probeOutstanding = false;
         if (accepted) {
             probeNeeded = false;
