@@ -24,9 +24,9 @@ import java.util.Set;
  */
 public final class SluiceConfig {
     /** The default for {@link #leaseTimeout()}. */
-    public static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_LEASE_TIMEOUT = ConfigSchema.LEASE_TIMEOUT.defaultValue;
     /** The default for {@link #coldStartWait()}. */
-    public static final Duration DEFAULT_COLD_START_WAIT = Duration.ofSeconds(3);
+    public static final Duration DEFAULT_COLD_START_WAIT = ConfigSchema.COLD_START_WAIT.defaultValue;
     static final String DEFAULTS_ORIGIN = "defaults (no config file)";
 
     private static final SluiceConfig DEFAULTS = new Builder().origin(DEFAULTS_ORIGIN).build();
@@ -356,25 +356,27 @@ public final class SluiceConfig {
      * classes, guaranteed shares summing to at most 1) and names every problem it finds.
      */
     public static final class Builder {
-        Mode mode = Mode.ENFORCE;
-        FailMode failMode = FailMode.OPEN;
-        LogLevel logLevel = LogLevel.INFO;
+        // The top level's scalar settings: defaults, ranges and docs in ConfigSchema.ROOT.
+        Mode mode;
+        FailMode failMode;
+        LogLevel logLevel;
         boolean adoptHeaderLimits;
-        Duration leaseTimeout = DEFAULT_LEASE_TIMEOUT;
-        Duration coldStartWait = DEFAULT_COLD_START_WAIT;
+        Duration leaseTimeout;
+        Duration coldStartWait;
+        ClassScheduling classScheduling;
         JmxConfig jmx = JmxConfig.defaults();
         StoreConfig store = StoreConfig.defaults();
         List<ProviderConfig> providers = new ArrayList<>();
         List<LimitConfig> limits = new ArrayList<>();
         IdentityConfig identity = IdentityConfig.defaults();
         List<TenantConfig> tenants = new ArrayList<>();
-        ClassScheduling classScheduling = ClassScheduling.STRICT;
         List<TrafficClassConfig> trafficClasses = new ArrayList<>();
         RetryConfig retry = RetryConfig.defaults();
         EstimationConfig estimation = EstimationConfig.defaults();
         String origin = "built in code";
 
         private Builder() {
+            ConfigSchema.ROOT.applyDefaults(this);
         }
 
         public Builder mode(Mode mode) {
@@ -495,8 +497,7 @@ public final class SluiceConfig {
         /** Every problem of every section and between sections, with paths as in a config file. */
         Issues issues() {
             Issues issues = new Issues();
-            RetryConfig.positive("", "leaseTimeout", leaseTimeout, issues);
-            issues.check(!coldStartWait.isNegative(), "coldStartWait", coldStartWait, ">= 0 (0 turns the cold start off)");
+            ConfigSchema.ROOT.validate(this, "", issues);
             store.validate("store", issues);
             identity.validate("identity", issues);
             for (int i = 0; i < providers.size(); i++) {
