@@ -79,8 +79,9 @@ final class ConfigBinder {
         Fields r = new Fields(root, "", ConfigSchema.ROOT.keys(), Collections.emptyMap());
         // In the schema's order, which is the order problems found in overrides are reported in.
         for (ConfigSchema.Entry e : ConfigSchema.ROOT.entries()) {
-            if (e instanceof Setting) {
-                bindSetting((Setting<?, SluiceConfig.Builder, ?>) e, r, b);
+            Setting<SluiceConfig.Builder, SluiceConfig.Builder, ?> setting = ConfigSchema.ROOT.settingOf(e);
+            if (setting != null) {
+                bindSetting(setting, r, b);
             } else if (e instanceof Section) {
                 bindSection((Section<?, ?>) e, r, b);
             } else {

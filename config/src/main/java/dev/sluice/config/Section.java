@@ -133,6 +133,16 @@ final class Section<C, B> extends ConfigSchema.Entry {
         return Collections.unmodifiableList(settings);
     }
 
+    /** The entry as one of this section's own settings, typed; null for a section or structure. */
+    Setting<C, B, ?> settingOf(ConfigSchema.Entry entry) {
+        for (Setting<C, B, ?> s : settings) {
+            if (s == entry) {
+                return s;
+            }
+        }
+        return null;
+    }
+
     B newBuilder() {
         return newBuilder.get();
     }
