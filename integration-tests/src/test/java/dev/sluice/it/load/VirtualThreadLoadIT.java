@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -122,9 +121,6 @@ class VirtualThreadLoadIT {
     }
 
     /** Every call waits its turn (default class, 60 s) and succeeds. */
-    @Disabled("until Sluice stops over-admitting the first burst against a scope it learns from headers (issue 14): "
-            + "three runs on wt-advice saw 622, 38 and 730 provider 429s, all in the first 4 s (4,786 arrivals in 4 s "
-            + "against the provider's 4,000 + 67/s); the openai-java variant, which ramps up slower, saw none")
     @Test
     void thousandsOfVirtualThreadsThroughTheJdkHttpClient() throws Exception {
         Run run = run("jdk", THREADS, null);
@@ -144,9 +140,6 @@ class VirtualThreadLoadIT {
      * The default class may wait 2 s only: calls whose wait runs out while Sluice knows the scope
      * has no room must get a local 429 in OpenAI's shape, never go to the provider.
      */
-    @Disabled("until the flood fix of issue 14 lands: on wt-advice (5a36d85) the default class's pass_through sent "
-            + "the calls whose 2 s wait ran out to the provider: 5,001 attempts, 491 provider 429s, then 490 local "
-            + "429s when their retries' waits ran out too")
     @Test
     void whenTheWaitRunsOutCallsGetALocal429InsteadOfFloodingTheProvider() throws Exception {
         Path config = Files.createTempFile("sluice-load-", ".yaml");
