@@ -89,8 +89,8 @@ public final class JdkHttpHook implements Hook {
             governed.whenComplete((response, failure) -> {
                 if (failure != null) {
                     result.completeExceptionally(unwrap(failure));
-                } else {
-                    result.complete(response);
+                } else if (!result.complete(response)) {
+                    transport.discard(response); // the caller cancelled as it came: nobody will read or close it
                 }
             });
         });
