@@ -97,24 +97,25 @@ public final class JdkHttpHook implements Hook {
                 } catch (Throwable fault) {
                     Bridge.hookFault("jdk-http-client:executeAsync", fault);
                     if (transport.attemptsSent() == 0) {
-                        transport.sendUngoverned().whenComplete((r, f) -> complete(result, r, f));
+                        transport.sendUngoverned().whenComplete((r, f) -> complete(result, r, f, transport));
                         return;
                     }
                     transport.releaseUnclaimed();
                     outcome = CallOutcome.failure(
                             new IOException("Sluice failed after the request was sent; not sending it again", fault));
                 }
-                complete(result, outcome.response(), outcome.failure());
+                complete(result, outcome.response(), outcome.failure(), transport);
             });
         });
         return CallOutcome.response(result);
     }
 
-    private static void complete(CompletableFuture<Object> result, Object response, Throwable failure) {
+    private static void complete(CompletableFuture<Object> result, Object response, Throwable failure,
+            JdkHttpTransport transport) {
         if (failure != null) {
             result.completeExceptionally(unwrap(failure));
-        } else {
-            result.complete(response);
+        } else if (!result.complete(response)) {
+            transport.discard(response); // the caller cancelled as it came: nobody will read or close it
         }
     }
 
