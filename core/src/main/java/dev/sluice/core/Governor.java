@@ -106,7 +106,6 @@ public final class Governor implements AutoCloseable {
     private final boolean weightedClasses;
 
     private final Limit[] limits;
-    private final long generation = 1;
 
     /** Where the buckets a fleet shares live; {@link QuotaStore#local()} when nothing is shared. */
     private final QuotaStore store;
@@ -206,23 +205,7 @@ public final class Governor implements AutoCloseable {
     private final class StoreHost implements QuotaStore.Host {
         @Override
         public <T> T withLock(Locked<T> action) {
-            List<Waiter> done = null;
-            T result;
-            lock.lock();
-            try {
-                long nowNanos = now();
-                long nowMillis = clock.epochMillis();
-                drainLedger(nowNanos);
-                result = action.run(nowNanos, nowMillis);
-                if (waiting > 0 && !closed) {
-                    done = new ArrayList<>(2);
-                    dispatch(nowNanos, nowMillis, done);
-                }
-            } finally {
-                lock.unlock();
-            }
-            deliverAll(done);
-            return result;
+            return underLock(nowNanos -> action.run(nowNanos, clock.epochMillis()));
         }
     }
 
@@ -237,8 +220,8 @@ public final class Governor implements AutoCloseable {
      * all. A rejection says when room comes back.
      */
     public Admission tryAdmit(CallContext call, Demand demand) {
-        Object decided = admitOrQueue(call, demand, 0, true);
-        return decided instanceof Admission ? (Admission) decided : rejectQueued((Waiter) decided);
+        Decided decided = admitOrQueue(call, demand, 0, true);
+        return decided.queued() == null ? decided.admission() : rejectQueued(decided.queued());
     }
 
     /**
@@ -248,11 +231,11 @@ public final class Governor implements AutoCloseable {
      *     none; the class's max wait applies on top
      */
     public Admission admit(CallContext call, Demand demand, long deadlineNanos) throws InterruptedException {
-        Object decided = admitOrQueue(call, demand, deadlineNanos, false);
-        if (decided instanceof Admission) {
-            return (Admission) decided;
+        Decided decided = admitOrQueue(call, demand, deadlineNanos, false);
+        Waiter queued = decided.queued();
+        if (queued == null) {
+            return decided.admission();
         }
-        Waiter queued = (Waiter) decided;
         try {
             return queued.future.get();
         } catch (InterruptedException e) {
@@ -276,11 +259,11 @@ public final class Governor implements AutoCloseable {
      * with the cancel).
      */
     public CompletableFuture<Admission> admitAsync(CallContext call, Demand demand, long deadlineNanos) {
-        Object decided = admitOrQueue(call, demand, deadlineNanos, false);
-        if (decided instanceof Admission) {
-            return CompletableFuture.completedFuture((Admission) decided);
+        Decided decided = admitOrQueue(call, demand, deadlineNanos, false);
+        Waiter queued = decided.queued();
+        if (queued == null) {
+            return CompletableFuture.completedFuture(decided.admission());
         }
-        Waiter queued = (Waiter) decided;
         queued.future.whenComplete((a, error) -> {
             if (queued.future.isCancelled()) {
                 abandon(queued);
@@ -296,14 +279,14 @@ public final class Governor implements AutoCloseable {
      * @param tryOnly never wait: a call that does not get through at once is offered its turn in
      *     one dispatch, then leaves the queue
      */
-    private Object admitOrQueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly) {
+    private Decided admitOrQueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly) {
         Permit viaLane = tryLane(call, demand);
         if (viaLane != null) {
             return viaLane;
         }
         Mode m = mode;
         List<Waiter> done = null;
-        Object decided;
+        Decided decided;
         lockQuickly();
         try {
             if (closed || m == Mode.OFF) {
@@ -314,9 +297,11 @@ public final class Governor implements AutoCloseable {
                 if (paused != null && m == Mode.ENFORCE) {
                     decided = reject(paused);
                 } else {
-                    decided = decide(call, demand, callerDeadlineNanos, tryOnly, m);
-                    done = slowPathCompleted;
-                    slowPathCompleted = null;
+                    decided = decideAtOnce(call, demand, callerDeadlineNanos, tryOnly, m);
+                    if (decided == null) {
+                        done = new ArrayList<>(2); // the calls this one's arrival lets through
+                        decided = enqueue(call, demand, callerDeadlineNanos, tryOnly, done);
+                    }
                 }
             }
         } finally {
@@ -326,10 +311,8 @@ public final class Governor implements AutoCloseable {
         return decided;
     }
 
-    /** Calls a queueing admission completed, handed from the lock holder to the caller (guarded by lock). */
-    private List<Waiter> slowPathCompleted;
-
-    private Object decide(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly, Mode m) {
+    /** The answer a call gets without waiting (fast path, immediate rejection, observe mode); null: queue it. */
+    private Admission decideAtOnce(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly, Mode m) {
         Route route = route(call);
         boolean windowed = route.windowed();
         if (m == Mode.ENFORCE && waiting == 0 && !windowed && clockTicking) {
@@ -354,14 +337,19 @@ public final class Governor implements AutoCloseable {
         }
         long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
         Admission now = decideNow(call, demand, route, nowNanos, nowMillis, deadline, m);
-        if (now != null) {
-            if (m == Mode.ENFORCE && now.isAdmitted()) {
-                lendToLane(route, nowNanos);
-            }
-            return now;
+        if (now != null && m == Mode.ENFORCE && now.isAdmitted()) {
+            lendToLane(route, nowNanos);
         }
-        List<Waiter> done = new ArrayList<>(2);
-        slowPathCompleted = done;
+        return now;
+    }
+
+    /** Queues a call {@link #decideAtOnce} could not answer, at the clock reading it used. Lock held. */
+    private Decided enqueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly,
+            List<Waiter> done) {
+        Route route = route(call);
+        long nowNanos = lastNanos;
+        long nowMillis = route.windowed() ? clock.epochMillis() : 0;
+        long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
         return enqueue(call, demand, route, nowNanos, nowMillis, deadline, done);
     }
 
@@ -416,11 +404,8 @@ public final class Governor implements AutoCloseable {
         if (!lane.isOpen()) {
             return null;
         }
-        Object cached = call.cachedRoute;
-        Route route;
-        if (cached instanceof Route) {
-            route = (Route) cached;
-        } else {
+        Route route = call.cachedRoute;
+        if (route == null) {
             route = routes.getIfPresent(call.routeKey());
             if (route == null) {
                 return null;
@@ -611,9 +596,8 @@ public final class Governor implements AutoCloseable {
         List<Waiter> done = null;
         try {
             long nowNanos = now();
-            if (drainLedger(nowNanos) && waiting > 0 && !closed) {
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
+            if (drainLedger(nowNanos)) {
+                done = dispatchWaiting(nowNanos);
             }
         } finally {
             lock.unlock();
@@ -640,7 +624,7 @@ public final class Governor implements AutoCloseable {
         return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
     }
 
-    private Object enqueue(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
+    private Decided enqueue(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
             long callerDeadlineNanos, List<Waiter> done) {
         TrafficClass cls = classOf(call);
         long deadline = deadlineFor(cls, nowNanos, callerDeadlineNanos);
@@ -1016,31 +1000,22 @@ public final class Governor implements AutoCloseable {
      * @return false when it had already left the queue, with {@link Waiter#outcome} set
      */
     private boolean abandon(Waiter w) {
-        List<Waiter> done = new ArrayList<>(2);
-        boolean removed = false;
-        lock.lock();
-        try {
-            if (!w.done) {
-                removed = true;
-                queues.get(w.trafficClass.name()).remove(w);
-                w.done = true;
-                w.releaseClaims();
-                if (sharesAny) {
-                    store.forget(w);
-                }
-                waiting--;
-                updateLaneGate();
-                stats.onAbandoned(w.trafficClass.name());
-                // its claims may have been holding others back
-                long nowNanos = now();
-                drainLedger(nowNanos);
-                dispatch(nowNanos, clock.epochMillis(), done);
+        // its claims may have been holding others back: they get their turn
+        return underLock(nowNanos -> {
+            if (w.done) {
+                return false;
             }
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
-        return removed;
+            queues.get(w.trafficClass.name()).remove(w);
+            w.done = true;
+            w.releaseClaims();
+            if (sharesAny) {
+                store.forget(w);
+            }
+            waiting--;
+            updateLaneGate();
+            stats.onAbandoned(w.trafficClass.name());
+            return true;
+        });
     }
 
     private void scheduleWake(long nowNanos) {
@@ -1067,20 +1042,47 @@ public final class Governor implements AutoCloseable {
     }
 
     private void onWake() {
-        List<Waiter> done = new ArrayList<>();
-        lock.lock();
-        try {
+        underLock(nowNanos -> {
             wakeTask = null;
             wakeAtNanos = Long.MAX_VALUE;
+            return null;
+        });
+    }
+
+    /** Work done under the lock at one clock reading. */
+    private interface LockedWork<T> {
+        T run(long nowNanos);
+    }
+
+    /**
+     * The sequence every change of state follows: take the lock, apply what was settled, do the
+     * work, offer waiting calls what it gave back, release the lock, and only then complete the
+     * futures of the calls that left their queue (their callbacks must never run under the lock).
+     */
+    private <T> T underLock(LockedWork<T> work) {
+        List<Waiter> done;
+        T result;
+        lock.lock();
+        try {
             long nowNanos = now();
             drainLedger(nowNanos);
-            if (!closed && waiting > 0) {
-                dispatch(nowNanos, clock.epochMillis(), done);
-            }
+            result = work.run(nowNanos);
+            done = dispatchWaiting(nowNanos);
         } finally {
             lock.unlock();
         }
         deliverAll(done);
+        return result;
+    }
+
+    /** Offers waiting calls their turn; returns those that left the queue, to deliver once unlocked. Lock held. */
+    private List<Waiter> dispatchWaiting(long nowNanos) {
+        if (waiting == 0 || closed) {
+            return null;
+        }
+        List<Waiter> done = new ArrayList<>(2);
+        dispatch(nowNanos, clock.epochMillis(), done);
+        return done;
     }
 
     private static void deliverAll(List<Waiter> done) {
@@ -1122,8 +1124,7 @@ public final class Governor implements AutoCloseable {
             if (waiting > 0 && !closed) {
                 long nowNanos = now();
                 drainLedger(nowNanos);
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
+                done = dispatchWaiting(nowNanos);
             }
         } finally {
             lock.unlock();
@@ -1179,25 +1180,15 @@ public final class Governor implements AutoCloseable {
         if (budgets.isEmpty()) {
             return;
         }
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            long nowNanos = now();
+        underLock(nowNanos -> {
             long nowMillis = clock.epochMillis();
-            drainLedger(nowNanos);
             ProviderScope scope = route(call).scope;
             for (LearnedBudget b : budgets) {
                 long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(call, b);
                 scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, nowNanos, nowMillis);
             }
-            if (waiting > 0) {
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, nowMillis, done);
-            }
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
+            return null;
+        });
     }
 
     private long configuredCeiling(CallContext call, LearnedBudget b) {
@@ -1232,36 +1223,30 @@ public final class Governor implements AutoCloseable {
 
     /** The provider answered an attempt made with this permit; a probe's answer opens or keeps the pause. */
     public void providerAnswered(Permit permit, boolean accepted) {
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            if (!permit.probe) {
-                return;
-            }
-            permit.probe = false;
-            permit.scope().probeAnswered(accepted);
-            if (waiting > 0) {
-                long nowNanos = now();
-                drainLedger(nowNanos);
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
-            }
-        } finally {
-            lock.unlock();
+        // Only a probe's answer changes anything. The flag was set before the permit reached its
+        // caller and only this call clears it, so reading it first spares every other answer the lock.
+        if (!permit.probe) {
+            return;
         }
-        deliverAll(done);
+        underLock(nowNanos -> {
+            if (permit.probe) {
+                permit.probe = false;
+                permit.scope().probeAnswered(accepted);
+            }
+            return null;
+        });
     }
 
     // ------------------------------------------------------------------ routes and identity
 
     private Route route(CallContext call) {
-        Object cached = call.cachedRoute;
-        if (cached instanceof Route && ((Route) cached).isCurrent(generation)) {
-            return (Route) cached;
+        Route cached = call.cachedRoute;
+        if (cached != null && cached.isLive()) {
+            return cached;
         }
         RouteKey key = call.routeKey();
         Route known = routes.getIfPresent(key);
-        if (known != null && known.isCurrent(generation)) {
+        if (known != null && known.isLive()) {
             call.cachedRoute = known;
             return known;
         }
@@ -1275,7 +1260,7 @@ public final class Governor implements AutoCloseable {
             }
         }
         ProviderScope scope = scopes.get(call.providerScopeKey(), k -> newScope(k, call, buckets, nowNanos));
-        Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()),
+        Route r = new Route(buckets.toArray(new Bucket[0]), scope, guarantees.indexOf(call.tenant()),
                 stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
         call.cachedRoute = r;
         routes.put(key, r);
@@ -1421,29 +1406,6 @@ public final class Governor implements AutoCloseable {
 
     // ------------------------------------------------------------------ introspection and tuning
 
-    /**
-     * Runs {@code action} under the governor's lock with every settlement applied, so what it
-     * reads is exact; for status views and tuning.
-     */
-    private <T> T locked(java.util.function.Function<Long, T> action) {
-        List<Waiter> done = null;
-        T result;
-        lock.lock();
-        try {
-            long nowNanos = now();
-            drainLedger(nowNanos);
-            result = action.apply(nowNanos);
-            if (waiting > 0 && !closed) {
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
-            }
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
-        return result;
-    }
-
     public Mode mode() {
         return mode;
     }
@@ -1505,7 +1467,7 @@ public final class Governor implements AutoCloseable {
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
         }
-        locked(now -> {
+        underLock(now -> {
             l.setCapacity(capacity, now, clock.epochMillis());
             return null;
         });
@@ -1516,7 +1478,7 @@ public final class Governor implements AutoCloseable {
      * learned). For tests and status views.
      */
     public long available(Dimension dimension) {
-        return locked(nowNanos -> {
+        return underLock(nowNanos -> {
             long nowMillis = clock.epochMillis();
             long least = Long.MAX_VALUE;
             for (Limit l : limits) {
@@ -1542,7 +1504,7 @@ public final class Governor implements AutoCloseable {
      * the lock with every settlement applied.
      */
     public List<BucketView> bucketViews() {
-        return locked(nowNanos -> {
+        return underLock(nowNanos -> {
             long nowMillis = clock.epochMillis();
             List<BucketView> views = new ArrayList<>();
             for (Limit l : limits) {
@@ -1586,7 +1548,7 @@ public final class Governor implements AutoCloseable {
 
     /** Permits that still hold something (unsettled, or a concurrency slot not released). */
     public int outstandingPermits() {
-        return locked(now -> ledger.outstanding());
+        return underLock(now -> ledger.outstanding());
     }
 
     /**
@@ -1595,7 +1557,7 @@ public final class Governor implements AutoCloseable {
      * the lock, so it is for status views, not for the admission path.
      */
     public Map<String, Integer> inFlightByLimit() {
-        return locked(now -> {
+        return underLock(now -> {
             Map<String, Integer> counts = new HashMap<>();
             for (Permit p = ledger.oldest(); p != null; p = p.leaseNext) {
                 for (int i = 0; i < p.buckets.length; i++) {
@@ -1613,12 +1575,12 @@ public final class Governor implements AutoCloseable {
      * that may let some through (a limit no longer enforced, a new weight or share).
      */
     public void reconsiderWaiting() {
-        locked(now -> null);
+        underLock(now -> null);
     }
 
     /** Queue depth of a traffic class. */
     public int queueDepth(String trafficClass) {
-        return locked(now -> {
+        return underLock(now -> {
             ClassQueue<Waiter> q = queues.get(trafficClass);
             return q == null ? 0 : q.size();
         });
@@ -1626,7 +1588,7 @@ public final class Governor implements AutoCloseable {
 
     /** Calls waiting per tenant, over every class. */
     public Map<String, Integer> waitingByTenant() {
-        return locked(now -> {
+        return underLock(now -> {
             Map<String, Integer> byTenant = new LinkedHashMap<>();
             for (ClassQueue<Waiter> q : queuesByPriority) {
                 q.sizesByTenant().forEach((t, n) -> byTenant.merge(t, n, Integer::sum));
