@@ -667,7 +667,7 @@ public final class Governor implements AutoCloseable {
             long nowMillis = clock.epochMillis();
             Route route = route(queued.context);
             Shortfall s = shortfall(queued.demand, route, nowNanos, nowMillis);
-            return reject(rejection(GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
+            return reject(Rejections.forShortfall(GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
         } finally {
             lock.unlock();
         }
@@ -690,13 +690,13 @@ public final class Governor implements AutoCloseable {
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
         if (s != null && s.never) {
-            return reject(rejection(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
+            return reject(Rejections.forShortfall(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
         if (s != null && s.nanos != Bucket.ON_RELEASE && !s.firstAnswer) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
-                return reject(rejection(GatewayDecision.REJECTED_LOCALLY, call, demand, s, 0, null));
+                return reject(Rejections.forShortfall(GatewayDecision.REJECTED_LOCALLY, call, demand, s, 0, null));
             }
         }
         return null;
@@ -710,7 +710,7 @@ public final class Governor implements AutoCloseable {
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
         Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
-        return reject(rejection(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
+        return reject(Rejections.forShortfall(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
     }
 
     /**
@@ -739,7 +739,7 @@ public final class Governor implements AutoCloseable {
         Shortfall worst = null;
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            worst = route.scope.holdsForFirstAnswer(nowNanos) ? Shortfall.firstAnswer(gate) : new Shortfall(null, 0, 0, gate);
+            worst = route.scope.holdsForFirstAnswer(nowNanos) ? Shortfall.firstAnswer(gate) : Shortfall.providerGate(gate);
         }
         for (Bucket b : route.buckets()) {
             long amount = amountFor(b, demand);
@@ -753,7 +753,7 @@ public final class Governor implements AutoCloseable {
                 if (worst == null || wait > worst.nanos) {
                     worst = new Shortfall(b, need, room, wait);
                 } else if (worst.firstAnswer) {
-                    worst = new Shortfall(null, 0, 0, worst.nanos); // a bucket is short too: a real shortage
+                    worst = Shortfall.providerGate(worst.nanos); // a bucket is short too: a real shortage
                 }
             }
         }
@@ -977,7 +977,7 @@ public final class Governor implements AutoCloseable {
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
             return;
         }
-        Rejection r = rejection(GatewayDecision.QUEUE_DEADLINE_EXCEEDED, w.context, w.demand, s,
+        Rejection r = Rejections.forShortfall(GatewayDecision.QUEUE_DEADLINE_EXCEEDED, w.context, w.demand, s,
                 nowNanos - w.enqueuedNanos, "deadline");
         leaveQueue(w, reject(r), done);
     }
@@ -1303,11 +1303,11 @@ public final class Governor implements AutoCloseable {
 
     private Rejection operatorPause(CallContext call, Demand demand) {
         if (call.tenant() != null && pausedTenants.contains(call.tenant())) {
-            return rejectionBuilder(GatewayDecision.PAUSED, call, demand).scope("tenant=" + call.tenant())
+            return Rejections.forCall(GatewayDecision.PAUSED, call, demand).scope("tenant=" + call.tenant())
                     .detail("tenant paused by an operator").build();
         }
         if (call.apiKeyId() != null && pausedApiKeys.contains(call.apiKeyId())) {
-            return rejectionBuilder(GatewayDecision.PAUSED, call, demand).scope("api_key=" + call.apiKeyId())
+            return Rejections.forCall(GatewayDecision.PAUSED, call, demand).scope("api_key=" + call.apiKeyId())
                     .detail("API key paused by an operator").build();
         }
         return null;
@@ -1320,88 +1320,6 @@ public final class Governor implements AutoCloseable {
         stats.decisions().record(new Decision(clock.epochMillis(), r.decision().wireName(), r.provider(), r.model(),
                 r.tenant(), r.trafficClass(), r.waitedMillis(), r.toString()));
         return Admission.rejected(r);
-    }
-
-    private Rejection rejection(GatewayDecision decision, CallContext call, Demand demand, Shortfall s,
-            long waitedNanos, String queueReason) {
-        Rejection.Builder b = rejectionBuilder(decision, call, demand)
-                .waitedMillis(waitedNanos / 1_000_000)
-                .queueReason(queueReason);
-        if (s != null) {
-            if (s.bucket != null) {
-                s.bucket.limit().countRejection(decision);
-                b.limiter(s.bucket.limit().dimension()).scope(s.bucket.scopeName());
-            } else {
-                b.scope(call.provider() + " (paused by the provider)");
-            }
-            if (!s.never && s.nanos < Bucket.ON_RELEASE) {
-                b.retryAfterMillis((s.nanos + 999_999) / 1_000_000);
-            }
-            b.detail(s.describe());
-        }
-        return b.build();
-    }
-
-    private static Rejection.Builder rejectionBuilder(GatewayDecision decision, CallContext call, Demand demand) {
-        return Rejection.builder(decision)
-                .provider(call.provider())
-                .model(call.model())
-                .trafficClass(call.trafficClass())
-                .tenant(call.tenant())
-                .apiKeyId(call.apiKeyId())
-                .traceId(call.traceId())
-                .estimatedInputTokens(demand.inputTokens())
-                .estimatedOutputTokens(demand.outputTokens());
-    }
-
-    /** Which bucket is short for a demand, by how much, and for how long. */
-    private static final class Shortfall {
-        final Bucket bucket;
-        final long needed;
-        final long room;
-        final long nanos;
-        final boolean never;
-
-        /** Only a cold scope's first answer is awaited: not a shortage Sluice knows of. */
-        final boolean firstAnswer;
-
-        Shortfall(Bucket bucket, long needed, long room, long nanos) {
-            this(bucket, needed, room, nanos, false);
-        }
-
-        private Shortfall(Bucket bucket, long needed, long room, long nanos, boolean firstAnswer) {
-            this.bucket = bucket;
-            this.needed = needed;
-            this.room = room;
-            this.nanos = nanos;
-            this.never = nanos == Bucket.NEVER;
-            this.firstAnswer = firstAnswer;
-        }
-
-        static Shortfall firstAnswer(long nanos) {
-            return new Shortfall(null, 0, 0, nanos, true);
-        }
-
-        String describe() {
-            if (firstAnswer) {
-                return "waiting for the first answer of a new provider scope, at most " + seconds(nanos);
-            }
-            if (bucket == null) {
-                return "provider asked to wait " + seconds(nanos);
-            }
-            String s = "needs " + needed + ", " + Math.max(0, room) + " free";
-            if (never) {
-                return s + ", more than the capacity of " + bucket.capacity();
-            }
-            if (nanos == Bucket.ON_RELEASE) {
-                return s + ", until a call in flight ends";
-            }
-            return s + ", refills in " + seconds(nanos);
-        }
-
-        private static String seconds(long nanos) {
-            return String.format(java.util.Locale.ROOT, "%.1f s", nanos / 1e9);
-        }
     }
 
     // ------------------------------------------------------------------ introspection and tuning
@@ -1680,7 +1598,7 @@ public final class Governor implements AutoCloseable {
             for (ClassQueue<Waiter> q : queuesByPriority) {
                 for (Waiter w : q.all()) {
                     q.remove(w);
-                    Rejection r = rejectionBuilder(GatewayDecision.REJECTED_LOCALLY, w.context, w.demand)
+                    Rejection r = Rejections.forCall(GatewayDecision.REJECTED_LOCALLY, w.context, w.demand)
                             .waitedMillis((nowNanos - w.enqueuedNanos) / 1_000_000).queueReason("shutdown")
                             .detail("governor closed").build();
                     leaveQueue(w, Admission.rejected(r), done);

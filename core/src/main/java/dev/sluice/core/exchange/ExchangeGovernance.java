@@ -17,6 +17,7 @@ import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
 import dev.sluice.core.Permit;
 import dev.sluice.core.Rejection;
+import dev.sluice.core.Rejections;
 import dev.sluice.core.Usage;
 import dev.sluice.core.estimate.Estimator;
 import dev.sluice.core.identity.Identity;
@@ -379,10 +380,9 @@ public final class ExchangeGovernance implements Governance {
         CallContext c = call.context;
         GatewayDecision decision = GatewayDecision.RETRY_BUDGET_EXHAUSTED.wireName().equals(setHeaders.get(DECISION))
                 ? GatewayDecision.RETRY_BUDGET_EXHAUSTED : GatewayDecision.ADMITTED_THEN_PROVIDER_REJECTED;
-        Rejection why = Rejection.builder(decision).provider(c.provider()).model(c.model()).tenant(c.tenant())
-                .trafficClass(c.trafficClass()).apiKeyId(c.apiKeyId()).limiter(error.limiter())
+        Rejection why = Rejections.forCall(decision, c).limiter(error.limiter())
                 .retryAfterMillis(error.hasWaitHint() ? error.retryAfterMillis() : 0)
-                .estimatedInputTokens(call.facts.estimatedInputTokens()).traceId(c.traceId())
+                .estimatedInputTokens(call.facts.estimatedInputTokens())
                 .detail(call.attempts + (call.attempts == 1 ? " attempt" : " attempts")).build();
         byte[] annotated = RefusalAnnotation.annotate(body, why, call.facts, error.outcome());
         if (annotated == null) {
@@ -506,9 +506,7 @@ public final class ExchangeGovernance implements Governance {
         counters(call.provider.name()).faults.increment();
         if (failMode == FailMode.CLOSED) {
             try {
-                Rejection r = Rejection.builder(GatewayDecision.REJECTED_LOCALLY).provider(call.context.provider())
-                        .model(call.context.model()).tenant(call.context.tenant())
-                        .trafficClass(call.context.trafficClass()).detail("Sluice fault (fail mode closed)").build();
+                Rejection r = Rejections.failedClosed(call.context.provider(), call.context);
                 LocalAnswer answer = call.provider.adapter().localRejection(r, call.facts);
                 return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
             } catch (Throwable again) {
@@ -544,8 +542,7 @@ public final class ExchangeGovernance implements Governance {
         }
         try {
             ProviderBinding provider = registry.match(t.url());
-            Rejection r = Rejection.builder(GatewayDecision.REJECTED_LOCALLY).provider(provider.name())
-                    .detail("Sluice fault (fail mode closed)").build();
+            Rejection r = Rejections.failedClosed(provider.name(), null);
             LocalAnswer answer = provider.adapter().localRejection(r, RequestFacts.builder(provider.adapter().kind())
                     .build());
             counters(provider.name()).localRejections.increment();
