@@ -1,8 +1,5 @@
 package dev.sluice.core;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
@@ -101,7 +98,6 @@ public final class Governor implements AutoCloseable {
     private volatile Mode mode;
     private volatile long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
-    private final long coldStartWaitNanos;
     private final boolean adoptHeaderLimits;
     private final boolean weightedClasses;
 
@@ -117,15 +113,7 @@ public final class Governor implements AutoCloseable {
     private final Map<String, Double> tenantWeights;
     private final Guarantees guarantees;
 
-    private final Cache<String, ProviderScope> scopes;
-    /**
-     * Resolved routes by what they depend on, so a new context for a known caller costs one
-     * look-up (and may take the lane at once). Kept 30 s from resolution: less than the least a
-     * per-value bucket is kept after its last look-up (a minute and more), so resolving again
-     * keeps a busy bucket from being evicted.
-     */
-    private final Cache<RouteKey, Route> routes;
-    private static final Duration ROUTE_TTL = Duration.ofSeconds(30);
+    private final Routes routes;
     private final Set<String> pausedTenants = ConcurrentHashMap.newKeySet();
     private final Set<String> pausedApiKeys = ConcurrentHashMap.newKeySet();
     private volatile boolean anyOperatorPause;
@@ -155,7 +143,6 @@ public final class Governor implements AutoCloseable {
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
-        this.coldStartWaitNanos = b.coldStartWait.toNanos();
         this.adoptHeaderLimits = b.adoptHeaderLimits;
         this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
@@ -180,23 +167,7 @@ public final class Governor implements AutoCloseable {
         ordered.sort(Comparator.comparingInt((ClassQueue<Waiter> q) -> q.trafficClass().priority()).reversed());
         this.queuesByPriority = ordered;
         this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
-        this.routes = Caffeine.newBuilder()
-                .ticker(clock::nanoTime)
-                .executor(Runnable::run)
-                .maximumSize(100_000)
-                .expireAfterWrite(ROUTE_TTL)
-                .build();
-        this.scopes = Caffeine.newBuilder()
-                .ticker(clock::nanoTime)
-                .executor(Runnable::run)
-                .maximumSize(100_000)
-                .expireAfterAccess(Duration.ofHours(1))
-                .removalListener((String k, ProviderScope s, RemovalCause c) -> {
-                    if (s != null) {
-                        s.markEvicted();
-                    }
-                })
-                .build();
+        this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
         updateLaneGate();
         store.attach(new StoreHost());
     }
@@ -404,13 +375,9 @@ public final class Governor implements AutoCloseable {
         if (!lane.isOpen()) {
             return null;
         }
-        Route route = call.cachedRoute;
+        Route route = routes.forLane(call);
         if (route == null) {
-            route = routes.getIfPresent(call.routeKey());
-            if (route == null) {
-                return null;
-            }
-            call.cachedRoute = route;
+            return null;
         }
         Route.LanePath path = route.lanePath();
         // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
@@ -1240,55 +1207,8 @@ public final class Governor implements AutoCloseable {
     // ------------------------------------------------------------------ routes and identity
 
     private Route route(CallContext call) {
-        Route cached = call.cachedRoute;
-        if (cached != null && cached.isLive()) {
-            return cached;
-        }
-        RouteKey key = call.routeKey();
-        Route known = routes.getIfPresent(key);
-        if (known != null && known.isLive()) {
-            call.cachedRoute = known;
-            return known;
-        }
-        long nowNanos = now();
-        long nowMillis = clock.epochMillis();
-        List<Bucket> buckets = new ArrayList<>();
-        for (Limit l : limits) {
-            Bucket b = l.bucketFor(call, nowNanos, nowMillis);
-            if (b != null) {
-                buckets.add(b);
-            }
-        }
-        ProviderScope scope = scopes.get(call.providerScopeKey(), k -> newScope(k, call, buckets, nowNanos));
-        Route r = new Route(buckets.toArray(new Bucket[0]), scope, guarantees.indexOf(call.tenant()),
-                stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
-        call.cachedRoute = r;
-        routes.put(key, r);
-        return r;
-    }
-
-    /**
-     * A provider scope seen for the first time. When nothing on the route mirrors the provider's
-     * limits (none declared, none learned yet), its first call goes alone and the others wait for
-     * that answer's headers, at most {@code coldStartWait}.
-     */
-    private ProviderScope newScope(String key, CallContext call, List<Bucket> routeBuckets, long nowNanos) {
-        ProviderScope scope = new ProviderScope(key, scopeDisplayName(call), guarantees, store);
-        if (coldStartWaitNanos > 0 && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
-            scope.startCold(nowNanos + coldStartWaitNanos);
-        }
-        return scope;
-    }
-
-    private static String scopeDisplayName(CallContext call) {
-        StringBuilder s = new StringBuilder(call.provider());
-        if (call.apiKeyId() != null) {
-            s.append('/').append(call.apiKeyId());
-        }
-        if (call.model() != null) {
-            s.append('/').append(call.model());
-        }
-        return s.toString();
+        Route known = routes.known(call);
+        return known != null ? known : routes.build(call, now(), clock.epochMillis());
     }
 
     private TrafficClass classOf(CallContext call) {
@@ -1406,7 +1326,7 @@ public final class Governor implements AutoCloseable {
                     }
                 }
             }
-            for (ProviderScope s : scopes.asMap().values()) {
+            for (ProviderScope s : routes.scopes()) {
                 for (Bucket b : s.learnedBuckets()) {
                     if (b.limit().dimension() == dimension) {
                         least = Math.min(least, b.room(nowNanos, nowMillis));
@@ -1430,7 +1350,7 @@ public final class Governor implements AutoCloseable {
                     views.add(BucketView.of(b, nowNanos, nowMillis));
                 }
             }
-            for (ProviderScope s : scopes.asMap().values()) {
+            for (ProviderScope s : routes.scopes()) {
                 for (Bucket b : s.learnedBuckets()) {
                     views.add(BucketView.of(b, nowNanos, nowMillis));
                 }
@@ -1441,7 +1361,7 @@ public final class Governor implements AutoCloseable {
 
     /** Provider scopes known now (learned limits, pauses). */
     public List<ProviderScope> providerScopes() {
-        return new ArrayList<>(scopes.asMap().values());
+        return new ArrayList<>(routes.scopes());
     }
 
     /** Calls waiting in all queues (read under the lock: a call counts once it is fully queued). */
