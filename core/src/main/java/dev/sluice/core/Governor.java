@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -478,46 +477,6 @@ public final class Governor implements AutoCloseable {
             run.register(stats, freshNanos);
         }
     }
-
-    /**
-     * Consecutive lane permits of one stripe on one route: what they took of each bucket and how
-     * many tokens they reserved, counted once for the run.
-     */
-    private static final class LaneRun {
-        private final Route route;
-        private final Bucket[] buckets;
-        private final long[] taken;
-        private long calls;
-        private long tokens;
-
-        LaneRun(Permit first) {
-            this.route = first.laneRoute;
-            this.buckets = first.buckets;
-            this.taken = new long[buckets.length];
-        }
-
-        boolean covers(Permit p) {
-            return p.laneRoute == route && p.buckets == buckets;
-        }
-
-        void add(Permit p) {
-            for (int i = 0; i < taken.length; i++) {
-                taken[i] += p.amounts[i];
-            }
-            calls++;
-            tokens += p.demand().totalTokens();
-        }
-
-        void register(GovernorStats stats, long freshNanos) {
-            for (int i = 0; i < buckets.length; i++) {
-                if (taken[i] != 0) {
-                    buckets[i].laneTakesRegistered(taken[i], freshNanos);
-                }
-            }
-            stats.onAdmittedAtOnce(route.classCounters, route.tenantCounters, calls, tokens);
-        }
-    }
-
 
     /**
      * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
@@ -1316,25 +1275,8 @@ public final class Governor implements AutoCloseable {
      * learned). For tests and status views.
      */
     public long available(Dimension dimension) {
-        return underLock(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            long least = Long.MAX_VALUE;
-            for (Limit l : limits) {
-                if (l.dimension() == dimension) {
-                    for (Bucket b : l.buckets()) {
-                        least = Math.min(least, b.room(nowNanos, nowMillis));
-                    }
-                }
-            }
-            for (ProviderScope s : routes.scopes()) {
-                for (Bucket b : s.learnedBuckets()) {
-                    if (b.limit().dimension() == dimension) {
-                        least = Math.min(least, b.room(nowNanos, nowMillis));
-                    }
-                }
-            }
-            return least;
-        });
+        return underLock(nowNanos -> StatusViews.available(dimension, limits, routes.scopes(), nowNanos,
+                clock.epochMillis()));
     }
 
     /**
@@ -1342,21 +1284,7 @@ public final class Governor implements AutoCloseable {
      * the lock with every settlement applied.
      */
     public List<BucketView> bucketViews() {
-        return underLock(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            List<BucketView> views = new ArrayList<>();
-            for (Limit l : limits) {
-                for (Bucket b : l.buckets()) {
-                    views.add(BucketView.of(b, nowNanos, nowMillis));
-                }
-            }
-            for (ProviderScope s : routes.scopes()) {
-                for (Bucket b : s.learnedBuckets()) {
-                    views.add(BucketView.of(b, nowNanos, nowMillis));
-                }
-            }
-            return views;
-        });
+        return underLock(nowNanos -> StatusViews.bucketViews(limits, routes.scopes(), nowNanos, clock.epochMillis()));
     }
 
     /** Provider scopes known now (learned limits, pauses). */
@@ -1395,17 +1323,7 @@ public final class Governor implements AutoCloseable {
      * the lock, so it is for status views, not for the admission path.
      */
     public Map<String, Integer> inFlightByLimit() {
-        return underLock(now -> {
-            Map<String, Integer> counts = new HashMap<>();
-            for (Permit p = ledger.oldest(); p != null; p = p.leaseNext) {
-                for (int i = 0; i < p.buckets.length; i++) {
-                    if (p.amounts[i] > 0) {
-                        counts.merge(p.buckets[i].limit().id(), 1, Integer::sum);
-                    }
-                }
-            }
-            return counts;
-        });
+        return underLock(now -> StatusViews.inFlightByLimit(ledger.oldest()));
     }
 
     /**
@@ -1426,13 +1344,7 @@ public final class Governor implements AutoCloseable {
 
     /** Calls waiting per tenant, over every class. */
     public Map<String, Integer> waitingByTenant() {
-        return underLock(now -> {
-            Map<String, Integer> byTenant = new LinkedHashMap<>();
-            for (ClassQueue<Waiter> q : queuesByPriority) {
-                q.sizesByTenant().forEach((t, n) -> byTenant.merge(t, n, Integer::sum));
-            }
-            return byTenant;
-        });
+        return underLock(now -> StatusViews.waitingByTenant(queuesByPriority));
     }
 
     public Map<String, TrafficClass> trafficClasses() {
