@@ -39,6 +39,8 @@ import java.lang.invoke.VarHandle;
  * queue (fairly shared between tenants) until room comes back or its deadline passes. Admitted
  * calls hold a {@link Permit} until they are settled with their actual usage.
  *
+ * <h2>How it works</h2>
+ *
  * <p>One lock guards the whole quota model: LLM call rates are thousands per second, not
  * millions, and a single lock makes every multi-bucket reservation atomic. Waiting never happens
  * while holding it: a waiting caller parks on a future (or gets the future, when asynchronous),
@@ -51,6 +53,40 @@ import java.lang.invoke.VarHandle;
  * calls on that path take the lent room with one compare-and-set per bucket ({@link Lane}). Lent
  * room has left the bucket already, so the lane cannot admit beyond it; every decision that needs
  * the exact room (a queue, a refusal, a status view) takes the unused loans back first.
+ *
+ * <p>An admission ({@link #admitOrQueue}) is answered in this order: the lane; then, under the
+ * lock, the fast path (every bucket has room and nobody waits); an immediate answer when waiting
+ * cannot help ({@link #decideAtOnce}: not admissible, room only after the deadline, observe mode);
+ * else the call is queued and {@link #dispatch} offers it its turn whenever something changes.
+ * A call whose wait runs out is answered by its class's overload action ({@link #expire}).
+ *
+ * <h2>Lock discipline</h2>
+ *
+ * <ul>
+ *   <li>{@code lock} guards the buckets, provider scopes and routes (through {@link Routes}), the
+ *       queues and {@link #deadlines}, {@link #waiting} (written under it, read without it),
+ *       the ledger's lease list, {@link #nextPermitId}, the wake and reap tasks, and the clock
+ *       reading {@link #lastNanos}; fields so marked below are read and written only with it held.
+ *   <li>Every change of state follows one sequence, {@link #underLock}: lock, apply what was
+ *       settled, act, offer waiting calls what the act gave back, unlock, and only then complete
+ *       the futures of the calls that left their queue, so no caller's callback ever runs under
+ *       the lock. Two paths take the lock their own way (try-lock for settlements, the admission
+ *       path's spin) and end with the same {@link #dispatchWaiting}.
+ *   <li>Without the lock: the lane (compare-and-set on lent room), {@link PermitLedger#push}
+ *       (a lock-free stack of settlements), and the volatile flags the lane reads.
+ *   <li>Never under the lock: parking, a future's completion, a store round trip (the store
+ *       thread asks for the lock through {@link QuotaStore.Host}).
+ * </ul>
+ *
+ * <h2>What lives elsewhere</h2>
+ *
+ * Route and scope look-up ({@link Routes}), why a demand does not fit ({@link Shortfall}),
+ * building rejections ({@link Rejections}), status views ({@link StatusViews}), the lane and its
+ * backlog ({@link Lane}, {@link Backlog}, {@link LaneRun}), settlements ({@link PermitLedger}), the
+ * bucket arithmetic ({@code quota}), queues and fair shares ({@code schedule}).
+ *
+ * <p>Sections below: admission, the lock-free lane, dispatch, settlement and leases, provider
+ * feedback, routes and identity, rejections, introspection and tuning, the builder.
  */
 public final class Governor implements AutoCloseable {
 
@@ -120,7 +156,7 @@ public final class Governor implements AutoCloseable {
     /** Calls waiting in the queues; written under the lock, read by settling threads. */
     private volatile int waiting;
 
-    // guarded by lock
+    // ---- guarded by lock
     private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(Comparator.comparingLong(w -> w.deadlineNanos));
     private long nextPermitId;
     private Timer.Cancellable wakeTask;
