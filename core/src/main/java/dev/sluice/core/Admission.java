@@ -4,9 +4,19 @@ package dev.sluice.core;
  * The governor's answer to one admission request: a {@link Permit} (which is itself the admitted
  * answer, so the fast path allocates nothing more), or a rejection.
  */
-public abstract class Admission {
+public abstract class Admission extends Decided {
 
     Admission() {}
+
+    @Override
+    final Waiter queued() {
+        return null;
+    }
+
+    @Override
+    final Admission admission() {
+        return this;
+    }
 
     static Admission rejected(Rejection rejection) {
         return new Refused(rejection);

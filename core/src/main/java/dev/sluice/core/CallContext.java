@@ -25,7 +25,7 @@ public final class CallContext {
     private final String providerScopeKey;
 
     /** The governor's resolved route for this context; reused across attempts. */
-    volatile Object cachedRoute;
+    volatile Route cachedRoute;
 
     /** What the route depends on, made on first use (an immutable value: a race only builds it twice). */
     private RouteKey routeKey;

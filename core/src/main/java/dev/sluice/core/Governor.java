@@ -1,8 +1,5 @@
 package dev.sluice.core;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
@@ -23,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +39,8 @@ import java.lang.invoke.VarHandle;
  * queue (fairly shared between tenants) until room comes back or its deadline passes. Admitted
  * calls hold a {@link Permit} until they are settled with their actual usage.
  *
+ * <h2>How it works</h2>
+ *
  * <p>One lock guards the whole quota model: LLM call rates are thousands per second, not
  * millions, and a single lock makes every multi-bucket reservation atomic. Waiting never happens
  * while holding it: a waiting caller parks on a future (or gets the future, when asynchronous),
@@ -55,6 +53,40 @@ import java.lang.invoke.VarHandle;
  * calls on that path take the lent room with one compare-and-set per bucket ({@link Lane}). Lent
  * room has left the bucket already, so the lane cannot admit beyond it; every decision that needs
  * the exact room (a queue, a refusal, a status view) takes the unused loans back first.
+ *
+ * <p>An admission ({@link #admitOrQueue}) is answered in this order: the lane; then, under the
+ * lock, the fast path (every bucket has room and nobody waits); an immediate answer when waiting
+ * cannot help ({@link #decideAtOnce}: not admissible, room only after the deadline, observe mode);
+ * else the call is queued and {@link #dispatch} offers it its turn whenever something changes.
+ * A call whose wait runs out is answered by its class's overload action ({@link #expire}).
+ *
+ * <h2>Lock discipline</h2>
+ *
+ * <ul>
+ *   <li>{@code lock} guards the buckets, provider scopes and routes (through {@link Routes}), the
+ *       queues and {@link #deadlines}, {@link #waiting} (written under it, read without it),
+ *       the ledger's lease list, {@link #nextPermitId}, the wake and reap tasks, and the clock
+ *       reading {@link #lastNanos}; fields so marked below are read and written only with it held.
+ *   <li>Every change of state follows one sequence, {@link #underLock}: lock, apply what was
+ *       settled, act, offer waiting calls what the act gave back, unlock, and only then complete
+ *       the futures of the calls that left their queue, so no caller's callback ever runs under
+ *       the lock. Two paths take the lock their own way (try-lock for settlements, the admission
+ *       path's spin) and end with the same {@link #dispatchWaiting}.
+ *   <li>Without the lock: the lane (compare-and-set on lent room), {@link PermitLedger#push}
+ *       (a lock-free stack of settlements), and the volatile flags the lane reads.
+ *   <li>Never under the lock: parking, a future's completion, a store round trip (the store
+ *       thread asks for the lock through {@link QuotaStore.Host}).
+ * </ul>
+ *
+ * <h2>What lives elsewhere</h2>
+ *
+ * Route and scope look-up ({@link Routes}), why a demand does not fit ({@link Shortfall}),
+ * building rejections ({@link Rejections}), status views ({@link StatusViews}), the lane and its
+ * backlog ({@link Lane}, {@link Backlog}, {@link LaneRun}), settlements ({@link PermitLedger}), the
+ * bucket arithmetic ({@code quota}), queues and fair shares ({@code schedule}).
+ *
+ * <p>Sections below: admission, the lock-free lane, dispatch, settlement and leases, provider
+ * feedback, routes and identity, rejections, introspection and tuning, the builder.
  */
 public final class Governor implements AutoCloseable {
 
@@ -101,12 +133,10 @@ public final class Governor implements AutoCloseable {
     private volatile Mode mode;
     private volatile long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
-    private final long coldStartWaitNanos;
     private final boolean adoptHeaderLimits;
     private final boolean weightedClasses;
 
     private final Limit[] limits;
-    private final long generation = 1;
 
     /** Where the buckets a fleet shares live; {@link QuotaStore#local()} when nothing is shared. */
     private final QuotaStore store;
@@ -118,15 +148,7 @@ public final class Governor implements AutoCloseable {
     private final Map<String, Double> tenantWeights;
     private final Guarantees guarantees;
 
-    private final Cache<String, ProviderScope> scopes;
-    /**
-     * Resolved routes by what they depend on, so a new context for a known caller costs one
-     * look-up (and may take the lane at once). Kept 30 s from resolution: less than the least a
-     * per-value bucket is kept after its last look-up (a minute and more), so resolving again
-     * keeps a busy bucket from being evicted.
-     */
-    private final Cache<RouteKey, Route> routes;
-    private static final Duration ROUTE_TTL = Duration.ofSeconds(30);
+    private final Routes routes;
     private final Set<String> pausedTenants = ConcurrentHashMap.newKeySet();
     private final Set<String> pausedApiKeys = ConcurrentHashMap.newKeySet();
     private volatile boolean anyOperatorPause;
@@ -134,7 +156,7 @@ public final class Governor implements AutoCloseable {
     /** Calls waiting in the queues; written under the lock, read by settling threads. */
     private volatile int waiting;
 
-    // guarded by lock
+    // ---- guarded by lock
     private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(Comparator.comparingLong(w -> w.deadlineNanos));
     private long nextPermitId;
     private Timer.Cancellable wakeTask;
@@ -156,7 +178,6 @@ public final class Governor implements AutoCloseable {
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
-        this.coldStartWaitNanos = b.coldStartWait.toNanos();
         this.adoptHeaderLimits = b.adoptHeaderLimits;
         this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
@@ -181,23 +202,7 @@ public final class Governor implements AutoCloseable {
         ordered.sort(Comparator.comparingInt((ClassQueue<Waiter> q) -> q.trafficClass().priority()).reversed());
         this.queuesByPriority = ordered;
         this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
-        this.routes = Caffeine.newBuilder()
-                .ticker(clock::nanoTime)
-                .executor(Runnable::run)
-                .maximumSize(100_000)
-                .expireAfterWrite(ROUTE_TTL)
-                .build();
-        this.scopes = Caffeine.newBuilder()
-                .ticker(clock::nanoTime)
-                .executor(Runnable::run)
-                .maximumSize(100_000)
-                .expireAfterAccess(Duration.ofHours(1))
-                .removalListener((String k, ProviderScope s, RemovalCause c) -> {
-                    if (s != null) {
-                        s.markEvicted();
-                    }
-                })
-                .build();
+        this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
         updateLaneGate();
         store.attach(new StoreHost());
     }
@@ -206,23 +211,7 @@ public final class Governor implements AutoCloseable {
     private final class StoreHost implements QuotaStore.Host {
         @Override
         public <T> T withLock(Locked<T> action) {
-            List<Waiter> done = null;
-            T result;
-            lock.lock();
-            try {
-                long nowNanos = now();
-                long nowMillis = clock.epochMillis();
-                drainLedger(nowNanos);
-                result = action.run(nowNanos, nowMillis);
-                if (waiting > 0 && !closed) {
-                    done = new ArrayList<>(2);
-                    dispatch(nowNanos, nowMillis, done);
-                }
-            } finally {
-                lock.unlock();
-            }
-            deliverAll(done);
-            return result;
+            return underLock(nowNanos -> action.run(nowNanos, clock.epochMillis()));
         }
     }
 
@@ -237,8 +226,8 @@ public final class Governor implements AutoCloseable {
      * all. A rejection says when room comes back.
      */
     public Admission tryAdmit(CallContext call, Demand demand) {
-        Object decided = admitOrQueue(call, demand, 0, true);
-        return decided instanceof Admission ? (Admission) decided : rejectQueued((Waiter) decided);
+        Decided decided = admitOrQueue(call, demand, 0, true);
+        return decided.queued() == null ? decided.admission() : rejectQueued(decided.queued());
     }
 
     /**
@@ -248,11 +237,11 @@ public final class Governor implements AutoCloseable {
      *     none; the class's max wait applies on top
      */
     public Admission admit(CallContext call, Demand demand, long deadlineNanos) throws InterruptedException {
-        Object decided = admitOrQueue(call, demand, deadlineNanos, false);
-        if (decided instanceof Admission) {
-            return (Admission) decided;
+        Decided decided = admitOrQueue(call, demand, deadlineNanos, false);
+        Waiter queued = decided.queued();
+        if (queued == null) {
+            return decided.admission();
         }
-        Waiter queued = (Waiter) decided;
         try {
             return queued.future.get();
         } catch (InterruptedException e) {
@@ -276,11 +265,11 @@ public final class Governor implements AutoCloseable {
      * with the cancel).
      */
     public CompletableFuture<Admission> admitAsync(CallContext call, Demand demand, long deadlineNanos) {
-        Object decided = admitOrQueue(call, demand, deadlineNanos, false);
-        if (decided instanceof Admission) {
-            return CompletableFuture.completedFuture((Admission) decided);
+        Decided decided = admitOrQueue(call, demand, deadlineNanos, false);
+        Waiter queued = decided.queued();
+        if (queued == null) {
+            return CompletableFuture.completedFuture(decided.admission());
         }
-        Waiter queued = (Waiter) decided;
         queued.future.whenComplete((a, error) -> {
             if (queued.future.isCancelled()) {
                 abandon(queued);
@@ -296,14 +285,14 @@ public final class Governor implements AutoCloseable {
      * @param tryOnly never wait: a call that does not get through at once is offered its turn in
      *     one dispatch, then leaves the queue
      */
-    private Object admitOrQueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly) {
+    private Decided admitOrQueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly) {
         Permit viaLane = tryLane(call, demand);
         if (viaLane != null) {
             return viaLane;
         }
         Mode m = mode;
         List<Waiter> done = null;
-        Object decided;
+        Decided decided;
         lockQuickly();
         try {
             if (closed || m == Mode.OFF) {
@@ -314,9 +303,11 @@ public final class Governor implements AutoCloseable {
                 if (paused != null && m == Mode.ENFORCE) {
                     decided = reject(paused);
                 } else {
-                    decided = decide(call, demand, callerDeadlineNanos, tryOnly, m);
-                    done = slowPathCompleted;
-                    slowPathCompleted = null;
+                    decided = decideAtOnce(call, demand, callerDeadlineNanos, tryOnly, m);
+                    if (decided == null) {
+                        done = new ArrayList<>(2); // the calls this one's arrival lets through
+                        decided = enqueue(call, demand, callerDeadlineNanos, tryOnly, done);
+                    }
                 }
             }
         } finally {
@@ -326,10 +317,8 @@ public final class Governor implements AutoCloseable {
         return decided;
     }
 
-    /** Calls a queueing admission completed, handed from the lock holder to the caller (guarded by lock). */
-    private List<Waiter> slowPathCompleted;
-
-    private Object decide(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly, Mode m) {
+    /** The answer a call gets without waiting (fast path, immediate rejection, observe mode); null: queue it. */
+    private Admission decideAtOnce(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly, Mode m) {
         Route route = route(call);
         boolean windowed = route.windowed();
         if (m == Mode.ENFORCE && waiting == 0 && !windowed && clockTicking) {
@@ -354,14 +343,19 @@ public final class Governor implements AutoCloseable {
         }
         long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
         Admission now = decideNow(call, demand, route, nowNanos, nowMillis, deadline, m);
-        if (now != null) {
-            if (m == Mode.ENFORCE && now.isAdmitted()) {
-                lendToLane(route, nowNanos);
-            }
-            return now;
+        if (now != null && m == Mode.ENFORCE && now.isAdmitted()) {
+            lendToLane(route, nowNanos);
         }
-        List<Waiter> done = new ArrayList<>(2);
-        slowPathCompleted = done;
+        return now;
+    }
+
+    /** Queues a call {@link #decideAtOnce} could not answer, at the clock reading it used. Lock held. */
+    private Decided enqueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly,
+            List<Waiter> done) {
+        Route route = route(call);
+        long nowNanos = lastNanos;
+        long nowMillis = route.windowed() ? clock.epochMillis() : 0;
+        long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
         return enqueue(call, demand, route, nowNanos, nowMillis, deadline, done);
     }
 
@@ -416,16 +410,9 @@ public final class Governor implements AutoCloseable {
         if (!lane.isOpen()) {
             return null;
         }
-        Object cached = call.cachedRoute;
-        Route route;
-        if (cached instanceof Route) {
-            route = (Route) cached;
-        } else {
-            route = routes.getIfPresent(call.routeKey());
-            if (route == null) {
-                return null;
-            }
-            call.cachedRoute = route;
+        Route route = routes.forLane(call);
+        if (route == null) {
+            return null;
         }
         Route.LanePath path = route.lanePath();
         // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
@@ -528,46 +515,6 @@ public final class Governor implements AutoCloseable {
     }
 
     /**
-     * Consecutive lane permits of one stripe on one route: what they took of each bucket and how
-     * many tokens they reserved, counted once for the run.
-     */
-    private static final class LaneRun {
-        private final Route route;
-        private final Bucket[] buckets;
-        private final long[] taken;
-        private long calls;
-        private long tokens;
-
-        LaneRun(Permit first) {
-            this.route = first.laneRoute;
-            this.buckets = first.buckets;
-            this.taken = new long[buckets.length];
-        }
-
-        boolean covers(Permit p) {
-            return p.laneRoute == route && p.buckets == buckets;
-        }
-
-        void add(Permit p) {
-            for (int i = 0; i < taken.length; i++) {
-                taken[i] += p.amounts[i];
-            }
-            calls++;
-            tokens += p.demand().totalTokens();
-        }
-
-        void register(GovernorStats stats, long freshNanos) {
-            for (int i = 0; i < buckets.length; i++) {
-                if (taken[i] != 0) {
-                    buckets[i].laneTakesRegistered(taken[i], freshNanos);
-                }
-            }
-            stats.onAdmittedAtOnce(route.classCounters, route.tenantCounters, calls, tokens);
-        }
-    }
-
-
-    /**
      * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
      * permits are in this core's cache), if the lock is free; else the holder does.
      */
@@ -611,9 +558,8 @@ public final class Governor implements AutoCloseable {
         List<Waiter> done = null;
         try {
             long nowNanos = now();
-            if (drainLedger(nowNanos) && waiting > 0 && !closed) {
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
+            if (drainLedger(nowNanos)) {
+                done = dispatchWaiting(nowNanos);
             }
         } finally {
             lock.unlock();
@@ -640,7 +586,7 @@ public final class Governor implements AutoCloseable {
         return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
     }
 
-    private Object enqueue(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
+    private Decided enqueue(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
             long callerDeadlineNanos, List<Waiter> done) {
         TrafficClass cls = classOf(call);
         long deadline = deadlineFor(cls, nowNanos, callerDeadlineNanos);
@@ -683,7 +629,7 @@ public final class Governor implements AutoCloseable {
             long nowMillis = clock.epochMillis();
             Route route = route(queued.context);
             Shortfall s = shortfall(queued.demand, route, nowNanos, nowMillis);
-            return reject(rejection(GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
+            return reject(Rejections.forShortfall(GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
         } finally {
             lock.unlock();
         }
@@ -706,13 +652,13 @@ public final class Governor implements AutoCloseable {
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
         if (s != null && s.never) {
-            return reject(rejection(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
+            return reject(Rejections.forShortfall(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
         if (s != null && s.nanos != Bucket.ON_RELEASE && !s.firstAnswer) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
-                return reject(rejection(GatewayDecision.REJECTED_LOCALLY, call, demand, s, 0, null));
+                return reject(Rejections.forShortfall(GatewayDecision.REJECTED_LOCALLY, call, demand, s, 0, null));
             }
         }
         return null;
@@ -726,7 +672,7 @@ public final class Governor implements AutoCloseable {
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
         Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
-        return reject(rejection(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
+        return reject(Rejections.forShortfall(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
     }
 
     /**
@@ -755,7 +701,7 @@ public final class Governor implements AutoCloseable {
         Shortfall worst = null;
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            worst = route.scope.holdsForFirstAnswer(nowNanos) ? Shortfall.firstAnswer(gate) : new Shortfall(null, 0, 0, gate);
+            worst = route.scope.holdsForFirstAnswer(nowNanos) ? Shortfall.firstAnswer(gate) : Shortfall.providerGate(gate);
         }
         for (Bucket b : route.buckets()) {
             long amount = amountFor(b, demand);
@@ -769,7 +715,7 @@ public final class Governor implements AutoCloseable {
                 if (worst == null || wait > worst.nanos) {
                     worst = new Shortfall(b, need, room, wait);
                 } else if (worst.firstAnswer) {
-                    worst = new Shortfall(null, 0, 0, worst.nanos); // a bucket is short too: a real shortage
+                    worst = Shortfall.providerGate(worst.nanos); // a bucket is short too: a real shortage
                 }
             }
         }
@@ -993,7 +939,7 @@ public final class Governor implements AutoCloseable {
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
             return;
         }
-        Rejection r = rejection(GatewayDecision.QUEUE_DEADLINE_EXCEEDED, w.context, w.demand, s,
+        Rejection r = Rejections.forShortfall(GatewayDecision.QUEUE_DEADLINE_EXCEEDED, w.context, w.demand, s,
                 nowNanos - w.enqueuedNanos, "deadline");
         leaveQueue(w, reject(r), done);
     }
@@ -1016,31 +962,22 @@ public final class Governor implements AutoCloseable {
      * @return false when it had already left the queue, with {@link Waiter#outcome} set
      */
     private boolean abandon(Waiter w) {
-        List<Waiter> done = new ArrayList<>(2);
-        boolean removed = false;
-        lock.lock();
-        try {
-            if (!w.done) {
-                removed = true;
-                queues.get(w.trafficClass.name()).remove(w);
-                w.done = true;
-                w.releaseClaims();
-                if (sharesAny) {
-                    store.forget(w);
-                }
-                waiting--;
-                updateLaneGate();
-                stats.onAbandoned(w.trafficClass.name());
-                // its claims may have been holding others back
-                long nowNanos = now();
-                drainLedger(nowNanos);
-                dispatch(nowNanos, clock.epochMillis(), done);
+        // its claims may have been holding others back: they get their turn
+        return underLock(nowNanos -> {
+            if (w.done) {
+                return false;
             }
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
-        return removed;
+            queues.get(w.trafficClass.name()).remove(w);
+            w.done = true;
+            w.releaseClaims();
+            if (sharesAny) {
+                store.forget(w);
+            }
+            waiting--;
+            updateLaneGate();
+            stats.onAbandoned(w.trafficClass.name());
+            return true;
+        });
     }
 
     private void scheduleWake(long nowNanos) {
@@ -1067,20 +1004,47 @@ public final class Governor implements AutoCloseable {
     }
 
     private void onWake() {
-        List<Waiter> done = new ArrayList<>();
-        lock.lock();
-        try {
+        underLock(nowNanos -> {
             wakeTask = null;
             wakeAtNanos = Long.MAX_VALUE;
+            return null;
+        });
+    }
+
+    /** Work done under the lock at one clock reading. */
+    private interface LockedWork<T> {
+        T run(long nowNanos);
+    }
+
+    /**
+     * The sequence every change of state follows: take the lock, apply what was settled, do the
+     * work, offer waiting calls what it gave back, release the lock, and only then complete the
+     * futures of the calls that left their queue (their callbacks must never run under the lock).
+     */
+    private <T> T underLock(LockedWork<T> work) {
+        List<Waiter> done;
+        T result;
+        lock.lock();
+        try {
             long nowNanos = now();
             drainLedger(nowNanos);
-            if (!closed && waiting > 0) {
-                dispatch(nowNanos, clock.epochMillis(), done);
-            }
+            result = work.run(nowNanos);
+            done = dispatchWaiting(nowNanos);
         } finally {
             lock.unlock();
         }
         deliverAll(done);
+        return result;
+    }
+
+    /** Offers waiting calls their turn; returns those that left the queue, to deliver once unlocked. Lock held. */
+    private List<Waiter> dispatchWaiting(long nowNanos) {
+        if (waiting == 0 || closed) {
+            return null;
+        }
+        List<Waiter> done = new ArrayList<>(2);
+        dispatch(nowNanos, clock.epochMillis(), done);
+        return done;
     }
 
     private static void deliverAll(List<Waiter> done) {
@@ -1122,8 +1086,7 @@ public final class Governor implements AutoCloseable {
             if (waiting > 0 && !closed) {
                 long nowNanos = now();
                 drainLedger(nowNanos);
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
+                done = dispatchWaiting(nowNanos);
             }
         } finally {
             lock.unlock();
@@ -1179,25 +1142,15 @@ public final class Governor implements AutoCloseable {
         if (budgets.isEmpty()) {
             return;
         }
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            long nowNanos = now();
+        underLock(nowNanos -> {
             long nowMillis = clock.epochMillis();
-            drainLedger(nowNanos);
             ProviderScope scope = route(call).scope;
             for (LearnedBudget b : budgets) {
                 long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(call, b);
                 scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, nowNanos, nowMillis);
             }
-            if (waiting > 0) {
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, nowMillis, done);
-            }
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
+            return null;
+        });
     }
 
     private long configuredCeiling(CallContext call, LearnedBudget b) {
@@ -1232,78 +1185,25 @@ public final class Governor implements AutoCloseable {
 
     /** The provider answered an attempt made with this permit; a probe's answer opens or keeps the pause. */
     public void providerAnswered(Permit permit, boolean accepted) {
-        List<Waiter> done = null;
-        lock.lock();
-        try {
-            if (!permit.probe) {
-                return;
-            }
-            permit.probe = false;
-            permit.scope().probeAnswered(accepted);
-            if (waiting > 0) {
-                long nowNanos = now();
-                drainLedger(nowNanos);
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
-            }
-        } finally {
-            lock.unlock();
+        // Only a probe's answer changes anything. The flag was set before the permit reached its
+        // caller and only this call clears it, so reading it first spares every other answer the lock.
+        if (!permit.probe) {
+            return;
         }
-        deliverAll(done);
+        underLock(nowNanos -> {
+            if (permit.probe) {
+                permit.probe = false;
+                permit.scope().probeAnswered(accepted);
+            }
+            return null;
+        });
     }
 
     // ------------------------------------------------------------------ routes and identity
 
     private Route route(CallContext call) {
-        Object cached = call.cachedRoute;
-        if (cached instanceof Route && ((Route) cached).isCurrent(generation)) {
-            return (Route) cached;
-        }
-        RouteKey key = call.routeKey();
-        Route known = routes.getIfPresent(key);
-        if (known != null && known.isCurrent(generation)) {
-            call.cachedRoute = known;
-            return known;
-        }
-        long nowNanos = now();
-        long nowMillis = clock.epochMillis();
-        List<Bucket> buckets = new ArrayList<>();
-        for (Limit l : limits) {
-            Bucket b = l.bucketFor(call, nowNanos, nowMillis);
-            if (b != null) {
-                buckets.add(b);
-            }
-        }
-        ProviderScope scope = scopes.get(call.providerScopeKey(), k -> newScope(k, call, buckets, nowNanos));
-        Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()),
-                stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
-        call.cachedRoute = r;
-        routes.put(key, r);
-        return r;
-    }
-
-    /**
-     * A provider scope seen for the first time. When nothing on the route mirrors the provider's
-     * limits (none declared, none learned yet), its first call goes alone and the others wait for
-     * that answer's headers, at most {@code coldStartWait}.
-     */
-    private ProviderScope newScope(String key, CallContext call, List<Bucket> routeBuckets, long nowNanos) {
-        ProviderScope scope = new ProviderScope(key, scopeDisplayName(call), guarantees, store);
-        if (coldStartWaitNanos > 0 && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
-            scope.startCold(nowNanos + coldStartWaitNanos);
-        }
-        return scope;
-    }
-
-    private static String scopeDisplayName(CallContext call) {
-        StringBuilder s = new StringBuilder(call.provider());
-        if (call.apiKeyId() != null) {
-            s.append('/').append(call.apiKeyId());
-        }
-        if (call.model() != null) {
-            s.append('/').append(call.model());
-        }
-        return s.toString();
+        Route known = routes.known(call);
+        return known != null ? known : routes.build(call, now(), clock.epochMillis());
     }
 
     private TrafficClass classOf(CallContext call) {
@@ -1318,11 +1218,11 @@ public final class Governor implements AutoCloseable {
 
     private Rejection operatorPause(CallContext call, Demand demand) {
         if (call.tenant() != null && pausedTenants.contains(call.tenant())) {
-            return rejectionBuilder(GatewayDecision.PAUSED, call, demand).scope("tenant=" + call.tenant())
+            return Rejections.forCall(GatewayDecision.PAUSED, call, demand).scope("tenant=" + call.tenant())
                     .detail("tenant paused by an operator").build();
         }
         if (call.apiKeyId() != null && pausedApiKeys.contains(call.apiKeyId())) {
-            return rejectionBuilder(GatewayDecision.PAUSED, call, demand).scope("api_key=" + call.apiKeyId())
+            return Rejections.forCall(GatewayDecision.PAUSED, call, demand).scope("api_key=" + call.apiKeyId())
                     .detail("API key paused by an operator").build();
         }
         return null;
@@ -1337,112 +1237,7 @@ public final class Governor implements AutoCloseable {
         return Admission.rejected(r);
     }
 
-    private Rejection rejection(GatewayDecision decision, CallContext call, Demand demand, Shortfall s,
-            long waitedNanos, String queueReason) {
-        Rejection.Builder b = rejectionBuilder(decision, call, demand)
-                .waitedMillis(waitedNanos / 1_000_000)
-                .queueReason(queueReason);
-        if (s != null) {
-            if (s.bucket != null) {
-                s.bucket.limit().countRejection(decision);
-                b.limiter(s.bucket.limit().dimension()).scope(s.bucket.scopeName());
-            } else {
-                b.scope(call.provider() + " (paused by the provider)");
-            }
-            if (!s.never && s.nanos < Bucket.ON_RELEASE) {
-                b.retryAfterMillis((s.nanos + 999_999) / 1_000_000);
-            }
-            b.detail(s.describe());
-        }
-        return b.build();
-    }
-
-    private static Rejection.Builder rejectionBuilder(GatewayDecision decision, CallContext call, Demand demand) {
-        return Rejection.builder(decision)
-                .provider(call.provider())
-                .model(call.model())
-                .trafficClass(call.trafficClass())
-                .tenant(call.tenant())
-                .apiKeyId(call.apiKeyId())
-                .traceId(call.traceId())
-                .estimatedInputTokens(demand.inputTokens())
-                .estimatedOutputTokens(demand.outputTokens());
-    }
-
-    /** Which bucket is short for a demand, by how much, and for how long. */
-    private static final class Shortfall {
-        final Bucket bucket;
-        final long needed;
-        final long room;
-        final long nanos;
-        final boolean never;
-
-        /** Only a cold scope's first answer is awaited: not a shortage Sluice knows of. */
-        final boolean firstAnswer;
-
-        Shortfall(Bucket bucket, long needed, long room, long nanos) {
-            this(bucket, needed, room, nanos, false);
-        }
-
-        private Shortfall(Bucket bucket, long needed, long room, long nanos, boolean firstAnswer) {
-            this.bucket = bucket;
-            this.needed = needed;
-            this.room = room;
-            this.nanos = nanos;
-            this.never = nanos == Bucket.NEVER;
-            this.firstAnswer = firstAnswer;
-        }
-
-        static Shortfall firstAnswer(long nanos) {
-            return new Shortfall(null, 0, 0, nanos, true);
-        }
-
-        String describe() {
-            if (firstAnswer) {
-                return "waiting for the first answer of a new provider scope, at most " + seconds(nanos);
-            }
-            if (bucket == null) {
-                return "provider asked to wait " + seconds(nanos);
-            }
-            String s = "needs " + needed + ", " + Math.max(0, room) + " free";
-            if (never) {
-                return s + ", more than the capacity of " + bucket.capacity();
-            }
-            if (nanos == Bucket.ON_RELEASE) {
-                return s + ", until a call in flight ends";
-            }
-            return s + ", refills in " + seconds(nanos);
-        }
-
-        private static String seconds(long nanos) {
-            return String.format(java.util.Locale.ROOT, "%.1f s", nanos / 1e9);
-        }
-    }
-
     // ------------------------------------------------------------------ introspection and tuning
-
-    /**
-     * Runs {@code action} under the governor's lock with every settlement applied, so what it
-     * reads is exact; for status views and tuning.
-     */
-    private <T> T locked(java.util.function.Function<Long, T> action) {
-        List<Waiter> done = null;
-        T result;
-        lock.lock();
-        try {
-            long nowNanos = now();
-            drainLedger(nowNanos);
-            result = action.apply(nowNanos);
-            if (waiting > 0 && !closed) {
-                done = new ArrayList<>(2);
-                dispatch(nowNanos, clock.epochMillis(), done);
-            }
-        } finally {
-            lock.unlock();
-        }
-        deliverAll(done);
-        return result;
-    }
 
     public Mode mode() {
         return mode;
@@ -1505,7 +1300,7 @@ public final class Governor implements AutoCloseable {
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
         }
-        locked(now -> {
+        underLock(now -> {
             l.setCapacity(capacity, now, clock.epochMillis());
             return null;
         });
@@ -1516,25 +1311,8 @@ public final class Governor implements AutoCloseable {
      * learned). For tests and status views.
      */
     public long available(Dimension dimension) {
-        return locked(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            long least = Long.MAX_VALUE;
-            for (Limit l : limits) {
-                if (l.dimension() == dimension) {
-                    for (Bucket b : l.buckets()) {
-                        least = Math.min(least, b.room(nowNanos, nowMillis));
-                    }
-                }
-            }
-            for (ProviderScope s : scopes.asMap().values()) {
-                for (Bucket b : s.learnedBuckets()) {
-                    if (b.limit().dimension() == dimension) {
-                        least = Math.min(least, b.room(nowNanos, nowMillis));
-                    }
-                }
-            }
-            return least;
-        });
+        return underLock(nowNanos -> StatusViews.available(dimension, limits, routes.scopes(), nowNanos,
+                clock.epochMillis()));
     }
 
     /**
@@ -1542,26 +1320,12 @@ public final class Governor implements AutoCloseable {
      * the lock with every settlement applied.
      */
     public List<BucketView> bucketViews() {
-        return locked(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            List<BucketView> views = new ArrayList<>();
-            for (Limit l : limits) {
-                for (Bucket b : l.buckets()) {
-                    views.add(BucketView.of(b, nowNanos, nowMillis));
-                }
-            }
-            for (ProviderScope s : scopes.asMap().values()) {
-                for (Bucket b : s.learnedBuckets()) {
-                    views.add(BucketView.of(b, nowNanos, nowMillis));
-                }
-            }
-            return views;
-        });
+        return underLock(nowNanos -> StatusViews.bucketViews(limits, routes.scopes(), nowNanos, clock.epochMillis()));
     }
 
     /** Provider scopes known now (learned limits, pauses). */
     public List<ProviderScope> providerScopes() {
-        return new ArrayList<>(scopes.asMap().values());
+        return new ArrayList<>(routes.scopes());
     }
 
     /** Calls waiting in all queues (read under the lock: a call counts once it is fully queued). */
@@ -1586,7 +1350,7 @@ public final class Governor implements AutoCloseable {
 
     /** Permits that still hold something (unsettled, or a concurrency slot not released). */
     public int outstandingPermits() {
-        return locked(now -> ledger.outstanding());
+        return underLock(now -> ledger.outstanding());
     }
 
     /**
@@ -1595,17 +1359,7 @@ public final class Governor implements AutoCloseable {
      * the lock, so it is for status views, not for the admission path.
      */
     public Map<String, Integer> inFlightByLimit() {
-        return locked(now -> {
-            Map<String, Integer> counts = new HashMap<>();
-            for (Permit p = ledger.oldest(); p != null; p = p.leaseNext) {
-                for (int i = 0; i < p.buckets.length; i++) {
-                    if (p.amounts[i] > 0) {
-                        counts.merge(p.buckets[i].limit().id(), 1, Integer::sum);
-                    }
-                }
-            }
-            return counts;
-        });
+        return underLock(now -> StatusViews.inFlightByLimit(ledger.oldest()));
     }
 
     /**
@@ -1613,12 +1367,12 @@ public final class Governor implements AutoCloseable {
      * that may let some through (a limit no longer enforced, a new weight or share).
      */
     public void reconsiderWaiting() {
-        locked(now -> null);
+        underLock(now -> null);
     }
 
     /** Queue depth of a traffic class. */
     public int queueDepth(String trafficClass) {
-        return locked(now -> {
+        return underLock(now -> {
             ClassQueue<Waiter> q = queues.get(trafficClass);
             return q == null ? 0 : q.size();
         });
@@ -1626,13 +1380,7 @@ public final class Governor implements AutoCloseable {
 
     /** Calls waiting per tenant, over every class. */
     public Map<String, Integer> waitingByTenant() {
-        return locked(now -> {
-            Map<String, Integer> byTenant = new LinkedHashMap<>();
-            for (ClassQueue<Waiter> q : queuesByPriority) {
-                q.sizesByTenant().forEach((t, n) -> byTenant.merge(t, n, Integer::sum));
-            }
-            return byTenant;
-        });
+        return underLock(now -> StatusViews.waitingByTenant(queuesByPriority));
     }
 
     public Map<String, TrafficClass> trafficClasses() {
@@ -1718,7 +1466,7 @@ public final class Governor implements AutoCloseable {
             for (ClassQueue<Waiter> q : queuesByPriority) {
                 for (Waiter w : q.all()) {
                     q.remove(w);
-                    Rejection r = rejectionBuilder(GatewayDecision.REJECTED_LOCALLY, w.context, w.demand)
+                    Rejection r = Rejections.forCall(GatewayDecision.REJECTED_LOCALLY, w.context, w.demand)
                             .waitedMillis((nowNanos - w.enqueuedNanos) / 1_000_000).queueReason("shutdown")
                             .detail("governor closed").build();
                     leaveQueue(w, Admission.rejected(r), done);

@@ -10,14 +10,13 @@ import dev.sluice.core.quota.ProviderScope;
 /**
  * The buckets a call is counted in (configured limits on its path, then the limits its provider
  * scope learned from headers), and what the governor keeps handy for it. Resolved once per call
- * context and reused across its attempts until the limits change or a bucket is evicted. Guarded
+ * context and reused across its attempts until a bucket on it is evicted. Guarded
  * by the governor's lock, apart from {@link #lanePath()}.
  */
 final class Route {
 
     final Bucket[] configured;
     final ProviderScope scope;
-    final long generation;
     /** The call's tenant as a guaranteed tenant's index, or -1. */
     final int guarantee;
     final TenantCounters tenantCounters;
@@ -31,18 +30,18 @@ final class Route {
     /** The path as the lock-free lane may take it, or null when it may not (see {@link LanePath}). */
     private volatile LanePath lanePath;
 
-    Route(Bucket[] configured, ProviderScope scope, long generation, int guarantee, TenantCounters tenantCounters,
+    Route(Bucket[] configured, ProviderScope scope, int guarantee, TenantCounters tenantCounters,
             ClassCounters classCounters) {
         this.configured = configured;
         this.scope = scope;
-        this.generation = generation;
         this.guarantee = guarantee;
         this.tenantCounters = tenantCounters;
         this.classCounters = classCounters;
     }
 
-    boolean isCurrent(long currentGeneration) {
-        if (generation != currentGeneration || scope.isEvicted()) {
+    /** Whether every bucket and the scope on the path are still counted (none was evicted). */
+    boolean isLive() {
+        if (scope.isEvicted()) {
             return false;
         }
         for (Bucket b : configured) {

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
  * A call waiting in its traffic class queue. Its future completes with the admission or the
  * rejection; the thread that completes it is whoever dispatched (never while holding the lock).
  */
-final class Waiter implements QueuedCall {
+final class Waiter extends Decided implements QueuedCall {
 
     final CallContext context;
     final Demand demand;
@@ -40,6 +40,16 @@ final class Waiter implements QueuedCall {
         this.tenantKey = context.tenant() == null ? "" : context.tenant();
         long tokens = demand.totalTokens();
         this.cost = tokens > 0 ? tokens : 1;
+    }
+
+    @Override
+    Waiter queued() {
+        return this;
+    }
+
+    @Override
+    Admission admission() {
+        throw new IllegalStateException("queued: its admission comes through its future");
     }
 
     @Override

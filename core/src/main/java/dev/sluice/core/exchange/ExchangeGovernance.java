@@ -17,6 +17,7 @@ import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
 import dev.sluice.core.Permit;
 import dev.sluice.core.Rejection;
+import dev.sluice.core.Rejections;
 import dev.sluice.core.Usage;
 import dev.sluice.core.estimate.Estimator;
 import dev.sluice.core.identity.Identity;
@@ -34,6 +35,7 @@ import dev.sluice.core.provider.wire.RefusalAnnotation;
 import dev.sluice.core.retry.ConnectionFailures;
 import dev.sluice.core.retry.OutcomeClass;
 import dev.sluice.core.retry.RetryBudget;
+import dev.sluice.core.retry.RetryDecision;
 import dev.sluice.core.retry.RetryPolicy;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -349,16 +351,16 @@ public final class ExchangeGovernance implements Governance {
             if (!enforce) {
                 return Step.respond(t.handBack(response, Step.NO_HEADERS));
             }
-            Map<String, String> handBackHeaders = new HashMap<>(okHeaders());
-            Step retry = retryOrStop(call, error, handBackHeaders);
-            explain(call, "provider_" + status, error + (retry != null
-                    ? " -> retry after " + retry.waitNanos / 1_000_000 + " ms (attempt " + (call.attempts + 1) + ")"
-                    : " -> handed back, " + handBackHeaders.get(DECISION)));
-            if (retry != null) {
+            RetryDecision decision = retryOrStop(call, error);
+            GatewayDecision stopped = handedBackAs(decision);
+            explain(call, "provider_" + status, error + (decision.retries()
+                    ? " -> retry after " + decision.waitNanos() / 1_000_000 + " ms (attempt " + (call.attempts + 1) + ")"
+                    : " -> handed back, " + stopped.wireName()));
+            if (decision.retries()) {
                 t.discard(response);
-                return retry;
+                return retryStep(call, decision);
             }
-            return Step.respond(handBackRefusal(call, response, status, error, body, handBackHeaders));
+            return Step.respond(handBackRefusal(call, response, status, error, body, stopped));
         } catch (Throwable fault) {
             // an attempt went out: whatever failed here, the caller gets that attempt's answer
             fault("reading a provider response", fault);
@@ -374,15 +376,14 @@ public final class ExchangeGovernance implements Governance {
      * came when the body cannot be annotated (not JSON, compressed).
      */
     private Object handBackRefusal(PreparedCall call, Object response, int status, ProviderError error, byte[] body,
-            Map<String, String> setHeaders) {
+            GatewayDecision decision) {
         HttpTransport t = call.transport;
         CallContext c = call.context;
-        GatewayDecision decision = GatewayDecision.RETRY_BUDGET_EXHAUSTED.wireName().equals(setHeaders.get(DECISION))
-                ? GatewayDecision.RETRY_BUDGET_EXHAUSTED : GatewayDecision.ADMITTED_THEN_PROVIDER_REJECTED;
-        Rejection why = Rejection.builder(decision).provider(c.provider()).model(c.model()).tenant(c.tenant())
-                .trafficClass(c.trafficClass()).apiKeyId(c.apiKeyId()).limiter(error.limiter())
+        Map<String, String> setHeaders = new HashMap<>(okHeaders());
+        setHeaders.put(DECISION, decision.wireName());
+        Rejection why = Rejections.forCall(decision, c).limiter(error.limiter())
                 .retryAfterMillis(error.hasWaitHint() ? error.retryAfterMillis() : 0)
-                .estimatedInputTokens(call.facts.estimatedInputTokens()).traceId(c.traceId())
+                .estimatedInputTokens(call.facts.estimatedInputTokens())
                 .detail(call.attempts + (call.attempts == 1 ? " attempt" : " attempts")).build();
         byte[] annotated = RefusalAnnotation.annotate(body, why, call.facts, error.outcome());
         if (annotated == null) {
@@ -445,45 +446,39 @@ public final class ExchangeGovernance implements Governance {
             counters(call.provider.name()).connectionFailures.increment();
             ProviderError overload = ProviderError.builder(OutcomeClass.RETRYABLE_OVERLOAD)
                     .message(String.valueOf(error.getMessage())).build();
-            Step retry = retryOrStop(call, overload, new HashMap<>());
-            return retry != null ? retry : Step.fail(error);
+            RetryDecision decision = retryOrStop(call, overload);
+            return decision.retries() ? retryStep(call, decision) : Step.fail(error);
         } catch (Throwable fault) {
             fault("handling a failed attempt", fault);
             return Step.fail(error);
         }
     }
 
-    /**
-     * The one retry decision: retryable class, attempts left, a wait the provider's hint allows and
-     * the caller's deadline fits, and budget left in the provider scope. Null means stop; the
-     * headers to hand back then say why.
-     */
-    private Step retryOrStop(PreparedCall call, ProviderError error, Map<String, String> handBackHeaders) {
-        handBackHeaders.put(DECISION, GatewayDecision.ADMITTED_THEN_PROVIDER_REJECTED.wireName());
-        OutcomeClass outcome = error.outcome();
-        if (!outcome.retryable() || call.attempts >= retryPolicy.maxAttempts() || call.transport.isCancelled()) {
-            return null;
-        }
-        long now = governor.clock().nanoTime();
+    /** The one retry decision ({@link RetryDecision#decide}) for this call's attempt, counted. */
+    private RetryDecision retryOrStop(PreparedCall call, ProviderError error) {
         long hintNanos = error.hasWaitHint() ? error.retryAfterMillis() * 1_000_000L : -1;
-        if (hintNanos >= 0 && retryPolicy.tooLongToWait(hintNanos)) {
-            return null;
-        }
-        long wait = retryPolicy.delayNanos(call.attempts + 1, hintNanos);
-        if (call.deadlineNanos != 0 && now + wait - call.deadlineNanos > 0) {
-            return null;
-        }
-        if (!budget(call).tryRetry(now)) {
+        RetryDecision.Attempt attempt = new RetryDecision.Attempt(error.outcome(), hintNanos, call.attempts,
+                call.transport.isCancelled(), call.deadlineNanos);
+        RetryDecision decision = RetryDecision.decide(attempt, retryPolicy, budget(call), governor.clock().nanoTime());
+        if (decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED) {
             counters(call.provider.name()).retryBudgetExhausted.increment();
-            handBackHeaders.put(DECISION, GatewayDecision.RETRY_BUDGET_EXHAUSTED.wireName());
-            return null;
         }
-        if (outcome == OutcomeClass.RETRYABLE_CAPACITY && hintNanos >= 0) {
-            // the wait applies to everyone calling this scope, not only this call
-            governor.pauseProviderScope(call.context, wait);
+        return decision;
+    }
+
+    /** The next attempt; a pause of the whole provider scope does the waiting when the decision says so. */
+    private Step retryStep(PreparedCall call, RetryDecision decision) {
+        if (decision.pausesScope()) {
+            governor.pauseProviderScope(call.context, decision.waitNanos());
             return Step.retry(0);
         }
-        return Step.retry(wait);
+        return Step.retry(decision.waitNanos());
+    }
+
+    /** How a refusal Sluice stopped on is handed back: the provider's answer, or the budget's word. */
+    private static GatewayDecision handedBackAs(RetryDecision decision) {
+        return decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED ? GatewayDecision.RETRY_BUDGET_EXHAUSTED
+                : GatewayDecision.ADMITTED_THEN_PROVIDER_REJECTED;
     }
 
     private Map<String, String> okHeaders() {
@@ -506,9 +501,7 @@ public final class ExchangeGovernance implements Governance {
         counters(call.provider.name()).faults.increment();
         if (failMode == FailMode.CLOSED) {
             try {
-                Rejection r = Rejection.builder(GatewayDecision.REJECTED_LOCALLY).provider(call.context.provider())
-                        .model(call.context.model()).tenant(call.context.tenant())
-                        .trafficClass(call.context.trafficClass()).detail("Sluice fault (fail mode closed)").build();
+                Rejection r = Rejections.failedClosed(call.context.provider(), call.context);
                 LocalAnswer answer = call.provider.adapter().localRejection(r, call.facts);
                 return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
             } catch (Throwable again) {
@@ -544,8 +537,7 @@ public final class ExchangeGovernance implements Governance {
         }
         try {
             ProviderBinding provider = registry.match(t.url());
-            Rejection r = Rejection.builder(GatewayDecision.REJECTED_LOCALLY).provider(provider.name())
-                    .detail("Sluice fault (fail mode closed)").build();
+            Rejection r = Rejections.failedClosed(provider.name(), null);
             LocalAnswer answer = provider.adapter().localRejection(r, RequestFacts.builder(provider.adapter().kind())
                     .build());
             counters(provider.name()).localRejections.increment();

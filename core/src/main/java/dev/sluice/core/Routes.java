@@ -1,0 +1,138 @@
+package dev.sluice.core;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.Guarantees;
+import dev.sluice.core.quota.Limit;
+import dev.sluice.core.quota.ProviderScope;
+import dev.sluice.core.store.QuotaStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Where a call is counted: the buckets of the configured limits on its path and its provider
+ * scope (with what that scope learned), resolved once and kept by caller ({@link
+ * CallContext#cachedRoute}) and by what a route depends on ({@link RouteKey}). Building a route
+ * and the scope table are guarded by the governor's lock; {@link #known} is also read by the lane
+ * without it (Caffeine's look-ups are thread-safe).
+ */
+final class Routes {
+
+    /**
+     * How long a resolved route is kept from its resolution: less than the least a per-value
+     * bucket is kept after its last look-up (a minute and more), so resolving again keeps a busy
+     * bucket from being evicted.
+     */
+    private static final Duration ROUTE_TTL = Duration.ofSeconds(30);
+
+    private final Limit[] limits;
+    private final Guarantees guarantees;
+    private final QuotaStore store;
+    private final GovernorStats stats;
+    private final long coldStartWaitNanos;
+    private final Cache<String, ProviderScope> scopes;
+    private final Cache<RouteKey, Route> routes;
+
+    Routes(Limit[] limits, Guarantees guarantees, QuotaStore store, GovernorStats stats, Clock clock,
+            long coldStartWaitNanos) {
+        this.limits = limits;
+        this.guarantees = guarantees;
+        this.store = store;
+        this.stats = stats;
+        this.coldStartWaitNanos = coldStartWaitNanos;
+        this.routes = Caffeine.newBuilder()
+                .ticker(clock::nanoTime)
+                .executor(Runnable::run)
+                .maximumSize(100_000)
+                .expireAfterWrite(ROUTE_TTL)
+                .build();
+        this.scopes = Caffeine.newBuilder()
+                .ticker(clock::nanoTime)
+                .executor(Runnable::run)
+                .maximumSize(100_000)
+                .expireAfterAccess(Duration.ofHours(1))
+                .removalListener((String k, ProviderScope s, RemovalCause c) -> {
+                    if (s != null) {
+                        s.markEvicted();
+                    }
+                })
+                .build();
+    }
+
+    /** The caller's route when it is known and still live, else null. */
+    Route known(CallContext call) {
+        Route cached = call.cachedRoute;
+        if (cached != null && cached.isLive()) {
+            return cached;
+        }
+        Route known = routes.getIfPresent(call.routeKey());
+        if (known != null && known.isLive()) {
+            call.cachedRoute = known;
+            return known;
+        }
+        return null;
+    }
+
+    /** A route known for this caller's route key, live or not, for the lane (which checks what it needs). */
+    Route forLane(CallContext call) {
+        Route route = call.cachedRoute;
+        if (route == null) {
+            route = routes.getIfPresent(call.routeKey());
+            if (route != null) {
+                call.cachedRoute = route;
+            }
+        }
+        return route;
+    }
+
+    /** Resolves the caller's route now (buckets are created on first use). Lock held. */
+    Route build(CallContext call, long nowNanos, long nowMillis) {
+        List<Bucket> buckets = new ArrayList<>();
+        for (Limit l : limits) {
+            Bucket b = l.bucketFor(call, nowNanos, nowMillis);
+            if (b != null) {
+                buckets.add(b);
+            }
+        }
+        ProviderScope scope = scopes.get(call.providerScopeKey(), k -> newScope(k, call, buckets, nowNanos));
+        Route r = new Route(buckets.toArray(new Bucket[0]), scope, guarantees.indexOf(call.tenant()),
+                stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
+        call.cachedRoute = r;
+        routes.put(call.routeKey(), r);
+        return r;
+    }
+
+    /** Provider scopes known now (learned limits, pauses). */
+    Collection<ProviderScope> scopes() {
+        return scopes.asMap().values();
+    }
+
+    /**
+     * A provider scope seen for the first time. When nothing on the route mirrors the provider's
+     * limits (none declared, none learned yet), its first call goes alone and the others wait for
+     * that answer's headers, at most {@code coldStartWait}.
+     */
+    private ProviderScope newScope(String key, CallContext call, List<Bucket> routeBuckets, long nowNanos) {
+        ProviderScope scope = new ProviderScope(key, displayName(call), guarantees, store);
+        if (coldStartWaitNanos > 0 && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
+            scope.startCold(nowNanos + coldStartWaitNanos);
+        }
+        return scope;
+    }
+
+    /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}. */
+    private static String displayName(CallContext call) {
+        StringBuilder s = new StringBuilder(call.provider());
+        if (call.apiKeyId() != null) {
+            s.append('/').append(call.apiKeyId());
+        }
+        if (call.model() != null) {
+            s.append('/').append(call.model());
+        }
+        return s.toString();
+    }
+}

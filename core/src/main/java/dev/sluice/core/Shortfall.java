@@ -1,0 +1,72 @@
+package dev.sluice.core;
+
+import dev.sluice.core.quota.Bucket;
+import java.util.Locale;
+
+/**
+ * Why a demand does not fit now: which bucket is short, by how much, and for how long; or that
+ * the provider scope holds calls (a pause the provider asked for, or the first answer of a scope
+ * Sluice knows nothing about). Computed under the governor's lock; immutable.
+ */
+final class Shortfall {
+
+    /** The short bucket, or null when the provider scope holds the call. */
+    final Bucket bucket;
+    final long needed;
+    final long room;
+    /** How long until it fits: nanoseconds, {@link Bucket#ON_RELEASE} or {@link Bucket#NEVER}. */
+    final long nanos;
+    final boolean never;
+    /** Only a cold scope's first answer is awaited: not a shortage Sluice knows of. */
+    final boolean firstAnswer;
+
+    Shortfall(Bucket bucket, long needed, long room, long nanos) {
+        this(bucket, needed, room, nanos, false);
+    }
+
+    private Shortfall(Bucket bucket, long needed, long room, long nanos, boolean firstAnswer) {
+        this.bucket = bucket;
+        this.needed = needed;
+        this.room = room;
+        this.nanos = nanos;
+        this.never = nanos == Bucket.NEVER;
+        this.firstAnswer = firstAnswer;
+    }
+
+    /** The provider scope holds calls for this long. */
+    static Shortfall providerGate(long nanos) {
+        return new Shortfall(null, 0, 0, nanos);
+    }
+
+    /** A cold scope holds calls for its first answer, at most this long. */
+    static Shortfall firstAnswer(long nanos) {
+        return new Shortfall(null, 0, 0, nanos, true);
+    }
+
+    /** The wait in whole milliseconds, rounded up; 0 when it is not a time. */
+    long retryAfterMillis() {
+        return !never && nanos < Bucket.ON_RELEASE ? (nanos + 999_999) / 1_000_000 : 0;
+    }
+
+    /** What a person reads in the rejection: e.g. "needs 4200, 1900 free, refills in 2.4 s". */
+    String describe() {
+        if (firstAnswer) {
+            return "waiting for the first answer of a new provider scope, at most " + seconds(nanos);
+        }
+        if (bucket == null) {
+            return "provider asked to wait " + seconds(nanos);
+        }
+        String s = "needs " + needed + ", " + Math.max(0, room) + " free";
+        if (never) {
+            return s + ", more than the capacity of " + bucket.capacity();
+        }
+        if (nanos == Bucket.ON_RELEASE) {
+            return s + ", until a call in flight ends";
+        }
+        return s + ", refills in " + seconds(nanos);
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+    }
+}
