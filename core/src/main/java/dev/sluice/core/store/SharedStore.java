@@ -149,8 +149,7 @@ final class SharedStore implements QuotaStore {
 
     /** A bucket has something for the store; {@code now} when a call may soon wait for it. Lock held. */
     void track(SharedBucket b, boolean now) {
-        if (!b.tracked) {
-            b.tracked = true;
+        if (b.startTracking()) {
             tracked.add(b);
         }
         if (now) {
@@ -230,11 +229,7 @@ final class SharedStore implements QuotaStore {
         w.forgotten = true;
         if (w.earmarks != null) {
             for (int j = 0; j < w.buckets.length; j++) {
-                SharedBucket b = w.buckets[j];
-                b.earmarked = Math.max(0, b.earmarked - w.earmarks[j]);
-                if (b.stock > 0) {
-                    track(b, false); // what the call did not take goes back when idle
-                }
+                w.buckets[j].releaseEarmark(w.earmarks[j]);
             }
         }
     }
@@ -341,42 +336,24 @@ final class SharedStore implements QuotaStore {
             SharedBucket b = it.next();
             b.follow(nowNanos, nowMillis);
             long window = b.windowAt(nowMillis);
-            long chunk = b.chunk();
-            boolean active = nowNanos - b.lastTakeNanos < timing.idleNanos;
-            boolean conc = b.kind == SyncRequest.CONCURRENCY;
-            long keep = Math.max(active ? chunk : 0, b.earmarked);
-            boolean topUp = chunk > 0 && active && b.stock < SharedBucket.lowWater(chunk)
-                    && nowNanos - b.retryAtNanos >= 0 && !b.closing(nowMillis) && !b.inFallback();
-            long adjust = b.stock < 0 ? b.stock : Math.max(0, b.stock - keep);
-            long held = b.inUse + Math.max(0, b.stock - adjust);
-            boolean send = (!conc && adjust != 0) || (conc && held != b.sentHeld) || b.lowerTo >= 0
-                    || b.initialRoom >= 0 || topUp;
-            if (!send) {
+            boolean active = b.activeAt(nowNanos, timing.idleNanos);
+            long surplus = b.surplus(active);
+            boolean lease = b.wantsLease(active, nowNanos, nowMillis);
+            if (!b.hasNews(surplus, lease)) {
                 if (!b.holdsAnything() && !active) {
                     it.remove();
-                    b.tracked = false;
+                    b.stopTracking();
                 }
                 continue;
             }
-            if (!keys.add(b.key)) {
+            if (!keys.add(b.key())) {
                 continue; // a second live bucket for one key (an evicted one still holding): next pass
             }
-            b.stock -= adjust; // what is given back leaves now: if the trip fails it is lost, never doubled
-            if (conc) {
-                b.stock = Math.max(0, b.stock);
-            }
-            SyncRequest.Entry e = entry(b, window, nowMillis);
-            e.adjust = conc ? 0 : adjust;
-            e.held = conc ? held : 0;
-            e.lowerTo = b.lowerTo;
-            e.initialRoom = b.initialRoom;
-            b.lowerTo = -1;
-            b.initialRoom = -1;
-            int idx = r.add(e);
+            int idx = r.add(b.report(window, surplus, nowMillis));
             entryOf.put(b, idx);
             p.entryBuckets.add(b);
-            if (topUp) {
-                r.add(new SyncRequest.Group(new int[] {idx}, new long[] {0}, new long[] {chunk - b.stock}));
+            if (lease) {
+                r.add(new SyncRequest.Group(new int[] {idx}, new long[] {0}, new long[] {b.leaseWanted()}));
                 p.groupOwners.add(b);
             }
         }
@@ -394,9 +371,9 @@ final class SharedStore implements QuotaStore {
             boolean wait = false;
             for (SharedBucket b : w.buckets) {
                 b.follow(nowNanos, nowMillis);
-                if (b.retryAtNanos != 0 && b.retryAtNanos - nowNanos > 0) {
+                if (b.mustWait(nowNanos)) {
                     wait = true;
-                    nextRetry = Math.min(nextRetry, b.retryAtNanos);
+                    nextRetry = Math.min(nextRetry, b.retryAtNanos());
                 }
             }
             if (wait) {
@@ -409,20 +386,18 @@ final class SharedStore implements QuotaStore {
             boolean clash = false;
             for (int j = 0; j < w.buckets.length; j++) {
                 SharedBucket b = w.buckets[j];
-                long have = avail.computeIfAbsent(b, x -> Math.max(0, x.stock));
+                long have = avail.computeIfAbsent(b, x -> Math.max(0, x.stock()));
                 need[j] = Math.max(0, w.amounts[j] - have);
                 avail.put(b, Math.max(0, have - w.amounts[j]));
                 any |= need[j] > 0;
                 Integer at = entryOf.get(b);
                 if (at == null) {
-                    if (keys.contains(b.key)) {
+                    if (keys.contains(b.key())) {
                         clash = true;
                         break;
                     }
-                    keys.add(b.key);
-                    SyncRequest.Entry e = entry(b, b.windowAt(nowMillis), nowMillis);
-                    e.held = b.sentHeld < 0 ? b.inUse + b.stock : b.sentHeld;
-                    at = r.add(e);
+                    keys.add(b.key());
+                    at = r.add(b.entryAsIs(nowMillis));
                     entryOf.put(b, at);
                     p.entryBuckets.add(b);
                 }
@@ -444,14 +419,6 @@ final class SharedStore implements QuotaStore {
         return p;
     }
 
-    private static SyncRequest.Entry entry(SharedBucket b, long window, long nowMillis) {
-        Limit l = b.limit();
-        if (b.kind == SyncRequest.WINDOW) {
-            return new SyncRequest.Entry(b.key, b.kind, b.capacity(), 0, window, l.nextWindowStartAt(nowMillis), "");
-        }
-        return new SyncRequest.Entry(b.key, b.kind, b.capacity(), l.windowMillis(), 0, 0, b.holder);
-    }
-
     private void apply(Pass p, SyncReply reply, long nowNanos, long nowMillis) {
         liveInstances = reply.liveInstances();
         if (p.probe) {
@@ -460,11 +427,7 @@ final class SharedStore implements QuotaStore {
         }
         List<SyncRequest.Entry> entries = p.request.entries();
         for (int i = 0; i < entries.size(); i++) {
-            SharedBucket b = p.entryBuckets.get(i);
-            b.storeRoom = reply.room(i);
-            if (b.kind == SyncRequest.CONCURRENCY) {
-                b.sentHeld = entries.get(i).held;
-            }
+            p.entryBuckets.get(i).synced(entries.get(i), reply.room(i));
         }
         List<SyncRequest.Group> groups = p.request.groups();
         for (int g = 0; g < groups.size(); g++) {
@@ -479,7 +442,7 @@ final class SharedStore implements QuotaStore {
                 wants.remove(w.waiter); // the call asks again when it is offered its turn after retryAt
                 for (int j = 0; j < group.entries.length; j++) {
                     if (group.need[j] > 0) {
-                        w.buckets[j].retryAtNanos = retryAt;
+                        w.buckets[j].retryAt(retryAt);
                     }
                 }
                 continue;
@@ -490,7 +453,7 @@ final class SharedStore implements QuotaStore {
                 SyncRequest.Entry e = entries.get(group.entries[j]);
                 SharedBucket b = p.entryBuckets.get(group.entries[j]);
                 total += got[j];
-                credit(b, e, got[j], nowNanos, nowMillis);
+                b.credit(got[j], e.windowId, nowNanos, nowMillis);
             }
             if (owner instanceof Want) {
                 Want w = (Want) owner;
@@ -500,29 +463,13 @@ final class SharedStore implements QuotaStore {
                     w.earmarks = new long[w.buckets.length];
                     for (int j = 0; j < w.buckets.length; j++) {
                         w.earmarks[j] = Math.min(group.need[j], got[j]);
-                        w.buckets[j].earmarked += w.earmarks[j];
+                        w.buckets[j].earmark(w.earmarks[j]);
                     }
                 }
             } else if (total == 0) {
-                ((SharedBucket) owner).retryAtNanos = retryAt; // the fleet has nothing to lease now
+                ((SharedBucket) owner).retryAt(retryAt); // the fleet has nothing to lease now
             }
         }
-    }
-
-    private void credit(SharedBucket b, SyncRequest.Entry e, long amount, long nowNanos, long nowMillis) {
-        if (amount <= 0) {
-            return;
-        }
-        b.follow(nowNanos, nowMillis);
-        if (b.kind == SyncRequest.CONCURRENCY) {
-            b.sentHeld += amount; // held in the store either way, until given back
-        }
-        if (b.inFallback() || (b.kind == SyncRequest.WINDOW && b.windowAt(nowMillis) != e.windowId)) {
-            return; // granted for a period that is over: it lapses in the store
-        }
-        b.stock += amount;
-        b.retryAtNanos = 0;
-        track(b, false);
     }
 
     private void failed(Throwable failure, long nowNanos) {
@@ -629,17 +576,10 @@ final class SharedStore implements QuotaStore {
         SyncRequest r = new SyncRequest(instanceId, 1);
         Set<String> keys = new HashSet<>();
         for (SharedBucket b : tracked) {
-            if (b.inFallback() || !keys.add(b.key)) {
+            if (b.inFallback() || !keys.add(b.key())) {
                 continue;
             }
-            SyncRequest.Entry e = entry(b, b.windowAt(nowMillis), nowMillis);
-            if (b.kind == SyncRequest.CONCURRENCY) {
-                e.held = 0;
-            } else {
-                e.adjust = b.stock;
-            }
-            b.stock = 0;
-            r.add(e);
+            r.add(b.giveBackAll(nowMillis));
         }
         return r;
     }
