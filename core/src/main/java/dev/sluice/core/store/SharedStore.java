@@ -1,5 +1,6 @@
 package dev.sluice.core.store;
 
+import dev.sluice.core.jmx.StoreBean;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
@@ -527,7 +528,7 @@ final class SharedStore implements QuotaStore {
         try {
             ObjectName name = new ObjectName("dev.sluice:type=Store");
             if (!ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
-                ManagementFactory.getPlatformMBeanServer().registerMBean(new StoreView(this), name);
+                ManagementFactory.getPlatformMBeanServer().registerMBean(new StoreBean(this), name);
                 mbeanName = name;
             }
         } catch (Exception | LinkageError ignored) {
@@ -587,69 +588,5 @@ final class SharedStore implements QuotaStore {
     @Override
     public String toString() {
         return backend.describe();
-    }
-
-    private static final class StoreView implements StoreMXBean {
-        private final SharedStore store;
-
-        StoreView(SharedStore store) {
-            this.store = store;
-        }
-
-        @Override
-        public String getStore() {
-            return store.backend.describe();
-        }
-
-        @Override
-        public String getMode() {
-            return store.status().mode();
-        }
-
-        @Override
-        public boolean isFallback() {
-            return store.fallback;
-        }
-
-        @Override
-        public int getInstances() {
-            return store.fallbackInstances();
-        }
-
-        @Override
-        public long getCalls() {
-            return store.backend.calls();
-        }
-
-        @Override
-        public long getFallbacks() {
-            return store.fallbacks.get();
-        }
-
-        @Override
-        public long getRecoveries() {
-            return store.recoveries.get();
-        }
-
-        @Override
-        public long getGrants() {
-            return store.grants.get();
-        }
-
-        @Override
-        public long getRefusals() {
-            return store.refusals.get();
-        }
-
-        @Override
-        public double getLeaseChunk() {
-            return store.leaseChunk;
-        }
-
-        @Override
-        public String getLastError() {
-            String e = store.lastError;
-            return e == null ? "" : e;
-        }
     }
 }
