@@ -91,7 +91,7 @@ final class SharedStore implements QuotaStore {
 
     // guarded by the governor's lock
     private final Set<SharedBucket> tracked = new LinkedHashSet<>();
-    private final Map<Object, Want> wants = new LinkedHashMap<>();
+    private final Wants wants = new Wants();
 
     /** Work waits that should not: waiting calls, an empty lease. */
     private volatile boolean urgent;
@@ -170,69 +170,19 @@ final class SharedStore implements QuotaStore {
 
     // ------------------------------------------------------------------ waiting calls (lock held)
 
-    /** A waiting call's need of shared buckets, asked of the backend all-or-none. */
-    private static final class Want {
-        final Object waiter;
-        final SharedBucket[] buckets;
-        final long[] amounts;
-        long[] earmarks;
-        boolean inFlight;
-        boolean granted;
-        boolean forgotten;
-
-        Want(Object waiter, SharedBucket[] buckets, long[] amounts) {
-            this.waiter = waiter;
-            this.buckets = buckets;
-            this.amounts = amounts;
-        }
-    }
-
     @Override
     public void want(Object waiter, Bucket[] buckets, long[] amounts) {
         if (closed || fallback) {
             return;
         }
-        Want existing = wants.get(waiter);
-        if (existing != null) {
-            if (existing.inFlight || !existing.granted) {
-                return; // asked already
-            }
-            // granted, yet short again: what was granted went to a call ahead of it; ask anew
-            forget(waiter);
+        if (wants.add(waiter, buckets, amounts)) {
+            signalUrgent();
         }
-        int n = 0;
-        for (int i = 0; i < buckets.length; i++) {
-            if (buckets[i].isShared() && amounts[i] > 0) {
-                n++;
-            }
-        }
-        if (n == 0) {
-            return;
-        }
-        SharedBucket[] shared = new SharedBucket[n];
-        long[] need = new long[n];
-        for (int i = 0, j = 0; i < buckets.length; i++) {
-            if (buckets[i].isShared() && amounts[i] > 0) {
-                shared[j] = (SharedBucket) buckets[i];
-                need[j++] = amounts[i];
-            }
-        }
-        wants.put(waiter, new Want(waiter, shared, need));
-        signalUrgent();
     }
 
     @Override
     public void forget(Object waiter) {
-        Want w = wants.remove(waiter);
-        if (w == null) {
-            return;
-        }
-        w.forgotten = true;
-        if (w.earmarks != null) {
-            for (int j = 0; j < w.buckets.length; j++) {
-                w.buckets[j].releaseEarmark(w.earmarks[j]);
-            }
-        }
+        wants.forget(waiter);
     }
 
     // ------------------------------------------------------------------ the store's thread
@@ -361,8 +311,8 @@ final class SharedStore implements QuotaStore {
         long nextRetry = Long.MAX_VALUE;
         Map<SharedBucket, Long> avail = new IdentityHashMap<>();
         int groups = 0;
-        for (Want w : wants.values()) {
-            if (w.inFlight || w.granted) {
+        for (Wants.Want w : wants.all()) {
+            if (!w.unasked()) {
                 continue;
             }
             if (groups >= MAX_GROUPS_PER_PASS) {
@@ -410,7 +360,7 @@ final class SharedStore implements QuotaStore {
             }
             r.add(new SyncRequest.Group(idx, need, extra));
             p.groupOwners.add(w);
-            w.inFlight = true;
+            w.sent();
             groups++;
         }
         nextRetryNanos = nextRetry;
@@ -438,9 +388,8 @@ final class SharedStore implements QuotaStore {
             long retryAt = nowNanos + Math.max(1, reply.waitMillis(g)) * 1_000_000L;
             if (got == null) {
                 refusals.incrementAndGet();
-                Want w = (Want) owner;
-                w.inFlight = false;
-                wants.remove(w.waiter); // the call asks again when it is offered its turn after retryAt
+                Wants.Want w = (Wants.Want) owner;
+                wants.refused(w); // the call asks again when it is offered its turn after retryAt
                 for (int j = 0; j < group.entries.length; j++) {
                     if (group.need[j] > 0) {
                         w.buckets[j].retryAt(retryAt);
@@ -456,17 +405,8 @@ final class SharedStore implements QuotaStore {
                 total += got[j];
                 b.credit(got[j], e.windowId, nowNanos, nowMillis);
             }
-            if (owner instanceof Want) {
-                Want w = (Want) owner;
-                w.inFlight = false;
-                if (!w.forgotten) {
-                    w.granted = true;
-                    w.earmarks = new long[w.buckets.length];
-                    for (int j = 0; j < w.buckets.length; j++) {
-                        w.earmarks[j] = Math.min(group.need[j], got[j]);
-                        w.buckets[j].earmark(w.earmarks[j]);
-                    }
-                }
+            if (owner instanceof Wants.Want) {
+                ((Wants.Want) owner).granted(group.need, got);
             } else if (total == 0) {
                 ((SharedBucket) owner).retryAt(retryAt); // the fleet has nothing to lease now
             }
@@ -482,10 +422,7 @@ final class SharedStore implements QuotaStore {
         epoch = nextEpoch(epoch);
         fallbacks.incrementAndGet();
         fallbackSinceNanos = nowNanos;
-        for (Want w : wants.values()) {
-            w.forgotten = true;
-        }
-        wants.clear();
+        wants.forgetAll();
         nextRetryNanos = Long.MAX_VALUE;
         int n = fallbackInstances();
         LOG.warn("[sluice] store {} unreachable ({}): shared limits are enforced in this JVM at capacity/{}{} until it"
