@@ -67,7 +67,6 @@ final class SharedStore implements QuotaStore {
     }
 
     private final FleetBackend backend;
-    private final int configuredInstances;
     private final double leaseChunk;
     private final Timing timing;
     private final String instanceId;
@@ -78,16 +77,12 @@ final class SharedStore implements QuotaStore {
     private volatile boolean closed;
     private ObjectName mbeanName;
 
+    private final Fallback fallback;
+
     // written under the governor's lock by the store's thread; volatile for status readers
-    private volatile int epoch = 1;
-    private volatile boolean fallback;
-    private volatile int liveInstances;
     private volatile String lastError;
-    private final AtomicLong fallbacks = new AtomicLong();
-    private final AtomicLong recoveries = new AtomicLong();
     private final AtomicLong grants = new AtomicLong();
     private final AtomicLong refusals = new AtomicLong();
-    private long fallbackSinceNanos;
 
     // guarded by the governor's lock
     private final Set<SharedBucket> tracked = new LinkedHashSet<>();
@@ -102,7 +97,7 @@ final class SharedStore implements QuotaStore {
 
     SharedStore(FleetBackend backend, int instances, double leaseChunk, Timing timing) {
         this.backend = backend;
-        this.configuredInstances = instances;
+        this.fallback = new Fallback(backend, instances);
         this.leaseChunk = leaseChunk;
         this.timing = timing;
         this.instanceId = "i" + ProcessHandle.current().pid() + "-"
@@ -119,7 +114,7 @@ final class SharedStore implements QuotaStore {
         }
         String key = scopeValue.isEmpty() ? spec.id() : spec.id() + "|" + scopeValue;
         // a bucket born during a fallback starts in it
-        return new SharedBucket(this, limit, scopeValue, key, fallback ? epoch - 1 : epoch);
+        return new SharedBucket(this, limit, scopeValue, key, fallback.epochOfNewBucket());
     }
 
     @Override
@@ -128,16 +123,16 @@ final class SharedStore implements QuotaStore {
     }
 
     int epoch() {
-        return epoch;
+        return fallback.epoch();
     }
 
     boolean inFallback() {
-        return fallback;
+        return fallback.active();
     }
 
-    /** N of the fallback share capacity / N: configured, else the instances alive at the last heartbeat. */
+    /** N of the fallback share capacity / N. */
     int fallbackInstances() {
-        return configuredInstances > 0 ? configuredInstances : Math.max(1, liveInstances);
+        return fallback.instances();
     }
 
     long chunkOf(long capacity) {
@@ -172,7 +167,7 @@ final class SharedStore implements QuotaStore {
 
     @Override
     public void want(Object waiter, Bucket[] buckets, long[] amounts) {
-        if (closed || fallback) {
+        if (closed || fallback.active()) {
             return;
         }
         if (wants.add(waiter, buckets, amounts)) {
@@ -209,9 +204,9 @@ final class SharedStore implements QuotaStore {
                 lazyDue = now + timing.lingerNanos;
             }
             boolean heartbeat = now - nextHeartbeat >= 0;
-            boolean work = !fallback && (urgent || now - lazyDue >= 0 || now - nextRetryNanos >= 0);
+            boolean work = !fallback.active() && (urgent || now - lazyDue >= 0 || now - nextRetryNanos >= 0);
             if (!heartbeat && !work) {
-                long due = Math.min(nextHeartbeat - now, fallback ? Long.MAX_VALUE
+                long due = Math.min(nextHeartbeat - now, fallback.active() ? Long.MAX_VALUE
                         : Math.min(lazyDue == Long.MAX_VALUE ? Long.MAX_VALUE : lazyDue - now,
                                 nextRetryNanos == Long.MAX_VALUE ? Long.MAX_VALUE : nextRetryNanos - now));
                 LockSupport.parkNanos(this, Math.max(10_000L, due));
@@ -245,7 +240,7 @@ final class SharedStore implements QuotaStore {
         try {
             reply = backend.sync(p.request);
         } catch (Throwable failure) {
-            if (!p.probe || !fallback) {
+            if (!p.probe || !fallback.active()) {
                 h.withLock((n, m) -> {
                     failed(failure, n);
                     return null;
@@ -277,7 +272,7 @@ final class SharedStore implements QuotaStore {
 
     private Pass collect(long nowNanos, long nowMillis, boolean heartbeat) {
         SyncRequest r = new SyncRequest(instanceId, timing.aliveMillis);
-        if (fallback) {
+        if (fallback.active()) {
             return heartbeat ? new Pass(r, true) : null;
         }
         Pass p = new Pass(r, false);
@@ -371,9 +366,11 @@ final class SharedStore implements QuotaStore {
     }
 
     private void apply(Pass p, SyncReply reply, long nowNanos, long nowMillis) {
-        liveInstances = reply.liveInstances();
+        fallback.heard(reply.liveInstances());
         if (p.probe) {
-            recover(nowNanos, nowMillis);
+            if (fallback.recover(tracked, nowNanos, nowMillis)) {
+                signalUrgent();
+            }
             return;
         }
         List<SyncRequest.Entry> entries = p.request.entries();
@@ -415,50 +412,20 @@ final class SharedStore implements QuotaStore {
 
     private void failed(Throwable failure, long nowNanos) {
         lastError = String.valueOf(failure);
-        if (fallback) {
-            return;
+        if (fallback.enter(lastError, nowNanos)) {
+            wants.forgetAll();
+            nextRetryNanos = Long.MAX_VALUE;
         }
-        fallback = true;
-        epoch = nextEpoch(epoch);
-        fallbacks.incrementAndGet();
-        fallbackSinceNanos = nowNanos;
-        wants.forgetAll();
-        nextRetryNanos = Long.MAX_VALUE;
-        int n = fallbackInstances();
-        LOG.warn("[sluice] store {} unreachable ({}): shared limits are enforced in this JVM at capacity/{}{} until it"
-                + " answers again", backend.describe(), lastError, n,
-                configuredInstances > 0 ? "" : liveInstances > 0 ? " (instances seen alive)"
-                        : " (fleet size unknown: set store.instances)");
-    }
-
-    private void recover(long nowNanos, long nowMillis) {
-        if (!fallback) {
-            return;
-        }
-        fallback = false;
-        epoch = nextEpoch(epoch);
-        recoveries.incrementAndGet();
-        for (SharedBucket b : new ArrayList<>(tracked)) {
-            b.follow(nowNanos, nowMillis);
-        }
-        LOG.warn("[sluice] store {} answers again after {} ms: shared limits are back in the store ({} instances alive)",
-                backend.describe(), (nowNanos - fallbackSinceNanos) / 1_000_000, liveInstances);
-        signalUrgent();
-    }
-
-    private static int nextEpoch(int e) {
-        int next = e + 1;
-        return (next & 0xFFFF) == 0 ? next + 1 : next;
     }
 
     // ------------------------------------------------------------------ status and shutdown
 
     @Override
     public StoreStatus status() {
-        boolean f = fallback;
-        return new StoreStatus(backend.describe(), f ? "fallback (capacity/" + fallbackInstances() + ")" : "shared", f,
-                fallbackInstances(), backend.calls(), fallbacks.get(), recoveries.get(), grants.get(), refusals.get(),
-                leaseChunk, lastError);
+        boolean f = fallback.active();
+        return new StoreStatus(backend.describe(), f ? "fallback (capacity/" + fallback.instances() + ")" : "shared", f,
+                fallback.instances(), backend.calls(), fallback.fallbacks(), fallback.recoveries(), grants.get(),
+                refusals.get(), leaseChunk, lastError);
     }
 
     private void registerMBean() {
@@ -489,7 +456,7 @@ final class SharedStore implements QuotaStore {
             }
         }
         Host h = host;
-        if (h != null && !fallback) {
+        if (h != null && !fallback.active()) {
             try {
                 SyncRequest r = h.withLock(this::collectGiveBack);
                 if (!r.isHeartbeatOnly()) {
