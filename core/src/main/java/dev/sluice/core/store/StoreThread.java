@@ -167,6 +167,7 @@ final class StoreThread {
         });
     }
 
+    /** A round trip failed: shared buckets fall back, and no call waits for the store any more. Lock held. */
     private void failed(Throwable failure, long nowNanos) {
         lastError = String.valueOf(failure);
         if (fallback.enter(lastError, nowNanos)) {
