@@ -29,11 +29,11 @@ final class SharedBucket extends Bucket {
 
     private final SharedStore store;
     /** The bucket's fleet-wide name in the shared state. */
-    final String key;
+    private final String key;
     /** {@link SyncRequest#TOKEN}, {@link SyncRequest#WINDOW} or {@link SyncRequest#CONCURRENCY}. */
-    final char kind;
+    private final char kind;
     /** Concurrency: this bucket's field among the instance's holdings. */
-    final String holder;
+    private final String holder;
 
     /** The store epoch this bucket follows; a change means the store fell back or came back. */
     private int epoch;
@@ -41,33 +41,33 @@ final class SharedBucket extends Bucket {
     private Bucket fallback;
 
     /** Leased from the store and not used; negative after debits not yet sent. */
-    long stock;
+    private long stock;
     /** Windows: the window the stock belongs to. */
-    long stockWindow;
+    private long stockWindow;
     /** Concurrency: slots held in the store and in use by calls. */
-    long inUse;
+    private long inUse;
     /** Concurrency: slots taken from the fallback bucket in the current fallback. */
     private long fallbackTaken;
     /** Stock granted for waiting calls still queued: not given back as idle. */
-    long earmarked;
+    private long earmarked;
     /** The provider said no more than this remains; sent with the next sync (-1: nothing). */
-    long lowerTo = -1;
+    private long lowerTo = -1;
     /** Room to create the bucket with if the store lost it (after a fallback); -1: none. */
-    long initialRoom = -1;
+    private long initialRoom = -1;
     /** Concurrency: the holding last written to the store. */
-    long sentHeld;
+    private long sentHeld;
     /** When the store said asking again may help (monotonic nanos); 0 when it did not. */
-    long retryAtNanos;
+    private long retryAtNanos;
     /** The last admission from this bucket (monotonic nanos), to tell active from idle. */
-    long lastTakeNanos = Long.MIN_VALUE / 2;
+    private long lastTakeNanos = Long.MIN_VALUE / 2;
     /** Room left fleet-wide at the last sync (-1: unknown), the basis of the fallback's level. */
-    long storeRoom = -1;
+    private long storeRoom = -1;
     /** A window that went on admitting from its share after the store came back: the window it did. */
     private long recoveredInWindow = NOT_RECOVERED;
     private static final long NOT_RECOVERED = Long.MIN_VALUE;
 
     /** Whether the store's thread looks at this bucket in its passes. */
-    boolean tracked;
+    private boolean tracked;
 
     SharedBucket(SharedStore store, Limit limit, String scopeValue, String key, int epoch) {
         super(limit, scopeValue, false);
@@ -218,9 +218,9 @@ final class SharedBucket extends Bucket {
 
     /**
      * A window mirroring the provider admits nothing in its last moments, as a local one does: a
-     * call admitted then would reach the provider in its next window. Lock held.
+     * call admitted then would reach the provider in its next window.
      */
-    boolean closing(long nowMillis) {
+    private boolean closing(long nowMillis) {
         return kind == SyncRequest.WINDOW && limit().windowClosingAt(nowMillis);
     }
 
@@ -253,7 +253,7 @@ final class SharedBucket extends Bucket {
         return tag(stockWindow);
     }
 
-    static long lowWater(long chunk) {
+    private static long lowWater(long chunk) {
         return Math.max(1, (chunk + 1) / 2);
     }
 
@@ -359,6 +359,170 @@ final class SharedBucket extends Bucket {
             return NEVER;
         }
         return fallback != null ? fallback.nanosUntilAtRest(nowNanos, nowMillis) : 0;
+    }
+
+    // ------------------------------------------------------------------ for the store (lock held)
+
+    /** The bucket's fleet-wide name in the shared state. */
+    String key() {
+        return key;
+    }
+
+    /** Leased and unused; negative after debits not yet sent. */
+    long stock() {
+        return stock;
+    }
+
+    /** Whether a call took from it within the last {@code idleNanos}: an active bucket keeps its lease. */
+    boolean activeAt(long nowNanos, long idleNanos) {
+        return nowNanos - lastTakeNanos < idleNanos;
+    }
+
+    /** Becomes one of the buckets the store's passes look at; false when it was already. */
+    boolean startTracking() {
+        if (tracked) {
+            return false;
+        }
+        tracked = true;
+        return true;
+    }
+
+    /** No longer looked at by the store's passes (until it has something for the store again). */
+    void stopTracking() {
+        tracked = false;
+    }
+
+    /**
+     * What a pass gives back to the store: the stock beyond what it keeps (a chunk while active,
+     * and what waiting calls were granted), or the debt (negative) as it is.
+     */
+    long surplus(boolean active) {
+        long keep = Math.max(active ? chunk() : 0, earmarked);
+        return stock < 0 ? stock : Math.max(0, stock - keep);
+    }
+
+    /** Whether a pass should lease it a chunk ahead of demand: active, below half a chunk, not told to wait. */
+    boolean wantsLease(boolean active, long nowNanos, long nowMillis) {
+        long chunk = chunk();
+        return chunk > 0 && active && stock < lowWater(chunk) && nowNanos - retryAtNanos >= 0 && !closing(nowMillis)
+                && !inFallback();
+    }
+
+    /** Whether a pass giving back {@code surplus} (and leasing, if {@code lease}) has anything to tell the store. */
+    boolean hasNews(long surplus, boolean lease) {
+        boolean conc = kind == SyncRequest.CONCURRENCY;
+        long held = inUse + Math.max(0, stock - surplus);
+        return (!conc && surplus != 0) || (conc && held != sentHeld) || lowerTo >= 0 || initialRoom >= 0 || lease;
+    }
+
+    /**
+     * This bucket's entry in a pass that gives back {@code surplus}, with the provider's lower
+     * figure and the room to re-create it with, which are said once. What is given back leaves the
+     * stock now: if the trip fails it is lost, never doubled.
+     */
+    SyncRequest.Entry report(long window, long surplus, long nowMillis) {
+        boolean conc = kind == SyncRequest.CONCURRENCY;
+        long held = inUse + Math.max(0, stock - surplus);
+        stock -= surplus;
+        if (conc) {
+            stock = Math.max(0, stock);
+        }
+        SyncRequest.Entry e = entry(window, nowMillis);
+        e.adjust = conc ? 0 : surplus;
+        e.held = conc ? held : 0;
+        e.lowerTo = lowerTo;
+        e.initialRoom = initialRoom;
+        lowerTo = -1;
+        initialRoom = -1;
+        return e;
+    }
+
+    /** What to lease ahead of demand after {@link #report}: up to a full chunk. */
+    long leaseWanted() {
+        return chunk() - stock;
+    }
+
+    /** This bucket's entry when it only comes along with a waiting call's group: its holding unchanged. */
+    SyncRequest.Entry entryAsIs(long nowMillis) {
+        SyncRequest.Entry e = entry(windowAt(nowMillis), nowMillis);
+        e.held = sentHeld < 0 ? inUse + stock : sentHeld;
+        return e;
+    }
+
+    /** The entry that gives back every unused lease and concurrency holding: this JVM stops admitting. */
+    SyncRequest.Entry giveBackAll(long nowMillis) {
+        SyncRequest.Entry e = entry(windowAt(nowMillis), nowMillis);
+        if (kind == SyncRequest.CONCURRENCY) {
+            e.held = 0;
+        } else {
+            e.adjust = stock;
+        }
+        stock = 0;
+        return e;
+    }
+
+    private SyncRequest.Entry entry(long window, long nowMillis) {
+        Limit l = limit();
+        if (kind == SyncRequest.WINDOW) {
+            return new SyncRequest.Entry(key, kind, capacity(), 0, window, l.nextWindowStartAt(nowMillis), "");
+        }
+        return new SyncRequest.Entry(key, kind, capacity(), l.windowMillis(), 0, 0, holder);
+    }
+
+    /** The store answered a pass this bucket's {@code sent} entry was in: {@code room} is left fleet-wide. */
+    void synced(SyncRequest.Entry sent, long room) {
+        storeRoom = room;
+        if (kind == SyncRequest.CONCURRENCY) {
+            sentHeld = sent.held;
+        }
+    }
+
+    /** Whether the store said to wait before asking again for this bucket. */
+    boolean mustWait(long nowNanos) {
+        return retryAtNanos != 0 && retryAtNanos - nowNanos > 0;
+    }
+
+    /** When asking again may help (monotonic nanos); 0 when the store did not say. */
+    long retryAtNanos() {
+        return retryAtNanos;
+    }
+
+    /** The store refused or had nothing to lease: ask again from {@code nanos} on. */
+    void retryAt(long nanos) {
+        retryAtNanos = nanos;
+    }
+
+    /**
+     * The store granted {@code amount} for a sent entry counting in window {@code windowId}: it
+     * joins the stock, unless the period it was granted for is over (it lapses in the store).
+     */
+    void credit(long amount, long windowId, long nowNanos, long nowMillis) {
+        if (amount <= 0) {
+            return;
+        }
+        follow(nowNanos, nowMillis);
+        if (kind == SyncRequest.CONCURRENCY) {
+            sentHeld += amount; // held in the store either way, until given back
+        }
+        if (inFallback() || (kind == SyncRequest.WINDOW && windowAt(nowMillis) != windowId)) {
+            return; // granted for a period that is over: it lapses in the store
+        }
+        stock += amount;
+        retryAtNanos = 0;
+        store.track(this, false);
+    }
+
+    /** Stock granted to a waiting call: kept for it, not given back as idle. */
+    void earmark(long amount) {
+        earmarked += amount;
+    }
+
+    /** The call it was kept for left its queue: what it did not take goes back when idle. */
+    void releaseEarmark(long amount) {
+        earmarked = Math.max(0, earmarked - amount);
+        if (stock > 0) {
+            store.track(this, false);
+        }
     }
 
     /** Whether this bucket still holds anything the store must give back or hear about. Lock held. */

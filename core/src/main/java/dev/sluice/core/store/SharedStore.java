@@ -1,45 +1,35 @@
 package dev.sluice.core.store;
 
+import dev.sluice.core.jmx.StoreBean;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A store whose shared buckets live in a {@link FleetBackend}, kept supplied by one daemon thread,
- * {@code sluice-store}, that never holds the governor's lock while it talks to the backend. A pass
- * of that thread collects under the lock what to send (stock to give back, debts, the provider's
- * lower figures, concurrency holdings, leases to top up, the exact needs of waiting calls), makes
- * one round trip, and applies the answer under the lock, after which the governor dispatches its
- * queues. It also announces the instance alive (the heartbeat that gives N and lets a dead
- * instance's holdings expire).
+ * A store whose shared buckets live in a {@link FleetBackend}: it places {@link SharedBucket}s for
+ * the limits a fleet shares and keeps them supplied through its parts, each guarded by the
+ * governor's lock:
  *
- * <p>A failed or slow round trip switches every shared bucket to a local bucket of capacity / N at
- * once (lazily, as each is next used: one epoch change); the thread probes the backend every
- * heartbeat and switches back when it answers.
+ * <ul>
+ *   <li>{@link StoreThread}, the one daemon thread, {@code sluice-store}, that makes a pass when
+ *       there is work and every heartbeat: collects under the lock, makes one round trip to the
+ *       backend without it, applies the answer under it;
+ *   <li>{@link SyncProtocol}, what a pass sends (stock to give back, debts, the provider's lower
+ *       figures, concurrency holdings, leases to top up, waiting calls' needs) and how the answer
+ *       changes the buckets;
+ *   <li>{@link Wants}, the calls waiting in their queues for shared room only;
+ *   <li>{@link Fallback}, local limits of capacity / N while the backend is unreachable, and the
+ *       switch back when it answers a probe.
+ * </ul>
+ *
+ * <p>It also registers {@code dev.sluice:type=Store} ({@link StoreBean}) when it starts.
  */
 final class SharedStore implements QuotaStore {
-
-    private static final Logger LOG = LoggerFactory.getLogger(QuotaStore.class);
-
-    /** Most waiting calls' reservations sent in one round trip. */
-    private static final int MAX_GROUPS_PER_PASS = 256;
 
     /** The store's rhythm; tests shorten it. */
     static final class Timing {
@@ -66,46 +56,26 @@ final class SharedStore implements QuotaStore {
     }
 
     private final FleetBackend backend;
-    private final int configuredInstances;
     private final double leaseChunk;
-    private final Timing timing;
     private final String instanceId;
     private final AtomicLong holders = new AtomicLong();
 
+    private final Fallback fallback;
+    private final Wants wants = new Wants();
+    private final StoreThread thread;
+    private final SyncProtocol protocol;
+
     private volatile Host host;
-    private volatile Thread thread;
-    private volatile boolean closed;
     private ObjectName mbeanName;
-
-    // written under the governor's lock by the store's thread; volatile for status readers
-    private volatile int epoch = 1;
-    private volatile boolean fallback;
-    private volatile int liveInstances;
-    private volatile String lastError;
-    private final AtomicLong fallbacks = new AtomicLong();
-    private final AtomicLong recoveries = new AtomicLong();
-    private final AtomicLong grants = new AtomicLong();
-    private final AtomicLong refusals = new AtomicLong();
-    private long fallbackSinceNanos;
-
-    // guarded by the governor's lock
-    private final Set<SharedBucket> tracked = new LinkedHashSet<>();
-    private final Map<Object, Want> wants = new LinkedHashMap<>();
-
-    /** Work waits that should not: waiting calls, an empty lease. */
-    private volatile boolean urgent;
-    /** Work that may wait {@link Timing#lingerNanos}: stock to give back, refunds, debits. */
-    private volatile boolean lazy;
-    /** When a refused reservation may be asked again (monotonic nanos), or MAX_VALUE. */
-    private volatile long nextRetryNanos = Long.MAX_VALUE;
 
     SharedStore(FleetBackend backend, int instances, double leaseChunk, Timing timing) {
         this.backend = backend;
-        this.configuredInstances = instances;
         this.leaseChunk = leaseChunk;
-        this.timing = timing;
         this.instanceId = "i" + ProcessHandle.current().pid() + "-"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt() | 0x10000000);
+        this.fallback = new Fallback(backend, instances);
+        this.thread = new StoreThread(backend, timing, fallback, wants);
+        this.protocol = new SyncProtocol(instanceId, timing, fallback, wants, thread);
     }
 
     // ------------------------------------------------------------------ placement (lock held)
@@ -118,7 +88,7 @@ final class SharedStore implements QuotaStore {
         }
         String key = scopeValue.isEmpty() ? spec.id() : spec.id() + "|" + scopeValue;
         // a bucket born during a fallback starts in it
-        return new SharedBucket(this, limit, scopeValue, key, fallback ? epoch - 1 : epoch);
+        return new SharedBucket(this, limit, scopeValue, key, fallback.epochOfNewBucket());
     }
 
     @Override
@@ -126,17 +96,19 @@ final class SharedStore implements QuotaStore {
         return true;
     }
 
+    // ------------------------------------------------------------------ for its buckets (lock held)
+
     int epoch() {
-        return epoch;
+        return fallback.epoch();
     }
 
     boolean inFallback() {
-        return fallback;
+        return fallback.active();
     }
 
-    /** N of the fallback share capacity / N: configured, else the instances alive at the last heartbeat. */
+    /** N of the fallback share capacity / N. */
     int fallbackInstances() {
-        return configuredInstances > 0 ? configuredInstances : Math.max(1, liveInstances);
+        return fallback.instances();
     }
 
     long chunkOf(long capacity) {
@@ -149,97 +121,32 @@ final class SharedStore implements QuotaStore {
 
     /** A bucket has something for the store; {@code now} when a call may soon wait for it. Lock held. */
     void track(SharedBucket b, boolean now) {
-        if (!b.tracked) {
-            b.tracked = true;
-            tracked.add(b);
-        }
+        protocol.track(b);
         if (now) {
-            signalUrgent();
-        } else if (!lazy) {
-            lazy = true;
-            LockSupport.unpark(thread);
-        }
-    }
-
-    private void signalUrgent() {
-        if (!urgent) {
-            urgent = true;
-            LockSupport.unpark(thread);
+            thread.wakeNow();
+        } else {
+            thread.wakeSoon();
         }
     }
 
     // ------------------------------------------------------------------ waiting calls (lock held)
 
-    /** A waiting call's need of shared buckets, asked of the backend all-or-none. */
-    private static final class Want {
-        final Object waiter;
-        final SharedBucket[] buckets;
-        final long[] amounts;
-        long[] earmarks;
-        boolean inFlight;
-        boolean granted;
-        boolean forgotten;
-
-        Want(Object waiter, SharedBucket[] buckets, long[] amounts) {
-            this.waiter = waiter;
-            this.buckets = buckets;
-            this.amounts = amounts;
-        }
-    }
-
     @Override
     public void want(Object waiter, Bucket[] buckets, long[] amounts) {
-        if (closed || fallback) {
+        if (thread.stopped() || fallback.active()) {
             return;
         }
-        Want existing = wants.get(waiter);
-        if (existing != null) {
-            if (existing.inFlight || !existing.granted) {
-                return; // asked already
-            }
-            // granted, yet short again: what was granted went to a call ahead of it; ask anew
-            forget(waiter);
+        if (wants.add(waiter, buckets, amounts)) {
+            thread.wakeNow();
         }
-        int n = 0;
-        for (int i = 0; i < buckets.length; i++) {
-            if (buckets[i].isShared() && amounts[i] > 0) {
-                n++;
-            }
-        }
-        if (n == 0) {
-            return;
-        }
-        SharedBucket[] shared = new SharedBucket[n];
-        long[] need = new long[n];
-        for (int i = 0, j = 0; i < buckets.length; i++) {
-            if (buckets[i].isShared() && amounts[i] > 0) {
-                shared[j] = (SharedBucket) buckets[i];
-                need[j++] = amounts[i];
-            }
-        }
-        wants.put(waiter, new Want(waiter, shared, need));
-        signalUrgent();
     }
 
     @Override
     public void forget(Object waiter) {
-        Want w = wants.remove(waiter);
-        if (w == null) {
-            return;
-        }
-        w.forgotten = true;
-        if (w.earmarks != null) {
-            for (int j = 0; j < w.buckets.length; j++) {
-                SharedBucket b = w.buckets[j];
-                b.earmarked = Math.max(0, b.earmarked - w.earmarks[j]);
-                if (b.stock > 0) {
-                    track(b, false); // what the call did not take goes back when idle
-                }
-            }
-        }
+        wants.forget(waiter);
     }
 
-    // ------------------------------------------------------------------ the store's thread
+    // ------------------------------------------------------------------ start, status and shutdown
 
     @Override
     public void attach(Host governor) {
@@ -247,340 +154,23 @@ final class SharedStore implements QuotaStore {
             throw new IllegalStateException("a store serves one governor");
         }
         this.host = governor;
-        Thread t = new Thread(this::run, "sluice-store");
-        t.setDaemon(true);
-        this.thread = t;
-        t.start();
+        thread.start(governor, protocol);
         registerMBean();
     }
 
-    private void run() {
-        long nextHeartbeat = System.nanoTime();
-        long lazyDue = Long.MAX_VALUE;
-        while (!closed) {
-            long now = System.nanoTime();
-            if (lazy && lazyDue == Long.MAX_VALUE) {
-                lazyDue = now + timing.lingerNanos;
-            }
-            boolean heartbeat = now - nextHeartbeat >= 0;
-            boolean work = !fallback && (urgent || now - lazyDue >= 0 || now - nextRetryNanos >= 0);
-            if (!heartbeat && !work) {
-                long due = Math.min(nextHeartbeat - now, fallback ? Long.MAX_VALUE
-                        : Math.min(lazyDue == Long.MAX_VALUE ? Long.MAX_VALUE : lazyDue - now,
-                                nextRetryNanos == Long.MAX_VALUE ? Long.MAX_VALUE : nextRetryNanos - now));
-                LockSupport.parkNanos(this, Math.max(10_000L, due));
-                continue;
-            }
-            urgent = false;
-            lazy = false;
-            lazyDue = Long.MAX_VALUE;
-            if (heartbeat) {
-                nextHeartbeat = now + timing.heartbeatNanos;
-            }
-            try {
-                pass(heartbeat);
-            } catch (Throwable unexpected) {
-                // a bug here must not stop the thread that supplies every shared bucket
-                lastError = unexpected.toString();
-                LOG.warn("[sluice] store pass failed unexpectedly", unexpected);
-                LockSupport.parkNanos(this, timing.heartbeatNanos);
-            }
-        }
-    }
-
-    /** One round trip: collect under the lock, talk without it, apply under it. */
-    private void pass(boolean heartbeat) {
-        Host h = host;
-        Pass p = h.withLock((n, m) -> collect(n, m, heartbeat));
-        if (p == null) {
-            return;
-        }
-        SyncReply reply;
-        try {
-            reply = backend.sync(p.request);
-        } catch (Throwable failure) {
-            if (!p.probe || !fallback) {
-                h.withLock((n, m) -> {
-                    failed(failure, n);
-                    return null;
-                });
-            } else {
-                lastError = String.valueOf(failure);
-            }
-            return;
-        }
-        h.withLock((n, m) -> {
-            apply(p, reply, n, m);
-            return null;
-        });
-    }
-
-    /** What one pass sends, and what to do with each part of the answer. */
-    private static final class Pass {
-        final SyncRequest request;
-        final boolean probe;
-        final List<SharedBucket> entryBuckets = new ArrayList<>();
-        /** Per group: the Want it serves, or the bucket it tops up. */
-        final List<Object> groupOwners = new ArrayList<>();
-
-        Pass(SyncRequest request, boolean probe) {
-            this.request = request;
-            this.probe = probe;
-        }
-    }
-
-    private Pass collect(long nowNanos, long nowMillis, boolean heartbeat) {
-        SyncRequest r = new SyncRequest(instanceId, timing.aliveMillis);
-        if (fallback) {
-            return heartbeat ? new Pass(r, true) : null;
-        }
-        Pass p = new Pass(r, false);
-        Map<SharedBucket, Integer> entryOf = new IdentityHashMap<>();
-        Set<String> keys = new HashSet<>();
-        for (Iterator<SharedBucket> it = tracked.iterator(); it.hasNext();) {
-            SharedBucket b = it.next();
-            b.follow(nowNanos, nowMillis);
-            long window = b.windowAt(nowMillis);
-            long chunk = b.chunk();
-            boolean active = nowNanos - b.lastTakeNanos < timing.idleNanos;
-            boolean conc = b.kind == SyncRequest.CONCURRENCY;
-            long keep = Math.max(active ? chunk : 0, b.earmarked);
-            boolean topUp = chunk > 0 && active && b.stock < SharedBucket.lowWater(chunk)
-                    && nowNanos - b.retryAtNanos >= 0 && !b.closing(nowMillis) && !b.inFallback();
-            long adjust = b.stock < 0 ? b.stock : Math.max(0, b.stock - keep);
-            long held = b.inUse + Math.max(0, b.stock - adjust);
-            boolean send = (!conc && adjust != 0) || (conc && held != b.sentHeld) || b.lowerTo >= 0
-                    || b.initialRoom >= 0 || topUp;
-            if (!send) {
-                if (!b.holdsAnything() && !active) {
-                    it.remove();
-                    b.tracked = false;
-                }
-                continue;
-            }
-            if (!keys.add(b.key)) {
-                continue; // a second live bucket for one key (an evicted one still holding): next pass
-            }
-            b.stock -= adjust; // what is given back leaves now: if the trip fails it is lost, never doubled
-            if (conc) {
-                b.stock = Math.max(0, b.stock);
-            }
-            SyncRequest.Entry e = entry(b, window, nowMillis);
-            e.adjust = conc ? 0 : adjust;
-            e.held = conc ? held : 0;
-            e.lowerTo = b.lowerTo;
-            e.initialRoom = b.initialRoom;
-            b.lowerTo = -1;
-            b.initialRoom = -1;
-            int idx = r.add(e);
-            entryOf.put(b, idx);
-            p.entryBuckets.add(b);
-            if (topUp) {
-                r.add(new SyncRequest.Group(new int[] {idx}, new long[] {0}, new long[] {chunk - b.stock}));
-                p.groupOwners.add(b);
-            }
-        }
-        long nextRetry = Long.MAX_VALUE;
-        Map<SharedBucket, Long> avail = new IdentityHashMap<>();
-        int groups = 0;
-        for (Want w : wants.values()) {
-            if (w.inFlight || w.granted) {
-                continue;
-            }
-            if (groups >= MAX_GROUPS_PER_PASS) {
-                urgent = true; // the rest go in the next pass
-                break;
-            }
-            boolean wait = false;
-            for (SharedBucket b : w.buckets) {
-                b.follow(nowNanos, nowMillis);
-                if (b.retryAtNanos != 0 && b.retryAtNanos - nowNanos > 0) {
-                    wait = true;
-                    nextRetry = Math.min(nextRetry, b.retryAtNanos);
-                }
-            }
-            if (wait) {
-                continue;
-            }
-            int[] idx = new int[w.buckets.length];
-            long[] need = new long[w.buckets.length];
-            long[] extra = new long[w.buckets.length];
-            boolean any = false;
-            boolean clash = false;
-            for (int j = 0; j < w.buckets.length; j++) {
-                SharedBucket b = w.buckets[j];
-                long have = avail.computeIfAbsent(b, x -> Math.max(0, x.stock));
-                need[j] = Math.max(0, w.amounts[j] - have);
-                avail.put(b, Math.max(0, have - w.amounts[j]));
-                any |= need[j] > 0;
-                Integer at = entryOf.get(b);
-                if (at == null) {
-                    if (keys.contains(b.key)) {
-                        clash = true;
-                        break;
-                    }
-                    keys.add(b.key);
-                    SyncRequest.Entry e = entry(b, b.windowAt(nowMillis), nowMillis);
-                    e.held = b.sentHeld < 0 ? b.inUse + b.stock : b.sentHeld;
-                    at = r.add(e);
-                    entryOf.put(b, at);
-                    p.entryBuckets.add(b);
-                }
-                idx[j] = at;
-                extra[j] = b.chunk();
-            }
-            if (clash || !any) {
-                continue; // the stock here covers it: the dispatch after this pass admits it
-            }
-            r.add(new SyncRequest.Group(idx, need, extra));
-            p.groupOwners.add(w);
-            w.inFlight = true;
-            groups++;
-        }
-        nextRetryNanos = nextRetry;
-        if (r.isHeartbeatOnly() && !heartbeat) {
-            return null;
-        }
-        return p;
-    }
-
-    private static SyncRequest.Entry entry(SharedBucket b, long window, long nowMillis) {
-        Limit l = b.limit();
-        if (b.kind == SyncRequest.WINDOW) {
-            return new SyncRequest.Entry(b.key, b.kind, b.capacity(), 0, window, l.nextWindowStartAt(nowMillis), "");
-        }
-        return new SyncRequest.Entry(b.key, b.kind, b.capacity(), l.windowMillis(), 0, 0, b.holder);
-    }
-
-    private void apply(Pass p, SyncReply reply, long nowNanos, long nowMillis) {
-        liveInstances = reply.liveInstances();
-        if (p.probe) {
-            recover(nowNanos, nowMillis);
-            return;
-        }
-        List<SyncRequest.Entry> entries = p.request.entries();
-        for (int i = 0; i < entries.size(); i++) {
-            SharedBucket b = p.entryBuckets.get(i);
-            b.storeRoom = reply.room(i);
-            if (b.kind == SyncRequest.CONCURRENCY) {
-                b.sentHeld = entries.get(i).held;
-            }
-        }
-        List<SyncRequest.Group> groups = p.request.groups();
-        for (int g = 0; g < groups.size(); g++) {
-            SyncRequest.Group group = groups.get(g);
-            Object owner = p.groupOwners.get(g);
-            long[] got = reply.grants(g);
-            long retryAt = nowNanos + Math.max(1, reply.waitMillis(g)) * 1_000_000L;
-            if (got == null) {
-                refusals.incrementAndGet();
-                Want w = (Want) owner;
-                w.inFlight = false;
-                wants.remove(w.waiter); // the call asks again when it is offered its turn after retryAt
-                for (int j = 0; j < group.entries.length; j++) {
-                    if (group.need[j] > 0) {
-                        w.buckets[j].retryAtNanos = retryAt;
-                    }
-                }
-                continue;
-            }
-            grants.incrementAndGet();
-            long total = 0;
-            for (int j = 0; j < group.entries.length; j++) {
-                SyncRequest.Entry e = entries.get(group.entries[j]);
-                SharedBucket b = p.entryBuckets.get(group.entries[j]);
-                total += got[j];
-                credit(b, e, got[j], nowNanos, nowMillis);
-            }
-            if (owner instanceof Want) {
-                Want w = (Want) owner;
-                w.inFlight = false;
-                if (!w.forgotten) {
-                    w.granted = true;
-                    w.earmarks = new long[w.buckets.length];
-                    for (int j = 0; j < w.buckets.length; j++) {
-                        w.earmarks[j] = Math.min(group.need[j], got[j]);
-                        w.buckets[j].earmarked += w.earmarks[j];
-                    }
-                }
-            } else if (total == 0) {
-                ((SharedBucket) owner).retryAtNanos = retryAt; // the fleet has nothing to lease now
-            }
-        }
-    }
-
-    private void credit(SharedBucket b, SyncRequest.Entry e, long amount, long nowNanos, long nowMillis) {
-        if (amount <= 0) {
-            return;
-        }
-        b.follow(nowNanos, nowMillis);
-        if (b.kind == SyncRequest.CONCURRENCY) {
-            b.sentHeld += amount; // held in the store either way, until given back
-        }
-        if (b.inFallback() || (b.kind == SyncRequest.WINDOW && b.windowAt(nowMillis) != e.windowId)) {
-            return; // granted for a period that is over: it lapses in the store
-        }
-        b.stock += amount;
-        b.retryAtNanos = 0;
-        track(b, false);
-    }
-
-    private void failed(Throwable failure, long nowNanos) {
-        lastError = String.valueOf(failure);
-        if (fallback) {
-            return;
-        }
-        fallback = true;
-        epoch = nextEpoch(epoch);
-        fallbacks.incrementAndGet();
-        fallbackSinceNanos = nowNanos;
-        for (Want w : wants.values()) {
-            w.forgotten = true;
-        }
-        wants.clear();
-        nextRetryNanos = Long.MAX_VALUE;
-        int n = fallbackInstances();
-        LOG.warn("[sluice] store {} unreachable ({}): shared limits are enforced in this JVM at capacity/{}{} until it"
-                + " answers again", backend.describe(), lastError, n,
-                configuredInstances > 0 ? "" : liveInstances > 0 ? " (instances seen alive)"
-                        : " (fleet size unknown: set store.instances)");
-    }
-
-    private void recover(long nowNanos, long nowMillis) {
-        if (!fallback) {
-            return;
-        }
-        fallback = false;
-        epoch = nextEpoch(epoch);
-        recoveries.incrementAndGet();
-        for (SharedBucket b : new ArrayList<>(tracked)) {
-            b.follow(nowNanos, nowMillis);
-        }
-        LOG.warn("[sluice] store {} answers again after {} ms: shared limits are back in the store ({} instances alive)",
-                backend.describe(), (nowNanos - fallbackSinceNanos) / 1_000_000, liveInstances);
-        signalUrgent();
-    }
-
-    private static int nextEpoch(int e) {
-        int next = e + 1;
-        return (next & 0xFFFF) == 0 ? next + 1 : next;
-    }
-
-    // ------------------------------------------------------------------ status and shutdown
-
     @Override
     public StoreStatus status() {
-        boolean f = fallback;
-        return new StoreStatus(backend.describe(), f ? "fallback (capacity/" + fallbackInstances() + ")" : "shared", f,
-                fallbackInstances(), backend.calls(), fallbacks.get(), recoveries.get(), grants.get(), refusals.get(),
-                leaseChunk, lastError);
+        boolean f = fallback.active();
+        return new StoreStatus(backend.describe(), f ? "fallback (capacity/" + fallback.instances() + ")" : "shared", f,
+                fallback.instances(), backend.calls(), fallback.fallbacks(), fallback.recoveries(), protocol.grants(),
+                protocol.refusals(), leaseChunk, thread.lastError());
     }
 
     private void registerMBean() {
         try {
             ObjectName name = new ObjectName("dev.sluice:type=Store");
             if (!ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
-                ManagementFactory.getPlatformMBeanServer().registerMBean(new StoreView(this), name);
+                ManagementFactory.getPlatformMBeanServer().registerMBean(new StoreBean(this), name);
                 mbeanName = name;
             }
         } catch (Exception | LinkageError ignored) {
@@ -590,23 +180,13 @@ final class SharedStore implements QuotaStore {
 
     @Override
     public void close() {
-        if (closed) {
+        if (!thread.stop()) {
             return;
         }
-        closed = true;
-        Thread t = thread;
-        if (t != null) {
-            LockSupport.unpark(t);
-            try {
-                t.join(2_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
         Host h = host;
-        if (h != null && !fallback) {
+        if (h != null && !fallback.active()) {
             try {
-                SyncRequest r = h.withLock(this::collectGiveBack);
+                SyncRequest r = h.withLock(protocol::giveBackAll);
                 if (!r.isHeartbeatOnly()) {
                     backend.sync(r);
                 }
@@ -624,92 +204,8 @@ final class SharedStore implements QuotaStore {
         backend.close();
     }
 
-    /** Every unused lease, and every concurrency holding: this JVM stops admitting. */
-    private SyncRequest collectGiveBack(long nowNanos, long nowMillis) {
-        SyncRequest r = new SyncRequest(instanceId, 1);
-        Set<String> keys = new HashSet<>();
-        for (SharedBucket b : tracked) {
-            if (b.inFallback() || !keys.add(b.key)) {
-                continue;
-            }
-            SyncRequest.Entry e = entry(b, b.windowAt(nowMillis), nowMillis);
-            if (b.kind == SyncRequest.CONCURRENCY) {
-                e.held = 0;
-            } else {
-                e.adjust = b.stock;
-            }
-            b.stock = 0;
-            r.add(e);
-        }
-        return r;
-    }
-
     @Override
     public String toString() {
         return backend.describe();
-    }
-
-    private static final class StoreView implements StoreMXBean {
-        private final SharedStore store;
-
-        StoreView(SharedStore store) {
-            this.store = store;
-        }
-
-        @Override
-        public String getStore() {
-            return store.backend.describe();
-        }
-
-        @Override
-        public String getMode() {
-            return store.status().mode();
-        }
-
-        @Override
-        public boolean isFallback() {
-            return store.fallback;
-        }
-
-        @Override
-        public int getInstances() {
-            return store.fallbackInstances();
-        }
-
-        @Override
-        public long getCalls() {
-            return store.backend.calls();
-        }
-
-        @Override
-        public long getFallbacks() {
-            return store.fallbacks.get();
-        }
-
-        @Override
-        public long getRecoveries() {
-            return store.recoveries.get();
-        }
-
-        @Override
-        public long getGrants() {
-            return store.grants.get();
-        }
-
-        @Override
-        public long getRefusals() {
-            return store.refusals.get();
-        }
-
-        @Override
-        public double getLeaseChunk() {
-            return store.leaseChunk;
-        }
-
-        @Override
-        public String getLastError() {
-            String e = store.lastError;
-            return e == null ? "" : e;
-        }
     }
 }

@@ -1,4 +1,4 @@
-package dev.sluice.core.store;
+package dev.sluice.core.jmx;
 
 /**
  * The JMX view of a shared store, {@code dev.sluice:type=Store}: whether shared limits are in the
