@@ -26,8 +26,11 @@ public final class WaitHints {
     /** Messages longer than this are scanned at head and tail only: hints sit in the first sentences or at the very end. */
     static final int MESSAGE_SCAN_CHARS = 8192;
 
-    /** Hints beyond this are clamped: a year is "do not wait for it" already, and sums stay far from overflow. */
-    static final long MAX_MILLIS = 366L * 24 * 3_600_000;
+    /**
+     * The longest hint any method returns: longer ones are clamped to it. A year is "do not wait for
+     * it" already, and hints converted to nanoseconds and summed stay far from overflow.
+     */
+    public static final long MAX_MILLIS = 366L * 24 * 3_600_000;
 
     /** What {@code x-should-retry} says. Providers' SDKs obey it over any status rule, and so does Sluice. */
     public enum ShouldRetry {
@@ -39,9 +42,19 @@ public final class WaitHints {
         UNSAID
     }
 
+    /**
+     * The most terms a Go duration may have ({@code 1h2m3s4ms5us6ns} has six) and the longest text
+     * read as one. java.util.regex matches each repetition of a group by recursion, so an unbounded
+     * {@code (?:term)+} over a header or message of a thousand {@code 1s} throws
+     * StackOverflowError, which no parser's catch of RuntimeException stops.
+     */
+    static final int MAX_GO_TERMS = 16;
+    static final int MAX_GO_DURATION_CHARS = 128;
+
     // A Go duration: one or more <decimal><unit> terms, "ms" before "m" so "84ms" is not 84 minutes.
     private static final String GO_TERM = "(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:ns|us|\u00b5s|\u03bcs|ms|h|m|s)";
-    private static final Pattern GO_DURATION = Pattern.compile("(?:" + GO_TERM + ")+");
+    private static final String GO_TERMS = "(?:" + GO_TERM + "){1," + MAX_GO_TERMS + "}";
+    private static final Pattern GO_DURATION = Pattern.compile(GO_TERMS);
     private static final Pattern GO_TERM_PARTS = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|\u00b5s|\u03bcs|ms|h|m|s)");
 
     // "Please try again in 84ms" (OpenAI, Groq), "Please retry after 37 seconds" (Azure),
@@ -49,7 +62,7 @@ public final class WaitHints {
     private static final Pattern MESSAGE_HINT = Pattern.compile(
             "(?:try again|retry)\\s+(?:in|after)\\s+(?:"
                     + "(\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:[Zz]|[+-]\\d{2}:?\\d{2}))"
-                    + "|((?:" + GO_TERM + ")+)(?![\\p{L}\\d])"
+                    + "|(" + GO_TERMS + ")(?![\\p{L}\\d])"
                     + "|(\\d+(?:\\.\\d+)?)\\s*(milliseconds?|msecs?|seconds?|secs?|minutes?|mins?|hours?)\\b)",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
@@ -141,7 +154,7 @@ public final class WaitHints {
         if (s.equals("0")) {
             return 0;
         }
-        if (s.isEmpty() || !GO_DURATION.matcher(s).matches()) {
+        if (s.isEmpty() || s.length() > MAX_GO_DURATION_CHARS || !GO_DURATION.matcher(s).matches()) {
             return NONE;
         }
         double nanos = 0;
@@ -198,8 +211,11 @@ public final class WaitHints {
     }
 
     private static long untilEpochMillis(long atEpochMillis, long nowEpochMillis) {
+        if (atEpochMillis <= nowEpochMillis) {
+            return 0; // compared, not subtracted: an instant near the earliest long wraps the difference positive
+        }
         long wait = atEpochMillis - nowEpochMillis;
-        return wait <= 0 ? 0 : Math.min(wait, MAX_MILLIS);
+        return wait < 0 ? MAX_MILLIS : Math.min(wait, MAX_MILLIS);
     }
 
     private static long clampedCeil(double millis) {

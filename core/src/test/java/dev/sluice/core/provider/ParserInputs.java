@@ -1,0 +1,364 @@
+package dev.sluice.core.provider;
+
+import dev.sluice.core.retry.WaitHints;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
+
+/**
+ * Generators of what providers (and broken proxies in front of them) put on the wire: header
+ * values, durations, instants, error bodies and chunkings. Each mixes realistic values, so the
+ * happy paths run too, with the malformed ones the parsers must survive.
+ */
+public final class ParserInputs {
+
+    /** The wall clock every adapter and every parse sees. */
+    public static final long NOW = Instant.parse("2026-11-29T10:14:00Z").toEpochMilli();
+
+    /** Adapters of every kind on the fixed clock, in {@link ProviderAdapters#KINDS} order. */
+    public static final List<ProviderAdapter> ADAPTERS;
+
+    static {
+        AdapterSettings settings = AdapterSettings.builder().wallClockMillis(() -> NOW).build();
+        List<ProviderAdapter> all = new ArrayList<>();
+        for (String kind : ProviderAdapters.KINDS) {
+            all.add(ProviderAdapters.forKind(kind, settings));
+        }
+        ADAPTERS = List.copyOf(all);
+    }
+
+    /** Numbers as text that no parser should take at face value. */
+    static final String[] ODD_NUMBERS = {"-1", "-0", "0", "-5", "-1.5", "NaN", "-NaN", "Infinity", "-Infinity",
+            "1e308", "1E308", "-1e308", "1e-308", "4.9e-324", "99999999999999999999", "9223372036854775807",
+            "9223372036854775808", "-9223372036854775808", "18446744073709551616", "9000000000000000000",
+            "8999999999999999999", "0x10", "1_000", "1,000", "\u0661\u0662\u0663", "12abc", "", " ", "1.5.2", ".",
+            "+5", "5.", ".5", "\t7\t", "0000000000000000000000000000001", "1e3", "true", "null", "\"5\"",
+            "9".repeat(400), "1".repeat(5000)};
+
+    /** Durations in Go's and protobuf's forms that are not valid, or are extreme. */
+    static final String[] ODD_DURATIONS = {"1m2.5", "-5s", "-1m2.5s", "5x", "1.2.3s", "s", "ms", "1 s", "1s ",
+            " 1s", "\u221es", "NaNs", "Infinitys", "1e3s", "99999999999h", "9999999999999999999999h",
+            "1h1h1h", "0.000000001ns", "1ns", "1us", "1\u00b5s", "1\u03bcs", ".5s", "5.s", "0", "00", "+3s", "++3s",
+            "3S", "3MS", "1m-1s", "PT1M", "1:30", "1d", "1w", "-0s", "0s0ms", "1s".repeat(20_000),
+            "1.5m".repeat(5_000), "9".repeat(500) + "s"};
+
+    /** Instants and dates that are not valid RFC 3339 / HTTP dates. */
+    static final String[] ODD_INSTANTS = {"2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-29T25:00:00Z",
+            "2026-11-29T10:15:00", "2026-11-29", "10:15:00Z", "2026-11-29T10:15:00+25:00", "2026-11-29T10:15:00+5",
+            "+999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z", "+292278994-08-17T07:12:55.807Z",
+            "-292275055-05-16T16:47:04.192Z", "-292275055-05-17T00:00:00Z", "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999+14:00", "2026-11-29T10:15:00.123456789012Z",
+            "Sun, 29 Nov 2026 10:15:00", "Mon, 29 Nov 2026 10:15:00 GMT", "Sun, 31 Feb 2026 10:15:00 GMT",
+            "Sun, 29 Nov 99999 10:15:00 GMT", "Thu, 01 Jan 1970 00:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 GMT",
+            "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "2026-11-29T10:15:00Z".repeat(1000)};
+
+    private ParserInputs() {}
+
+    // ---------------------------------------------------------------- scalars on the wire
+
+    /** Any text: unicode, control characters, long runs. */
+    public static Arbitrary<String> junk() {
+        return Arbitraries.oneOf(
+                Arbitraries.strings().all().ofMaxLength(40),
+                Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(60),
+                Arbitraries.strings().withChars("0123456789.-+eEsmhnu:TZ ").ofMaxLength(30),
+                Arbitraries.strings().withChars("01.x").ofMinLength(500).ofMaxLength(3000));
+    }
+
+    /** A count as a header or JSON string sends it: mostly plain, sometimes odd, sometimes junk. */
+    public static Arbitrary<String> countText() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.longs().between(0, 100_000_000).map(String::valueOf)),
+                Tuple.of(1, Arbitraries.longs().between(0, 100_000).map(v -> v + ".0")),
+                Tuple.of(1, Arbitraries.longs().between(0, 100_000).map(v -> " " + v + " ")),
+                Tuple.of(1, Arbitraries.longs().map(String::valueOf)),
+                Tuple.of(1, Arbitraries.doubles().map(String::valueOf)),
+                Tuple.of(3, Arbitraries.of(ODD_NUMBERS)),
+                Tuple.of(1, junk()));
+    }
+
+    /** A valid Go duration with the milliseconds it stands for (exact, rounded up, clamped). */
+    public static Arbitrary<Duration> goDuration() {
+        Arbitrary<String> units = Arbitraries.of("h", "m", "s", "ms", "us", "\u00b5s", "ns");
+        Arbitrary<String> value = Arbitraries.oneOf(
+                Arbitraries.integers().between(0, 120).map(String::valueOf),
+                Combinators.combine(Arbitraries.integers().between(0, 999), Arbitraries.integers().between(0, 999))
+                        .as((a, b) -> a + "." + b),
+                Arbitraries.longs().between(0, 99_999_999_999L).map(String::valueOf));
+        Arbitrary<String> term = Combinators.combine(value, units).as((v, u) -> v + u);
+        Arbitrary<String> common = Arbitraries.of("1s", "6m0s", "20ms", "1m2.5s", "7.66s", "84ms", "0s", "1h2m3s",
+                "29.083414095s", "27.4s", "0.5s");
+        return Arbitraries.oneOf(common, term.list().ofMinSize(1).ofMaxSize(4).map(l -> String.join("", l)))
+                .map(text -> new Duration(text, exactMillis(text)));
+    }
+
+    /** A Go duration's text and the wait it means. */
+    public static final class Duration {
+        public final String text;
+        public final long millis;
+
+        Duration(String text, long millis) {
+            this.text = text;
+            this.millis = millis;
+        }
+
+        @Override
+        public String toString() {
+            return text + " (" + millis + " ms)";
+        }
+    }
+
+    /** What a Go duration means in milliseconds, computed exactly: rounded up, clamped to the hint maximum. */
+    static long exactMillis(String goDuration) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|\u00b5s|ms|h|m|s)")
+                .matcher(goDuration);
+        BigDecimal nanos = BigDecimal.ZERO;
+        while (m.find()) {
+            long unit;
+            switch (m.group(2)) {
+                case "ns":
+                    unit = 1;
+                    break;
+                case "us":
+                case "\u00b5s":
+                    unit = 1_000;
+                    break;
+                case "ms":
+                    unit = 1_000_000;
+                    break;
+                case "s":
+                    unit = 1_000_000_000L;
+                    break;
+                case "m":
+                    unit = 60_000_000_000L;
+                    break;
+                default:
+                    unit = 3_600_000_000_000L;
+            }
+            nanos = nanos.add(new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit)));
+        }
+        BigDecimal millis = nanos.divide(BigDecimal.valueOf(1_000_000), 0, RoundingMode.CEILING);
+        return millis.compareTo(BigDecimal.valueOf(WaitHints.MAX_MILLIS)) >= 0 ? WaitHints.MAX_MILLIS
+                : millis.longValueExact();
+    }
+
+    /** Durations: valid ones, odd ones, numbers, junk. */
+    public static Arbitrary<String> durationText() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(5, goDuration().map(d -> d.text)),
+                Tuple.of(3, Arbitraries.of(ODD_DURATIONS)),
+                Tuple.of(1, countText()),
+                Tuple.of(1, junk()));
+    }
+
+    /** Epoch milliseconds: near now, across the calendar, and at the edges of a long. */
+    public static Arbitrary<Long> epochMillis() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(5, Arbitraries.longs().between(NOW - 86_400_000L, NOW + 86_400_000L)),
+                Tuple.of(2, Arbitraries.longs().between(-62_135_596_800_000L, 253_402_300_799_999L)),
+                Tuple.of(1, Arbitraries.longs()),
+                Tuple.of(1, Arbitraries.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE, Long.MAX_VALUE - 1,
+                        Long.MIN_VALUE + NOW - 1, Long.MIN_VALUE + NOW, Long.MIN_VALUE + NOW + 1, 0L, -1L)));
+    }
+
+    /** An RFC 3339 instant in any offset and style, or a malformed one. */
+    public static Arbitrary<String> rfc3339() {
+        Arbitrary<String> valid = Combinators.combine(epochMillis(),
+                Arbitraries.of(ZoneOffset.UTC, ZoneOffset.ofHoursMinutes(5, 30), ZoneOffset.ofHours(-8),
+                        ZoneOffset.ofHours(14), ZoneOffset.ofHours(-12)),
+                Arbitraries.integers().between(0, 3)).as((ms, offset, style) -> {
+                    String s = Instant.ofEpochMilli(ms).atOffset(offset).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+                    switch (style) {
+                        case 1:
+                            return s.toLowerCase(java.util.Locale.ROOT);
+                        case 2:
+                            return s.length() > 10 && s.charAt(10) == 'T' ? s.substring(0, 10) + ' ' + s.substring(11) : s;
+                        default:
+                            return s;
+                    }
+                });
+        return Arbitraries.frequencyOf(
+                Tuple.of(5, valid),
+                Tuple.of(2, valid.flatMap(ParserInputs::mangled)),
+                Tuple.of(2, Arbitraries.of(ODD_INSTANTS)),
+                Tuple.of(1, junk()));
+    }
+
+    /** An HTTP date (RFC 1123), or a malformed one. */
+    public static Arbitrary<String> httpDate() {
+        Arbitrary<String> valid = Arbitraries.longs().between(-62_135_596_800_000L, 253_402_300_799_999L)
+                .injectDuplicates(0.1)
+                .map(ms -> Instant.ofEpochMilli(ms).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME));
+        Arbitrary<String> nearNow = Arbitraries.longs().between(NOW - 3_600_000, NOW + 3_600_000)
+                .map(ms -> Instant.ofEpochMilli(ms).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME));
+        return Arbitraries.frequencyOf(
+                Tuple.of(3, nearNow),
+                Tuple.of(2, valid),
+                Tuple.of(2, valid.flatMap(ParserInputs::mangled)),
+                Tuple.of(2, Arbitraries.of(ODD_INSTANTS)));
+    }
+
+    /** The text cut short, or with one character replaced. */
+    static Arbitrary<String> mangled(String s) {
+        if (s.isEmpty()) {
+            return Arbitraries.just(s);
+        }
+        Arbitrary<String> cut = Arbitraries.integers().between(0, s.length() - 1).map(i -> s.substring(0, i));
+        Arbitrary<String> replaced = Combinators.combine(Arbitraries.integers().between(0, s.length() - 1),
+                Arbitraries.chars().with("0987:-+TZ .x\u0000"))
+                .as((i, c) -> s.substring(0, i) + c + s.substring(i + 1));
+        return Arbitraries.oneOf(cut, replaced);
+    }
+
+    /** Any value a header might carry. */
+    public static Arbitrary<String> anyHeaderValue() {
+        return Arbitraries.oneOf(countText(), durationText(), rfc3339(), httpDate(), junk(),
+                Arbitraries.of("true", "false", "TRUE", "False", "yes", "1", "0", "", "-1"));
+    }
+
+    // ---------------------------------------------------------------- headers
+
+    /** Headers with these names in any case, values from the given generator per name, some repeated or junk. */
+    public static Arbitrary<Headers> headers(List<String> names, java.util.function.Function<String, Arbitrary<String>> valueOf) {
+        Arbitrary<String> name = Arbitraries.of(names);
+        Arbitrary<String[]> pair = name.flatMap(n -> Arbitraries.frequencyOf(
+                Tuple.of(4, valueOf.apply(n)),
+                Tuple.of(1, anyHeaderValue())).flatMap(v -> casing(n).map(cased -> new String[] {cased, v})));
+        return pair.list().ofMaxSize(2 * names.size()).map(pairs -> {
+            Map<String, List<String>> map = new LinkedHashMap<>();
+            for (String[] p : pairs) {
+                map.computeIfAbsent(p[0], k -> new ArrayList<>()).add(p[1]);
+            }
+            return Headers.of(map);
+        });
+    }
+
+    static Arbitrary<String> casing(String name) {
+        return Arbitraries.of(name, name.toUpperCase(java.util.Locale.ROOT), Character.toUpperCase(name.charAt(0))
+                + name.substring(1));
+    }
+
+    /** Headers as a map, from name/value pairs. */
+    public static Headers headersOf(String... nameValues) {
+        Map<String, List<String>> map = new LinkedHashMap<>();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            map.computeIfAbsent(nameValues[i], k -> new ArrayList<>()).add(nameValues[i + 1]);
+        }
+        return Headers.of(map);
+    }
+
+    // ---------------------------------------------------------------- bodies
+
+    /** A JSON string literal of any text. */
+    public static String json(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"').toString();
+    }
+
+    /** A count as JSON puts it: a number, a float, a numeric string, or something that is not a count. */
+    public static Arbitrary<String> jsonCount() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.longs().between(0, 10_000_000).map(String::valueOf)),
+                Tuple.of(1, Arbitraries.longs().between(0, 10_000_000).map(v -> v + ".0")),
+                Tuple.of(1, Arbitraries.longs().between(0, 10_000_000).map(v -> "\"" + v + "\"")),
+                Tuple.of(2, Arbitraries.of("-1", "-5", "1e308", "-1e308", "1e400", "99999999999999999999",
+                        "9223372036854775807", "9223372036854775808", "8999999999999999999", "8000000000000000000",
+                        "4611686018427387904", "1000000000000001", "null", "true", "\"NaN\"", "\"Infinity\"",
+                        "\"-1\"", "\"1e308\"", "\"x\"", "[]", "{}", "0.5", "1E3", "-0", "\"" + "9".repeat(60) + "\"",
+                        "1" + "0".repeat(999), "1" + "0".repeat(1500))),
+                Tuple.of(1, Arbitraries.longs().map(String::valueOf)),
+                Tuple.of(1, Arbitraries.doubles().map(d -> Double.isFinite(d) ? String.valueOf(d) : "0")));
+    }
+
+    /** Body bytes that are not what a parser expects: empty, HTML, binary, truncated, deep, huge. */
+    public static Arbitrary<byte[]> brokenBody() {
+        return Arbitraries.oneOf(
+                Arbitraries.just(new byte[0]),
+                Arbitraries.of("<html><body><h1>502 Bad Gateway</h1></body></html>",
+                        "<!DOCTYPE html><html><head><title>429 Too Many Requests</title></head></html>",
+                        "upstream connect error or disconnect/reset before headers", "null", "[]", "[[[]]]", "{}",
+                        "\"error\"", "42", "{\"error\":null}", "{\"error\":[]}", "{\"error\":42}",
+                        "{\"error\":{\"message\":{\"nested\":1},\"code\":[429]}}", "{\"usage\":\"lots\"}",
+                        "\uFEFF{\"error\":{\"message\":\"try again in 5s\"}}", "{\"a\":1}{\"b\":2}",
+                        "{" + "\"e\":{".repeat(5000) + "}".repeat(5000) + "}", "[".repeat(100_000))
+                        .map(s -> s.getBytes(StandardCharsets.UTF_8)),
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(2000),
+                Arbitraries.strings().all().ofMaxLength(200).map(s -> s.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The body cut at any point, or one byte of it replaced. */
+    public static Arbitrary<byte[]> damaged(byte[] body) {
+        if (body.length == 0) {
+            return Arbitraries.just(body);
+        }
+        Arbitrary<byte[]> cut = Arbitraries.integers().between(0, body.length - 1)
+                .map(i -> java.util.Arrays.copyOf(body, i));
+        Arbitrary<byte[]> flipped = Combinators.combine(Arbitraries.integers().between(0, body.length - 1),
+                Arbitraries.bytes()).as((i, b) -> {
+                    byte[] copy = body.clone();
+                    copy[i] = b;
+                    return copy;
+                });
+        return Arbitraries.oneOf(cut, flipped);
+    }
+
+    /** Where to cut a body of this length into chunks: none, a few anywhere, or every byte. */
+    public static Arbitrary<int[]> cuts(int length) {
+        if (length == 0) {
+            return Arbitraries.just(new int[0]);
+        }
+        Arbitrary<int[]> some = Arbitraries.integers().between(0, length).list().ofMaxSize(12)
+                .map(l -> l.stream().mapToInt(Integer::intValue).sorted().toArray());
+        return length > 4096 ? some : Arbitraries.frequencyOf(Tuple.of(9, some),
+                Tuple.of(1, Arbitraries.just(java.util.stream.IntStream.range(1, length).toArray())));
+    }
+
+    /** Feeds the body to the parser in chunks cut at the given offsets (some passed as sub-ranges of a larger array), then finishes it. */
+    public static UsageParser feed(UsageParser parser, byte[] body, int[] cuts) {
+        int from = 0;
+        boolean padded = false;
+        for (int cut : cuts) {
+            chunk(parser, body, from, cut - from, padded = !padded);
+            from = cut;
+        }
+        chunk(parser, body, from, body.length - from, !padded);
+        parser.finish();
+        return parser;
+    }
+
+    private static void chunk(UsageParser parser, byte[] body, int from, int length, boolean asSubRange) {
+        if (asSubRange) {
+            byte[] framed = new byte[length + 7];
+            java.util.Arrays.fill(framed, (byte) '\n'); // bytes outside the range must never be read
+            System.arraycopy(body, from, framed, 3, length);
+            parser.accept(framed, 3, length);
+        } else {
+            parser.accept(java.util.Arrays.copyOfRange(body, from, from + length), 0, length);
+        }
+    }
+
+    public static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
