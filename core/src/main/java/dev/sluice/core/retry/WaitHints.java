@@ -1,6 +1,8 @@
 package dev.sluice.core.retry;
 
 import dev.sluice.core.provider.Headers;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -31,6 +33,8 @@ public final class WaitHints {
      * it" already, and hints converted to nanoseconds and summed stay far from overflow.
      */
     public static final long MAX_MILLIS = 366L * 24 * 3_600_000;
+
+    private static final BigDecimal MAX = BigDecimal.valueOf(MAX_MILLIS);
 
     /** What {@code x-should-retry} says. Providers' SDKs obey it over any status rule, and so does Sluice. */
     public enum ShouldRetry {
@@ -83,7 +87,7 @@ public final class WaitHints {
 
     /** {@code retry-after-ms}: a float number of milliseconds. */
     public static long retryAfterMs(String value) {
-        return scaled(value, 1.0);
+        return scaled(value, 1);
     }
 
     /** {@code retry-after}: a float number of seconds, or an HTTP date (RFC 1123). */
@@ -102,7 +106,7 @@ public final class WaitHints {
 
     /** A float number of seconds ({@code "37"}, {@code "1.5"}), as milliseconds. */
     public static long seconds(String value) {
-        return scaled(value, 1000.0);
+        return scaled(value, 1000);
     }
 
     /**
@@ -157,12 +161,12 @@ public final class WaitHints {
         if (s.isEmpty() || s.length() > MAX_GO_DURATION_CHARS || !GO_DURATION.matcher(s).matches()) {
             return NONE;
         }
-        double nanos = 0;
+        BigDecimal nanos = BigDecimal.ZERO;
         Matcher term = GO_TERM_PARTS.matcher(s);
         while (term.find()) {
-            nanos += Double.parseDouble(term.group(1)) * unitNanos(term.group(2));
+            nanos = nanos.add(new BigDecimal(term.group(1)).multiply(BigDecimal.valueOf(unitNanos(term.group(2)))));
         }
-        return clampedCeil(nanos / 1_000_000.0);
+        return clampedCeil(nanos.movePointLeft(6));
     }
 
     /**
@@ -198,7 +202,7 @@ public final class WaitHints {
         return ShouldRetry.UNSAID;
     }
 
-    private static long scaled(String value, double millisPerUnit) {
+    private static long scaled(String value, long millisPerUnit) {
         if (value == null) {
             return NONE;
         }
@@ -207,7 +211,7 @@ public final class WaitHints {
         if (s.isEmpty() || s.length() > 40 || !s.matches("\\d+(?:\\.\\d*)?|\\.\\d+")) {
             return NONE;
         }
-        return clampedCeil(Double.parseDouble(s) * millisPerUnit);
+        return clampedCeil(new BigDecimal(s).multiply(BigDecimal.valueOf(millisPerUnit)));
     }
 
     private static long untilEpochMillis(long atEpochMillis, long nowEpochMillis) {
@@ -218,14 +222,19 @@ public final class WaitHints {
         return wait < 0 ? MAX_MILLIS : Math.min(wait, MAX_MILLIS);
     }
 
-    private static long clampedCeil(double millis) {
-        if (Double.isNaN(millis) || millis < 0) {
+    /**
+     * Decimal, not double, arithmetic: in doubles "1.1" seconds is 1100.0000000000002 ms and rounds
+     * up to 1101, and the nanosecond of "999h1ns" is lost and the hint rounds down, early.
+     */
+    private static long clampedCeil(BigDecimal millis) {
+        if (millis.signum() < 0) {
             return NONE;
         }
-        return millis >= MAX_MILLIS ? MAX_MILLIS : (long) Math.ceil(millis);
+        BigDecimal whole = millis.setScale(0, RoundingMode.CEILING);
+        return whole.compareTo(MAX) >= 0 ? MAX_MILLIS : whole.longValueExact();
     }
 
-    private static double unitNanos(String unit) {
+    private static long unitNanos(String unit) {
         switch (unit) {
             case "ns":
                 return 1;
@@ -236,15 +245,15 @@ public final class WaitHints {
             case "ms":
                 return 1_000_000;
             case "s":
-                return 1_000_000_000.0;
+                return 1_000_000_000L;
             case "m":
-                return 60_000_000_000.0;
+                return 60_000_000_000L;
             default: // "h"
-                return 3_600_000_000_000.0;
+                return 3_600_000_000_000L;
         }
     }
 
-    private static double unitMillis(String word) {
+    private static long unitMillis(String word) {
         String w = word.toLowerCase(Locale.ROOT);
         if (w.startsWith("ms") || w.startsWith("milli")) {
             return 1;

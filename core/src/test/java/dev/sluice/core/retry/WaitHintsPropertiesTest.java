@@ -66,10 +66,9 @@ class WaitHintsPropertiesTest {
 
     @Property(tries = 500)
     void goDurationsReadExactlyRoundedUp(@ForAll("goDurations") ParserInputs.Duration d) {
-        // the double arithmetic may round up one millisecond past the exact figure: never below it
-        assertThat(WaitHints.goDuration(d.text)).as(d.toString()).isBetween(d.millis, d.millis + 1);
+        assertThat(WaitHints.goDuration(d.text)).as(d.toString()).isEqualTo(d.millis);
         assertThat(WaitHints.fromMessage("Please try again in " + d.text + ". Visit https://x", NOW))
-                .as(d.toString()).isBetween(d.millis, d.millis + 1);
+                .as(d.toString()).isEqualTo(d.millis);
     }
 
     @Provide
@@ -111,6 +110,16 @@ class WaitHintsPropertiesTest {
         assertThat(WaitHints.fromMessage("Please try again in " + terms, NOW)).isEqualTo(NONE);
         assertThat(WaitHints.goDuration("1h2m3s4ms5us6ns")).isEqualTo(3_723_005);
         assertThat(WaitHints.fromMessage("Please try again in 1m2.5s.", NOW)).isEqualTo(62_500);
+    }
+
+    /** In doubles 1.1 s was 1100.0000000000002 ms, one too many, and the nanosecond of 999h1ns was lost: one too few. */
+    @Test
+    void decimalHintsRoundUpExactly() {
+        assertThat(WaitHints.seconds("1.1")).isEqualTo(1100);
+        assertThat(WaitHints.retryAfter("1.1", NOW)).isEqualTo(1100);
+        assertThat(WaitHints.goDuration("1.1s")).isEqualTo(1100);
+        assertThat(WaitHints.goDuration("999h1ns")).isEqualTo(999 * 3_600_000L + 1);
+        assertThat(WaitHints.retryAfterMs("84.0000000000000001")).isEqualTo(85);
     }
 
     /** {@code at - now} wrapped around for instants near the earliest a long can hold, and read as a year's wait. */
