@@ -190,7 +190,7 @@ public final class ParserInputs {
                 });
         return Arbitraries.frequencyOf(
                 Tuple.of(5, valid),
-                Tuple.of(2, valid.flatMap(ParserInputs::mangled)),
+                Tuple.of(2, mangled(valid)),
                 Tuple.of(2, Arbitraries.of(ODD_INSTANTS)),
                 Tuple.of(1, junk()));
     }
@@ -198,27 +198,26 @@ public final class ParserInputs {
     /** An HTTP date (RFC 1123), or a malformed one. */
     public static Arbitrary<String> httpDate() {
         Arbitrary<String> valid = Arbitraries.longs().between(-62_135_596_800_000L, 253_402_300_799_999L)
-                .injectDuplicates(0.1)
                 .map(ms -> Instant.ofEpochMilli(ms).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME));
         Arbitrary<String> nearNow = Arbitraries.longs().between(NOW - 3_600_000, NOW + 3_600_000)
                 .map(ms -> Instant.ofEpochMilli(ms).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME));
         return Arbitraries.frequencyOf(
                 Tuple.of(3, nearNow),
                 Tuple.of(2, valid),
-                Tuple.of(2, valid.flatMap(ParserInputs::mangled)),
+                Tuple.of(2, mangled(valid)),
                 Tuple.of(2, Arbitraries.of(ODD_INSTANTS)));
     }
 
-    /** The text cut short, or with one character replaced. */
-    static Arbitrary<String> mangled(String s) {
-        if (s.isEmpty()) {
-            return Arbitraries.just(s);
-        }
-        Arbitrary<String> cut = Arbitraries.integers().between(0, s.length() - 1).map(i -> s.substring(0, i));
-        Arbitrary<String> replaced = Combinators.combine(Arbitraries.integers().between(0, s.length() - 1),
-                Arbitraries.chars().with("0987:-+TZ .x\u0000"))
-                .as((i, c) -> s.substring(0, i) + c + s.substring(i + 1));
-        return Arbitraries.oneOf(cut, replaced);
+    /** The texts cut short, or with one character replaced. */
+    static Arbitrary<String> mangled(Arbitrary<String> texts) {
+        return Combinators.combine(texts, Arbitraries.integers().between(0, 1 << 20),
+                Arbitraries.chars().with("0987:-+TZ .x\u0000"), Arbitraries.of(true, false)).as((s, at, c, cut) -> {
+                    if (s.isEmpty()) {
+                        return s;
+                    }
+                    int i = at % s.length();
+                    return cut ? s.substring(0, i) : s.substring(0, i) + c + s.substring(i + 1);
+                });
     }
 
     /** Any value a header might carry. */
@@ -229,12 +228,29 @@ public final class ParserInputs {
 
     // ---------------------------------------------------------------- headers
 
-    /** Headers with these names in any case, values from the given generator per name, some repeated or junk. */
-    public static Arbitrary<Headers> headers(List<String> names, java.util.function.Function<String, Arbitrary<String>> valueOf) {
-        Arbitrary<String> name = Arbitraries.of(names);
-        Arbitrary<String[]> pair = name.flatMap(n -> Arbitraries.frequencyOf(
-                Tuple.of(4, valueOf.apply(n)),
-                Tuple.of(1, anyHeaderValue())).flatMap(v -> casing(n).map(cased -> new String[] {cased, v})));
+    /**
+     * Headers with these names in any case, some repeated, each value drawn from its name's kind
+     * ({@code kinds.get(kindOf(name))}) or now and then any junk a header may carry.
+     */
+    public static Arbitrary<Headers> headers(List<String> names, java.util.function.ToIntFunction<String> kindOf,
+            List<Arbitrary<String>> kinds) {
+        // one arbitrary per kind, not per name: jqwik builds generators per arbitrary, and 30 of
+        // them made generation a hundred times slower than parsing
+        Arbitrary<String> odd = anyHeaderValue();
+        List<Arbitrary<String[]>> byKind = new ArrayList<>();
+        for (int k = 0; k < kinds.size(); k++) {
+            int kind = k;
+            List<String> ofKind = new ArrayList<>();
+            for (String n : names) {
+                if (kindOf.applyAsInt(n) == kind) {
+                    ofKind.add(n);
+                }
+            }
+            byKind.add(Combinators.combine(Arbitraries.of(ofKind), Arbitraries.integers().between(0, 2),
+                    Arbitraries.frequencyOf(Tuple.of(4, kinds.get(kind)), Tuple.of(1, odd)))
+                    .as((n, casing, v) -> new String[] {cased(n, casing), v}));
+        }
+        Arbitrary<String[]> pair = Arbitraries.oneOf(byKind);
         return pair.list().ofMaxSize(2 * names.size()).map(pairs -> {
             Map<String, List<String>> map = new LinkedHashMap<>();
             for (String[] p : pairs) {
@@ -244,12 +260,18 @@ public final class ParserInputs {
         });
     }
 
-    static Arbitrary<String> casing(String name) {
-        return Arbitraries.of(name, name.toUpperCase(java.util.Locale.ROOT), Character.toUpperCase(name.charAt(0))
-                + name.substring(1));
+    static String cased(String name, int casing) {
+        switch (casing) {
+            case 1:
+                return name.toUpperCase(java.util.Locale.ROOT);
+            case 2:
+                return Character.toUpperCase(name.charAt(0)) + name.substring(1);
+            default:
+                return name;
+        }
     }
 
-    /** Headers as a map, from name/value pairs. */
+    /** Headers from name/value pairs; a name given twice has two values. */
     public static Headers headersOf(String... nameValues) {
         Map<String, List<String>> map = new LinkedHashMap<>();
         for (int i = 0; i < nameValues.length; i += 2) {
@@ -307,31 +329,41 @@ public final class ParserInputs {
                 Arbitraries.strings().all().ofMaxLength(200).map(s -> s.getBytes(StandardCharsets.UTF_8)));
     }
 
-    /** The body cut at any point, or one byte of it replaced. */
-    public static Arbitrary<byte[]> damaged(byte[] body) {
-        if (body.length == 0) {
-            return Arbitraries.just(body);
-        }
-        Arbitrary<byte[]> cut = Arbitraries.integers().between(0, body.length - 1)
-                .map(i -> java.util.Arrays.copyOf(body, i));
-        Arbitrary<byte[]> flipped = Combinators.combine(Arbitraries.integers().between(0, body.length - 1),
-                Arbitraries.bytes()).as((i, b) -> {
+    /** The bodies cut at any point, or with one byte replaced. */
+    public static Arbitrary<byte[]> damaged(Arbitrary<byte[]> bodies) {
+        return Combinators.combine(bodies, Arbitraries.integers().between(0, Integer.MAX_VALUE), Arbitraries.bytes(),
+                Arbitraries.of(true, false)).as((body, at, b, cut) -> {
+                    if (body.length == 0) {
+                        return body;
+                    }
+                    int i = at % body.length;
+                    if (cut) {
+                        return java.util.Arrays.copyOf(body, i);
+                    }
                     byte[] copy = body.clone();
                     copy[i] = b;
                     return copy;
                 });
-        return Arbitraries.oneOf(cut, flipped);
     }
 
-    /** Where to cut a body of this length into chunks: none, a few anywhere, or every byte. */
-    public static Arbitrary<int[]> cuts(int length) {
-        if (length == 0) {
-            return Arbitraries.just(new int[0]);
+    /**
+     * Where to cut a body into chunks, as offsets drawn for any length: a few anywhere, or (rarely,
+     * for bodies up to 4 KiB) between every byte. {@link #cutsFor} fits them to a body.
+     */
+    public static Arbitrary<int[]> cuts() {
+        Arbitrary<int[]> some = Arbitraries.integers().between(0, Integer.MAX_VALUE).list().ofMaxSize(12)
+                .map(l -> l.stream().mapToInt(Integer::intValue).toArray());
+        return Arbitraries.frequencyOf(Tuple.of(12, some), Tuple.of(1, Arbitraries.just(EVERY_BYTE)));
+    }
+
+    private static final int[] EVERY_BYTE = {-1};
+
+    /** The drawn cuts as sorted offsets into a body of this length. */
+    public static int[] cutsFor(int[] drawn, int length) {
+        if (drawn == EVERY_BYTE || (drawn.length == 1 && drawn[0] == -1)) {
+            return length > 4096 ? new int[0] : java.util.stream.IntStream.range(1, Math.max(1, length)).toArray();
         }
-        Arbitrary<int[]> some = Arbitraries.integers().between(0, length).list().ofMaxSize(12)
-                .map(l -> l.stream().mapToInt(Integer::intValue).sorted().toArray());
-        return length > 4096 ? some : Arbitraries.frequencyOf(Tuple.of(9, some),
-                Tuple.of(1, Arbitraries.just(java.util.stream.IntStream.range(1, length).toArray())));
+        return java.util.Arrays.stream(drawn).map(c -> c % (length + 1)).sorted().toArray();
     }
 
     /** Feeds the body to the parser in chunks cut at the given offsets (some passed as sub-ranges of a larger array), then finishes it. */
