@@ -76,6 +76,43 @@ class ErrorClassificationPropertiesTest {
         }
     }
 
+    @Provide
+    Arbitrary<Long> anyNow() {
+        return Arbitraries.oneOf(ParserInputs.epochMillis(), Arbitraries.of(Long.MAX_VALUE, Long.MIN_VALUE));
+    }
+
+    /** Gemini's daily quota: its hint is computed from the clock, not parsed. */
+    static final String PER_DAY = "{\"error\":{\"code\":429,\"status\":\"RESOURCE_EXHAUSTED\",\"details\":[{"
+            + "\"violations\":[{\"quotaId\":\"GenerateRequestsPerDayPerProjectPerModel\"}]}]}}";
+
+    @Provide
+    Arbitrary<byte[]> bodiesWithPerDay() {
+        return Arbitraries.oneOf(errorBodies(), Arbitraries.just(PER_DAY).map(ParserInputs::utf8));
+    }
+
+    /** The clock is the caller's: whatever it reads, even the ends of a long, no adapter throws. */
+    @Property(tries = 300)
+    void anyClockReadingIsTolerated(@ForAll("statuses") int status, @ForAll("bodiesWithPerDay") byte[] body,
+            @ForAll("anyNow") long now) {
+        for (ProviderAdapter adapter : ADAPTERS) {
+            assertClamped(adapter.kind(), adapter.classifyError(status, Headers.empty(), body, now));
+        }
+    }
+
+    /** Midnight after the last instant a long holds overflowed toEpochMilli, and Gemini's classifyError threw. */
+    @org.junit.jupiter.api.Test
+    void aDailyQuotaAtTheEndOfTimeIsNoHintNotAnException() {
+        for (String kind : List.of("gemini", "vertex-ai")) {
+            ProviderError e = ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind)).classifyError(429, Headers.empty(),
+                    ParserInputs.utf8(PER_DAY), Long.MAX_VALUE);
+            assertThat(e.outcome()).isEqualTo(dev.sluice.core.retry.OutcomeClass.NON_RETRYABLE_POLICY);
+            assertThat(e.hasWaitHint()).isFalse();
+            assertThat(ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind)).classifyError(429, Headers.empty(),
+                    ParserInputs.utf8(PER_DAY), NOW).retryAfterMillis()).isEqualTo(8 * 3_600_000L - 14 * 60_000L
+                    + 24 * 3_600_000L - 10 * 3_600_000L);
+        }
+    }
+
     static void assertClamped(String kind, ProviderError error) {
         if (error.retryAfterMillis() != ProviderError.NO_HINT) {
             assertThat(error.retryAfterMillis()).as(kind + " " + error).isBetween(0L, WaitHints.MAX_MILLIS);
