@@ -65,7 +65,7 @@ class ErrorClassificationPropertiesTest {
                 Tuple.of(1, Arbitraries.longs().between(0, 4_102_444_800_000L)));
     }
 
-    @Property(tries = 1500)
+    @Property(tries = 1000)
     void everyAdapterClassifiesAnyAnswerWithAClampedHint(@ForAll("statuses") int status,
             @ForAll("errorHeaders") Headers headers, @ForAll("errorBodies") byte[] body, @ForAll("nows") long now) {
         for (ProviderAdapter adapter : ADAPTERS) {
@@ -154,7 +154,7 @@ class ErrorClassificationPropertiesTest {
         return ParserInputs.goDuration();
     }
 
-    @Property(tries = 300)
+    @Property(tries = 200)
     void tryAgainInTheMessageIsEveryAdaptersHint(@ForAll("goDurations") ParserInputs.Duration d) {
         String body = "{\"error\":{\"message\":" + json("Rate limit reached for gpt-4o-mini in organization org-x on "
                 + "tokens per min (TPM): Limit 200000, Used 195869, Requested 4412. Please try again in " + d.text

@@ -51,7 +51,7 @@ class RateLimitHeadersPropertiesTest {
                 List.of(ParserInputs.countText(), ParserInputs.durationText(), ParserInputs.rfc3339()));
     }
 
-    @Property(tries = 1500)
+    @Property(tries = 1000)
     void everyAdapterReadsAnyHeadersIntoSaneBudgets(@ForAll("anyBudgetHeaders") Headers headers,
             @ForAll("nows") long now) {
         for (ProviderAdapter adapter : ADAPTERS) {

@@ -106,7 +106,7 @@ class UsageParsingPropertiesTest {
         assertThat(u.totalTokens()).as(kind + " " + u).isBetween(0L, 2 * MOST_TOKENS);
     }
 
-    @Property(tries = 100)
+    @Property(tries = 50)
     void nullFactsHeadersAndChunksAreTolerated(@ForAll("anyBody") Fed fed) {
         for (ProviderAdapter adapter : ADAPTERS) {
             UsageParser parser = adapter.usageParser(null, null, null);
@@ -145,18 +145,18 @@ class UsageParsingPropertiesTest {
         }
     }
 
-    @Property(tries = 300)
+    @Property(tries = 200)
     void openAiFormatStreamsReadTheReportedUsage(@ForAll("openAiStreams") Answer answer, @ForAll("cutSeeds") long seed) {
         assertReadsReportedUsage(answer, List.of("openai", "azure-openai", "openai-compatible", "fixed-window-gateway"),
                 "text/event-stream", seed);
     }
 
-    @Property(tries = 300)
+    @Property(tries = 200)
     void anthropicStreamsReadTheReportedUsage(@ForAll("anthropicStreams") Answer answer, @ForAll("cutSeeds") long seed) {
         assertReadsReportedUsage(answer, List.of("anthropic"), "text/event-stream", seed);
     }
 
-    @Property(tries = 300)
+    @Property(tries = 150)
     void geminiStreamsReadTheReportedUsage(@ForAll("geminiStreams") Answer answer, @ForAll("cutSeeds") long seed) {
         assertReadsReportedUsage(answer, List.of("gemini", "vertex-ai"), "text/event-stream", seed);
         assertReadsReportedUsage(answer, List.of("gemini", "vertex-ai"), null, seed);

@@ -34,7 +34,7 @@ class WaitHintsPropertiesTest {
         return Arbitraries.oneOf(Arbitraries.just(NOW), ParserInputs.epochMillis());
     }
 
-    @Property(tries = 1000)
+    @Property(tries = 500)
     void everyParseIsTotalAndClamped(@ForAll("anyValue") String value, @ForAll("nows") long now) {
         assertHint(WaitHints.retryAfterMs(value), value);
         assertHint(WaitHints.retryAfter(value, now), value);
