@@ -11,10 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
+import dev.sluice.core.testing.Gen;
 
 /**
  * Generators of what providers (and broken proxies in front of them) put on the wire: header
@@ -68,38 +65,37 @@ public final class ParserInputs {
     // ---------------------------------------------------------------- scalars on the wire
 
     /** Any text: unicode, control characters, long runs. */
-    public static Arbitrary<String> junk() {
-        return Arbitraries.oneOf(
-                Arbitraries.strings().all().ofMaxLength(40),
-                Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(60),
-                Arbitraries.strings().withChars("0123456789.-+eEsmhnu:TZ ").ofMaxLength(30),
-                Arbitraries.strings().withChars("01.x").ofMinLength(500).ofMaxLength(3000));
+    public static Gen<String> junk() {
+        return Gen.oneOf(
+                Gen.anyStrings(40),
+                Gen.strings(Gen.chars(' ', '~'), 0, 60),
+                Gen.strings(Gen.charsOf("0123456789.-+eEsmhnu:TZ "), 0, 30),
+                Gen.strings(Gen.charsOf("01.x"), 500, 3000));
     }
 
     /** A count as a header or JSON string sends it: mostly plain, sometimes odd, sometimes junk. */
-    public static Arbitrary<String> countText() {
-        return Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.longs().between(0, 100_000_000).map(String::valueOf)),
-                Tuple.of(1, Arbitraries.longs().between(0, 100_000).map(v -> v + ".0")),
-                Tuple.of(1, Arbitraries.longs().between(0, 100_000).map(v -> " " + v + " ")),
-                Tuple.of(1, Arbitraries.longs().map(String::valueOf)),
-                Tuple.of(1, Arbitraries.doubles().map(String::valueOf)),
-                Tuple.of(3, Arbitraries.of(ODD_NUMBERS)),
-                Tuple.of(1, junk()));
+    public static Gen<String> countText() {
+        return Gen.<String>weighted(6, Gen.longs(0, 100_000_000).map(String::valueOf))
+                .or(1, Gen.longs(0, 100_000).map(v -> v + ".0"))
+                .or(1, Gen.longs(0, 100_000).map(v -> " " + v + " "))
+                .or(1, Gen.longs().map(String::valueOf))
+                .or(1, Gen.doubles().map(String::valueOf))
+                .or(3, Gen.of(ODD_NUMBERS))
+                .or(1, junk());
     }
 
     /** A valid Go duration with the milliseconds it stands for (exact, rounded up, clamped). */
-    public static Arbitrary<Duration> goDuration() {
-        Arbitrary<String> units = Arbitraries.of("h", "m", "s", "ms", "us", "\u00b5s", "ns");
-        Arbitrary<String> value = Arbitraries.oneOf(
-                Arbitraries.integers().between(0, 120).map(String::valueOf),
-                Combinators.combine(Arbitraries.integers().between(0, 999), Arbitraries.integers().between(0, 999))
-                        .as((a, b) -> a + "." + b),
-                Arbitraries.longs().between(0, 99_999_999_999L).map(String::valueOf));
-        Arbitrary<String> term = Combinators.combine(value, units).as((v, u) -> v + u);
-        Arbitrary<String> common = Arbitraries.of("1s", "6m0s", "20ms", "1m2.5s", "7.66s", "84ms", "0s", "1h2m3s",
+    public static Gen<Duration> goDuration() {
+        Gen<String> units = Gen.of("h", "m", "s", "ms", "us", "\u00b5s", "ns");
+        Gen<Integer> upTo999 = Gen.ints(0, 999);
+        Gen<String> value = Gen.oneOf(
+                Gen.ints(0, 120).map(String::valueOf),
+                random -> upTo999.next(random) + "." + upTo999.next(random),
+                Gen.longs(0, 99_999_999_999L).map(String::valueOf));
+        Gen<String> term = random -> value.next(random) + units.next(random);
+        Gen<String> common = Gen.of("1s", "6m0s", "20ms", "1m2.5s", "7.66s", "84ms", "0s", "1h2m3s",
                 "29.083414095s", "27.4s", "0.5s");
-        return Arbitraries.oneOf(common, term.list().ofMinSize(1).ofMaxSize(4).map(l -> String.join("", l)))
+        return Gen.oneOf(common, term.list(1, 4).map(l -> String.join("", l)))
                 .map(text -> new Duration(text, exactMillis(text)));
     }
 
@@ -154,76 +150,81 @@ public final class ParserInputs {
     }
 
     /** Durations: valid ones, odd ones, numbers, junk. */
-    public static Arbitrary<String> durationText() {
-        return Arbitraries.frequencyOf(
-                Tuple.of(5, goDuration().map(d -> d.text)),
-                Tuple.of(3, Arbitraries.of(ODD_DURATIONS)),
-                Tuple.of(1, countText()),
-                Tuple.of(1, junk()));
+    public static Gen<String> durationText() {
+        return Gen.<String>weighted(5, goDuration().map(d -> d.text))
+                .or(3, Gen.of(ODD_DURATIONS))
+                .or(1, countText())
+                .or(1, junk());
     }
 
     /** Epoch milliseconds: near now, across the calendar, and at the edges of a long. */
-    public static Arbitrary<Long> epochMillis() {
-        return Arbitraries.frequencyOf(
-                Tuple.of(5, Arbitraries.longs().between(NOW - 86_400_000L, NOW + 86_400_000L)),
-                Tuple.of(2, Arbitraries.longs().between(-62_135_596_800_000L, 253_402_300_799_999L)),
-                Tuple.of(1, Arbitraries.longs()),
-                Tuple.of(1, Arbitraries.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE, Long.MAX_VALUE - 1,
-                        Long.MIN_VALUE + NOW - 1, Long.MIN_VALUE + NOW, Long.MIN_VALUE + NOW + 1, 0L, -1L)));
+    public static Gen<Long> epochMillis() {
+        return Gen.<Long>weighted(5, Gen.longs(NOW - 86_400_000L, NOW + 86_400_000L))
+                .or(2, Gen.longs(-62_135_596_800_000L, 253_402_300_799_999L))
+                .or(1, Gen.longs())
+                .or(1, Gen.of(Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE, Long.MAX_VALUE - 1,
+                        Long.MIN_VALUE + NOW - 1, Long.MIN_VALUE + NOW, Long.MIN_VALUE + NOW + 1, 0L, -1L));
     }
 
     /** An RFC 3339 instant in any offset and style, or a malformed one. */
-    public static Arbitrary<String> rfc3339() {
-        Arbitrary<String> valid = Combinators.combine(epochMillis(),
-                Arbitraries.of(ZoneOffset.UTC, ZoneOffset.ofHoursMinutes(5, 30), ZoneOffset.ofHours(-8),
-                        ZoneOffset.ofHours(14), ZoneOffset.ofHours(-12)),
-                Arbitraries.integers().between(0, 3)).as((ms, offset, style) -> {
-                    String s = Instant.ofEpochMilli(ms).atOffset(offset).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-                    switch (style) {
-                        case 1:
-                            return s.toLowerCase(java.util.Locale.ROOT);
-                        case 2:
-                            return s.length() > 10 && s.charAt(10) == 'T' ? s.substring(0, 10) + ' ' + s.substring(11) : s;
-                        default:
-                            return s;
-                    }
-                });
-        return Arbitraries.frequencyOf(
-                Tuple.of(5, valid),
-                Tuple.of(2, mangled(valid)),
-                Tuple.of(2, Arbitraries.of(ODD_INSTANTS)),
-                Tuple.of(1, junk()));
+    public static Gen<String> rfc3339() {
+        Gen<Long> epochMillis = epochMillis();
+        Gen<ZoneOffset> offsets = Gen.of(ZoneOffset.UTC, ZoneOffset.ofHoursMinutes(5, 30), ZoneOffset.ofHours(-8),
+                ZoneOffset.ofHours(14), ZoneOffset.ofHours(-12));
+        Gen<Integer> styles = Gen.ints(0, 3);
+        Gen<String> valid = random -> {
+            long ms = epochMillis.next(random);
+            ZoneOffset offset = offsets.next(random);
+            int style = styles.next(random);
+            String s = Instant.ofEpochMilli(ms).atOffset(offset).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            switch (style) {
+                case 1:
+                    return s.toLowerCase(java.util.Locale.ROOT);
+                case 2:
+                    return s.length() > 10 && s.charAt(10) == 'T' ? s.substring(0, 10) + ' ' + s.substring(11) : s;
+                default:
+                    return s;
+            }
+        };
+        return Gen.<String>weighted(5, valid)
+                .or(2, mangled(valid))
+                .or(2, Gen.of(ODD_INSTANTS))
+                .or(1, junk());
     }
 
     /** An HTTP date (RFC 1123), or a malformed one. */
-    public static Arbitrary<String> httpDate() {
-        Arbitrary<String> valid = Arbitraries.longs().between(-62_135_596_800_000L, 253_402_300_799_999L)
+    public static Gen<String> httpDate() {
+        Gen<String> valid = Gen.longs(-62_135_596_800_000L, 253_402_300_799_999L)
                 .map(ms -> Instant.ofEpochMilli(ms).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME));
-        Arbitrary<String> nearNow = Arbitraries.longs().between(NOW - 3_600_000, NOW + 3_600_000)
+        Gen<String> nearNow = Gen.longs(NOW - 3_600_000, NOW + 3_600_000)
                 .map(ms -> Instant.ofEpochMilli(ms).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME));
-        return Arbitraries.frequencyOf(
-                Tuple.of(3, nearNow),
-                Tuple.of(2, valid),
-                Tuple.of(2, mangled(valid)),
-                Tuple.of(2, Arbitraries.of(ODD_INSTANTS)));
+        return Gen.<String>weighted(3, nearNow)
+                .or(2, valid)
+                .or(2, mangled(valid))
+                .or(2, Gen.of(ODD_INSTANTS));
     }
 
     /** The texts cut short, or with one character replaced. */
-    static Arbitrary<String> mangled(Arbitrary<String> texts) {
-        return Combinators.combine(texts, Arbitraries.integers().between(0, 1 << 20),
-                Arbitraries.chars().with("0987:-+TZ .x\u0000"), Arbitraries.of(true, false)).as((s, at, c, cut) -> {
-                    if (s.isEmpty()) {
-                        return s;
-                    }
-                    int i = at % s.length();
-                    return cut ? s.substring(0, i) : s.substring(0, i) + c + s.substring(i + 1);
-                });
+    static Gen<String> mangled(Gen<String> texts) {
+        Gen<Integer> ats = Gen.ints(0, 1 << 20);
+        Gen<Character> chars = Gen.charsOf("0987:-+TZ .x\u0000");
+        return random -> {
+            String s = texts.next(random);
+            int at = ats.next(random);
+            char c = chars.next(random);
+            boolean cut = random.nextBoolean();
+            if (s.isEmpty()) {
+                return s;
+            }
+            int i = at % s.length();
+            return cut ? s.substring(0, i) : s.substring(0, i) + c + s.substring(i + 1);
+        };
     }
 
     /** Any value a header might carry. */
-    public static Arbitrary<String> anyHeaderValue() {
-        return Arbitraries.oneOf(countText(), durationText(), rfc3339(), httpDate(), junk(),
-                Arbitraries.of("true", "false", "TRUE", "False", "yes", "1", "0", "", "-1"));
+    public static Gen<String> anyHeaderValue() {
+        return Gen.oneOf(countText(), durationText(), rfc3339(), httpDate(), junk(),
+                Gen.of("true", "false", "TRUE", "False", "yes", "1", "0", "", "-1"));
     }
 
     // ---------------------------------------------------------------- headers
@@ -232,12 +233,10 @@ public final class ParserInputs {
      * Headers with these names in any case, some repeated, each value drawn from its name's kind
      * ({@code kinds.get(kindOf(name))}) or now and then any junk a header may carry.
      */
-    public static Arbitrary<Headers> headers(List<String> names, java.util.function.ToIntFunction<String> kindOf,
-            List<Arbitrary<String>> kinds) {
-        // one arbitrary per kind, not per name: jqwik builds generators per arbitrary, and 30 of
-        // them made generation a hundred times slower than parsing
-        Arbitrary<String> odd = anyHeaderValue();
-        List<Arbitrary<String[]>> byKind = new ArrayList<>();
+    public static Gen<Headers> headers(List<String> names, java.util.function.ToIntFunction<String> kindOf,
+            List<Gen<String>> kinds) {
+        Gen<String> odd = anyHeaderValue();
+        List<Gen<String[]>> byKind = new ArrayList<>();
         for (int k = 0; k < kinds.size(); k++) {
             int kind = k;
             List<String> ofKind = new ArrayList<>();
@@ -246,12 +245,12 @@ public final class ParserInputs {
                     ofKind.add(n);
                 }
             }
-            byKind.add(Combinators.combine(Arbitraries.of(ofKind), Arbitraries.integers().between(0, 2),
-                    Arbitraries.frequencyOf(Tuple.of(4, kinds.get(kind)), Tuple.of(1, odd)))
-                    .as((n, casing, v) -> new String[] {cased(n, casing), v}));
+            Gen<String> name = Gen.of(ofKind.toArray(new String[0]));
+            Gen<String> value = Gen.<String>weighted(4, kinds.get(kind)).or(1, odd);
+            byKind.add(random -> new String[] {cased(name.next(random), random.nextInt(3)), value.next(random)});
         }
-        Arbitrary<String[]> pair = Arbitraries.oneOf(byKind);
-        return pair.list().ofMaxSize(2 * names.size()).map(pairs -> {
+        Gen<String[]> pair = random -> byKind.get(random.nextInt(byKind.size())).next(random);
+        return pair.list(0, 2 * names.size()).map(pairs -> {
             Map<String, List<String>> map = new LinkedHashMap<>();
             for (String[] p : pairs) {
                 map.computeIfAbsent(p[0], k -> new ArrayList<>()).add(p[1]);
@@ -299,25 +298,24 @@ public final class ParserInputs {
     }
 
     /** A count as JSON puts it: a number, a float, a numeric string, or something that is not a count. */
-    public static Arbitrary<String> jsonCount() {
-        return Arbitraries.frequencyOf(
-                Tuple.of(6, Arbitraries.longs().between(0, 10_000_000).map(String::valueOf)),
-                Tuple.of(1, Arbitraries.longs().between(0, 10_000_000).map(v -> v + ".0")),
-                Tuple.of(1, Arbitraries.longs().between(0, 10_000_000).map(v -> "\"" + v + "\"")),
-                Tuple.of(2, Arbitraries.of("-1", "-5", "1e308", "-1e308", "1e400", "99999999999999999999",
+    public static Gen<String> jsonCount() {
+        return Gen.<String>weighted(6, Gen.longs(0, 10_000_000).map(String::valueOf))
+                .or(1, Gen.longs(0, 10_000_000).map(v -> v + ".0"))
+                .or(1, Gen.longs(0, 10_000_000).map(v -> "\"" + v + "\""))
+                .or(2, Gen.of("-1", "-5", "1e308", "-1e308", "1e400", "99999999999999999999",
                         "9223372036854775807", "9223372036854775808", "8999999999999999999", "8000000000000000000",
                         "4611686018427387904", "1000000000000001", "null", "true", "\"NaN\"", "\"Infinity\"",
                         "\"-1\"", "\"1e308\"", "\"x\"", "[]", "{}", "0.5", "1E3", "-0", "\"" + "9".repeat(60) + "\"",
-                        "1" + "0".repeat(999), "1" + "0".repeat(1500))),
-                Tuple.of(1, Arbitraries.longs().map(String::valueOf)),
-                Tuple.of(1, Arbitraries.doubles().map(d -> Double.isFinite(d) ? String.valueOf(d) : "0")));
+                        "1" + "0".repeat(999), "1" + "0".repeat(1500)))
+                .or(1, Gen.longs().map(String::valueOf))
+                .or(1, Gen.doubles().map(d -> Double.isFinite(d) ? String.valueOf(d) : "0"));
     }
 
     /** Body bytes that are not what a parser expects: empty, HTML, binary, truncated, deep, huge. */
-    public static Arbitrary<byte[]> brokenBody() {
-        return Arbitraries.oneOf(
-                Arbitraries.just(new byte[0]),
-                Arbitraries.of("<html><body><h1>502 Bad Gateway</h1></body></html>",
+    public static Gen<byte[]> brokenBody() {
+        return Gen.oneOf(
+                random -> new byte[0],
+                Gen.of("<html><body><h1>502 Bad Gateway</h1></body></html>",
                         "<!DOCTYPE html><html><head><title>429 Too Many Requests</title></head></html>",
                         "upstream connect error or disconnect/reset before headers", "null", "[]", "[[[]]]", "{}",
                         "\"error\"", "42", "{\"error\":null}", "{\"error\":[]}", "{\"error\":42}",
@@ -325,35 +323,40 @@ public final class ParserInputs {
                         "\uFEFF{\"error\":{\"message\":\"try again in 5s\"}}", "{\"a\":1}{\"b\":2}",
                         "{" + "\"e\":{".repeat(5000) + "}".repeat(5000) + "}", "[".repeat(100_000))
                         .map(s -> s.getBytes(StandardCharsets.UTF_8)),
-                Arbitraries.bytes().array(byte[].class).ofMaxSize(2000),
-                Arbitraries.strings().all().ofMaxLength(200).map(s -> s.getBytes(StandardCharsets.UTF_8)));
+                Gen.byteArrays(2000),
+                Gen.anyStrings(200).map(s -> s.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The bodies cut at any point, or with one byte replaced. */
-    public static Arbitrary<byte[]> damaged(Arbitrary<byte[]> bodies) {
-        return Combinators.combine(bodies, Arbitraries.integers().between(0, Integer.MAX_VALUE), Arbitraries.bytes(),
-                Arbitraries.of(true, false)).as((body, at, b, cut) -> {
-                    if (body.length == 0) {
-                        return body;
-                    }
-                    int i = at % body.length;
-                    if (cut) {
-                        return java.util.Arrays.copyOf(body, i);
-                    }
-                    byte[] copy = body.clone();
-                    copy[i] = b;
-                    return copy;
-                });
+    public static Gen<byte[]> damaged(Gen<byte[]> bodies) {
+        Gen<Integer> ats = Gen.ints(0, Integer.MAX_VALUE);
+        Gen<Byte> bytes = Gen.bytes();
+        return random -> {
+            byte[] body = bodies.next(random);
+            int at = ats.next(random);
+            byte b = bytes.next(random);
+            boolean cut = random.nextBoolean();
+            if (body.length == 0) {
+                return body;
+            }
+            int i = at % body.length;
+            if (cut) {
+                return java.util.Arrays.copyOf(body, i);
+            }
+            byte[] copy = body.clone();
+            copy[i] = b;
+            return copy;
+        };
     }
 
     /**
      * Where to cut a body into chunks, as offsets drawn for any length: a few anywhere, or (rarely,
      * for bodies up to 4 KiB) between every byte. {@link #cutsFor} fits them to a body.
      */
-    public static Arbitrary<int[]> cuts() {
-        Arbitrary<int[]> some = Arbitraries.integers().between(0, Integer.MAX_VALUE).list().ofMaxSize(12)
+    public static Gen<int[]> cuts() {
+        Gen<int[]> some = Gen.ints(0, Integer.MAX_VALUE).list(0, 12)
                 .map(l -> l.stream().mapToInt(Integer::intValue).toArray());
-        return Arbitraries.frequencyOf(Tuple.of(12, some), Tuple.of(1, Arbitraries.just(EVERY_BYTE)));
+        return Gen.<int[]>weighted(12, some).or(1, Gen.just(EVERY_BYTE));
     }
 
     private static final int[] EVERY_BYTE = {-1};

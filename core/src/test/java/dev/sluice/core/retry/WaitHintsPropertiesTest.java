@@ -3,17 +3,14 @@ package dev.sluice.core.retry;
 import static dev.sluice.core.provider.ParserInputs.NOW;
 import static dev.sluice.core.retry.WaitHints.MAX_MILLIS;
 import static dev.sluice.core.retry.WaitHints.NONE;
+import static dev.sluice.core.testing.PropertyRun.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.provider.ParserInputs;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import dev.sluice.core.testing.Gen;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,19 +20,17 @@ import org.junit.jupiter.api.Test;
  */
 class WaitHintsPropertiesTest {
 
-    @Provide
-    Arbitrary<String> anyValue() {
-        return Arbitraries.oneOf(ParserInputs.anyHeaderValue(), ParserInputs.durationText(), ParserInputs.rfc3339(),
-                ParserInputs.httpDate());
+    static final Gen<String> ANY_VALUE = Gen.oneOf(ParserInputs.anyHeaderValue(), ParserInputs.durationText(),
+            ParserInputs.rfc3339(), ParserInputs.httpDate());
+
+    static final Gen<Long> NOWS = Gen.oneOf(Gen.just(NOW), ParserInputs.epochMillis());
+
+    @Test
+    void everyParseIsTotalAndClamped() {
+        forAll(500, trial -> everyParseIsTotalAndClamped(trial.draw("value", ANY_VALUE), trial.draw("now", NOWS)));
     }
 
-    @Provide
-    Arbitrary<Long> nows() {
-        return Arbitraries.oneOf(Arbitraries.just(NOW), ParserInputs.epochMillis());
-    }
-
-    @Property(tries = 500)
-    void everyParseIsTotalAndClamped(@ForAll("anyValue") String value, @ForAll("nows") long now) {
+    private static void everyParseIsTotalAndClamped(String value, long now) {
         assertHint(WaitHints.retryAfterMs(value), value);
         assertHint(WaitHints.retryAfter(value, now), value);
         assertHint(WaitHints.seconds(value), value);
@@ -59,40 +54,38 @@ class WaitHintsPropertiesTest {
         return s.length() > 200 ? s.substring(0, 200) + "... (" + s.length() + " chars)" : s;
     }
 
-    @Provide
-    Arbitrary<ParserInputs.Duration> goDurations() {
-        return ParserInputs.goDuration();
+    @Test
+    void goDurationsReadExactlyRoundedUp() {
+        Gen<ParserInputs.Duration> goDurations = ParserInputs.goDuration();
+        forAll(500, trial -> {
+            ParserInputs.Duration d = trial.draw("duration", goDurations);
+            assertThat(WaitHints.goDuration(d.text)).as(d.toString()).isEqualTo(d.millis);
+            assertThat(WaitHints.fromMessage("Please try again in " + d.text + ". Visit https://x", NOW))
+                    .as(d.toString()).isEqualTo(d.millis);
+        });
     }
 
-    @Property(tries = 500)
-    void goDurationsReadExactlyRoundedUp(@ForAll("goDurations") ParserInputs.Duration d) {
-        assertThat(WaitHints.goDuration(d.text)).as(d.toString()).isEqualTo(d.millis);
-        assertThat(WaitHints.fromMessage("Please try again in " + d.text + ". Visit https://x", NOW))
-                .as(d.toString()).isEqualTo(d.millis);
+    @Test
+    void instantsCountFromNowAndPassedOnesAreZero() {
+        Gen<Long> instants = ParserInputs.epochMillis();
+        forAll(500, trial -> {
+            long at = trial.draw("at", instants);
+            String rfc3339 = Instant.ofEpochMilli(at).atOffset(ZoneOffset.UTC)
+                    .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            assertThat(WaitHints.untilInstant(rfc3339, NOW)).as(rfc3339).isEqualTo(expectedWait(at));
+        });
     }
 
-    @Provide
-    Arbitrary<Long> instants() {
-        return ParserInputs.epochMillis();
-    }
-
-    @Property(tries = 500)
-    void instantsCountFromNowAndPassedOnesAreZero(@ForAll("instants") long at) {
-        String rfc3339 = Instant.ofEpochMilli(at).atOffset(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-        assertThat(WaitHints.untilInstant(rfc3339, NOW)).as(rfc3339).isEqualTo(expectedWait(at));
-    }
-
-    @Property(tries = 300)
-    void httpDatesCountFromNow(@ForAll("httpInstants") long at) {
-        String date = Instant.ofEpochMilli(at).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME);
-        long seconds = Math.floorDiv(at, 1000) * 1000; // an HTTP date has whole seconds
-        assertThat(WaitHints.retryAfter(date, NOW)).as(date).isEqualTo(expectedWait(seconds));
-    }
-
-    @Provide
-    Arbitrary<Long> httpInstants() {
-        return Arbitraries.oneOf(Arbitraries.longs().between(NOW - 3_600_000, NOW + 3_600_000),
-                Arbitraries.longs().between(-62_135_596_800_000L, 253_402_300_799_999L));
+    @Test
+    void httpDatesCountFromNow() {
+        Gen<Long> httpInstants = Gen.oneOf(Gen.longs(NOW - 3_600_000, NOW + 3_600_000),
+                Gen.longs(-62_135_596_800_000L, 253_402_300_799_999L));
+        forAll(300, trial -> {
+            long at = trial.draw("at", httpInstants);
+            String date = Instant.ofEpochMilli(at).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME);
+            long seconds = Math.floorDiv(at, 1000) * 1000; // an HTTP date has whole seconds
+            assertThat(WaitHints.retryAfter(date, NOW)).as(date).isEqualTo(expectedWait(seconds));
+        });
     }
 
     /** The wait until {@code at}: 0 once passed, at most {@link WaitHints#MAX_MILLIS}. */
