@@ -60,6 +60,7 @@ public final class RetryLayers {
         try {
             return g.ownsRetries();
         } catch (Throwable fault) {
+            Bridge.hookFault("retry-layers:ownsRetries", fault); // counted: the layers keep their own retries
             return false;
         }
     }

@@ -25,21 +25,6 @@ import java.util.regex.Pattern;
  * on and every problem is found in one pass.
  */
 final class ConfigBinder {
-    private static final List<String> ROOT_KEYS = List.of("mode", "failMode", "logLevel", "adoptHeaderLimits",
-            "leaseTimeout", "jmx", "store", "providers", "limits", "identity", "tenants", "classScheduling",
-            "trafficClasses", "retry", "estimation");
-    private static final List<String> STORE_KEYS = List.of("url", "instances", "timeout", "leaseChunk");
-    private static final List<String> PROVIDER_KEYS = List.of("name", "kind", "match", "scope", "learnFromHeaders",
-            "limits", "options");
-    private static final List<String> LIMIT_KEYS = List.of("id", "dimension", "capacity", "window", "algorithm",
-            "resetAt", "zone", "level", "provider", "models", "enforced", "shared");
-    private static final List<String> TENANT_KEYS = List.of("name", "weight", "guaranteedShare", "limits");
-    private static final List<String> CLASS_KEYS = List.of("name", "priority", "maxWait", "maxQueueDepth",
-            "overloadAction");
-    private static final List<String> RETRY_KEYS = List.of("maxAttempts", "budgetRatio", "budgetFloorPerSecond",
-            "budgetWindow", "baseBackoff", "maxBackoff", "hintJitter", "maxHintWait");
-    private static final List<String> ESTIMATION_KEYS = List.of("charsPerToken", "tokensPerMessage", "outputPercentile",
-            "defaultOutputTokens", "learn", "correctionMin", "correctionMax");
     private static final List<String> RULE_KINDS;
 
     static {
@@ -91,62 +76,92 @@ final class ConfigBinder {
     SluiceConfig.Builder bind(Node.MapNode root) {
         record(root, "");
         SluiceConfig.Builder b = SluiceConfig.builder();
-        Fields r = new Fields(root, "", ROOT_KEYS, Collections.emptyMap());
-        set(r.choice("mode", Mode.values(), Mode::configName), b::mode);
-        set(r.choice("failMode", FailMode.values(), FailMode::configName), b::failMode);
-        set(r.choice("logLevel", LogLevel.values(), LogLevel::configName), b::logLevel);
-        set(r.bool("adoptHeaderLimits"), b::adoptHeaderLimits);
-        set(r.duration("leaseTimeout"), b::leaseTimeout);
-        Fields jmx = r.section("jmx", List.of("enabled"));
-        if (jmx != null) {
-            set(jmx.bool("enabled"), v -> b.jmx(JmxConfig.of(v)));
-        }
-        Fields store = r.section("store", STORE_KEYS);
-        if (store != null) {
-            b.store(bindStore(store));
-        }
-        List<Node> providers = r.list("providers");
-        if (providers != null) {
-            List<ProviderConfig> list = new ArrayList<>();
-            for (int i = 0; i < providers.size(); i++) {
-                list.add(bindProvider(providers.get(i), Issues.index("", "providers", i)));
+        Fields r = new Fields(root, "", ConfigSchema.ROOT.keys(), Collections.emptyMap());
+        // In the schema's order, which is the order problems found in overrides are reported in.
+        for (ConfigSchema.Entry e : ConfigSchema.ROOT.entries()) {
+            Setting<SluiceConfig.Builder, SluiceConfig.Builder, ?> setting = ConfigSchema.ROOT.settingOf(e);
+            if (setting != null) {
+                bindSetting(setting, r, b);
+            } else if (e instanceof Section) {
+                bindSection((Section<?, ?>) e, r, b);
+            } else {
+                bindStructure((ConfigSchema.Structure) e, r, b);
             }
-            b.providers(list);
-        }
-        List<Node> limits = r.list("limits");
-        if (limits != null) {
-            b.limits(bindLimits(limits, "limits", LimitPlace.TOP_LEVEL));
-        }
-        Fields identity = r.section("identity", List.of("tenant", "team", "trafficClass"));
-        if (identity != null) {
-            b.identity(bindIdentity(identity));
-        }
-        List<Node> tenants = r.list("tenants");
-        if (tenants != null) {
-            List<TenantConfig> list = new ArrayList<>();
-            for (int i = 0; i < tenants.size(); i++) {
-                list.add(bindTenant(tenants.get(i), Issues.index("", "tenants", i)));
-            }
-            b.tenants(list);
-        }
-        set(r.choice("classScheduling", ClassScheduling.values(), ClassScheduling::configName), b::classScheduling);
-        List<Node> classes = r.list("trafficClasses");
-        if (classes != null) {
-            List<TrafficClassConfig> list = new ArrayList<>();
-            for (int i = 0; i < classes.size(); i++) {
-                list.add(bindClass(classes.get(i), Issues.index("", "trafficClasses", i)));
-            }
-            b.trafficClasses(list);
-        }
-        Fields retry = r.section("retry", RETRY_KEYS);
-        if (retry != null) {
-            b.retry(bindRetry(retry));
-        }
-        Fields estimation = r.section("estimation", ESTIMATION_KEYS);
-        if (estimation != null) {
-            b.estimation(bindEstimation(estimation));
         }
         return b;
+    }
+
+    private static <B, T> void bindSetting(Setting<?, B, T> setting, Setting.Reader in, B builder) {
+        T value = setting.read(in);
+        if (value != null) {
+            setting.set(builder, value);
+        }
+    }
+
+    private <C, B> void bindSection(Section<C, B> section, Fields parent, SluiceConfig.Builder root) {
+        Fields f = parent.section(section.key, section.keys());
+        if (f == null) {
+            return;
+        }
+        B b = section.newBuilder();
+        for (Setting<C, B, ?> s : section.settings()) {
+            bindSetting(s, f, b);
+        }
+        section.attach(root, section.buildUnchecked(b));
+    }
+
+    private void bindStructure(ConfigSchema.Structure structure, Fields r, SluiceConfig.Builder b) {
+        switch (structure.key) {
+            case "providers": {
+                List<Node> providers = r.list("providers");
+                if (providers != null) {
+                    List<ProviderConfig> list = new ArrayList<>();
+                    for (int i = 0; i < providers.size(); i++) {
+                        list.add(bindProvider(providers.get(i), Issues.index("", "providers", i)));
+                    }
+                    b.providers(list);
+                }
+                break;
+            }
+            case "limits": {
+                List<Node> limits = r.list("limits");
+                if (limits != null) {
+                    b.limits(bindLimits(limits, "limits", LimitPlace.TOP_LEVEL));
+                }
+                break;
+            }
+            case "identity": {
+                Fields identity = r.section("identity", structure.keys);
+                if (identity != null) {
+                    b.identity(bindIdentity(identity));
+                }
+                break;
+            }
+            case "tenants": {
+                List<Node> tenants = r.list("tenants");
+                if (tenants != null) {
+                    List<TenantConfig> list = new ArrayList<>();
+                    for (int i = 0; i < tenants.size(); i++) {
+                        list.add(bindTenant(tenants.get(i), Issues.index("", "tenants", i)));
+                    }
+                    b.tenants(list);
+                }
+                break;
+            }
+            case "trafficClasses": {
+                List<Node> classes = r.list("trafficClasses");
+                if (classes != null) {
+                    List<TrafficClassConfig> list = new ArrayList<>();
+                    for (int i = 0; i < classes.size(); i++) {
+                        list.add(bindClass(classes.get(i), Issues.index("", "trafficClasses", i)));
+                    }
+                    b.trafficClasses(list);
+                }
+                break;
+            }
+            default:
+                throw new IllegalStateException("no binding for " + structure.key);
+        }
     }
 
     private static <T> void set(T value, java.util.function.Consumer<T> setter) {
@@ -155,24 +170,15 @@ final class ConfigBinder {
         }
     }
 
-    private StoreConfig bindStore(Fields f) {
-        StoreConfig.Builder b = StoreConfig.builder();
-        set(f.text("url"), b::url);
-        set(f.integer("instances"), b::instances);
-        set(f.duration("timeout"), b::timeout);
-        set(f.number("leaseChunk"), b::leaseChunk);
-        return b.buildUnchecked();
-    }
-
     private ProviderConfig bindProvider(Node node, String path) {
         ProviderConfig.Builder b = ProviderConfig.builder();
-        Fields f = item(node, path, PROVIDER_KEYS, Collections.emptyMap(), "provider");
+        Fields f = item(node, path, ConfigSchema.PROVIDERS.keys, Collections.emptyMap(), "provider");
         if (f == null) {
             return b.buildUnchecked();
         }
         set(f.text("name"), b::name);
         set(f.choice("kind", ProviderKind.values(), ProviderKind::configName), b::kind);
-        Fields match = f.section("match", List.of("hosts", "urls"));
+        Fields match = f.section("match", ConfigSchema.MATCH_KEYS);
         if (match != null) {
             List<String> hosts = match.strings("hosts");
             List<String> urls = match.strings("urls");
@@ -205,7 +211,7 @@ final class ConfigBinder {
         } else if (place == LimitPlace.TENANT) {
             forbidden.put("level", "a tenant's limits are at level tenant, for that tenant");
         }
-        Fields f = item(node, path, LIMIT_KEYS, forbidden, "limit");
+        Fields f = item(node, path, ConfigSchema.LIMITS.keys, forbidden, "limit");
         if (f == null) {
             return b.buildUnchecked();
         }
@@ -303,7 +309,7 @@ final class ConfigBinder {
 
     private TenantConfig bindTenant(Node node, String path) {
         TenantConfig.Builder b = TenantConfig.builder();
-        Fields f = item(node, path, TENANT_KEYS, Collections.emptyMap(), "tenant");
+        Fields f = item(node, path, ConfigSchema.TENANTS.keys, Collections.emptyMap(), "tenant");
         if (f == null) {
             return b.buildUnchecked();
         }
@@ -318,7 +324,7 @@ final class ConfigBinder {
     }
 
     private TrafficClassConfig bindClass(Node node, String path) {
-        Fields f = item(node, path, CLASS_KEYS, Collections.emptyMap(), "traffic class");
+        Fields f = item(node, path, ConfigSchema.TRAFFIC_CLASSES.keys, Collections.emptyMap(), "traffic class");
         if (f == null) {
             return TrafficClassConfig.builder().buildUnchecked();
         }
@@ -331,31 +337,6 @@ final class ConfigBinder {
         set(f.duration("maxWait"), b::maxWait);
         set(f.integer("maxQueueDepth"), b::maxQueueDepth);
         set(f.choice("overloadAction", OverloadAction.values(), OverloadAction::configName), b::overloadAction);
-        return b.buildUnchecked();
-    }
-
-    private RetryConfig bindRetry(Fields f) {
-        RetryConfig.Builder b = RetryConfig.builder();
-        set(f.integer("maxAttempts"), b::maxAttempts);
-        set(f.number("budgetRatio"), b::budgetRatio);
-        set(f.number("budgetFloorPerSecond"), b::budgetFloorPerSecond);
-        set(f.duration("budgetWindow"), b::budgetWindow);
-        set(f.duration("baseBackoff"), b::baseBackoff);
-        set(f.duration("maxBackoff"), b::maxBackoff);
-        set(f.number("hintJitter"), b::hintJitter);
-        set(f.duration("maxHintWait"), b::maxHintWait);
-        return b.buildUnchecked();
-    }
-
-    private EstimationConfig bindEstimation(Fields f) {
-        EstimationConfig.Builder b = EstimationConfig.builder();
-        set(f.number("charsPerToken"), b::charsPerToken);
-        set(f.integer("tokensPerMessage"), b::tokensPerMessage);
-        set(f.number("outputPercentile"), b::outputPercentile);
-        set(f.integer("defaultOutputTokens"), b::defaultOutputTokens);
-        set(f.bool("learn"), b::learn);
-        set(f.number("correctionMin"), b::correctionMin);
-        set(f.number("correctionMax"), b::correctionMax);
         return b.buildUnchecked();
     }
 
@@ -715,7 +696,7 @@ final class ConfigBinder {
     }
 
     /** The fields of one mapping, checked against the keys allowed there. */
-    private final class Fields {
+    private final class Fields implements Setting.Reader {
         final Node.MapNode node;
         final String path;
 
@@ -758,15 +739,18 @@ final class ConfigBinder {
             return ConfigBinder.this.list(node.get(key), p(key));
         }
 
-        String text(String key) {
+        @Override
+        public String text(String key) {
             return ConfigBinder.this.text(node.get(key), p(key));
         }
 
-        Integer integer(String key) {
+        @Override
+        public Integer integer(String key) {
             return ConfigBinder.this.integer(node.get(key), p(key));
         }
 
-        Double number(String key) {
+        @Override
+        public Double number(String key) {
             return ConfigBinder.this.number(node.get(key), p(key));
         }
 
@@ -774,15 +758,18 @@ final class ConfigBinder {
             return ConfigBinder.this.capacity(node.get(key), p(key));
         }
 
-        Boolean bool(String key) {
+        @Override
+        public Boolean bool(String key) {
             return ConfigBinder.this.bool(node.get(key), p(key));
         }
 
-        Duration duration(String key) {
+        @Override
+        public Duration duration(String key) {
             return ConfigBinder.this.duration(node.get(key), p(key));
         }
 
-        <E> E choice(String key, E[] values, Function<E, String> nameOf) {
+        @Override
+        public <E> E choice(String key, E[] values, Function<E, String> nameOf) {
             return ConfigBinder.this.choice(node.get(key), p(key), values, nameOf);
         }
 

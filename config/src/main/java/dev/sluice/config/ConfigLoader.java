@@ -45,7 +45,7 @@ public final class ConfigLoader {
         if (root == null) {
             root = new Node.MapNode(null);
         }
-        expandStoreShorthand(root);
+        expandShorthands(root);
         overrides.applyTo(root);
 
         ConfigBinder binder = new ConfigBinder();
@@ -110,13 +110,18 @@ public final class ConfigLoader {
                 file.source, 0, 0);
     }
 
-    /** {@code store: redis://host:6379} means {@code store: {url: redis://host:6379}}. */
-    private static void expandStoreShorthand(Node.MapNode root) {
-        Node.Field store = root.fields.get("store");
-        if (store != null && store.value instanceof Node.ScalarNode && !((Node.ScalarNode) store.value).isNull()) {
-            Node.MapNode map = new Node.MapNode(store.value.location);
-            map.put("url", store.keyLocation, store.value);
-            store.value = map;
+    /** {@code store: redis://host:6379} means {@code store: {url: redis://host:6379}}: each section's declared shorthand. */
+    private static void expandShorthands(Node.MapNode root) {
+        for (Section<?, ?> section : ConfigSchema.sections()) {
+            if (section.shorthand == null) {
+                continue;
+            }
+            Node.Field field = root.fields.get(section.key);
+            if (field != null && field.value instanceof Node.ScalarNode && !((Node.ScalarNode) field.value).isNull()) {
+                Node.MapNode map = new Node.MapNode(field.value.location);
+                map.put(section.shorthand.key, field.keyLocation, field.value);
+                field.value = map;
+            }
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.sluice.config;
 
-import java.util.Objects;
-
 /**
  * How the governor estimates a call's tokens before it is sent, so it can reserve them. Input
  * tokens come from the serialized request ({@link #charsPerToken()} with a learned per-model
@@ -39,8 +37,9 @@ public final class EstimationConfig {
     }
 
     public Builder toBuilder() {
-        return new Builder().charsPerToken(charsPerToken).tokensPerMessage(tokensPerMessage).outputPercentile(outputPercentile)
-                .defaultOutputTokens(defaultOutputTokens).learn(learn).correctionMin(correctionMin).correctionMax(correctionMax);
+        Builder b = new Builder();
+        ConfigSchema.ESTIMATION.copy(this, b);
+        return b;
     }
 
     /** Characters of serialized request per input token before the learned correction. */
@@ -79,31 +78,17 @@ public final class EstimationConfig {
     }
 
     void validate(String path, Issues issues) {
-        issues.check(charsPerToken > 0 && Double.isFinite(charsPerToken), Issues.join(path, "charsPerToken"), charsPerToken, "> 0");
-        issues.check(tokensPerMessage >= 0, Issues.join(path, "tokensPerMessage"), tokensPerMessage, ">= 0");
-        issues.check(outputPercentile >= 0.5 && outputPercentile <= 1, Issues.join(path, "outputPercentile"), outputPercentile,
-                "between 0.5 and 1");
-        issues.check(defaultOutputTokens > 0, Issues.join(path, "defaultOutputTokens"), defaultOutputTokens, "> 0");
-        issues.check(correctionMin > 0 && correctionMin <= 1, Issues.join(path, "correctionMin"), correctionMin, "> 0 and <= 1");
-        issues.check(correctionMax >= 1 && Double.isFinite(correctionMax), Issues.join(path, "correctionMax"), correctionMax, ">= 1");
+        ConfigSchema.ESTIMATION.validate(this, path, issues);
     }
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof EstimationConfig)) {
-            return false;
-        }
-        EstimationConfig e = (EstimationConfig) o;
-        return Double.compare(charsPerToken, e.charsPerToken) == 0 && tokensPerMessage == e.tokensPerMessage
-                && Double.compare(outputPercentile, e.outputPercentile) == 0 && defaultOutputTokens == e.defaultOutputTokens
-                && learn == e.learn && Double.compare(correctionMin, e.correctionMin) == 0
-                && Double.compare(correctionMax, e.correctionMax) == 0;
+        return o instanceof EstimationConfig && ConfigSchema.ESTIMATION.sameValues(this, (EstimationConfig) o);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(charsPerToken, tokensPerMessage, outputPercentile, defaultOutputTokens, learn, correctionMin,
-                correctionMax);
+        return ConfigSchema.ESTIMATION.hashValues(this);
     }
 
     @Override
@@ -115,15 +100,17 @@ public final class EstimationConfig {
 
     /** Builds an {@link EstimationConfig}; starts from the defaults. */
     public static final class Builder {
-        double charsPerToken = 4.0;
-        int tokensPerMessage = 4;
-        double outputPercentile = 0.95;
-        int defaultOutputTokens = 1024;
-        boolean learn = true;
-        double correctionMin = 0.5;
-        double correctionMax = 2.0;
+        // Defaults, ranges and docs: ConfigSchema.ESTIMATION.
+        double charsPerToken;
+        int tokensPerMessage;
+        double outputPercentile;
+        int defaultOutputTokens;
+        boolean learn;
+        double correctionMin;
+        double correctionMax;
 
         private Builder() {
+            ConfigSchema.ESTIMATION.applyDefaults(this);
         }
 
         public Builder charsPerToken(double charsPerToken) {

@@ -4,6 +4,7 @@ package dev.sluice.config;
 public final class JmxConfig {
     private static final JmxConfig ENABLED = new JmxConfig(true);
     private static final JmxConfig DISABLED = new JmxConfig(false);
+    private static final JmxConfig DEFAULTS = new Builder().buildUnchecked();
 
     private final boolean enabled;
 
@@ -13,7 +14,7 @@ public final class JmxConfig {
 
     /** The default: MXBeans registered, so operators can read and tune without a restart. */
     public static JmxConfig defaults() {
-        return ENABLED;
+        return DEFAULTS;
     }
 
     public static JmxConfig of(boolean enabled) {
@@ -37,5 +38,24 @@ public final class JmxConfig {
     @Override
     public String toString() {
         return "JmxConfig{enabled=" + enabled + "}";
+    }
+
+    /** What the binder fills in; the section has one setting, so code uses {@link #of(boolean)}. */
+    static final class Builder {
+        // Default and docs: ConfigSchema.JMX.
+        boolean enabled;
+
+        Builder() {
+            ConfigSchema.JMX.applyDefaults(this);
+        }
+
+        Builder enabled(boolean enabled) {
+            this.enabled = enabled;
+            return this;
+        }
+
+        JmxConfig buildUnchecked() {
+            return of(enabled);
+        }
     }
 }

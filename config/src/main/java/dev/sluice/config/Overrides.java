@@ -16,24 +16,20 @@ import java.util.Map;
  * validated exactly like the file's values and their problems name their source.
  */
 final class Overrides {
+    /** Every dotted path that can be set from outside the file, to the setting it sets ({@code store} sets {@code store.url}). */
+    private static final Map<String, String> TARGETS = ConfigSchema.overridePaths();
     /** Every scalar that can be set from outside the file, by its dotted path. */
-    static final List<String> PATHS = List.of("mode", "failMode", "logLevel", "adoptHeaderLimits", "leaseTimeout",
-            "jmx.enabled", "store", "store.url", "store.instances", "store.timeout", "store.leaseChunk",
-            "classScheduling", "retry.maxAttempts", "retry.budgetRatio", "retry.budgetFloorPerSecond",
-            "retry.budgetWindow", "retry.baseBackoff", "retry.maxBackoff", "retry.hintJitter", "retry.maxHintWait",
-            "estimation.charsPerToken", "estimation.tokensPerMessage", "estimation.outputPercentile",
-            "estimation.defaultOutputTokens", "estimation.learn", "estimation.correctionMin", "estimation.correctionMax");
+    static final List<String> PATHS = List.copyOf(TARGETS.keySet());
     static final String CONFIG = "config";
     static final String AGENT_ARGUMENT = "agent argument";
-    private static final String SETTABLE = "mode, failMode, logLevel, adoptHeaderLimits, leaseTimeout, jmx.enabled,"
-            + " store, store.url, store.instances, store.timeout, store.leaseChunk, classScheduling, retry.*, estimation.*";
+    private static final String SETTABLE = ConfigSchema.settableList();
 
     /** Normalised name (no case, {@code _}, {@code .}, {@code -}) to the path it sets. */
     private static final Map<String, String> BY_NORMALISED = new LinkedHashMap<>();
 
     static {
-        for (String path : PATHS) {
-            BY_NORMALISED.put(DidYouMean.normalise(path), path.equals("store") ? "store.url" : path);
+        for (Map.Entry<String, String> e : TARGETS.entrySet()) {
+            BY_NORMALISED.put(DidYouMean.normalise(e.getKey()), e.getValue());
         }
     }
 

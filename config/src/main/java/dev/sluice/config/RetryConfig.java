@@ -42,9 +42,9 @@ public final class RetryConfig {
     }
 
     public Builder toBuilder() {
-        return new Builder().maxAttempts(maxAttempts).budgetRatio(budgetRatio).budgetFloorPerSecond(budgetFloorPerSecond)
-                .budgetWindow(budgetWindow).baseBackoff(baseBackoff).maxBackoff(maxBackoff).hintJitter(hintJitter)
-                .maxHintWait(maxHintWait);
+        Builder b = new Builder();
+        ConfigSchema.RETRY.copy(this, b);
+        return b;
     }
 
     /** Attempts per call including the first (3 = the first plus 2 retries, the SDKs' own default). */
@@ -87,22 +87,15 @@ public final class RetryConfig {
     }
 
     void validate(String path, Issues issues) {
-        issues.check(maxAttempts >= 1, Issues.join(path, "maxAttempts"), maxAttempts, ">= 1");
-        issues.check(budgetRatio >= 0 && budgetRatio <= 10, Issues.join(path, "budgetRatio"), budgetRatio, "between 0 and 10");
-        issues.check(budgetFloorPerSecond >= 0 && Double.isFinite(budgetFloorPerSecond),
-                Issues.join(path, "budgetFloorPerSecond"), budgetFloorPerSecond, ">= 0");
-        positive(path, "budgetWindow", budgetWindow, issues);
-        positive(path, "baseBackoff", baseBackoff, issues);
-        positive(path, "maxBackoff", maxBackoff, issues);
-        if (baseBackoff != null && maxBackoff != null && !maxBackoff.isNegative() && !maxBackoff.isZero()) {
-            issues.check(maxBackoff.compareTo(baseBackoff) >= 0, Issues.join(path, "maxBackoff"), maxBackoff,
-                    ">= baseBackoff (" + Durations.format(baseBackoff) + ")");
-        }
-        issues.check(hintJitter >= 0 && hintJitter <= 1, Issues.join(path, "hintJitter"), hintJitter, "between 0 and 1");
-        if (maxHintWait == null) {
-            issues.missing(Issues.join(path, "maxHintWait"));
-        } else {
-            issues.check(!maxHintWait.isNegative(), Issues.join(path, "maxHintWait"), maxHintWait, ">= 0");
+        ConfigSchema.RETRY.validate(this, path, issues);
+    }
+
+    /** maxBackoff >= baseBackoff, once both are valid on their own. */
+    static void checkBackoffOrder(RetryConfig r, String maxBackoffPath, Issues issues) {
+        Duration base = r.baseBackoff;
+        Duration max = r.maxBackoff;
+        if (base != null && max != null && !max.isNegative() && !max.isZero()) {
+            issues.check(max.compareTo(base) >= 0, maxBackoffPath, max, ">= baseBackoff (" + Durations.format(base) + ")");
         }
     }
 
@@ -116,21 +109,12 @@ public final class RetryConfig {
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof RetryConfig)) {
-            return false;
-        }
-        RetryConfig r = (RetryConfig) o;
-        return maxAttempts == r.maxAttempts && Double.compare(budgetRatio, r.budgetRatio) == 0
-                && Double.compare(budgetFloorPerSecond, r.budgetFloorPerSecond) == 0
-                && Objects.equals(budgetWindow, r.budgetWindow) && Objects.equals(baseBackoff, r.baseBackoff)
-                && Objects.equals(maxBackoff, r.maxBackoff) && Double.compare(hintJitter, r.hintJitter) == 0
-                && Objects.equals(maxHintWait, r.maxHintWait);
+        return o instanceof RetryConfig && ConfigSchema.RETRY.sameValues(this, (RetryConfig) o);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(maxAttempts, budgetRatio, budgetFloorPerSecond, budgetWindow, baseBackoff, maxBackoff,
-                hintJitter, maxHintWait);
+        return ConfigSchema.RETRY.hashValues(this);
     }
 
     @Override
@@ -143,16 +127,18 @@ public final class RetryConfig {
 
     /** Builds a {@link RetryConfig}; starts from the defaults. */
     public static final class Builder {
-        int maxAttempts = 3;
-        double budgetRatio = 0.2;
-        double budgetFloorPerSecond = 1.0;
-        Duration budgetWindow = Duration.ofSeconds(10);
-        Duration baseBackoff = Duration.ofMillis(500);
-        Duration maxBackoff = Duration.ofSeconds(30);
-        double hintJitter = 0.2;
-        Duration maxHintWait = Duration.ofSeconds(60);
+        // Defaults, ranges and docs: ConfigSchema.RETRY.
+        int maxAttempts;
+        double budgetRatio;
+        double budgetFloorPerSecond;
+        Duration budgetWindow;
+        Duration baseBackoff;
+        Duration maxBackoff;
+        double hintJitter;
+        Duration maxHintWait;
 
         private Builder() {
+            ConfigSchema.RETRY.applyDefaults(this);
         }
 
         public Builder maxAttempts(int maxAttempts) {

@@ -24,7 +24,9 @@ import java.util.Set;
  */
 public final class SluiceConfig {
     /** The default for {@link #leaseTimeout()}. */
-    public static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_LEASE_TIMEOUT = ConfigSchema.LEASE_TIMEOUT.defaultValue;
+    /** The default for {@link #coldStartWait()}. */
+    public static final Duration DEFAULT_COLD_START_WAIT = ConfigSchema.COLD_START_WAIT.defaultValue;
     static final String DEFAULTS_ORIGIN = "defaults (no config file)";
 
     private static final SluiceConfig DEFAULTS = new Builder().origin(DEFAULTS_ORIGIN).build();
@@ -34,6 +36,7 @@ public final class SluiceConfig {
     private final LogLevel logLevel;
     private final boolean adoptHeaderLimits;
     private final Duration leaseTimeout;
+    private final Duration coldStartWait;
     private final JmxConfig jmx;
     private final StoreConfig store;
     private final List<ProviderConfig> providers;
@@ -52,6 +55,7 @@ public final class SluiceConfig {
         this.logLevel = b.logLevel;
         this.adoptHeaderLimits = b.adoptHeaderLimits;
         this.leaseTimeout = b.leaseTimeout;
+        this.coldStartWait = b.coldStartWait;
         this.jmx = b.jmx;
         this.store = b.store;
         this.providers = List.copyOf(b.providers);
@@ -100,6 +104,7 @@ public final class SluiceConfig {
         b.logLevel = logLevel;
         b.adoptHeaderLimits = adoptHeaderLimits;
         b.leaseTimeout = leaseTimeout;
+        b.coldStartWait = coldStartWait;
         b.jmx = jmx;
         b.store = store;
         b.providers = new ArrayList<>(providers);
@@ -134,6 +139,14 @@ public final class SluiceConfig {
     /** How long a concurrency slot or stream reservation may stay unreleased before the lease reaper frees it. */
     public Duration leaseTimeout() {
         return leaseTimeout;
+    }
+
+    /**
+     * How long calls to a provider scope Sluice knows nothing about wait for the first call's answer
+     * (and the rate-limit headers it brings) before they go anyway; zero lets every call go at once.
+     */
+    public Duration coldStartWait() {
+        return coldStartWait;
     }
 
     public JmxConfig jmx() {
@@ -315,7 +328,7 @@ public final class SluiceConfig {
         }
         SluiceConfig c = (SluiceConfig) o;
         return mode == c.mode && failMode == c.failMode && logLevel == c.logLevel && adoptHeaderLimits == c.adoptHeaderLimits
-                && leaseTimeout.equals(c.leaseTimeout) && jmx.equals(c.jmx) && store.equals(c.store)
+                && leaseTimeout.equals(c.leaseTimeout) && coldStartWait.equals(c.coldStartWait) && jmx.equals(c.jmx) && store.equals(c.store)
                 && providers.equals(c.providers) && limits.equals(c.limits) && identity.equals(c.identity)
                 && tenants.equals(c.tenants) && classScheduling == c.classScheduling
                 && trafficClasses.equals(c.trafficClasses) && retry.equals(c.retry) && estimation.equals(c.estimation);
@@ -323,14 +336,15 @@ public final class SluiceConfig {
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, failMode, logLevel, adoptHeaderLimits, leaseTimeout, jmx, store, providers, limits,
+        return Objects.hash(mode, failMode, logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait, jmx, store, providers, limits,
                 identity, tenants, classScheduling, trafficClasses, retry, estimation);
     }
 
     @Override
     public String toString() {
         return "SluiceConfig{origin=" + origin + ", mode=" + mode + ", failMode=" + failMode + ", logLevel=" + logLevel
-                + ", adoptHeaderLimits=" + adoptHeaderLimits + ", leaseTimeout=" + Issues.render(leaseTimeout) + ", " + jmx
+                + ", adoptHeaderLimits=" + adoptHeaderLimits + ", leaseTimeout=" + Issues.render(leaseTimeout)
+                + ", coldStartWait=" + Issues.render(coldStartWait) + ", " + jmx
                 + ", " + store + ", providers=" + providers + ", limits=" + limits + ", " + identity + ", tenants="
                 + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses + ", " + retry
                 + ", " + estimation + "}";
@@ -342,24 +356,27 @@ public final class SluiceConfig {
      * classes, guaranteed shares summing to at most 1) and names every problem it finds.
      */
     public static final class Builder {
-        Mode mode = Mode.ENFORCE;
-        FailMode failMode = FailMode.OPEN;
-        LogLevel logLevel = LogLevel.INFO;
+        // The top level's scalar settings: defaults, ranges and docs in ConfigSchema.ROOT.
+        Mode mode;
+        FailMode failMode;
+        LogLevel logLevel;
         boolean adoptHeaderLimits;
-        Duration leaseTimeout = DEFAULT_LEASE_TIMEOUT;
+        Duration leaseTimeout;
+        Duration coldStartWait;
+        ClassScheduling classScheduling;
         JmxConfig jmx = JmxConfig.defaults();
         StoreConfig store = StoreConfig.defaults();
         List<ProviderConfig> providers = new ArrayList<>();
         List<LimitConfig> limits = new ArrayList<>();
         IdentityConfig identity = IdentityConfig.defaults();
         List<TenantConfig> tenants = new ArrayList<>();
-        ClassScheduling classScheduling = ClassScheduling.STRICT;
         List<TrafficClassConfig> trafficClasses = new ArrayList<>();
         RetryConfig retry = RetryConfig.defaults();
         EstimationConfig estimation = EstimationConfig.defaults();
         String origin = "built in code";
 
         private Builder() {
+            ConfigSchema.ROOT.applyDefaults(this);
         }
 
         public Builder mode(Mode mode) {
@@ -384,6 +401,11 @@ public final class SluiceConfig {
 
         public Builder leaseTimeout(Duration leaseTimeout) {
             this.leaseTimeout = Objects.requireNonNull(leaseTimeout, "leaseTimeout");
+            return this;
+        }
+
+        public Builder coldStartWait(Duration coldStartWait) {
+            this.coldStartWait = Objects.requireNonNull(coldStartWait, "coldStartWait");
             return this;
         }
 
@@ -475,7 +497,7 @@ public final class SluiceConfig {
         /** Every problem of every section and between sections, with paths as in a config file. */
         Issues issues() {
             Issues issues = new Issues();
-            RetryConfig.positive("", "leaseTimeout", leaseTimeout, issues);
+            ConfigSchema.ROOT.validate(this, "", issues);
             store.validate("store", issues);
             identity.validate("identity", issues);
             for (int i = 0; i < providers.size(); i++) {

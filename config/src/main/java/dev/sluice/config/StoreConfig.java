@@ -42,10 +42,7 @@ public final class StoreConfig {
 
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.url = url;
-        b.instances = instances;
-        b.timeout = timeout;
-        b.leaseChunk = leaseChunk;
+        ConfigSchema.STORE.copy(this, b);
         return b;
     }
 
@@ -103,19 +100,15 @@ public final class StoreConfig {
     }
 
     void validate(String path, Issues issues) {
-        if (url == null) {
-            issues.missing(Issues.join(path, "url"));
-        } else if (!isLocal() && address.error != null) {
-            issues.add(Issues.join(path, "url"), url, "\"" + masked(url) + "\" is not a store URL: " + address.error
+        ConfigSchema.STORE.validate(this, path, issues);
+    }
+
+    /** The URL names the local store or a Redis server Sluice can use; a missing URL is reported by the schema. */
+    void checkUrl(String urlPath, Issues issues) {
+        if (url != null && !isLocal() && address.error != null) {
+            issues.add(urlPath, url, "\"" + masked(url) + "\" is not a store URL: " + address.error
                     + "; write local, redis://host:port[/db] or rediss://host:port[/db]");
         }
-        issues.check(instances >= 0, Issues.join(path, "instances"), instances, ">= 0");
-        if (timeout == null) {
-            issues.missing(Issues.join(path, "timeout"));
-        } else {
-            issues.check(!timeout.isNegative() && !timeout.isZero(), Issues.join(path, "timeout"), timeout, "> 0");
-        }
-        issues.check(leaseChunk >= 0 && leaseChunk <= 0.5, Issues.join(path, "leaseChunk"), leaseChunk, "between 0 and 0.5");
     }
 
     private static String masked(String url) {
@@ -124,17 +117,12 @@ public final class StoreConfig {
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof StoreConfig)) {
-            return false;
-        }
-        StoreConfig s = (StoreConfig) o;
-        return Objects.equals(url, s.url) && instances == s.instances && Objects.equals(timeout, s.timeout)
-                && Double.compare(leaseChunk, s.leaseChunk) == 0;
+        return o instanceof StoreConfig && ConfigSchema.STORE.sameValues(this, (StoreConfig) o);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(url, instances, timeout, leaseChunk);
+        return ConfigSchema.STORE.hashValues(this);
     }
 
     @Override
@@ -145,12 +133,14 @@ public final class StoreConfig {
 
     /** Builds a {@link StoreConfig}; starts from the defaults. */
     public static final class Builder {
-        String url = LOCAL;
-        int instances = 0;
-        Duration timeout = Duration.ofMillis(100);
-        double leaseChunk = 0.05;
+        // Defaults, ranges and docs: ConfigSchema.STORE.
+        String url;
+        int instances;
+        Duration timeout;
+        double leaseChunk;
 
         private Builder() {
+            ConfigSchema.STORE.applyDefaults(this);
         }
 
         public Builder url(String url) {

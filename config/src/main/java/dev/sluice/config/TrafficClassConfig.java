@@ -16,7 +16,8 @@ public final class TrafficClassConfig {
     /**
      * Calls with no class. Waits up to 60 s (never beyond the caller's own timeout) and, when
      * overloaded, lets the call through: adding the agent must never fail a call the SDK would
-     * have completed on its own.
+     * have completed on its own. Where Sluice knows the provider has no room the provider would
+     * refuse the call too, so the governor answers it locally instead (see the README).
      */
     public static final TrafficClassConfig DEFAULT = builtIn("default", 5, Duration.ofSeconds(60), 10_000,
             OverloadAction.PASS_THROUGH);

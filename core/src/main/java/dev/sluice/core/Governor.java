@@ -101,6 +101,7 @@ public final class Governor implements AutoCloseable {
     private volatile Mode mode;
     private volatile long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
+    private final long coldStartWaitNanos;
     private final boolean adoptHeaderLimits;
     private final boolean weightedClasses;
 
@@ -155,6 +156,7 @@ public final class Governor implements AutoCloseable {
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
+        this.coldStartWaitNanos = b.coldStartWait.toNanos();
         this.adoptHeaderLimits = b.adoptHeaderLimits;
         this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
@@ -631,7 +633,7 @@ public final class Governor implements AutoCloseable {
             Bucket b = buckets[i];
             long amount = amountFor(b, demand);
             amounts[i] = amount;
-            if (amount != 0 && b.limit().enforced() && b.roomOnFastPath(g, nowNanos, nowMillis) < amount) {
+            if (amount != 0 && b.limit().enforced() && b.roomOnFastPath(g, nowNanos, nowMillis) < b.roomNeeded(g, amount)) {
                 return null;
             }
         }
@@ -706,7 +708,7 @@ public final class Governor implements AutoCloseable {
         if (s != null && s.never) {
             return reject(rejection(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
-        if (s != null && s.nanos != Bucket.ON_RELEASE) {
+        if (s != null && s.nanos != Bucket.ON_RELEASE && !s.firstAnswer) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
@@ -718,7 +720,8 @@ public final class Governor implements AutoCloseable {
 
     private Admission overflow(CallContext call, Demand demand, Route route, TrafficClass cls, long nowNanos,
             long nowMillis, String reason) {
-        if (cls.overloadAction() == OverloadAction.PASS_THROUGH) {
+        if (cls.overloadAction() == OverloadAction.PASS_THROUGH
+                && !providerHasNoRoom(demand, route, nowNanos, nowMillis)) {
             stats.onPassedThrough(cls.name());
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
@@ -726,12 +729,33 @@ public final class Governor implements AutoCloseable {
         return reject(rejection(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
     }
 
+    /**
+     * Whether Sluice knows the provider would refuse this call now: the provider asked the scope to
+     * wait, or a bucket mirroring one of its limits (announced, learned or declared) has no room.
+     * A call that waited its fill is then answered locally in the provider's shape, not sent to
+     * spend the provider's count (OpenAI counts refused requests too); {@code pass_through} lets
+     * a call go only where Sluice does not know, such as a limit of the service's own.
+     */
+    private boolean providerHasNoRoom(Demand demand, Route route, long nowNanos, long nowMillis) {
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0 && !route.scope.holdsForFirstAnswer(nowNanos)) {
+            return true;
+        }
+        for (Bucket b : route.buckets()) {
+            long amount = amountFor(b, demand);
+            if (amount != 0 && b.limit().enforced() && b.limit().mirrorsProvider()
+                    && b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** What is short for a demand on a route, and until when; null when everything has room. */
     private Shortfall shortfall(Demand demand, Route route, long nowNanos, long nowMillis) {
         Shortfall worst = null;
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            worst = new Shortfall(null, 0, 0, gate);
+            worst = route.scope.holdsForFirstAnswer(nowNanos) ? Shortfall.firstAnswer(gate) : new Shortfall(null, 0, 0, gate);
         }
         for (Bucket b : route.buckets()) {
             long amount = amountFor(b, demand);
@@ -739,10 +763,13 @@ public final class Governor implements AutoCloseable {
                 continue;
             }
             long room = b.roomFor(route.guarantee, nowNanos, nowMillis);
-            if (room < amount) {
-                long wait = b.nanosUntilRoomFor(route.guarantee, amount, nowNanos, nowMillis);
+            long need = b.roomNeeded(route.guarantee, amount);
+            if (room < need) {
+                long wait = b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis);
                 if (worst == null || wait > worst.nanos) {
-                    worst = new Shortfall(b, amount, room, wait);
+                    worst = new Shortfall(b, need, room, wait);
+                } else if (worst.firstAnswer) {
+                    worst = new Shortfall(null, 0, 0, worst.nanos); // a bucket is short too: a real shortage
                 }
             }
         }
@@ -898,13 +925,14 @@ public final class Governor implements AutoCloseable {
             if (amount == 0 || !b.limit().enforced()) {
                 continue;
             }
-            if (b.roomFor(route.guarantee, nowNanos, nowMillis) < amount) {
+            long need = b.roomNeeded(route.guarantee, amount);
+            if (b.roomFor(route.guarantee, nowNanos, nowMillis) < need) {
                 shortNow = true;
                 shortLocally |= !b.awaitsStore(nowMillis);
                 if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }
-                noteWake(b.nanosUntilRoomFor(route.guarantee, amount, nowNanos, nowMillis));
+                noteWake(b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis));
             }
         }
         if (shortNow) {
@@ -951,13 +979,20 @@ public final class Governor implements AutoCloseable {
     }
 
     private void expire(Waiter w, Route route, long nowNanos, long nowMillis, List<Waiter> done) {
-        if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH) {
+        if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH
+                && !providerHasNoRoom(w.demand, route, nowNanos, nowMillis)) {
             stats.onPassedThrough(w.trafficClass.name());
             w.releaseClaims();
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
             return;
         }
         Shortfall s = shortfall(w.demand, route, nowNanos, nowMillis);
+        if (s != null && s.firstAnswer) {
+            // held only for a cold scope's first answer, which is late: not knowing is no reason to refuse
+            w.releaseClaims();
+            leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
+            return;
+        }
         Rejection r = rejection(GatewayDecision.QUEUE_DEADLINE_EXCEEDED, w.context, w.demand, s,
                 nowNanos - w.enqueuedNanos, "deadline");
         leaveQueue(w, reject(r), done);
@@ -1239,13 +1274,25 @@ public final class Governor implements AutoCloseable {
                 buckets.add(b);
             }
         }
-        ProviderScope scope = scopes.get(call.providerScopeKey(),
-                k -> new ProviderScope(k, scopeDisplayName(call), guarantees, store));
+        ProviderScope scope = scopes.get(call.providerScopeKey(), k -> newScope(k, call, buckets, nowNanos));
         Route r = new Route(buckets.toArray(new Bucket[0]), scope, generation, guarantees.indexOf(call.tenant()),
                 stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
         call.cachedRoute = r;
         routes.put(key, r);
         return r;
+    }
+
+    /**
+     * A provider scope seen for the first time. When nothing on the route mirrors the provider's
+     * limits (none declared, none learned yet), its first call goes alone and the others wait for
+     * that answer's headers, at most {@code coldStartWait}.
+     */
+    private ProviderScope newScope(String key, CallContext call, List<Bucket> routeBuckets, long nowNanos) {
+        ProviderScope scope = new ProviderScope(key, scopeDisplayName(call), guarantees, store);
+        if (coldStartWaitNanos > 0 && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
+            scope.startCold(nowNanos + coldStartWaitNanos);
+        }
+        return scope;
     }
 
     private static String scopeDisplayName(CallContext call) {
@@ -1330,15 +1377,30 @@ public final class Governor implements AutoCloseable {
         final long nanos;
         final boolean never;
 
+        /** Only a cold scope's first answer is awaited: not a shortage Sluice knows of. */
+        final boolean firstAnswer;
+
         Shortfall(Bucket bucket, long needed, long room, long nanos) {
+            this(bucket, needed, room, nanos, false);
+        }
+
+        private Shortfall(Bucket bucket, long needed, long room, long nanos, boolean firstAnswer) {
             this.bucket = bucket;
             this.needed = needed;
             this.room = room;
             this.nanos = nanos;
             this.never = nanos == Bucket.NEVER;
+            this.firstAnswer = firstAnswer;
+        }
+
+        static Shortfall firstAnswer(long nanos) {
+            return new Shortfall(null, 0, 0, nanos, true);
         }
 
         String describe() {
+            if (firstAnswer) {
+                return "waiting for the first answer of a new provider scope, at most " + seconds(nanos);
+            }
             if (bucket == null) {
                 return "provider asked to wait " + seconds(nanos);
             }
@@ -1700,6 +1762,7 @@ public final class Governor implements AutoCloseable {
         private Mode mode = Mode.ENFORCE;
         private Duration leaseTimeout = Duration.ofMinutes(10);
         private Duration probeTimeout = Duration.ofSeconds(30);
+        private Duration coldStartWait = Duration.ZERO;
         private boolean adoptHeaderLimits;
         private boolean weightedClasses;
         private QuotaStore store = QuotaStore.local();
@@ -1738,6 +1801,18 @@ public final class Governor implements AutoCloseable {
         }
 
         /** How long a probe after a provider pause may go unanswered before another call probes. */
+        /**
+         * How long calls to a provider scope Sluice knows nothing about wait for its first call's
+         * answer before they go anyway (zero, the default here: they go at once).
+         */
+        public Builder coldStartWait(Duration v) {
+            if (v.isNegative()) {
+                throw new IllegalArgumentException("coldStartWait must be >= 0, was " + v);
+            }
+            this.coldStartWait = v;
+            return this;
+        }
+
         public Builder probeTimeout(Duration v) {
             this.probeTimeout = v;
             return this;

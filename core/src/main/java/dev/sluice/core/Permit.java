@@ -257,12 +257,21 @@ public final class Permit extends Admission {
     }
 
     /**
+     * The provider did the work but its usage never arrived (the answer broke before it was read):
+     * what was reserved is kept as used, and the concurrency slot comes back.
+     */
+    public boolean settleAsReserved() {
+        boolean first = requestSettlement(AS_RESERVED);
+        releaseConcurrency();
+        return first;
+    }
+
+    /**
      * The lease ran out with the permit still holding something (a stream nobody closed): what it
      * reserved is kept as used, since Sluice cannot know better, and its slot comes back.
      */
     void expireLease() {
-        requestSettlement(AS_RESERVED);
-        releaseConcurrency();
+        settleAsReserved();
     }
 
     /** Whether the reservation has been settled (or cancelled). */

@@ -55,6 +55,7 @@ public final class SluiceRuntime implements AutoCloseable {
                 .timer(timer)
                 .mode(config.mode())
                 .leaseTimeout(config.leaseTimeout())
+                .coldStartWait(config.coldStartWait())
                 .adoptHeaderLimits(config.adoptHeaderLimits())
                 .weightedClasses(config.classScheduling() == ClassScheduling.WEIGHTED)
                 .store(store(config));

@@ -27,6 +27,7 @@ final class AsyncExchange {
         try {
             e = call.transport.callbackExecutor();
         } catch (Throwable t) {
+            engine.fault("reading the client's callback executor", t); // completions then run on a fresh thread
             e = null;
         }
         this.callbacks = e != null ? e : CompletableFuture.delayedExecutor(0, java.util.concurrent.TimeUnit.NANOSECONDS);
@@ -82,21 +83,22 @@ final class AsyncExchange {
             permit.cancel(); // the caller gave up while we waited
             return;
         }
-        SettlingObserver observer;
+        SettlingObserver observer = null;
         CompletableFuture<Object> send;
         try {
             observer = engine.beforeSend(call, permit);
             send = call.transport.sendAsync(observer);
         } catch (Throwable t) {
-            handle(engine.afterSendFailure(call, permit, t));
+            handle(engine.afterSendFailure(call, permit, observer, t));
             return;
         }
         current = send;
+        SettlingObserver attemptObserver = observer;
         send.whenComplete((response, error) -> {
             if (error != null) {
-                handle(engine.afterSendFailure(call, permit, unwrap(error)));
+                handle(engine.afterSendFailure(call, permit, attemptObserver, unwrap(error)));
             } else {
-                handle(engine.afterResponse(call, permit, observer, response));
+                handle(engine.afterResponse(call, permit, attemptObserver, response));
             }
         });
     }

@@ -31,10 +31,10 @@ import dev.sluice.core.provider.ProviderRequest;
 import dev.sluice.core.provider.RateLimitSnapshot;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.wire.RefusalAnnotation;
+import dev.sluice.core.retry.ConnectionFailures;
 import dev.sluice.core.retry.OutcomeClass;
 import dev.sluice.core.retry.RetryBudget;
 import dev.sluice.core.retry.RetryPolicy;
-import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
 import java.time.Duration;
@@ -310,7 +310,7 @@ public final class ExchangeGovernance implements Governance {
         try {
             response = call.transport.send(observer);
         } catch (Throwable error) {
-            return afterSendFailure(call, permit, error);
+            return afterSendFailure(call, permit, observer, error);
         }
         return afterResponse(call, permit, observer, response);
     }
@@ -412,8 +412,26 @@ public final class ExchangeGovernance implements Governance {
         }
     }
 
-    /** The attempt failed before any response: retry a connection failure, fail anything else. */
-    Step afterSendFailure(PreparedCall call, Permit permit, Throwable error) {
+    /**
+     * The attempt failed: retry a transient connection failure before any response, fail anything
+     * else. A success whose body broke while the client read it (a body shorter than its length, a
+     * cut stream) is never sent again: the provider did, and billed, the work; the caller gets the
+     * failure, as without Sluice, and the reservation is kept as used.
+     *
+     * @param observer the attempt's body observer, null when it failed before one was made
+     */
+    Step afterSendFailure(PreparedCall call, Permit permit, SettlingObserver observer, Throwable error) {
+        if (observer != null && observer.sawBody()) {
+            observer.brokeBeforeHandBack();
+            try {
+                governor.providerAnswered(permit, true);
+                explain(call, "body_broke", "a 2xx answer broke while read (" + error.getClass().getSimpleName()
+                        + ") -> not sent again");
+            } catch (Throwable fault) {
+                fault("handling a broken body", fault);
+            }
+            return Step.fail(error);
+        }
         permit.settleRefused(true);
         try {
             governor.providerAnswered(permit, false);
@@ -421,8 +439,7 @@ public final class ExchangeGovernance implements Governance {
                 Thread.currentThread().interrupt();
                 return Step.fail(new InterruptedIOException("interrupted"));
             }
-            if (!(error instanceof IOException) || governor.mode() != Mode.ENFORCE
-                    || error instanceof InterruptedIOException && Thread.currentThread().isInterrupted()) {
+            if (governor.mode() != Mode.ENFORCE || !ConnectionFailures.mayRetry(error)) {
                 return Step.fail(error);
             }
             counters(call.provider.name()).connectionFailures.increment();

@@ -27,6 +27,8 @@ final class SettlingObserver implements BodyObserver {
     private boolean headersKnown;
     private boolean ended;
     private boolean settled;
+    /** The transport tapped a success's body: the provider answered 2xx. */
+    private boolean sawBody;
 
     SettlingObserver(ExchangeGovernance engine, PreparedCall call, Permit permit) {
         this.engine = engine;
@@ -52,8 +54,35 @@ final class SettlingObserver implements BodyObserver {
         }
     }
 
+    /**
+     * Whether the body of a success reached the tap (bytes, its end, a failure or a close): a
+     * failure of the attempt after that is a broken answer, not a failure to get one.
+     */
+    synchronized boolean sawBody() {
+        return sawBody;
+    }
+
+    /**
+     * The body broke before the response could be handed back (a client that reads it whole):
+     * usage never arrived, so what was reserved is kept as used, as the provider billed it.
+     */
+    synchronized void brokeBeforeHandBack() {
+        if (settled) {
+            return;
+        }
+        settled = true;
+        parser = null;
+        early = null;
+        try {
+            permit.settleAsReserved();
+        } catch (Throwable t) {
+            fault(t);
+        }
+    }
+
     @Override
     public synchronized void onBytes(byte[] chunk, int offset, int length) {
+        sawBody = true;
         if (settled) {
             return;
         }
@@ -89,6 +118,7 @@ final class SettlingObserver implements BodyObserver {
     }
 
     private void end() {
+        sawBody = true;
         ended = true;
         if (headersKnown && !settled) {
             settle();

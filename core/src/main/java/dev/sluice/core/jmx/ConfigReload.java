@@ -190,6 +190,7 @@ final class ConfigReload {
         same(out, "logLevel", running.logLevel(), next.logLevel());
         same(out, "adoptHeaderLimits", running.adoptHeaderLimits(), next.adoptHeaderLimits());
         same(out, "leaseTimeout", running.leaseTimeout(), next.leaseTimeout());
+        same(out, "coldStartWait", running.coldStartWait(), next.coldStartWait());
         section(out, "jmx", running.jmx(), next.jmx());
         section(out, "store", running.store(), next.store());
         section(out, "identity", running.identity(), next.identity());

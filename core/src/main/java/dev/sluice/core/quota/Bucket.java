@@ -93,6 +93,25 @@ public abstract class Bucket {
     }
 
     /**
+     * The room a call of this tenant that takes {@code amount} must find first: the amount, or for
+     * a learned limit at most what the bucket can hold beside the other tenants' reserves (see
+     * {@link Limit#roomNeededFor}).
+     */
+    public final long roomNeeded(int tenant, long amount) {
+        long need = limit.roomNeededFor(amount);
+        if (need == amount || reserves == null) {
+            return need;
+        }
+        double othersAtCap = 0;
+        for (int i = 0; i < reserves.length; i++) {
+            if (i != tenant) {
+                othersAtCap += reserveCap(i);
+            }
+        }
+        return Math.max(1, Math.min(need, (long) Math.floor(limit.burst() - othersAtCap + 1e-9)));
+    }
+
+    /**
      * How long until {@code amount} fits for a call of this tenant, counting what the other
      * tenants' reserves will hold by then. {@link #NEVER} when it cannot fit even with every
      * other reserve full: guarantees lower the largest call the others can make.

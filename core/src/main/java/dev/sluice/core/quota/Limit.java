@@ -28,6 +28,8 @@ public final class Limit {
     private final String displayScope;
     private volatile long capacity;
     private volatile long burst;
+    /** Whether the provider announced this learned limit's capacity, rather than Sluice inferring it. */
+    private volatile boolean capacityAnnounced;
     private volatile boolean enforced;
     private final long windowNanos;
     private final Bucket single;
@@ -185,6 +187,26 @@ public final class Limit {
         long b = burst;
         long c = capacity;
         return b > 0 && b < c ? b : c;
+    }
+
+    /**
+     * The room a call of {@code amount} must find before it takes what it needs. A configured limit,
+     * and a capacity the provider announced, are rules: a call larger than the burst never fits. A
+     * learned burst (the most the provider has shown to be left at once) or a capacity inferred
+     * from what remained is only what Sluice has seen: a larger call waits for a full bucket and
+     * takes the rest as a debt the refill pays back, so a learned figure paces calls and never
+     * locks a scope out.
+     */
+    public long roomNeededFor(long amount) {
+        if (spec.source() != LimitSpec.Source.LEARNED || (capacityAnnounced && amount > capacity)) {
+            return amount;
+        }
+        return Math.min(amount, burst());
+    }
+
+    /** Records whether the provider announced this learned limit's capacity (Azure announces only what remains). */
+    public void setCapacityAnnounced(boolean announced) {
+        this.capacityAnnounced = announced;
     }
 
     /** Adjusts the burst (learned limits: the most the provider has shown to be left at once). */

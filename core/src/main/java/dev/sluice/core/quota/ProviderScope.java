@@ -25,6 +25,11 @@ public final class ProviderScope {
     private volatile long[] reportedRemaining = new long[0];
 
     private long pausedUntilNanos;
+    /**
+     * Until when calls wait for the first answer of a scope Sluice knew nothing about (its first
+     * call is the probe): 0 once that answer came, or the wait ran out.
+     */
+    private long coldUntilNanos;
     private boolean probeNeeded;
     private boolean probeOutstanding;
     private long probeStartedNanos;
@@ -76,11 +81,16 @@ public final class ProviderScope {
             return;
         }
         Bucket bucket = find(dimension, windowMillis);
+        if (bucket == null && limit <= 0 && remaining == 0) {
+            return; // "nothing left" of a budget of unknown size says nothing of its size
+        }
         long capacity = limit > 0 ? limit : Math.max(1, remaining);
         capacity = Math.min(capacity, ceiling);
         // The most the provider has shown to be left at once, plus the call it just counted: a
         // provider enforcing a per-minute limit over sub-minute periods (OpenAI) never shows more
         // than its real burst, however large the limit it announces.
+        // A burst seen is a pace, never a size limit: a call larger than it still fits a full
+        // bucket (Limit#roomNeededFor), so "0 left" slows the scope and cannot lock it out.
         long burstSeen = remaining >= 0 ? Math.min(capacity, remaining + 1) : 0;
         if (bucket == null) {
             LimitSpec spec = LimitSpec.builder(displayName + ":" + budgetName, dimension, capacity)
@@ -103,6 +113,9 @@ public final class ProviderScope {
             if (burstSeen > l.burst() && l.burst() < l.capacity()) {
                 l.setBurst(burstSeen >= l.capacity() ? 0 : burstSeen, nowNanos, nowMillis);
             }
+        }
+        if (limit > 0) {
+            bucket.limit().setCapacityAnnounced(true);
         }
         if (remaining >= 0) {
             bucket.lowerRoomTo(remaining, nowNanos, nowMillis);
@@ -150,6 +163,22 @@ public final class ProviderScope {
         return null;
     }
 
+    /**
+     * Sluice knows nothing of this scope's limits yet: its first call goes alone, and the others
+     * wait for its answer (whose rate-limit headers tell the limits) until {@code untilNanos} at
+     * the latest, so a cold start does not send every waiting caller at once.
+     */
+    public void startCold(long untilNanos) {
+        coldUntilNanos = untilNanos;
+        probeNeeded = true;
+        gated = true;
+    }
+
+    /** Whether calls are held for the first answer of a scope Sluice knew nothing about. */
+    public boolean holdsForFirstAnswer(long nowNanos) {
+        return coldUntilNanos != 0 && nowNanos - coldUntilNanos < 0;
+    }
+
     /** The provider asked for a pause until this time (the longest pause wins). */
     public void pauseUntil(long untilNanos) {
         if (untilNanos > pausedUntilNanos) {
@@ -166,6 +195,19 @@ public final class ProviderScope {
     public long nanosUntilOpen(long nowNanos, long probeTimeoutNanos) {
         if (nowNanos < pausedUntilNanos) {
             return pausedUntilNanos - nowNanos;
+        }
+        if (coldUntilNanos != 0) {
+            if (nowNanos - coldUntilNanos < 0) {
+                // the first call is out (or about to be): the others wait for its answer, timed
+                return probeOutstanding ? coldUntilNanos - nowNanos : 0;
+            }
+            // the first answer is late: stop holding calls for it
+            coldUntilNanos = 0;
+            if (pausedUntilNanos == 0) {
+                probeNeeded = false;
+                probeOutstanding = false;
+            }
+            updateGate();
         }
         if (probeOutstanding) {
             if (nowNanos - probeStartedNanos < probeTimeoutNanos) {
@@ -191,6 +233,7 @@ public final class ProviderScope {
 
     /** The probe got an answer: accepted opens the scope; refused leaves it to the next pause. */
     public void probeAnswered(boolean accepted) {
+        coldUntilNanos = 0;
         probeOutstanding = false;
         if (accepted) {
             probeNeeded = false;

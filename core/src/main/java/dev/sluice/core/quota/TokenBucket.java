@@ -122,8 +122,18 @@ final class TokenBucket extends Bucket {
     @Override
     public long take(long amount, long nowNanos, long nowMillis) {
         refill(nowNanos);
-        level -= amount;
+        level = Math.max(level - amount, debtFloor());
         return 0;
+    }
+
+    /**
+     * How far below zero the level may go. A configured limit is a rule: what a call used is owed
+     * in full. A learned one is what Sluice has seen (a call larger than its burst may take it,
+     * {@link Limit#roomNeededFor}): its debt stops at one window's capacity, so it delays the scope
+     * by at most a window and never locks it out.
+     */
+    private double debtFloor() {
+        return limit().spec().source() == LimitSpec.Source.LEARNED ? -limit().capacity() : Double.NEGATIVE_INFINITY;
     }
 
     @Override
@@ -135,7 +145,7 @@ final class TokenBucket extends Bucket {
     @Override
     public void takeMore(long amount, long nowNanos, long nowMillis) {
         refill(nowNanos);
-        level -= amount;
+        level = Math.max(level - amount, debtFloor());
     }
 
     @Override
@@ -213,8 +223,13 @@ final class TokenBucket extends Bucket {
     @Override
     public void capacityChanged(long nowNanos, long nowMillis) {
         refillAndTakeBack(nowNanos);
+        double oldRate = ratePerNano;
         ratePerNano = (double) limit().capacity() / limit().windowNanos();
         ceiling = ceilingOf(limit(), ratePerNano);
+        if (level < 0) {
+            // a debt is a time to wait: it stays the same time at the new rate
+            level = Math.max(level * (ratePerNano / oldRate), debtFloor());
+        }
         level = Math.min(level, limit().burst());
     }
 

@@ -163,6 +163,59 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void anAnswerSayingTheTokensRanOutSlowsTheKeyAndNeverLocksItOut() {
+        governor = Governor.builder().build();
+        ExchangeGovernance engine = ExchangeGovernance.builder(governor,
+                new ProviderRegistry(List.of(), dev.sluice.core.provider.ProviderAdapters.known())).build();
+        String url = "https://api.openai.com/v1/chat/completions";
+        String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":32,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+        String usage = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[],"
+                + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":20,\"total_tokens\":29}}";
+        // what OpenAI sends when the tokens run out: a large limit, nothing left, a well-formed reset
+        ScriptedTransport first = new ScriptedTransport(url, body).header("Authorization", "Bearer sk-a")
+                .answer(200, usage, "x-ratelimit-limit-tokens", "100000000", "x-ratelimit-remaining-tokens", "0",
+                        "x-ratelimit-reset-tokens", "2s", "x-ratelimit-limit-requests", "10000",
+                        "x-ratelimit-remaining-requests", "9999", "x-ratelimit-reset-requests", "6ms");
+        response(engine.execute(first)).read();
+        for (int i = 0; i < 3; i++) {
+            ScriptedTransport next = new ScriptedTransport(url, body).header("Authorization", "Bearer sk-a")
+                    .answer(200, usage);
+            ScriptedTransport.Response r = response(engine.execute(next));
+            assertThat(r.local).as("call %d answered locally: %s", i, r.bodyText()).isFalse();
+            assertThat(next.attempts()).isEqualTo(1);
+            r.read();
+        }
+    }
+
+    @Test
+    void aSuccessWhoseBodyBrokeIsNeverSentAgainAndKeepsItsReservation() {
+        // a daily window: the real clock's refill during the test stays under one token
+        ExchangeGovernance engine = engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000,
+                Duration.ofDays(1)));
+        IOException cut = new IOException("fixed content-length: 400, bytes received: 120");
+        ScriptedTransport t = new ScriptedTransport(URL, "hello").header("x-max-tokens", "500")
+                .breakBody("{\"partial\":", cut).answer(200, "in=7 out=20");
+        CallOutcome outcome = engine.execute(t);
+        assertThat(outcome.failure()).isSameAs(cut);
+        assertThat(t.attempts()).isEqualTo(1);
+        assertThat(engine.counters("scripted").retries()).isZero();
+        // the provider billed the work; its usage never came: the reservation stays charged
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
+        assertThat(governor.inFlightByLimit().values()).allMatch(n -> n == 0);
+    }
+
+    @Test
+    void aProtocolViolationIsNotRetried() {
+        ExchangeGovernance engine = engine();
+        java.net.ProtocolException tooBig = new java.net.ProtocolException("Header size too big");
+        ScriptedTransport t = new ScriptedTransport(URL, "x").fail(tooBig).answer(200, "in=1 out=1");
+        CallOutcome outcome = engine.execute(t);
+        assertThat(outcome.failure()).isSameAs(tooBig);
+        assertThat(t.attempts()).isEqualTo(1);
+    }
+
+    @Test
     void aFaultInsideSluiceLetsTheCallThroughOnce() {
         ExchangeGovernance engine = engine();
         provider.failOnRead = true;

@@ -87,6 +87,26 @@ final class ScriptedTransport implements HttpTransport {
         return this;
     }
 
+    /**
+     * A 2xx whose body breaks while the client reads it whole, as the JDK client's buffering
+     * handlers do inside {@code send}: the tap sees the first bytes and the failure, then the
+     * attempt fails with it.
+     */
+    ScriptedTransport breakBody(String firstBytes, IOException e) {
+        script.add(new BrokenBody(firstBytes.getBytes(StandardCharsets.UTF_8), e));
+        return this;
+    }
+
+    private static final class BrokenBody {
+        final byte[] firstBytes;
+        final IOException failure;
+
+        BrokenBody(byte[] firstBytes, IOException failure) {
+            this.firstBytes = firstBytes;
+            this.failure = failure;
+        }
+    }
+
     int attempts() {
         return attemptTimes.size();
     }
@@ -135,6 +155,12 @@ final class ScriptedTransport implements HttpTransport {
         }
         if (next instanceof IOException) {
             throw (IOException) next;
+        }
+        if (next instanceof BrokenBody) {
+            BrokenBody broken = (BrokenBody) next;
+            observer.onBytes(broken.firstBytes, 0, broken.firstBytes.length);
+            observer.onFailure(broken.failure);
+            throw broken.failure;
         }
         Response r = (Response) next;
         if (r.status >= 200 && r.status < 300) {

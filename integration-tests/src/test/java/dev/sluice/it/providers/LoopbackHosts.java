@@ -13,14 +13,14 @@ import java.nio.file.Path;
  * the JDK HttpClient both go through {@code InetAddress}), which is what a test wants: nothing
  * leaves the machine.
  */
-final class LoopbackHosts {
+public final class LoopbackHosts {
 
-    static final String PROPERTY = "jdk.net.hosts.file";
+    public static final String PROPERTY = "jdk.net.hosts.file";
 
     private LoopbackHosts() {}
 
     /** A hosts file naming these hosts (and localhost) at 127.0.0.1; deleted when the test JVM exits. */
-    static String file(String... hosts) {
+    public static String file(String... hosts) {
         StringBuilder text = new StringBuilder("127.0.0.1 localhost\n");
         for (String host : hosts) {
             text.append("127.0.0.1 ").append(host).append('\n');
@@ -36,7 +36,7 @@ final class LoopbackHosts {
     }
 
     /** {@code http://<host>:<port><path>}: the simulator's port under a provider's public host name. */
-    static String url(String host, int port, String path) {
+    public static String url(String host, int port, String path) {
         return "http://" + host + ":" + port + path;
     }
 }

@@ -54,7 +54,7 @@ public final class JdkHttpHook implements Hook {
             return null;
         }
         try {
-            return governance.execute(transport);
+            return checked(governance.execute(transport), transport);
         } catch (Throwable fault) {
             Bridge.hookFault("jdk-http-client:execute", fault);
             if (transport.attemptsSent() == 0) {
@@ -76,6 +76,9 @@ public final class JdkHttpHook implements Hook {
             } else {
                 try {
                     governed = governance.executeAsync(transport);
+                    if (governed == null) {
+                        throw new IllegalStateException("the governance returned no future");
+                    }
                 } catch (Throwable fault) {
                     Bridge.hookFault("jdk-http-client:executeAsync", fault);
                     if (transport.attemptsSent() == 0) {
@@ -87,14 +90,56 @@ public final class JdkHttpHook implements Hook {
                 }
             }
             governed.whenComplete((response, failure) -> {
-                if (failure != null) {
-                    result.completeExceptionally(unwrap(failure));
-                } else {
-                    result.complete(response);
+                CallOutcome outcome;
+                try {
+                    outcome = checked(failure != null ? CallOutcome.failure(unwrap(failure)) : CallOutcome.response(response),
+                            transport);
+                } catch (Throwable fault) {
+                    Bridge.hookFault("jdk-http-client:executeAsync", fault);
+                    if (transport.attemptsSent() == 0) {
+                        transport.sendUngoverned().whenComplete((r, f) -> complete(result, r, f, transport));
+                        return;
+                    }
+                    transport.releaseUnclaimed();
+                    outcome = CallOutcome.failure(
+                            new IOException("Sluice failed after the request was sent; not sending it again", fault));
                 }
+                complete(result, outcome.response(), outcome.failure(), transport);
             });
         });
         return CallOutcome.response(result);
+    }
+
+    private static void complete(CompletableFuture<Object> result, Object response, Throwable failure,
+            JdkHttpTransport transport) {
+        if (failure != null) {
+            result.completeExceptionally(unwrap(failure));
+        } else if (!result.complete(response)) {
+            transport.discard(response); // the caller cancelled as it came: nobody will read or close it
+        }
+    }
+
+    /**
+     * The governance's outcome if it is one a caller of {@code HttpClient} can get; throws (a fault
+     * inside Sluice) when it is missing, not an {@code HttpResponse}, or a failure no client would
+     * raise for a call that was never sent (anything but an IOException).
+     */
+    static CallOutcome checked(CallOutcome outcome, JdkHttpTransport transport) {
+        if (outcome == null) {
+            throw new IllegalStateException("the governance returned no outcome");
+        }
+        Throwable failure = outcome.failure();
+        if (failure != null) {
+            if (transport.attemptsSent() == 0 && !(failure instanceof IOException)) {
+                throw new IllegalStateException("the governance failed a call it never sent", failure);
+            }
+            return outcome;
+        }
+        if (!(outcome.response() instanceof HttpResponse)) {
+            throw new IllegalStateException("the governance returned a " + outcome.response().getClass().getName()
+                    + ", not an HttpResponse");
+        }
+        return outcome;
     }
 
     static Throwable unwrap(Throwable failure) {

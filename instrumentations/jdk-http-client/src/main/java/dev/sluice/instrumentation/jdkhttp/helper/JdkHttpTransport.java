@@ -286,11 +286,19 @@ final class JdkHttpTransport implements HttpTransport {
         byte[] buffered = errorBodies.get(attempt);
         Object body = buffered != null
                 ? replay(attempt.statusCode(), headers, attempt.version(), buffered)
-                : attempt.body();
+                : forCaller(attempt.body());
         @SuppressWarnings({"unchecked", "rawtypes"})
         Optional<HttpResponse<Object>> previous = (Optional) attempt.previousResponse();
         return new SluiceHttpResponse(attempt.statusCode(), request, headers, body, attempt.version(),
                 attempt.sslSession(), previous);
+    }
+
+    /**
+     * The body the application gets: a governed InputStream in a layer only the application holds,
+     * so that dropping it unclosed can be noticed (see {@link CallerInputStream}).
+     */
+    private static Object forCaller(Object body) {
+        return body instanceof ObservedInputStream ? new CallerInputStream((ObservedInputStream) body) : body;
     }
 
     @Override

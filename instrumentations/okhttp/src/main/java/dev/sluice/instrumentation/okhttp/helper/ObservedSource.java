@@ -1,7 +1,9 @@
 package dev.sluice.instrumentation.okhttp.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
+import dev.sluice.bootstrap.DroppedBodies;
 import java.io.IOException;
+import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okio.Buffer;
 import okio.ForwardingSource;
@@ -10,16 +12,25 @@ import okio.Source;
 /**
  * The source of a 2xx response body, reporting to the governor every byte the application reads
  * (copied, the application's buffer is untouched), the end, a read failure and the close.
+ *
+ * <p>Every view of the body ({@code ResponseBody}, its {@code source()}, {@code byteStream()},
+ * {@code charStream()}) reads through this object, so once it is unreachable nobody can read the
+ * body any more: a body the application drops without closing is then closed for it, which gives
+ * OkHttp its connection back and the governor its permit (see {@link DroppedBodies}).
  */
 final class ObservedSource extends ForwardingSource {
 
     private final BodyObserver observer;
     private final AtomicBoolean ended = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Release release;
+    /** Null when no cleaner could be had: then only a close reports. */
+    private final Cleaner.Cleanable whenDropped;
 
     ObservedSource(Source delegate, BodyObserver observer) {
         super(delegate);
         this.observer = observer;
+        this.release = new Release(delegate, observer);
+        this.whenDropped = DroppedBodies.watch(this, release);
     }
 
     @Override
@@ -51,9 +62,39 @@ final class ObservedSource extends ForwardingSource {
         try {
             super.close();
         } finally {
-            if (closed.compareAndSet(false, true)) {
-                safely(observer::onClose);
+            if (whenDropped != null) {
+                whenDropped.clean(); // unregisters, and runs the release unless the cleaner did
+            } else {
+                release.run();
             }
+        }
+    }
+
+    /**
+     * What closing gives back. Holds OkHttp's source and the observer, never the
+     * {@link ObservedSource}: the cleaner could not see that become unreachable.
+     */
+    private static final class Release implements Runnable {
+        private final Source okhttpSource;
+        private final BodyObserver observer;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Release(Source okhttpSource, BodyObserver observer) {
+            this.okhttpSource = okhttpSource;
+            this.observer = observer;
+        }
+
+        @Override
+        public void run() {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                okhttpSource.close(); // idempotent in OkHttp; after a drop, frees the connection
+            } catch (Throwable ignored) {
+                // a body we release may already be broken
+            }
+            safely(observer::onClose);
         }
     }
 

@@ -92,7 +92,7 @@ public final class OkHttpHook implements Hook {
     private CallOutcome execute(Governance governance, OkHttpTransport transport, Call call) {
         inFlight.put(call, transport);
         try {
-            return governance.execute(transport);
+            return checked(governance.execute(transport), transport);
         } catch (Throwable fault) {
             Bridge.hookFault("okhttp:execute", fault);
             if (transport.attemptsSent() == 0) {
@@ -114,19 +114,92 @@ public final class OkHttpHook implements Hook {
         inFlight.put(call, transport);
         try {
             outcome = governance.executeAsync(transport);
+            if (outcome == null) {
+                throw new IllegalStateException("the governance returned no future");
+            }
         } catch (Throwable fault) {
-            Bridge.hookFault("okhttp:executeAsync", fault);
-            inFlight.remove(call);
-            if (transport.attemptsSent() == 0) {
-                transport.enqueueUngoverned(callback);
+            outcome = afterAsyncFault(transport, call, callback, fault);
+            if (outcome == null) {
                 return CallOutcome.response(Boolean.TRUE);
             }
-            transport.releaseUnclaimed();
-            outcome = new CompletableFuture<>();
-            outcome.completeExceptionally(new IOException("Sluice failed after the request was sent; not sending it again", fault));
         }
-        outcome.whenComplete((response, failure) -> deliver(transport, call, callback, response, failure));
+        outcome.whenComplete((response, failure) -> {
+            CallOutcome checked;
+            try {
+                checked = checked(failure != null ? CallOutcome.failure(unwrap(failure)) : CallOutcome.response(response),
+                        transport);
+            } catch (Throwable fault) {
+                CompletableFuture<Object> failed = afterAsyncFault(transport, call, callback, fault);
+                if (failed != null) {
+                    failed.whenComplete((r, f) -> deliver(transport, call, callback, r, f));
+                }
+                return;
+            }
+            deliver(transport, call, callback, checked.response(), checked.failure());
+        });
         return CallOutcome.response(Boolean.TRUE);
+    }
+
+    /**
+     * A fault inside Sluice on an enqueued call: counted; when nothing was sent yet the call goes
+     * out once, ungoverned, still reachable by {@code cancel()} (returns null: the callback is the
+     * ungoverned call's); otherwise the future of the failure to deliver.
+     */
+    private CompletableFuture<Object> afterAsyncFault(OkHttpTransport transport, Call call, Callback callback,
+                                                      Throwable fault) {
+        Bridge.hookFault("okhttp:executeAsync", fault);
+        if (transport.attemptsSent() == 0) {
+            inFlight.put(call, transport);
+            transport.enqueueUngoverned(new Callback() {
+                @Override
+                public void onFailure(Call c, IOException e) {
+                    inFlight.remove(call);
+                    callback.onFailure(c, e);
+                }
+
+                @Override
+                public void onResponse(Call c, Response r) throws IOException {
+                    inFlight.remove(call);
+                    callback.onResponse(c, r);
+                }
+            });
+            return null;
+        }
+        inFlight.remove(call);
+        transport.releaseUnclaimed();
+        CompletableFuture<Object> failed = new CompletableFuture<>();
+        failed.completeExceptionally(new IOException("Sluice failed after the request was sent; not sending it again", fault));
+        return failed;
+    }
+
+    /**
+     * The governance's outcome if it is one a caller of OkHttp can get; throws (a fault inside
+     * Sluice) when it is missing, not a {@code Response}, or a failure OkHttp would not raise for a
+     * call that was never sent (anything but an IOException).
+     */
+    static CallOutcome checked(CallOutcome outcome, OkHttpTransport transport) {
+        if (outcome == null) {
+            throw new IllegalStateException("the governance returned no outcome");
+        }
+        Throwable failure = outcome.failure();
+        if (failure != null) {
+            if (transport.attemptsSent() == 0 && !(failure instanceof IOException)) {
+                throw new IllegalStateException("the governance failed a call it never sent", failure);
+            }
+            return outcome;
+        }
+        if (!(outcome.response() instanceof Response)) {
+            throw new IllegalStateException("the governance returned a " + outcome.response().getClass().getName()
+                    + ", not a Response");
+        }
+        return outcome;
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        while (failure instanceof CompletionException && failure.getCause() != null) {
+            failure = failure.getCause();
+        }
+        return failure;
     }
 
     /** Hands the outcome to the application's callback on the dispatcher's executor, as OkHttp would. */
@@ -157,9 +230,7 @@ public final class OkHttpHook implements Hook {
     }
 
     private static IOException asIOException(Throwable failure) {
-        while (failure instanceof CompletionException && failure.getCause() != null) {
-            failure = failure.getCause();
-        }
+        failure = unwrap(failure);
         return failure instanceof IOException ? (IOException) failure : new IOException(failure);
     }
 }

@@ -1,0 +1,280 @@
+package dev.sluice.config;
+
+import static dev.sluice.config.Setting.Rule.above;
+import static dev.sluice.config.Setting.Rule.aboveAtMost;
+import static dev.sluice.config.Setting.Rule.atLeast;
+import static dev.sluice.config.Setting.Rule.between;
+import static dev.sluice.config.Setting.Rule.notNegative;
+import static dev.sluice.config.Setting.Rule.positive;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every setting of the configuration, declared once, in the order of the document. A scalar
+ * setting is one declaration here (key, type, default, range, live or not, a line of docs) plus
+ * its field, getter and builder setter in its {@code *Config} class; from these declarations
+ * come the keys allowed in each mapping, binding, the dotted paths that system properties,
+ * environment variables and agent arguments may set, the did-you-mean suggestions for both, the
+ * range checks, the builders' defaults, and {@code equals}/{@code hashCode} of the sections.
+ *
+ * <p>Lists and nested objects (providers, limits, identity, tenants, traffic classes) keep their
+ * dedicated binding code in {@link ConfigBinder}; only their allowed keys are declared here.
+ *
+ * <p>The order of declaration is visible: it is the order keys are listed in "keys allowed here"
+ * and "settings that can be given here" messages, the order problems found in overrides are
+ * reported, and the order overrides appear in {@link SluiceConfig#origin()}. This class must not
+ * touch the {@code *Config} classes while it initialises (method references are fine): their
+ * builders read the defaults from here.
+ */
+final class ConfigSchema {
+    /** What a mapping may contain: a {@link Setting}, a {@link Section}, or a {@link Structure}. */
+    abstract static class Entry {
+        final String key;
+
+        Entry(String key) {
+            this.key = key;
+        }
+    }
+
+    /** A list or mapping bound by dedicated code (items of {@code providers[]}...): its allowed keys. */
+    static final class Structure extends Entry {
+        final List<String> keys;
+
+        Structure(String key, String... keys) {
+            super(key);
+            this.keys = List.of(keys);
+        }
+    }
+
+    private ConfigSchema() {
+    }
+
+    // ---- the top level ----------------------------------------------------------------------
+
+    static final Section<SluiceConfig.Builder, SluiceConfig.Builder> ROOT = new Section<>("", "", SluiceConfig::builder,
+            b -> b, SluiceConfig::toBuilder, null);
+
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Mode> MODE = ROOT.choice("mode", Mode.ENFORCE,
+            Mode.values(), Mode::configName, b -> b.mode, SluiceConfig.Builder::mode)
+            .live()
+            .doc("enforce limits, observe (count and log what would be rejected), or off");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, FailMode> FAIL_MODE = ROOT.choice("failMode",
+            FailMode.OPEN, FailMode.values(), FailMode::configName, b -> b.failMode, SluiceConfig.Builder::failMode)
+            .live()
+            .doc("what a fault inside Sluice does to the call: open lets it through, closed fails it");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, LogLevel> LOG_LEVEL = ROOT.choice("logLevel",
+            LogLevel.INFO, LogLevel.values(), LogLevel::configName, b -> b.logLevel, SluiceConfig.Builder::logLevel)
+            .doc("how much the agent logs");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Boolean> ADOPT_HEADER_LIMITS = ROOT.flag(
+            "adoptHeaderLimits", false, b -> b.adoptHeaderLimits, SluiceConfig.Builder::adoptHeaderLimits)
+            .doc("adopt provider-announced limits above the configured ones (else headers only ever lower them)");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Duration> LEASE_TIMEOUT = ROOT.duration(
+            "leaseTimeout", Duration.ofMinutes(10), b -> b.leaseTimeout, SluiceConfig.Builder::leaseTimeout)
+            .mustBe(positive())
+            .doc("how long a concurrency slot or stream reservation may stay unreleased before it is freed");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Duration> COLD_START_WAIT = ROOT.duration(
+            "coldStartWait", Duration.ofSeconds(3), b -> b.coldStartWait, SluiceConfig.Builder::coldStartWait)
+            .mustBe(notNegative("0 turns the cold start off"))
+            .doc("how long calls to an unknown provider scope wait for the first call's answer before they go anyway");
+
+    // ---- jmx --------------------------------------------------------------------------------
+
+    static final Section<JmxConfig, JmxConfig.Builder> JMX = ROOT.section("jmx", JmxConfig.Builder::new,
+            JmxConfig.Builder::buildUnchecked, SluiceConfig::jmx, SluiceConfig.Builder::jmx);
+
+    static final Setting<JmxConfig, JmxConfig.Builder, Boolean> JMX_ENABLED = JMX.flag("enabled", true,
+            JmxConfig::enabled, JmxConfig.Builder::enabled)
+            .doc("register the MXBeans (domain dev.sluice), so operators can read and tune without a restart");
+
+    // ---- store ------------------------------------------------------------------------------
+
+    static final Section<StoreConfig, StoreConfig.Builder> STORE = ROOT.section("store", StoreConfig::builder,
+            StoreConfig.Builder::buildUnchecked, SluiceConfig::store, SluiceConfig.Builder::store);
+
+    static final Setting<StoreConfig, StoreConfig.Builder, String> STORE_URL = STORE.text("url", StoreConfig.LOCAL,
+            StoreConfig::url, StoreConfig.Builder::url)
+            .shorthand()
+            .also((store, path, issues) -> store.checkUrl(path, issues))
+            .doc("local, or a redis:// or rediss:// URL shared by the fleet (may hold a password: never logged)");
+    static final Setting<StoreConfig, StoreConfig.Builder, Integer> STORE_INSTANCES = STORE.whole("instances", 0,
+            StoreConfig::instances, StoreConfig.Builder::instances)
+            .mustBe(atLeast(0))
+            .doc("fleet size for the fallback share capacity/N when the store is unreachable; 0 = learn it");
+    static final Setting<StoreConfig, StoreConfig.Builder, Duration> STORE_TIMEOUT = STORE.duration("timeout",
+            Duration.ofMillis(100), StoreConfig::timeout, StoreConfig.Builder::timeout)
+            .mustBe(positive())
+            .doc("how long one store call may take before the store is treated as unreachable");
+    static final Setting<StoreConfig, StoreConfig.Builder, Double> STORE_LEASE_CHUNK = STORE.number("leaseChunk", 0.05,
+            StoreConfig::leaseChunk, StoreConfig.Builder::leaseChunk)
+            .mustBe(between(0, 0.5))
+            .doc("fraction of a shared bucket one JVM may lease to admit locally at high rates; 0 = no leasing");
+
+    // ---- lists and nested objects, bound by dedicated code ----------------------------------
+
+    static final Structure PROVIDERS = ROOT.structure("providers", "name", "kind", "match", "scope",
+            "learnFromHeaders", "limits", "options");
+    static final List<String> MATCH_KEYS = List.of("hosts", "urls");
+    static final Structure LIMITS = ROOT.structure("limits", "id", "dimension", "capacity", "window", "algorithm",
+            "resetAt", "zone", "level", "provider", "models", "enforced", "shared");
+    static final Structure IDENTITY = ROOT.structure("identity", "tenant", "team", "trafficClass");
+    static final Structure TENANTS = ROOT.structure("tenants", "name", "weight", "guaranteedShare", "limits");
+
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, ClassScheduling> CLASS_SCHEDULING = ROOT.choice(
+            "classScheduling", ClassScheduling.STRICT, ClassScheduling.values(), ClassScheduling::configName,
+            b -> b.classScheduling, SluiceConfig.Builder::classScheduling)
+            .doc("strict: a class waits while a higher one has work; weighted: priorities are relative weights");
+
+    static final Structure TRAFFIC_CLASSES = ROOT.structure("trafficClasses", "name", "priority", "maxWait",
+            "maxQueueDepth", "overloadAction");
+
+    // ---- retry ------------------------------------------------------------------------------
+
+    static final Section<RetryConfig, RetryConfig.Builder> RETRY = ROOT.section("retry", RetryConfig::builder,
+            RetryConfig.Builder::buildUnchecked, SluiceConfig::retry, SluiceConfig.Builder::retry).abbreviated();
+
+    static final Setting<RetryConfig, RetryConfig.Builder, Integer> RETRY_MAX_ATTEMPTS = RETRY.whole("maxAttempts", 3,
+            RetryConfig::maxAttempts, RetryConfig.Builder::maxAttempts)
+            .mustBe(atLeast(1))
+            .doc("attempts per call including the first (3 = the first plus 2 retries, the SDKs' own default)");
+    static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_BUDGET_RATIO = RETRY.number("budgetRatio", 0.2,
+            RetryConfig::budgetRatio, RetryConfig.Builder::budgetRatio)
+            .mustBe(between(0, 10))
+            .doc("retries allowed as a fraction of recent first attempts, per provider scope");
+    static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_BUDGET_FLOOR = RETRY.number(
+            "budgetFloorPerSecond", 1.0, RetryConfig::budgetFloorPerSecond, RetryConfig.Builder::budgetFloorPerSecond)
+            .mustBe(atLeast(0))
+            .doc("retries per second always allowed, so low-traffic scopes can still retry");
+    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_BUDGET_WINDOW = RETRY.duration("budgetWindow",
+            Duration.ofSeconds(10), RetryConfig::budgetWindow, RetryConfig.Builder::budgetWindow)
+            .mustBe(positive())
+            .doc("how far back \"recent first attempts\" reaches");
+    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_BASE_BACKOFF = RETRY.duration("baseBackoff",
+            Duration.ofMillis(500), RetryConfig::baseBackoff, RetryConfig.Builder::baseBackoff)
+            .mustBe(positive())
+            .doc("the first backoff when the provider gives no wait hint; doubles per attempt, with full jitter");
+    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_MAX_BACKOFF = RETRY.duration("maxBackoff",
+            Duration.ofSeconds(30), RetryConfig::maxBackoff, RetryConfig.Builder::maxBackoff)
+            .mustBe(positive())
+            .also(RetryConfig::checkBackoffOrder)
+            .doc("the longest backoff; at least baseBackoff");
+    static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_HINT_JITTER = RETRY.number("hintJitter", 0.2,
+            RetryConfig::hintJitter, RetryConfig.Builder::hintJitter)
+            .mustBe(between(0, 1))
+            .doc("up to this fraction of a provider's wait hint is added, so callers do not return in lockstep");
+    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_MAX_HINT_WAIT = RETRY.duration("maxHintWait",
+            Duration.ofSeconds(60), RetryConfig::maxHintWait, RetryConfig.Builder::maxHintWait)
+            .mustBe(notNegative(null))
+            .doc("a wait hint longer than this is not waited for: the provider's answer goes back to the caller");
+
+    // ---- estimation -------------------------------------------------------------------------
+
+    static final Section<EstimationConfig, EstimationConfig.Builder> ESTIMATION = ROOT.section("estimation",
+            EstimationConfig::builder, EstimationConfig.Builder::buildUnchecked, SluiceConfig::estimation,
+            SluiceConfig.Builder::estimation).abbreviated();
+
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CHARS_PER_TOKEN = ESTIMATION.number(
+            "charsPerToken", 4.0, EstimationConfig::charsPerToken, EstimationConfig.Builder::charsPerToken)
+            .mustBe(above(0))
+            .doc("characters of serialized request per input token before the learned correction");
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Integer> TOKENS_PER_MESSAGE = ESTIMATION.whole(
+            "tokensPerMessage", 4, EstimationConfig::tokensPerMessage, EstimationConfig.Builder::tokensPerMessage)
+            .mustBe(atLeast(0))
+            .doc("framing tokens each chat message costs on top of its content");
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> OUTPUT_PERCENTILE = ESTIMATION.number(
+            "outputPercentile", 0.95, EstimationConfig::outputPercentile, EstimationConfig.Builder::outputPercentile)
+            .mustBe(between(0.5, 1))
+            .doc("percentile of a route's observed output tokens reserved when the request sets no lower max tokens");
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Integer> DEFAULT_OUTPUT_TOKENS = ESTIMATION.whole(
+            "defaultOutputTokens", 1024, EstimationConfig::defaultOutputTokens,
+            EstimationConfig.Builder::defaultOutputTokens)
+            .mustBe(above(0))
+            .doc("output tokens reserved for a route with no max tokens and nothing learned yet");
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Boolean> LEARN = ESTIMATION.flag("learn", true,
+            EstimationConfig::learn, EstimationConfig.Builder::learn)
+            .doc("correct estimates from observed usage");
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CORRECTION_MIN = ESTIMATION.number(
+            "correctionMin", 0.5, EstimationConfig::correctionMin, EstimationConfig.Builder::correctionMin)
+            .mustBe(aboveAtMost(0, 1))
+            .doc("lower bound of the learned input correction factor, so one odd response cannot skew estimates far");
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CORRECTION_MAX = ESTIMATION.number(
+            "correctionMax", 2.0, EstimationConfig::correctionMax, EstimationConfig.Builder::correctionMax)
+            .mustBe(atLeast(1))
+            .doc("upper bound of the learned input correction factor");
+
+    // ---- derived views ----------------------------------------------------------------------
+
+    /** The sections of scalar settings, the top level first. */
+    static List<Section<?, ?>> sections() {
+        List<Section<?, ?>> out = new ArrayList<>();
+        out.add(ROOT);
+        for (Entry e : ROOT.entries()) {
+            if (e instanceof Section) {
+                out.add((Section<?, ?>) e);
+            }
+        }
+        return out;
+    }
+
+    /** Every scalar setting, in document order. */
+    static List<Setting<?, ?, ?>> settings() {
+        List<Setting<?, ?, ?>> out = new ArrayList<>();
+        for (Entry e : ROOT.entries()) {
+            if (e instanceof Setting) {
+                out.add((Setting<?, ?, ?>) e);
+            } else if (e instanceof Section) {
+                out.addAll(((Section<?, ?>) e).settings());
+            }
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * The dotted paths that can be set from outside the file, each mapped to the setting's path
+     * (a section's shorthand, {@code store}, maps to {@code store.url}), in document order.
+     */
+    static Map<String, String> overridePaths() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Entry e : ROOT.entries()) {
+            if (e instanceof Setting) {
+                out.put(((Setting<?, ?, ?>) e).path, ((Setting<?, ?, ?>) e).path);
+            } else if (e instanceof Section) {
+                Section<?, ?> section = (Section<?, ?>) e;
+                if (section.shorthand != null) {
+                    out.put(section.path, section.shorthand.path);
+                }
+                for (Setting<?, ?, ?> s : section.settings()) {
+                    out.put(s.path, s.path);
+                }
+            }
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** The settable paths as a message lists them: {@code mode, ..., store, store.url, ..., retry.*}. */
+    static String settableList() {
+        List<String> out = new ArrayList<>();
+        for (Entry e : ROOT.entries()) {
+            if (e instanceof Setting) {
+                out.add(((Setting<?, ?, ?>) e).path);
+            } else if (e instanceof Section) {
+                Section<?, ?> section = (Section<?, ?>) e;
+                if (section.abbreviated) {
+                    out.add(section.path + ".*");
+                    continue;
+                }
+                if (section.shorthand != null) {
+                    out.add(section.path);
+                }
+                for (Setting<?, ?, ?> s : section.settings()) {
+                    out.add(s.path);
+                }
+            }
+        }
+        return String.join(", ", out);
+    }
+}

@@ -1,0 +1,209 @@
+package dev.sluice.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A mapping of the document declared in {@link ConfigSchema}: the top level, or a section such
+ * as {@code retry} whose scalars bind to one builder. Its entries, in declaration order, are the
+ * keys allowed in it, the order they are bound and validated in, and the order they are listed
+ * in messages. The factory methods declare a setting and add it here.
+ *
+ * @param <C> what the section's values are read from (the built section; the top level reads its
+ *        builder)
+ * @param <B> the section's builder
+ */
+final class Section<C, B> extends ConfigSchema.Entry {
+    /** The dotted path of the mapping; empty for the top level. */
+    final String path;
+    private final Supplier<B> newBuilder;
+    private final Function<B, C> build;
+    private final Function<SluiceConfig, C> in;
+    private final BiConsumer<SluiceConfig.Builder, C> attach;
+    private final List<ConfigSchema.Entry> entries = new ArrayList<>();
+    private final List<Setting<C, B, ?>> settings = new ArrayList<>();
+    /** Listed as {@code retry.*} among the settings that can be given outside the file. */
+    boolean abbreviated;
+    /** The setting a scalar in place of this section sets, or null. */
+    Setting<C, B, ?> shorthand;
+
+    /**
+     * @param newBuilder a builder holding the defaults
+     * @param build builds without validating (the loader validates everything at once)
+     * @param in this section of a whole configuration
+     * @param attach sets the built section on the top-level builder; null for the top level
+     */
+    Section(String key, String path, Supplier<B> newBuilder, Function<B, C> build, Function<SluiceConfig, C> in,
+            BiConsumer<SluiceConfig.Builder, C> attach) {
+        super(key);
+        this.path = path;
+        this.newBuilder = newBuilder;
+        this.build = build;
+        this.in = in;
+        this.attach = attach;
+    }
+
+    /** A section of scalar settings inside this one. */
+    <D, E> Section<D, E> section(String key, Supplier<E> newBuilder, Function<E, D> build,
+            Function<SluiceConfig, D> in, BiConsumer<SluiceConfig.Builder, D> attach) {
+        return add(new Section<>(key, Issues.join(path, key), newBuilder, build, in, attach));
+    }
+
+    /** A list or mapping bound by dedicated code; only its keys are declared here. */
+    ConfigSchema.Structure structure(String key, String... keys) {
+        return add(new ConfigSchema.Structure(key, keys));
+    }
+
+    Setting<C, B, Boolean> flag(String key, boolean defaultValue, Function<C, Boolean> get, BiConsumer<B, Boolean> set) {
+        return setting(new Setting<>(this, key, "true or false", defaultValue, Setting.Reader::bool, get, set));
+    }
+
+    Setting<C, B, Integer> whole(String key, int defaultValue, Function<C, Integer> get, BiConsumer<B, Integer> set) {
+        return setting(new Setting<>(this, key, "whole number", defaultValue, Setting.Reader::integer, get, set));
+    }
+
+    Setting<C, B, Double> number(String key, double defaultValue, Function<C, Double> get, BiConsumer<B, Double> set) {
+        return setting(new Setting<>(this, key, "number", defaultValue, Setting.Reader::number, get, set));
+    }
+
+    Setting<C, B, Duration> duration(String key, Duration defaultValue, Function<C, Duration> get,
+            BiConsumer<B, Duration> set) {
+        return setting(new Setting<>(this, key, "duration", defaultValue, Setting.Reader::duration, get, set));
+    }
+
+    Setting<C, B, String> text(String key, String defaultValue, Function<C, String> get, BiConsumer<B, String> set) {
+        return setting(new Setting<>(this, key, "text", defaultValue, Setting.Reader::text, get, set));
+    }
+
+    <V> Setting<C, B, V> choice(String key, V defaultValue, V[] values, Function<V, String> nameOf, Function<C, V> get,
+            BiConsumer<B, V> set) {
+        List<String> names = new ArrayList<>();
+        for (V v : values) {
+            names.add(nameOf.apply(v));
+        }
+        return setting(new Setting<>(this, key, "one of: " + String.join(", ", names), defaultValue,
+                (reader, k) -> reader.choice(k, values, nameOf), get, set));
+    }
+
+    /** Lists this section as {@code key.*} where the settings that can be given outside the file are listed. */
+    Section<C, B> abbreviated() {
+        this.abbreviated = true;
+        return this;
+    }
+
+    private <S extends Setting<C, B, ?>> S setting(S s) {
+        settings.add(s);
+        return add(s);
+    }
+
+    private <X extends ConfigSchema.Entry> X add(X entry) {
+        for (ConfigSchema.Entry e : entries) {
+            if (e.key.equals(entry.key)) {
+                throw new IllegalStateException(Issues.join(path, entry.key) + " is declared twice");
+            }
+        }
+        entries.add(entry);
+        return entry;
+    }
+
+    // ---- use --------------------------------------------------------------------------------
+
+    /** Settings, sections and structures, in declaration order. */
+    List<ConfigSchema.Entry> entries() {
+        return Collections.unmodifiableList(entries);
+    }
+
+    /** The keys allowed in this mapping, in declaration order. */
+    List<String> keys() {
+        List<String> keys = new ArrayList<>(entries.size());
+        for (ConfigSchema.Entry e : entries) {
+            keys.add(e.key);
+        }
+        return Collections.unmodifiableList(keys);
+    }
+
+    /** This section's own scalar settings, in declaration order. */
+    List<Setting<C, B, ?>> settings() {
+        return Collections.unmodifiableList(settings);
+    }
+
+    /** The entry as one of this section's own settings, typed; null for a section or structure. */
+    Setting<C, B, ?> settingOf(ConfigSchema.Entry entry) {
+        for (Setting<C, B, ?> s : settings) {
+            if (s == entry) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    B newBuilder() {
+        return newBuilder.get();
+    }
+
+    C buildUnchecked(B builder) {
+        return build.apply(builder);
+    }
+
+    C of(SluiceConfig config) {
+        return in.apply(config);
+    }
+
+    void attach(SluiceConfig.Builder root, C section) {
+        attach.accept(root, section);
+    }
+
+    /** Sets every setting of a new builder to its declared default. */
+    void applyDefaults(B builder) {
+        for (Setting<C, B, ?> s : settings) {
+            applyDefault(s, builder);
+        }
+    }
+
+    private static <C, B, T> void applyDefault(Setting<C, B, T> s, B builder) {
+        s.set(builder, s.defaultValue);
+    }
+
+    /** Sets every setting of the builder to the value it has in {@code from}. */
+    void copy(C from, B to) {
+        for (Setting<C, B, ?> s : settings) {
+            copy(s, from, to);
+        }
+    }
+
+    private static <C, B, T> void copy(Setting<C, B, T> s, C from, B to) {
+        s.set(to, s.get(from));
+    }
+
+    /** Ranges and missing values of every setting, in declaration order. */
+    void validate(C config, String sectionPath, Issues issues) {
+        for (Setting<C, B, ?> s : settings) {
+            s.validate(config, sectionPath, issues);
+        }
+    }
+
+    /** Whether every setting has the same value in both. */
+    boolean sameValues(C a, C b) {
+        for (Setting<C, B, ?> s : settings) {
+            if (!Objects.equals(s.get(a), s.get(b))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The hash of the settings' values in declaration order (what {@code Objects.hash} of them gives). */
+    int hashValues(C config) {
+        Object[] values = new Object[settings.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = settings.get(i).get(config);
+        }
+        return Objects.hash(values);
+    }
+}

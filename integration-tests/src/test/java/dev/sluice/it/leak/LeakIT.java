@@ -1,0 +1,170 @@
+package dev.sluice.it.leak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.it.harness.ForkedApp;
+import dev.sluice.it.harness.SluiceYaml;
+import dev.sluice.simulator.Profile;
+import dev.sluice.simulator.Simulator;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nothing an application does with a governed call leaves the governor holding anything: after
+ * calls that succeed, meet a provider error, are cancelled, lose their connection before the
+ * answer, get a truncated body, time out waiting for a stalled head, or whose 2xx body is dropped
+ * unread, the governor shows 0 in flight, 0 reserved, 0 waiting. The lease stays at its default
+ * (10 minutes), far beyond the run, so the lease reaper cannot be what cleaned up (and the test
+ * checks that it expired nothing).
+ */
+class LeakIT {
+
+    /** How long the application waits for the governor to be quiet, collecting garbage meanwhile. */
+    private static final int QUIET_SECONDS = 15;
+
+    /** A body dropped unread by a JDK HttpClient caller ({@code ofInputStream}, send and sendAsync) is released. */
+    @Test
+    void droppedJdkInputStreamsAreReleased() throws Exception {
+        Run run = Run.of(7, 30, 3, "jdk-sync,jdk-async", "drop", true);
+        run.assertPlayedAsPlanned();
+        run.assertQuiet();
+    }
+
+    /** A body dropped unread by an OkHttp caller (execute and enqueue) or an openai-java stream is released. */
+    @Test
+    void droppedOkHttpBodiesAreReleased() throws Exception {
+        Run run = Run.of(11, 30, 3, "okhttp,okhttp-async,openai-stream", "drop", true);
+        run.assertPlayedAsPlanned();
+        run.assertQuiet();
+    }
+
+    /**
+     * One call at a time, each ending in an exception (connection reset, stalled head, cancel):
+     * each releases. Without a concurrency limit the path is token buckets only, which the
+     * governor admits through its lock-free lane.
+     */
+    @Test
+    void callsThatEndInAnExceptionRelease() throws Exception {
+        Run run = Run.of(13, 24, 1, "all", "reset,stall,cancel", false);
+        run.assertPlayedAsPlanned();
+        run.assertQuiet();
+    }
+
+    /**
+     * The leak test: a random mix of every client and every ending, several callers at once. The
+     * seed is printed; {@code -Dsluice.leak.seed=<seed>} replays a run.
+     */
+    @Test
+    void aRandomMixOfEveryEndingLeavesNothingHeld() throws Exception {
+        long seed = Long.getLong("sluice.leak.seed", System.nanoTime());
+        System.out.println("LeakIT random mix seed: " + seed + " (replay with -Dsluice.leak.seed=" + seed + ")");
+        Run run = Run.of(seed, 70, 4, "all", "all", true);
+        run.assertPlayedAsPlanned();
+        run.assertQuiet();
+    }
+
+    /** One run of {@link LeakMixApp} with the agent against a fresh simulator. */
+    private static final class Run {
+        final long seed;
+        final JsonNode summary;
+        final String stdout;
+        final String stderr;
+
+        private Run(long seed, JsonNode summary, String stdout, String stderr) {
+            this.seed = seed;
+            this.summary = summary;
+            this.stdout = stdout;
+            this.stderr = stderr;
+        }
+
+        /** {@code slots}: the provider has a concurrency limit too (its slots are then held by bodies). */
+        static Run of(long seed, int calls, int threads, String clients, String endings, boolean slots)
+                throws Exception {
+            try (Simulator sim = Simulator.builder().profile(Profile.OPENAI).instant()
+                    .requestsPerMinute(1_000_000).tokensPerMinute(100_000_000).start()) {
+                // longer than the client's timeout and than any cancel delay, so both happen before the head
+                sim.faults().slowFirstByteDelay(Duration.ofMillis(1500));
+                String config = String.join("\n",
+                        "mode: enforce",
+                        "retry:",
+                        "  maxAttempts: 2",
+                        "providers:",
+                        "  - name: sim",
+                        "    kind: openai",
+                        "    learnFromHeaders: false",
+                        "    match:",
+                        "      urls: [\"" + sim.baseUrl() + "/v1/\"]",
+                        "    limits:",
+                        "      - {id: sim-rpm, dimension: requests, capacity: 100000, window: 1m}",
+                        "      - {id: sim-input, dimension: input_tokens, capacity: 10000000, window: 1m}",
+                        "      - {id: sim-output, dimension: output_tokens, capacity: 10000000, window: 1m}",
+                        slots ? "      - {id: sim-slots, dimension: concurrency, capacity: 1000}" : "",
+                        "");
+                ForkedApp.Result r = ForkedApp.of(LeakMixApp.class)
+                        .withAgent(SluiceYaml.agentOptions(config))
+                        .timeout(Duration.ofMinutes(2))
+                        .args(sim.baseUrl(), seed, calls, threads, clients, endings, QUIET_SECONDS)
+                        .run().assertOk();
+                Run run = new Run(seed, r.summary(), r.stdout, r.stderr);
+                System.out.println("LeakIT seed " + seed + " " + clients + " / " + endings + ": " + run.counters());
+                return run;
+            }
+        }
+
+        long counter(String name) {
+            JsonNode n = summary.get("counters").get(name);
+            return n == null ? 0 : n.asLong();
+        }
+
+        Map<String, Long> counters() {
+            Map<String, Long> out = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = summary.get("counters").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                out.put(e.getKey(), e.getValue().asLong());
+            }
+            return out;
+        }
+
+        /**
+         * Every call ended, and most of each kind ended the way it was planned (a run where, say,
+         * nothing was actually dropped would prove nothing); every call went through the governor.
+         */
+        void assertPlayedAsPlanned() {
+            assertThat(counter("unfinished")).as(describe()).isZero();
+            long planned = 0;
+            for (Map.Entry<String, Long> e : counters().entrySet()) {
+                if (!e.getKey().endsWith(":planned")) {
+                    continue;
+                }
+                String kind = e.getKey().substring(0, e.getKey().length() - ":planned".length());
+                planned += e.getValue();
+                assertThat(counter(kind + ":as-planned")).as("%s ended as planned; %s", kind, describe())
+                        .isGreaterThanOrEqualTo((e.getValue() + 1) / 2);
+            }
+            assertThat(planned).as(describe()).isPositive();
+            assertThat(counter("state:admitted")).as("calls admitted by the governor; %s", describe())
+                    .isGreaterThanOrEqualTo(planned);
+        }
+
+        /** The governor holds nothing, and not because leases expired. */
+        void assertQuiet() {
+            assertThat(counter("state:inFlight")).as("calls in flight; %s", describe()).isZero();
+            assertThat(counter("state:reserved")).as("reserved; %s", describe()).isZero();
+            assertThat(counter("state:waiting")).as("calls waiting; %s", describe()).isZero();
+            assertThat(counter("state:leaseExpired")).as("leases the reaper expired; %s", describe()).isZero();
+        }
+
+        private String describe() {
+            return "seed " + seed + ", " + summary.get("notes") + ", counters " + counters() + "\nstderr:\n"
+                    + tail(stderr);
+        }
+
+        private static String tail(String text) {
+            return text.length() <= 4000 ? text : "..." + text.substring(text.length() - 4000);
+        }
+    }
+}
