@@ -1,6 +1,8 @@
 package dev.sluice.core.retry;
 
 import dev.sluice.core.provider.Headers;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -26,8 +28,13 @@ public final class WaitHints {
     /** Messages longer than this are scanned at head and tail only: hints sit in the first sentences or at the very end. */
     static final int MESSAGE_SCAN_CHARS = 8192;
 
-    /** Hints beyond this are clamped: a year is "do not wait for it" already, and sums stay far from overflow. */
-    static final long MAX_MILLIS = 366L * 24 * 3_600_000;
+    /**
+     * The longest hint any method returns: longer ones are clamped to it. A year is "do not wait for
+     * it" already, and hints converted to nanoseconds and summed stay far from overflow.
+     */
+    public static final long MAX_MILLIS = 366L * 24 * 3_600_000;
+
+    private static final BigDecimal MAX = BigDecimal.valueOf(MAX_MILLIS);
 
     /** What {@code x-should-retry} says. Providers' SDKs obey it over any status rule, and so does Sluice. */
     public enum ShouldRetry {
@@ -39,9 +46,19 @@ public final class WaitHints {
         UNSAID
     }
 
+    /**
+     * The most terms a Go duration may have ({@code 1h2m3s4ms5us6ns} has six) and the longest text
+     * read as one. java.util.regex matches each repetition of a group by recursion, so an unbounded
+     * {@code (?:term)+} over a header or message of a thousand {@code 1s} throws
+     * StackOverflowError, which no parser's catch of RuntimeException stops.
+     */
+    static final int MAX_GO_TERMS = 16;
+    static final int MAX_GO_DURATION_CHARS = 128;
+
     // A Go duration: one or more <decimal><unit> terms, "ms" before "m" so "84ms" is not 84 minutes.
     private static final String GO_TERM = "(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:ns|us|\u00b5s|\u03bcs|ms|h|m|s)";
-    private static final Pattern GO_DURATION = Pattern.compile("(?:" + GO_TERM + ")+");
+    private static final String GO_TERMS = "(?:" + GO_TERM + "){1," + MAX_GO_TERMS + "}";
+    private static final Pattern GO_DURATION = Pattern.compile(GO_TERMS);
     private static final Pattern GO_TERM_PARTS = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|\u00b5s|\u03bcs|ms|h|m|s)");
 
     // "Please try again in 84ms" (OpenAI, Groq), "Please retry after 37 seconds" (Azure),
@@ -49,7 +66,7 @@ public final class WaitHints {
     private static final Pattern MESSAGE_HINT = Pattern.compile(
             "(?:try again|retry)\\s+(?:in|after)\\s+(?:"
                     + "(\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:[Zz]|[+-]\\d{2}:?\\d{2}))"
-                    + "|((?:" + GO_TERM + ")+)(?![\\p{L}\\d])"
+                    + "|(" + GO_TERMS + ")(?![\\p{L}\\d])"
                     + "|(\\d+(?:\\.\\d+)?)\\s*(milliseconds?|msecs?|seconds?|secs?|minutes?|mins?|hours?)\\b)",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
@@ -70,7 +87,7 @@ public final class WaitHints {
 
     /** {@code retry-after-ms}: a float number of milliseconds. */
     public static long retryAfterMs(String value) {
-        return scaled(value, 1.0);
+        return scaled(value, 1);
     }
 
     /** {@code retry-after}: a float number of seconds, or an HTTP date (RFC 1123). */
@@ -89,7 +106,7 @@ public final class WaitHints {
 
     /** A float number of seconds ({@code "37"}, {@code "1.5"}), as milliseconds. */
     public static long seconds(String value) {
-        return scaled(value, 1000.0);
+        return scaled(value, 1000);
     }
 
     /**
@@ -141,15 +158,15 @@ public final class WaitHints {
         if (s.equals("0")) {
             return 0;
         }
-        if (s.isEmpty() || !GO_DURATION.matcher(s).matches()) {
+        if (s.isEmpty() || s.length() > MAX_GO_DURATION_CHARS || !GO_DURATION.matcher(s).matches()) {
             return NONE;
         }
-        double nanos = 0;
+        BigDecimal nanos = BigDecimal.ZERO;
         Matcher term = GO_TERM_PARTS.matcher(s);
         while (term.find()) {
-            nanos += Double.parseDouble(term.group(1)) * unitNanos(term.group(2));
+            nanos = nanos.add(new BigDecimal(term.group(1)).multiply(BigDecimal.valueOf(unitNanos(term.group(2)))));
         }
-        return clampedCeil(nanos / 1_000_000.0);
+        return clampedCeil(nanos.movePointLeft(6));
     }
 
     /**
@@ -185,7 +202,7 @@ public final class WaitHints {
         return ShouldRetry.UNSAID;
     }
 
-    private static long scaled(String value, double millisPerUnit) {
+    private static long scaled(String value, long millisPerUnit) {
         if (value == null) {
             return NONE;
         }
@@ -194,22 +211,30 @@ public final class WaitHints {
         if (s.isEmpty() || s.length() > 40 || !s.matches("\\d+(?:\\.\\d*)?|\\.\\d+")) {
             return NONE;
         }
-        return clampedCeil(Double.parseDouble(s) * millisPerUnit);
+        return clampedCeil(new BigDecimal(s).multiply(BigDecimal.valueOf(millisPerUnit)));
     }
 
     private static long untilEpochMillis(long atEpochMillis, long nowEpochMillis) {
+        if (atEpochMillis <= nowEpochMillis) {
+            return 0; // compared, not subtracted: an instant near the earliest long wraps the difference positive
+        }
         long wait = atEpochMillis - nowEpochMillis;
-        return wait <= 0 ? 0 : Math.min(wait, MAX_MILLIS);
+        return wait < 0 ? MAX_MILLIS : Math.min(wait, MAX_MILLIS);
     }
 
-    private static long clampedCeil(double millis) {
-        if (Double.isNaN(millis) || millis < 0) {
+    /**
+     * Decimal, not double, arithmetic: in doubles "1.1" seconds is 1100.0000000000002 ms and rounds
+     * up to 1101, and the nanosecond of "999h1ns" is lost and the hint rounds down, early.
+     */
+    private static long clampedCeil(BigDecimal millis) {
+        if (millis.signum() < 0) {
             return NONE;
         }
-        return millis >= MAX_MILLIS ? MAX_MILLIS : (long) Math.ceil(millis);
+        BigDecimal whole = millis.setScale(0, RoundingMode.CEILING);
+        return whole.compareTo(MAX) >= 0 ? MAX_MILLIS : whole.longValueExact();
     }
 
-    private static double unitNanos(String unit) {
+    private static long unitNanos(String unit) {
         switch (unit) {
             case "ns":
                 return 1;
@@ -220,15 +245,15 @@ public final class WaitHints {
             case "ms":
                 return 1_000_000;
             case "s":
-                return 1_000_000_000.0;
+                return 1_000_000_000L;
             case "m":
-                return 60_000_000_000.0;
+                return 60_000_000_000L;
             default: // "h"
-                return 3_600_000_000_000.0;
+                return 3_600_000_000_000L;
         }
     }
 
-    private static double unitMillis(String word) {
+    private static long unitMillis(String word) {
         String w = word.toLowerCase(Locale.ROOT);
         if (w.startsWith("ms") || w.startsWith("milli")) {
             return 1;

@@ -6,6 +6,7 @@ import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.wire.StatusOutcomes;
 import dev.sluice.core.retry.OutcomeClass;
 import dev.sluice.core.retry.WaitHints;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
@@ -127,11 +128,18 @@ final class GeminiErrors {
         return n.contains("request") ? Dimension.REQUESTS : null;
     }
 
-    /** Milliseconds until the next midnight in America/Los_Angeles, when Gemini's daily quotas reset. */
+    /**
+     * Milliseconds until the next midnight in America/Los_Angeles, when Gemini's daily quotas
+     * reset; no hint when that midnight is past what a long holds (a clock at its very end).
+     */
     static long untilNextPacificMidnight(long nowEpochMillis) {
-        ZonedDateTime now = Instant.ofEpochMilli(nowEpochMillis).atZone(PACIFIC);
-        ZonedDateTime midnight = now.toLocalDate().plusDays(1).atStartOfDay(PACIFIC);
-        return Math.max(0, midnight.toInstant().toEpochMilli() - nowEpochMillis);
+        try {
+            ZonedDateTime now = Instant.ofEpochMilli(nowEpochMillis).atZone(PACIFIC);
+            ZonedDateTime midnight = now.toLocalDate().plusDays(1).atStartOfDay(PACIFIC);
+            return Math.max(0, midnight.toInstant().toEpochMilli() - nowEpochMillis);
+        } catch (ArithmeticException | DateTimeException beyondTime) {
+            return WaitHints.NONE;
+        }
     }
 
     private static int statusNumber(GoogleError error) {

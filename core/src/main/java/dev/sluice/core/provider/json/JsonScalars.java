@@ -2,6 +2,7 @@ package dev.sluice.core.provider.json;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.sluice.core.provider.wire.HeaderNumbers;
 import java.io.IOException;
 
 /** Reads one scalar defensively, the way provider JSON needs it: counts may be floats or strings, codes strings or numbers. */
@@ -13,8 +14,11 @@ public final class JsonScalars {
     private JsonScalars() {}
 
     /**
-     * A non-negative count: an integer, a float (truncated) or a numeric string; {@link
-     * #NOT_A_COUNT} for null, booleans, negative or unparseable values.
+     * A count in {@code [0, HeaderNumbers.MAX_COUNT]}: an integer, a float (truncated) or a numeric
+     * string; {@link #NOT_A_COUNT} for null, booleans, negative, larger or unparseable values. The
+     * bound is what keeps usage sane: adapters add two or three counts (input plus cache writes,
+     * candidates plus thoughts), and counts up to 9e18 overflowed those sums into negative usage
+     * that Usage's builder refused with an exception.
      */
     public static long count(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
@@ -23,7 +27,7 @@ public final class JsonScalars {
                 return NOT_A_COUNT;
             }
             double v = t == JsonToken.VALUE_STRING ? p.getValueAsDouble(-1) : p.getDoubleValue();
-            if (v >= 0 && v < 9.0e18) {
+            if (v >= 0 && v <= HeaderNumbers.MAX_COUNT) {
                 return (long) v;
             }
         }
