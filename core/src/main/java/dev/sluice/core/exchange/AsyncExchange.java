@@ -27,7 +27,7 @@ final class AsyncExchange {
         try {
             e = call.transport.callbackExecutor();
         } catch (Throwable t) {
-            engine.fault("reading the client's callback executor", t); // completions then run on a fresh thread
+            engine.fault(call, "reading the client's callback executor", t); // completions then run on a fresh thread
             e = null;
         }
         this.callbacks = e != null ? e : CompletableFuture.delayedExecutor(0, java.util.concurrent.TimeUnit.NANOSECONDS);

@@ -98,6 +98,8 @@ public final class ExchangeGovernance implements Governance {
     private final Cache<String, RetryBudget> budgets;
     private final Map<String, ProviderCounters> counters = new ConcurrentHashMap<>();
     private final RateLimitedLog faults = new RateLimitedLog(LOG);
+    /** Faults inside Sluice before a provider was known (the per-provider ones are in its counters). */
+    private final java.util.concurrent.atomic.LongAdder unattributedFaults = new java.util.concurrent.atomic.LongAdder();
 
     private ExchangeGovernance(Builder b) {
         this.governor = Objects.requireNonNull(b.governor, "governor");
@@ -363,7 +365,7 @@ public final class ExchangeGovernance implements Governance {
             return Step.respond(handBackRefusal(call, response, status, error, body, stopped));
         } catch (Throwable fault) {
             // an attempt went out: whatever failed here, the caller gets that attempt's answer
-            fault("reading a provider response", fault);
+            fault(call, "reading a provider response", fault);
             permit.cancel();
             return Step.respond(handBackUntouched(t, response));
         }
@@ -429,7 +431,7 @@ public final class ExchangeGovernance implements Governance {
                 explain(call, "body_broke", "a 2xx answer broke while read (" + error.getClass().getSimpleName()
                         + ") -> not sent again");
             } catch (Throwable fault) {
-                fault("handling a broken body", fault);
+                fault(call, "handling a broken body", fault);
             }
             return Step.fail(error);
         }
@@ -449,7 +451,7 @@ public final class ExchangeGovernance implements Governance {
             RetryDecision decision = retryOrStop(call, overload);
             return decision.retries() ? retryStep(call, decision) : Step.fail(error);
         } catch (Throwable fault) {
-            fault("handling a failed attempt", fault);
+            fault(call, "handling a failed attempt", fault);
             return Step.fail(error);
         }
     }
@@ -497,8 +499,7 @@ public final class ExchangeGovernance implements Governance {
 
     /** A fault before anything was sent: fail open (send it ungoverned) or closed (reject). */
     Step faultBeforeSend(PreparedCall call, String where, Throwable t) {
-        fault(where, t);
-        counters(call.provider.name()).faults.increment();
+        fault(call, where, t);
         if (failMode == FailMode.CLOSED) {
             try {
                 Rejection r = Rejections.failedClosed(call.context.provider(), call.context);
@@ -517,11 +518,11 @@ public final class ExchangeGovernance implements Governance {
      * (fail closed), or null and hands the ungoverned send's outcome to {@code later}.
      */
     Step faultBeforeSendAsync(PreparedCall call, Throwable t, java.util.function.Consumer<Step> later) {
-        fault("admitting a call", t == null ? new IllegalStateException("no admission") : t);
-        counters(call.provider.name()).faults.increment();
+        Throwable fault = t == null ? new IllegalStateException("no admission") : t;
         if (failMode == FailMode.CLOSED) {
-            return faultBeforeSend(call, "admitting a call (fail closed)", t);
+            return faultBeforeSend(call, "admitting a call (fail closed)", fault);
         }
+        fault(call, "admitting a call", fault);
         ungovernedAsync(call.transport).whenComplete((response, error) ->
                 later.accept(error != null ? Step.fail(error) : Step.respond(response)));
         return null;
@@ -637,8 +638,32 @@ public final class ExchangeGovernance implements Governance {
         return true;
     }
 
+    /**
+     * A fault inside Sluice where no call is known yet (recognising a URL, reading a request, in a
+     * hook): counted and logged (once a minute per place and cause); the call goes through.
+     */
     void fault(String where, Throwable t) {
+        unattributedFaults.increment();
+        log(where, t);
+    }
+
+    /** A fault inside Sluice while governing this call: counted on its provider and logged. */
+    void fault(PreparedCall call, String where, Throwable t) {
+        counters(call.provider.name()).faults.increment();
+        log(where, t);
+    }
+
+    private void log(String where, Throwable t) {
         faults.warn(where + ':' + t.getClass().getName(), "fault while " + where + "; the call went through", t);
+    }
+
+    /** Every fault inside Sluice since start: each provider's, and those before a provider was known. */
+    public long faultCount() {
+        long sum = unattributedFaults.sum();
+        for (ProviderCounters c : counters.values()) {
+            sum += c.faults.sum();
+        }
+        return sum;
     }
 
     RetryPolicy retryPolicy() {

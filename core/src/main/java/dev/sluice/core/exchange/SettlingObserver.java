@@ -159,6 +159,6 @@ final class SettlingObserver implements BodyObserver {
         } catch (Throwable ignored) {
             // nothing more can be done here
         }
-        engine.fault("settling a response body", t);
+        engine.fault(call, "settling a response body", t);
     }
 }

@@ -45,6 +45,11 @@ final class GovernorBean implements GovernorMXBean {
     }
 
     @Override
+    public long getFaults() {
+        return beans.governance().faultCount();
+    }
+
+    @Override
     public String getFailMode() {
         return beans.governance().failMode().configName();
     }

@@ -24,6 +24,10 @@ public interface GovernorMXBean {
     @Description("Calls admitted since start")
     long getAdmitted();
 
+    @Description("Faults inside Sluice since start, in hooks and while governing calls: each let its call through"
+            + " (fail mode open) or answered it locally (closed), and was logged once a minute per place and cause")
+    long getFaults();
+
     @Description("Permits settled with their actual usage since start")
     long getSettled();
 

@@ -209,7 +209,7 @@ public final class BadAdviceApp {
     private void row(Probe probe, String fault, Op op, Kind kind) throws Exception {
         String id = "call-" + ids.incrementAndGet();
         long hookFaultsBefore = probe.hookFaults();
-        long providerFaultsBefore = probe.providerFaults();
+        long sluiceFaultsBefore = probe.sluiceFaults();
         long started = System.nanoTime();
         String outcome;
         try {
@@ -221,11 +221,11 @@ public final class BadAdviceApp {
         int fired = probe.fired();
         probe.inject("none");
         long hookFaults = probe.hookFaults() - hookFaultsBefore;
-        long providerFaults = probe.providerFaults() - providerFaultsBefore;
+        long sluiceFaults = probe.sluiceFaults() - sluiceFaultsBefore;
         String held = probe.awaitGovernorIdle();
         AtomicInteger seen = attempts.get(id);
         System.out.println(String.join("\t", "ROW", fault, op.name(), kind.name(), outcome,
-                String.valueOf(seen == null ? 0 : seen.get()), String.valueOf(hookFaults), String.valueOf(providerFaults),
+                String.valueOf(seen == null ? 0 : seen.get()), String.valueOf(hookFaults), String.valueOf(sluiceFaults),
                 String.valueOf(fired), held, String.valueOf(millis)));
     }
 

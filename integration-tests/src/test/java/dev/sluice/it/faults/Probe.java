@@ -43,7 +43,7 @@ interface Probe {
         }
 
         @Override
-        public long providerFaults() {
+        public long sluiceFaults() {
             return 0;
         }
 
@@ -79,8 +79,8 @@ interface Probe {
     /** {@code Bridge.hookFaults()}. */
     long hookFaults() throws Exception;
 
-    /** The sum of the Provider MBeans' {@code Faults}. */
-    long providerFaults() throws Exception;
+    /** The Governor MBean's {@code Faults}: every fault inside Sluice, in hooks and while governing calls. */
+    long sluiceFaults() throws Exception;
 
     /** {@code inFlight/waiting} of the Governor MBean once both are 0 (polled up to 3 s), or what was left. */
     String awaitGovernorIdle() throws Exception;

@@ -98,12 +98,8 @@ final class SluiceProbe implements Probe {
     }
 
     @Override
-    public long providerFaults() throws Exception {
-        long sum = 0;
-        for (ObjectName name : server.queryNames(new ObjectName("dev.sluice:type=Provider,*"), null)) {
-            sum += ((Number) server.getAttribute(name, "Faults")).longValue();
-        }
-        return sum;
+    public long sluiceFaults() throws Exception {
+        return ((Number) server.getAttribute(new ObjectName("dev.sluice:type=Governor"), "Faults")).longValue();
     }
 
     @Override
