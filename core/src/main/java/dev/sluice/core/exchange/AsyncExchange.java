@@ -116,7 +116,7 @@ final class AsyncExchange {
     }
 
     private void finishFromFault(Throwable t) {
-        finish(engine.faultBeforeSendAsync(call, t, this::finish));
+        finish(engine.failSafe().faultBeforeSendAsync(call, t, this::finish));
     }
 
     private void finish(Step step) {

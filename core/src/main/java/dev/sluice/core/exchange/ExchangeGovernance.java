@@ -2,17 +2,14 @@ package dev.sluice.core.exchange;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Governance;
 import dev.sluice.bootstrap.HttpTransport;
 import dev.sluice.bootstrap.RetryLayers;
-import dev.sluice.config.Dimension;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.Admission;
 import dev.sluice.core.CallContext;
-import dev.sluice.core.Demand;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
 import dev.sluice.core.Permit;
@@ -20,17 +17,13 @@ import dev.sluice.core.Rejection;
 import dev.sluice.core.Rejections;
 import dev.sluice.core.Usage;
 import dev.sluice.core.estimate.Estimator;
-import dev.sluice.core.identity.Identity;
 import dev.sluice.core.identity.IdentityResolver;
 import dev.sluice.core.observe.Decision;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.LocalAnswer;
-import dev.sluice.core.provider.ProviderBinding;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.ProviderRegistry;
-import dev.sluice.core.provider.ProviderRequest;
 import dev.sluice.core.provider.RateLimitSnapshot;
-import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.wire.RefusalAnnotation;
 import dev.sluice.core.retry.ConnectionFailures;
 import dev.sluice.core.retry.OutcomeClass;
@@ -38,7 +31,6 @@ import dev.sluice.core.retry.RetryBudget;
 import dev.sluice.core.retry.RetryDecision;
 import dev.sluice.core.retry.RetryPolicy;
 import java.io.InterruptedIOException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,21 +64,9 @@ public final class ExchangeGovernance implements Governance {
     /** Header naming Sluice's decision on a provider refusal it hands back. */
     static final String DECISION = "x-sluice-decision";
 
-    private static final BodyObserver IGNORE_BODY = new BodyObserver() {
-        @Override
-        public void onBytes(byte[] chunk, int offset, int length) {}
-
-        @Override
-        public void onEnd() {}
-
-        @Override
-        public void onFailure(Throwable failure) {}
-
-        @Override
-        public void onClose() {}
-    };
-
     private final Governor governor;
+    private final CallPreparation preparation;
+    private final FailSafe failSafe;
     private final ProviderRegistry registry;
     private final IdentityResolver identity;
     private final Estimator estimator;
@@ -94,7 +74,6 @@ public final class ExchangeGovernance implements Governance {
     private final double budgetRatio;
     private final double budgetFloorPerSecond;
     private final Duration budgetWindow;
-    private volatile FailMode failMode;
     private final Cache<String, RetryBudget> budgets;
     private final Map<String, ProviderCounters> counters = new ConcurrentHashMap<>();
     private final RateLimitedLog faults = new RateLimitedLog(LOG);
@@ -110,7 +89,8 @@ public final class ExchangeGovernance implements Governance {
         this.budgetRatio = b.budgetRatio;
         this.budgetFloorPerSecond = b.budgetFloorPerSecond;
         this.budgetWindow = b.budgetWindow;
-        this.failMode = b.failMode;
+        this.failSafe = new FailSafe(this, b.failMode);
+        this.preparation = new CallPreparation(this);
         this.budgets = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(10)).build();
     }
 
@@ -126,16 +106,20 @@ public final class ExchangeGovernance implements Governance {
         return estimator;
     }
 
+    IdentityResolver identity() {
+        return identity;
+    }
+
     public ProviderRegistry registry() {
         return registry;
     }
 
     public FailMode failMode() {
-        return failMode;
+        return failSafe.failMode();
     }
 
     public void setFailMode(FailMode mode) {
-        this.failMode = Objects.requireNonNull(mode);
+        failSafe.setFailMode(mode);
     }
 
     /** Counters of one provider's calls (created on first use). */
@@ -170,14 +154,14 @@ public final class ExchangeGovernance implements Governance {
     public CallOutcome execute(HttpTransport transport) {
         PreparedCall call;
         try {
-            call = prepare(transport);
+            call = preparation.prepare(transport);
         } catch (Throwable t) {
             fault("preparing a call", t);
-            Object rejected = failClosedAnswer(transport);
-            return rejected != null ? CallOutcome.response(rejected) : ungoverned(transport);
+            Object rejected = failSafe.failClosedAnswer(transport);
+            return rejected != null ? CallOutcome.response(rejected) : failSafe.ungoverned(transport);
         }
         if (call == null) {
-            return ungoverned(transport);
+            return failSafe.ungoverned(transport);
         }
         if (ownsRetries()) {
             RetryLayers.governedOnThisThread(); // a retry loop above on this thread must not retry it
@@ -202,17 +186,17 @@ public final class ExchangeGovernance implements Governance {
     public CompletableFuture<Object> executeAsync(HttpTransport transport) {
         PreparedCall call;
         try {
-            call = prepare(transport);
+            call = preparation.prepare(transport);
         } catch (Throwable t) {
             fault("preparing a call", t);
-            Object rejected = failClosedAnswer(transport);
+            Object rejected = failSafe.failClosedAnswer(transport);
             if (rejected != null) {
                 return CompletableFuture.completedFuture(rejected);
             }
             call = null;
         }
         if (call == null) {
-            return ungovernedAsync(transport);
+            return failSafe.ungovernedAsync(transport);
         }
         return new AsyncExchange(this, call).start();
     }
@@ -250,45 +234,9 @@ public final class ExchangeGovernance implements Governance {
 
     // ------------------------------------------------------------------ one call
 
-    /** Recognises and identifies a call and estimates its demand; null when no provider matches. */
-    PreparedCall prepare(HttpTransport t) {
-        ProviderBinding provider = registry.match(t.url());
-        if (provider == null) {
-            return null;
-        }
-        long now = governor.clock().nanoTime();
-        Headers headers = Headers.of(t.requestHeaders());
-        ProviderRequest request = ProviderRequest.of(t.method(), URI.create(t.url()), headers, t.requestBody());
-        RequestFacts facts = provider.adapter().readRequest(request, estimator);
-        Identity who = identity.resolve(headers, facts.apiKeyId());
-        CallContext context = CallContext.builder(provider.name())
-                .providerKind(provider.adapter().kind())
-                .model(facts.model())
-                .operation(facts.operation())
-                .tenant(who.tenant())
-                .team(who.team())
-                .trafficClass(who.trafficClass())
-                .apiKeyId(facts.apiKeyId())
-                .deployment(facts.deployment())
-                .traceId(headers.first("traceparent"))
-                .build();
-        String route = provider.name() + '/' + facts.model() + '/' + facts.operation();
-        Demand.Builder demand = Demand.builder()
-                .inputTokens(facts.estimatedInputTokens())
-                .outputTokens(estimator.outputEstimate(route, facts.maxOutputTokens()));
-        for (Dimension d : Dimension.values()) {
-            long charge = facts.providerCharge(d);
-            if (charge >= 0) {
-                demand.providerCharge(d, charge);
-            }
-            if (provider.adapter().truesUp(d)) {
-                demand.providerTruesUp(d);
-            }
-        }
-        long timeout = t.callerTimeoutNanos();
-        counters(provider.name()).calls.increment();
-        return new PreparedCall(t, provider, facts, context, demand.build(), route, now,
-                timeout > 0 ? now + timeout : 0);
+    /** The fail-safe side of a call: ungoverned sends and fail-closed answers. */
+    FailSafe failSafe() {
+        return failSafe;
     }
 
     /** One attempt on the caller's thread: admission (waiting), send, and what to do next. */
@@ -303,7 +251,7 @@ public final class ExchangeGovernance implements Governance {
             Thread.currentThread().interrupt();
             return Step.fail(new InterruptedIOException("interrupted while waiting for admission"));
         } catch (Throwable t) {
-            return faultBeforeSend(call, "admitting a call", t);
+            return failSafe.faultBeforeSend(call, "admitting a call", t);
         }
         if (!admission.isAdmitted()) {
             return localRejection(call, admission.rejection());
@@ -367,7 +315,7 @@ public final class ExchangeGovernance implements Governance {
             // an attempt went out: whatever failed here, the caller gets that attempt's answer
             fault(call, "reading a provider response", fault);
             permit.cancel();
-            return Step.respond(handBackUntouched(t, response));
+            return Step.respond(FailSafe.handBackUntouched(t, response));
         }
     }
 
@@ -405,14 +353,6 @@ public final class ExchangeGovernance implements Governance {
         Object local = t.localResponse(status, headers, annotated);
         t.discard(response);
         return local;
-    }
-
-    private static Object handBackUntouched(HttpTransport t, Object response) {
-        try {
-            return t.handBack(response, Step.NO_HEADERS);
-        } catch (Throwable again) {
-            return response;
-        }
     }
 
     /**
@@ -493,81 +433,7 @@ public final class ExchangeGovernance implements Governance {
             LocalAnswer answer = call.provider.adapter().localRejection(rejection, call.facts);
             return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
         } catch (Throwable t) {
-            return faultBeforeSend(call, "building a local rejection", t);
-        }
-    }
-
-    /** A fault before anything was sent: fail open (send it ungoverned) or closed (reject). */
-    Step faultBeforeSend(PreparedCall call, String where, Throwable t) {
-        fault(call, where, t);
-        if (failMode == FailMode.CLOSED) {
-            try {
-                Rejection r = Rejections.failedClosed(call.context.provider(), call.context);
-                LocalAnswer answer = call.provider.adapter().localRejection(r, call.facts);
-                return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
-            } catch (Throwable again) {
-                fault("building a fail-closed rejection", again);
-            }
-        }
-        CallOutcome plain = ungoverned(call.transport);
-        return plain.failure() != null ? Step.fail(plain.failure()) : Step.respond(plain.response());
-    }
-
-    /**
-     * The asynchronous form of {@link #faultBeforeSend}: returns the step when it is known now
-     * (fail closed), or null and hands the ungoverned send's outcome to {@code later}.
-     */
-    Step faultBeforeSendAsync(PreparedCall call, Throwable t, java.util.function.Consumer<Step> later) {
-        Throwable fault = t == null ? new IllegalStateException("no admission") : t;
-        if (failMode == FailMode.CLOSED) {
-            return faultBeforeSend(call, "admitting a call (fail closed)", fault);
-        }
-        fault(call, "admitting a call", fault);
-        ungovernedAsync(call.transport).whenComplete((response, error) ->
-                later.accept(error != null ? Step.fail(error) : Step.respond(response)));
-        return null;
-    }
-
-    /**
-     * In fail mode closed, the local rejection for a call Sluice could not even read; null in fail
-     * mode open (or when not even that can be built), meaning: let it through.
-     */
-    private Object failClosedAnswer(HttpTransport t) {
-        if (failMode != FailMode.CLOSED) {
-            return null;
-        }
-        try {
-            ProviderBinding provider = registry.match(t.url());
-            Rejection r = Rejections.failedClosed(provider.name(), null);
-            LocalAnswer answer = provider.adapter().localRejection(r, RequestFacts.builder(provider.adapter().kind())
-                    .build());
-            counters(provider.name()).localRejections.increment();
-            return t.localResponse(answer.status(), answer.headers(), answer.body());
-        } catch (Throwable again) {
-            fault("building a fail-closed rejection", again);
-            return null;
-        }
-    }
-
-    /** Sends the call once, untouched, as if Sluice were not there. */
-    private CallOutcome ungoverned(HttpTransport t) {
-        try {
-            Object response = t.send(IGNORE_BODY);
-            return CallOutcome.response(handBackUntouched(t, response));
-        } catch (Throwable error) {
-            if (error instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-                return CallOutcome.failure(new InterruptedIOException("interrupted"));
-            }
-            return CallOutcome.failure(error);
-        }
-    }
-
-    private CompletableFuture<Object> ungovernedAsync(HttpTransport t) {
-        try {
-            return t.sendAsync(IGNORE_BODY).thenApply(r -> handBackUntouched(t, r));
-        } catch (Throwable error) {
-            return CompletableFuture.failedFuture(error);
+            return failSafe.faultBeforeSend(call, "building a local rejection", t);
         }
     }
 

@@ -1,0 +1,67 @@
+package dev.sluice.core.exchange;
+
+import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.config.Dimension;
+import dev.sluice.core.CallContext;
+import dev.sluice.core.Demand;
+import dev.sluice.core.identity.Identity;
+import dev.sluice.core.provider.Headers;
+import dev.sluice.core.provider.ProviderBinding;
+import dev.sluice.core.provider.ProviderRequest;
+import dev.sluice.core.provider.RequestFacts;
+import java.net.URI;
+
+/**
+ * The first three steps of a call, before anything waits: recognise (which provider, from its
+ * URL), identify (tenant, team, traffic class, key id), estimate (the demand charged at
+ * admission, as each bucket's owner counts it). Nothing here blocks or holds a lock.
+ */
+final class CallPreparation {
+
+    private final ExchangeGovernance engine;
+
+    CallPreparation(ExchangeGovernance engine) {
+        this.engine = engine;
+    }
+
+    /** Recognises and identifies a call and estimates its demand; null when no provider matches. */
+    PreparedCall prepare(HttpTransport t) {
+        ProviderBinding provider = engine.registry().match(t.url());
+        if (provider == null) {
+            return null;
+        }
+        long now = engine.governor().clock().nanoTime();
+        Headers headers = Headers.of(t.requestHeaders());
+        ProviderRequest request = ProviderRequest.of(t.method(), URI.create(t.url()), headers, t.requestBody());
+        RequestFacts facts = provider.adapter().readRequest(request, engine.estimator());
+        Identity who = engine.identity().resolve(headers, facts.apiKeyId());
+        CallContext context = CallContext.builder(provider.name())
+                .providerKind(provider.adapter().kind())
+                .model(facts.model())
+                .operation(facts.operation())
+                .tenant(who.tenant())
+                .team(who.team())
+                .trafficClass(who.trafficClass())
+                .apiKeyId(facts.apiKeyId())
+                .deployment(facts.deployment())
+                .traceId(headers.first("traceparent"))
+                .build();
+        String route = provider.name() + '/' + facts.model() + '/' + facts.operation();
+        Demand.Builder demand = Demand.builder()
+                .inputTokens(facts.estimatedInputTokens())
+                .outputTokens(engine.estimator().outputEstimate(route, facts.maxOutputTokens()));
+        for (Dimension d : Dimension.values()) {
+            long charge = facts.providerCharge(d);
+            if (charge >= 0) {
+                demand.providerCharge(d, charge);
+            }
+            if (provider.adapter().truesUp(d)) {
+                demand.providerTruesUp(d);
+            }
+        }
+        long timeout = t.callerTimeoutNanos();
+        engine.counters(provider.name()).calls.increment();
+        return new PreparedCall(t, provider, facts, context, demand.build(), route, now,
+                timeout > 0 ? now + timeout : 0);
+    }
+}
