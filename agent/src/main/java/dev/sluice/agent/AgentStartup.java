@@ -173,7 +173,7 @@ public final class AgentStartup {
         Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
             @Override
             public void run() {
-                java.util.List<dev.sluice.core.observe.Decision> recent =
+                java.util.List<dev.sluice.core.telemetry.Decision> recent =
                         started.governor().stats().decisions().recent(n);
                 for (int i = recent.size() - 1; i >= 0; i--) {
                     System.err.println("[sluice] decision " + recent.get(i));

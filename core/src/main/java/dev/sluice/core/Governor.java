@@ -3,7 +3,7 @@ package dev.sluice.core;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
-import dev.sluice.core.observe.Decision;
+import dev.sluice.core.telemetry.Decision;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
@@ -786,7 +786,7 @@ public final class Governor implements AutoCloseable {
 
     private Permit newPermit(CallContext call, Demand demand, Bucket[] buckets, long[] amounts, long[] windowIds,
             long[] fromReserve, int guarantee, long nowNanos, long waitedNanos, ProviderScope scope,
-            dev.sluice.core.observe.TenantCounters tenantCounters) {
+            dev.sluice.core.telemetry.TenantCounters tenantCounters) {
         Permit p = new Permit(this, ++nextPermitId, call, demand, buckets, amounts, windowIds, fromReserve, guarantee,
                 nowNanos, waitedNanos, nowNanos + leaseTimeoutNanos, scope, tenantCounters);
         if (scope != null) {

@@ -2,9 +2,9 @@ package dev.sluice.core;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.sluice.core.observe.DecisionLog;
-import dev.sluice.core.observe.TenantCounters;
-import dev.sluice.core.observe.WaitHistogram;
+import dev.sluice.core.telemetry.DecisionLog;
+import dev.sluice.core.telemetry.TenantCounters;
+import dev.sluice.core.telemetry.WaitHistogram;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;

@@ -63,7 +63,7 @@ public final class Permit extends Admission {
     long leaseExpiryNanos;
     private final ProviderScope scope;
     /** The tenant's counters, updated when the permit is settled (null in mode off). */
-    final dev.sluice.core.observe.TenantCounters tenantCounters;
+    final dev.sluice.core.telemetry.TenantCounters tenantCounters;
 
     @SuppressWarnings("unused") // through STATE
     private volatile int state;
@@ -93,7 +93,7 @@ public final class Permit extends Admission {
 
     Permit(Governor governor, long id, CallContext context, Demand demand, Bucket[] buckets, long[] amounts,
             long[] windowIds, long[] fromReserve, int guarantee, long admittedNanos, long waitedNanos,
-            long leaseExpiryNanos, ProviderScope scope, dev.sluice.core.observe.TenantCounters tenantCounters) {
+            long leaseExpiryNanos, ProviderScope scope, dev.sluice.core.telemetry.TenantCounters tenantCounters) {
         this.governor = governor;
         this.id = id;
         this.context = context;

@@ -4,7 +4,7 @@ import dev.sluice.config.Dimension;
 
 /**
  * Why a call was not admitted, in terms a user can act on: which limiter, on which scope, how
- * long to wait. Rendered as the {@code sluice} object of a local rejection (design section 6).
+ * long to wait. Rendered as the {@code sluice} object of a local rejection (docs/design.md, Local rejections).
  * Never carries another tenant's usage, prompts or raw API keys. Immutable.
  */
 public final class Rejection {

@@ -1,7 +1,7 @@
 package dev.sluice.core;
 
 import dev.sluice.core.GovernorStats.ClassCounters;
-import dev.sluice.core.observe.TenantCounters;
+import dev.sluice.core.telemetry.TenantCounters;
 import dev.sluice.config.Dimension;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.LaneCredit;

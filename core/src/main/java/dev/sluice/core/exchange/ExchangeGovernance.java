@@ -18,7 +18,7 @@ import dev.sluice.core.Rejections;
 import dev.sluice.core.Usage;
 import dev.sluice.core.estimate.Estimator;
 import dev.sluice.core.identity.IdentityResolver;
-import dev.sluice.core.observe.Decision;
+import dev.sluice.core.telemetry.Decision;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.LocalAnswer;
 import dev.sluice.core.provider.ProviderError;
@@ -322,7 +322,7 @@ public final class ExchangeGovernance implements Governance {
     /**
      * The provider's refusal as the caller gets it once Sluice has decided not to retry: the
      * provider's status, headers and error body, with the {@code sluice} object added to that body
-     * (design section 6) so the SDK's usual exception says why Sluice stopped. Handed back as it
+     * (docs/design.md, Local rejections) so the SDK's usual exception says why Sluice stopped. Handed back as it
      * came when the body cannot be annotated (not JSON, compressed).
      */
     private Object handBackRefusal(PreparedCall call, Object response, int status, ProviderError error, byte[] body,

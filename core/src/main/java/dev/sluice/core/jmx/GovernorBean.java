@@ -6,7 +6,7 @@ import dev.sluice.config.Mode;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
 import dev.sluice.core.GovernorStats;
-import dev.sluice.core.observe.Decision;
+import dev.sluice.core.telemetry.Decision;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

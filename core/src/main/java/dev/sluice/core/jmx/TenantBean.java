@@ -3,7 +3,7 @@ package dev.sluice.core.jmx;
 import dev.sluice.config.ScopeLevel;
 import dev.sluice.core.BucketView;
 import dev.sluice.core.Governor;
-import dev.sluice.core.observe.TenantCounters;
+import dev.sluice.core.telemetry.TenantCounters;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.sluice.core.retry;
 
-/** What one attempt's answer means for the call, whatever the provider (design section 4). */
+/** What one attempt's answer means for the call, whatever the provider (docs/design.md, Outcome classes). */
 public enum OutcomeClass {
     /** 2xx: the call is done. */
     SUCCESS(false),

@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * Builds the HTTP 429 every adapter answers a local rejection with: the provider's own error
- * envelope (written by the adapter) around the {@code sluice} object of design section 6, and the
+ * envelope (written by the adapter) around the {@code sluice} object (docs/design.md, Local rejections), and the
  * headers that make SDKs raise their rate-limit exception without retrying ({@code x-should-retry:
  * false}) while telling the application when to come back ({@code retry-after},
  * {@code retry-after-ms}). {@code x-sluice-decision} marks the answer as Sluice's own, so an

@@ -11,7 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 
 /**
- * Adds the {@code sluice} object of design section 6 to a provider's own error answer that Sluice
+ * Adds the {@code sluice} object (docs/design.md, Local rejections) to a provider's own error answer that Sluice
  * hands back after its retry decision, so the application sees the SDK's usual exception and, in
  * its body, why Sluice stopped ({@code admitted_then_provider_rejected},
  * {@code retry_budget_exhausted}). The object goes inside the provider's {@code error} object

@@ -1,4 +1,4 @@
-package dev.sluice.core.observe;
+package dev.sluice.core.telemetry;
 
 import java.util.concurrent.atomic.LongAdder;
 

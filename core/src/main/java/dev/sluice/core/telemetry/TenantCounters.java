@@ -1,4 +1,4 @@
-package dev.sluice.core.observe;
+package dev.sluice.core.telemetry;
 
 /**
  * What one tenant was admitted, used and refused. Written under the governor's lock only (one
