@@ -132,17 +132,24 @@ public final class ClassQueue<W extends QueuedCall> {
         return spent;
     }
 
-    /** Serves the tenant whose turn it is, from the head of its FIFO. */
+    /**
+     * Serves the tenant whose turn it is, from the head of its FIFO. Whether the turn is over is
+     * decided by the head alone: once the head waits for room, the turn is held up, and the calls
+     * behind it may only spend the credit the calls waiting ahead of them do not need, so that
+     * neither their cost nor what they spend can end the turn before the head is served.
+     */
     private Turn serve(TenantQueue<W> t, Offer<W> offer, long budget) {
         long spent = 0;
+        long owedAhead = 0; // the cost of the calls looked at and left waiting
         boolean claimed = false;
         int looked = 0;
         Iterator<W> it = t.waiters.iterator();
         while (it.hasNext() && looked < SCAN_LIMIT && spent < budget) {
             W call = it.next();
-            if (call.cost() > t.deficit) {
-                // it waits for the tenant's next turn, and so do the calls behind it
-                return new Turn(spent, true, false);
+            if (call.cost() > t.deficit - owedAhead) {
+                // it waits for the tenant's next turn, and so do the calls behind it; the turn is
+                // over only if no call ahead of it is waiting for room
+                return new Turn(spent, looked == 0, looked > 0);
             }
             // the first call that does not fit claims the refill; the ones behind it only look
             // for room in other buckets
@@ -157,6 +164,7 @@ public final class ClassQueue<W extends QueuedCall> {
                 size--;
             } else {
                 claimed = true;
+                owedAhead += call.cost();
                 looked++;
             }
         }
