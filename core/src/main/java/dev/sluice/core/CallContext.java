@@ -22,6 +22,7 @@ public final class CallContext {
     private final String trafficClass;
     private final String deployment;
     private final String traceId;
+    private final String organization;
     private final String providerScopeKey;
 
     /** The governor's resolved route for this context; reused across attempts. */
@@ -41,6 +42,7 @@ public final class CallContext {
         this.trafficClass = b.trafficClass == null ? DEFAULT_CLASS : b.trafficClass;
         this.deployment = b.deployment;
         this.traceId = b.traceId;
+        this.organization = b.organization;
         this.providerScopeKey = provider + '|' + (apiKeyId == null ? "-" : apiKeyId) + '|' + (model == null ? "-" : model);
     }
 
@@ -93,7 +95,15 @@ public final class CallContext {
     }
 
     /**
-     * The provider's own scope as far as its limits go: the provider, the key (which names the
+     * The organization (and project) the provider counts this call against when the request or the
+     * config names it; null when only the provider's answers can tell (see {@link Governor#learn}).
+     */
+    public String organization() {
+        return organization;
+    }
+
+    /**
+     * The provider's own scope as far as its limits go, before its organization is known: the provider, the key (which names the
      * organization or project) and the model. Limits learned from headers and provider pauses key
      * on it.
      */
@@ -129,6 +139,7 @@ public final class CallContext {
         private String trafficClass;
         private String deployment;
         private String traceId;
+        private String organization;
 
         private Builder(String provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
@@ -176,6 +187,12 @@ public final class CallContext {
 
         public Builder traceId(String v) {
             this.traceId = v;
+            return this;
+        }
+
+        /** The organization (and project, as {@code org/project}) the request or the config names. */
+        public Builder organization(String v) {
+            this.organization = v == null || v.isEmpty() ? null : v;
             return this;
         }
 

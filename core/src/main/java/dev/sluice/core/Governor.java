@@ -1139,11 +1139,23 @@ public final class Governor implements AutoCloseable {
      * own view.
      */
     public void learn(CallContext call, List<LearnedBudget> budgets) {
-        if (budgets.isEmpty()) {
+        learn(call, budgets, null);
+    }
+
+    /**
+     * As {@link #learn(CallContext, List)}, for a response that named the organization the call was
+     * counted against (null when it did not): the budgets are the organization's, and every key of
+     * it counts in one scope from now on.
+     */
+    public void learn(CallContext call, List<LearnedBudget> budgets, String organization) {
+        if (budgets.isEmpty() && organization == null) {
             return;
         }
         underLock(nowNanos -> {
             long nowMillis = clock.epochMillis();
+            if (organization != null) {
+                routes.adoptOrganization(call, organization, nowNanos);
+            }
             ProviderScope scope = route(call).scope;
             for (LearnedBudget b : budgets) {
                 long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(call, b);

@@ -17,6 +17,7 @@ final class RouteKey {
     private final String team;
     private final String apiKeyId;
     private final String trafficClass;
+    private final String organization;
     private final int hash;
 
     RouteKey(CallContext call) {
@@ -27,7 +28,8 @@ final class RouteKey {
         this.team = call.team();
         this.apiKeyId = call.apiKeyId();
         this.trafficClass = call.trafficClass();
-        this.hash = Objects.hash(provider, model, deployment, tenant, team, apiKeyId, trafficClass);
+        this.organization = call.organization();
+        this.hash = Objects.hash(provider, model, deployment, tenant, team, apiKeyId, trafficClass, organization);
     }
 
     @Override
@@ -42,7 +44,7 @@ final class RouteKey {
         return hash == k.hash && provider.equals(k.provider) && Objects.equals(model, k.model)
                 && Objects.equals(deployment, k.deployment) && Objects.equals(tenant, k.tenant)
                 && Objects.equals(team, k.team) && Objects.equals(apiKeyId, k.apiKeyId)
-                && trafficClass.equals(k.trafficClass);
+                && trafficClass.equals(k.trafficClass) && Objects.equals(organization, k.organization);
     }
 
     @Override

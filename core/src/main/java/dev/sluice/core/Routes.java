@@ -36,6 +36,11 @@ final class Routes {
     private final long coldStartWaitNanos;
     private final Cache<String, ProviderScope> scopes;
     private final Cache<RouteKey, Route> routes;
+    /**
+     * The organization a provider named for a key ({@code provider|keyId} to it): the key's calls
+     * then count in the organization's scope, shared with every other key of it.
+     */
+    private final Cache<String, String> organizationOfKey;
 
     Routes(Limit[] limits, Guarantees guarantees, QuotaStore store, GovernorStats stats, Clock clock,
             long coldStartWaitNanos) {
@@ -49,6 +54,12 @@ final class Routes {
                 .executor(Runnable::run)
                 .maximumSize(100_000)
                 .expireAfterWrite(ROUTE_TTL)
+                .build();
+        this.organizationOfKey = Caffeine.newBuilder()
+                .ticker(clock::nanoTime)
+                .executor(Runnable::run)
+                .maximumSize(100_000)
+                .expireAfterAccess(Duration.ofHours(1))
                 .build();
         this.scopes = Caffeine.newBuilder()
                 .ticker(clock::nanoTime)
@@ -98,12 +109,53 @@ final class Routes {
                 buckets.add(b);
             }
         }
-        ProviderScope scope = scopes.get(call.providerScopeKey(), k -> newScope(k, call, buckets, nowNanos));
+        String organization = organizationOf(call);
+        String scopeKey = organization == null ? call.providerScopeKey() : organizationScopeKey(call, organization);
+        ProviderScope scope = scopes.get(scopeKey, k -> newScope(k, displayName(call, organization), buckets, nowNanos));
         Route r = new Route(buckets.toArray(new Bucket[0]), scope, guarantees.indexOf(call.tenant()),
                 stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
         call.cachedRoute = r;
         routes.put(call.routeKey(), r);
         return r;
+    }
+
+    /**
+     * A response named the organization the call's key counts against. From now on every call of
+     * that key counts in the organization's scope, shared with the organization's other keys; the
+     * scope the key had on its own is retired (what it learned was the organization's budget seen
+     * through one key: the organization's scope learns it again from this very response, so it is
+     * merged, not doubled; a pause it held carries over). An organization the request or the
+     * config named wins over the one a response names. Lock held.
+     */
+    void adoptOrganization(CallContext call, String organization, long nowNanos) {
+        if (call.organization() != null || call.apiKeyId() == null) {
+            return;
+        }
+        String keyId = call.provider() + '|' + call.apiKeyId();
+        if (!organization.equals(organizationOfKey.getIfPresent(keyId))) {
+            organizationOfKey.put(keyId, organization);
+            ProviderScope own = scopes.getIfPresent(call.providerScopeKey());
+            ProviderScope shared = scopes.get(organizationScopeKey(call, organization),
+                    k -> new ProviderScope(k, displayName(call, organization), guarantees, store));
+            if (own != null && own != shared) {
+                if (own.isPaused(nowNanos)) {
+                    shared.pauseUntil(own.pausedUntilNanos());
+                }
+                scopes.invalidate(call.providerScopeKey()); // its routes see it evicted and resolve again
+            }
+        }
+    }
+
+    /** The organization the call counts against: named by its request or config, else learned for its key. */
+    private String organizationOf(CallContext call) {
+        if (call.organization() != null) {
+            return call.organization();
+        }
+        return call.apiKeyId() == null ? null : organizationOfKey.getIfPresent(call.provider() + '|' + call.apiKeyId());
+    }
+
+    private static String organizationScopeKey(CallContext call, String organization) {
+        return call.provider() + "|org:" + organization + '|' + (call.model() == null ? "-" : call.model());
     }
 
     /** Provider scopes known now (learned limits, pauses). */
@@ -116,18 +168,20 @@ final class Routes {
      * limits (none declared, none learned yet), its first call goes alone and the others wait for
      * that answer's headers, at most {@code coldStartWait}.
      */
-    private ProviderScope newScope(String key, CallContext call, List<Bucket> routeBuckets, long nowNanos) {
-        ProviderScope scope = new ProviderScope(key, displayName(call), guarantees, store);
+    private ProviderScope newScope(String key, String displayName, List<Bucket> routeBuckets, long nowNanos) {
+        ProviderScope scope = new ProviderScope(key, displayName, guarantees, store);
         if (coldStartWaitNanos > 0 && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
             scope.startCold(nowNanos + coldStartWaitNanos);
         }
         return scope;
     }
 
-    /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}. */
-    private static String displayName(CallContext call) {
+    /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}, or {@code openai/org-x/gpt-4o-mini} once the organization is known. */
+    private static String displayName(CallContext call, String organization) {
         StringBuilder s = new StringBuilder(call.provider());
-        if (call.apiKeyId() != null) {
+        if (organization != null) {
+            s.append('/').append(organization);
+        } else if (call.apiKeyId() != null) {
             s.append('/').append(call.apiKeyId());
         }
         if (call.model() != null) {

@@ -6,6 +6,7 @@ import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.identity.Identity;
 import dev.sluice.core.provider.Headers;
+import dev.sluice.core.provider.Organizations;
 import dev.sluice.core.provider.ProviderBinding;
 import dev.sluice.core.provider.ProviderRequest;
 import dev.sluice.core.provider.RequestFacts;
@@ -45,6 +46,7 @@ final class CallPreparation {
                 .apiKeyId(facts.apiKeyId())
                 .deployment(facts.deployment())
                 .traceId(headers.first("traceparent"))
+                .organization(organizationNamed(provider, facts))
                 .build();
         String route = provider.name() + '/' + facts.model() + '/' + facts.operation();
         Demand.Builder demand = Demand.builder()
@@ -63,5 +65,19 @@ final class CallPreparation {
         engine.counters(provider.name()).calls.increment();
         return new PreparedCall(t, provider, facts, context, demand.build(), route, now,
                 timeout > 0 ? now + timeout : 0);
+    }
+
+    /**
+     * The organization the request (OpenAI's {@code OpenAI-Organization} and {@code OpenAI-Project})
+     * or the provider's config ({@code providers[].scope}) names; null when only answers can tell.
+     */
+    private static String organizationNamed(ProviderBinding provider, RequestFacts facts) {
+        java.util.Map<String, String> named = facts.providerScope();
+        String org = named.get("organization");
+        if (org == null) {
+            named = provider.scope();
+            org = named.get("organization");
+        }
+        return Organizations.withProject(org, named.get("project"));
     }
 }

@@ -442,14 +442,15 @@ public final class ExchangeGovernance implements Governance {
             return;
         }
         RateLimitSnapshot snapshot = call.provider.adapter().readRateLimits(headers, nowMillis);
-        if (snapshot.isEmpty()) {
+        String organization = call.provider.adapter().organization(headers);
+        if (snapshot.isEmpty() && organization == null) {
             return;
         }
         List<Governor.LearnedBudget> budgets = new ArrayList<>(snapshot.budgets().size());
         for (RateLimitSnapshot.Budget b : snapshot.budgets()) {
             budgets.add(new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
-        governor.learn(call.context, budgets);
+        governor.learn(call.context, budgets, organization);
     }
 
     private void explain(PreparedCall call, String outcome, String explanation) {

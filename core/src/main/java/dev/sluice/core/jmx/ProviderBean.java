@@ -178,7 +178,8 @@ final class ProviderBean implements ProviderMXBean {
                 break;
             }
             String model = SluiceMBeans.modelOf(s);
-            rows.add(new ScopeRow(s.displayName(), SluiceMBeans.apiKeyOf(s), model == null ? "" : model,
+            rows.add(new ScopeRow(s.displayName(), SluiceMBeans.apiKeyOf(s), SluiceMBeans.organizationOf(s),
+                    model == null ? "" : model,
                     pausedForMillis(s, nowNanos), beans.governance().retryBudgetRemaining(s.key()),
                     estimateError(s), s.learnedBuckets().length));
         }

@@ -3,23 +3,26 @@ package dev.sluice.core.jmx;
 import javax.management.openmbean.CompositeData;
 
 /**
- * One provider scope (a provider, an API key and a model): its pause, retry budget and estimate
+ * One provider scope (a provider, an organization once its answers name it or else an API key, and
+ * a model): its pause, retry budget and estimate
  * error, a row of a provider's scope table (a {@code CompositeData} on the wire). Immutable.
  */
 public final class ScopeRow {
 
     private final String scope;
     private final String apiKeyId;
+    private final String organization;
     private final String model;
     private final long pausedForMillis;
     private final double retryBudgetRemaining;
     private final double inputEstimateError;
     private final int learnedLimits;
 
-    public ScopeRow(String scope, String apiKeyId, String model, long pausedForMillis, double retryBudgetRemaining,
-            double inputEstimateError, int learnedLimits) {
+    public ScopeRow(String scope, String apiKeyId, String organization, String model, long pausedForMillis,
+            double retryBudgetRemaining, double inputEstimateError, int learnedLimits) {
         this.scope = scope;
         this.apiKeyId = apiKeyId;
+        this.organization = organization;
         this.model = model;
         this.pausedForMillis = pausedForMillis;
         this.retryBudgetRemaining = retryBudgetRemaining;
@@ -29,7 +32,8 @@ public final class ScopeRow {
 
     /** Rebuilds a row read from a JMX connection (what MXBean proxies call). */
     public static ScopeRow from(CompositeData d) {
-        return new ScopeRow((String) d.get("scope"), (String) d.get("apiKeyId"), (String) d.get("model"),
+        return new ScopeRow((String) d.get("scope"), (String) d.get("apiKeyId"), (String) d.get("organization"),
+                (String) d.get("model"),
                 (Long) d.get("pausedForMillis"), (Double) d.get("retryBudgetRemaining"),
                 (Double) d.get("inputEstimateError"), (Integer) d.get("learnedLimits"));
     }
@@ -39,9 +43,17 @@ public final class ScopeRow {
         return scope;
     }
 
-    /** The hashed key id ({@code -} when the call had none). */
+    /** The hashed key id ({@code -} when the call had none, or the scope is an organization's). */
     public String getApiKeyId() {
         return apiKeyId;
+    }
+
+    /**
+     * The organization (and {@code /project}) the provider counts this scope's calls against, shared
+     * by all its keys; {@code -} until an answer, the request or the config names it.
+     */
+    public String getOrganization() {
+        return organization;
     }
 
     public String getModel() {

@@ -334,6 +334,20 @@ public final class SluiceMBeans implements AutoCloseable {
     }
 
     static String apiKeyOf(ProviderScope s) {
+        String middle = middleOf(s);
+        return middle.startsWith(ORGANIZATION) ? "-" : middle;
+    }
+
+    /** The organization a scope counts for, or {@code -} when it is a key's own. */
+    static String organizationOf(ProviderScope s) {
+        String middle = middleOf(s);
+        return middle.startsWith(ORGANIZATION) ? middle.substring(ORGANIZATION.length()) : "-";
+    }
+
+    /** How a scope's key names an organization ({@code provider|org:<organization>|model}). */
+    private static final String ORGANIZATION = "org:";
+
+    private static String middleOf(ProviderScope s) {
         String key = s.key();
         int first = key.indexOf('|');
         int second = first < 0 ? -1 : key.indexOf('|', first + 1);

@@ -35,6 +35,15 @@ public interface ProviderAdapter {
     RateLimitSnapshot readRateLimits(Headers responseHeaders, long nowEpochMillis);
 
     /**
+     * The organization a response says the call was counted against ({@code openai-organization},
+     * {@code anthropic-organization-id}), or null when the provider does not say: its limits
+     * belong to that organization, shared by every key of it, not to the key.
+     */
+    default String organization(Headers responseHeaders) {
+        return null;
+    }
+
+    /**
      * Classifies a non-2xx answer (status, headers, the buffered body) into an outcome class with
      * the provider's wait hint when it gave one. {@code x-should-retry} is authoritative where the
      * provider sends it.

@@ -3,6 +3,7 @@ package dev.sluice.core.provider.anthropic;
 import dev.sluice.config.Dimension;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.provider.Headers;
+import dev.sluice.core.provider.Organizations;
 import dev.sluice.core.provider.LocalAnswer;
 import dev.sluice.core.provider.ProviderAdapter;
 import dev.sluice.core.provider.ProviderError;
@@ -112,6 +113,12 @@ public final class AnthropicAdapter implements ProviderAdapter {
     @Override
     public RateLimitSnapshot readRateLimits(Headers responseHeaders, long nowEpochMillis) {
         return AnthropicRateLimits.read(responseHeaders, nowEpochMillis);
+    }
+
+    /** Every answer names the organization the key belongs to. */
+    @Override
+    public String organization(Headers responseHeaders) {
+        return Organizations.named(responseHeaders.first("anthropic-organization-id"));
     }
 
     @Override

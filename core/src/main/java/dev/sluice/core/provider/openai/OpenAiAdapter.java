@@ -3,6 +3,7 @@ package dev.sluice.core.provider.openai;
 import dev.sluice.config.Dimension;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.provider.Headers;
+import dev.sluice.core.provider.Organizations;
 import dev.sluice.core.provider.LocalAnswer;
 import dev.sluice.core.provider.ProviderAdapter;
 import dev.sluice.core.provider.ProviderError;
@@ -92,6 +93,12 @@ public final class OpenAiAdapter implements ProviderAdapter {
     @Override
     public RateLimitSnapshot readRateLimits(Headers responseHeaders, long nowEpochMillis) {
         return OpenAiRateLimits.read(responseHeaders);
+    }
+
+    /** Every answer names the organization it was counted against. */
+    @Override
+    public String organization(Headers responseHeaders) {
+        return Organizations.named(responseHeaders.first("openai-organization"));
     }
 
     @Override

@@ -378,4 +378,14 @@ class AnthropicAdapterTest {
         assertThat(AnthropicLocalRejection.seconds(1)).isEqualTo("0.001");
         assertThat(AnthropicLocalRejection.seconds(61_250)).isEqualTo("61.25");
     }
+
+    @Test
+    void namesTheOrganizationEveryAnswerWasCountedAgainst() {
+        assertThat(adapter.organization(dev.sluice.core.provider.Headers.of(
+                java.util.Map.of("anthropic-organization-id", java.util.List.of(" 5f0e2b1c-8a7d-4e5f-9c3b-2d1e0f9a8b7c "))))).isEqualTo("5f0e2b1c-8a7d-4e5f-9c3b-2d1e0f9a8b7c");
+        assertThat(adapter.organization(dev.sluice.core.provider.Headers.empty())).isNull();
+        // a garbled header must not make a scope per garbage value
+        assertThat(adapter.organization(dev.sluice.core.provider.Headers.of(
+                java.util.Map.of("anthropic-organization-id", java.util.List.of("<html> {\"x\": 1}"))))).isNull();
+    }
 }

@@ -325,4 +325,14 @@ class OpenAiAdapterTest {
             assertThat(dev.sluice.core.retry.WaitHints.goDuration(OpenAiLocalRejection.goDuration(ms))).isEqualTo(ms);
         }
     }
+
+    @Test
+    void namesTheOrganizationEveryAnswerWasCountedAgainst() {
+        assertThat(adapter.organization(dev.sluice.core.provider.Headers.of(
+                java.util.Map.of("openai-organization", java.util.List.of(" org-abc123 "))))).isEqualTo("org-abc123");
+        assertThat(adapter.organization(dev.sluice.core.provider.Headers.empty())).isNull();
+        // a garbled header must not make a scope per garbage value
+        assertThat(adapter.organization(dev.sluice.core.provider.Headers.of(
+                java.util.Map.of("openai-organization", java.util.List.of("<html> {\"x\": 1}"))))).isNull();
+    }
 }
