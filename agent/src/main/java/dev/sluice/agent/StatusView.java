@@ -161,7 +161,30 @@ final class StatusView {
                 number(p.getRetryBudgetRemaining()), percent(p.getInputEstimateError())});
         }
         section(out, "PROVIDERS", rows, rows.size() - 1);
+        scopes(c, out);
     }
+
+    /** Each provider scope: whose budget it is (an organization, or a key until one is named) and what others take. */
+    private static void scopes(MBeanServerConnection c, StringBuilder out) throws IOException {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"SCOPE", "ORGANIZATION", "KEY", "LEARNED LIMITS", "PAUSED FOR", "OTHERS TAKE"});
+        int total = 0;
+        for (ObjectName n : names(c, "Provider")) {
+            ProviderMXBean p = JMX.newMXBeanProxy(c, n, ProviderMXBean.class);
+            for (dev.sluice.core.jmx.ScopeRow s : p.getScopes()) {
+                total++;
+                if (rows.size() <= MAX_SCOPE_ROWS) {
+                    rows.add(new String[] {s.getScope(), s.getOrganization(), s.getApiKeyId(),
+                        Integer.toString(s.getLearnedLimits()),
+                        s.getPausedForMillis() == 0 ? "-" : s.getPausedForMillis() + " ms", percent(s.getExternalShare())});
+                }
+            }
+        }
+        section(out, "PROVIDER SCOPES", rows, total);
+    }
+
+    /** Scope rows the status shows; the Provider beans' Scopes have them all. */
+    private static final int MAX_SCOPE_ROWS = 20;
 
     private static void section(StringBuilder out, String title, List<String[]> rows, int total) {
         out.append('\n');

@@ -1195,6 +1195,17 @@ public final class Governor implements AutoCloseable {
         }
     }
 
+    /**
+     * The provider refused this call for capacity though Sluice had room for it on every bucket:
+     * consumers Sluice cannot see took it, so the call's scope leaves them more at once.
+     */
+    public void capacityRefused(CallContext call) {
+        underLock(nowNanos -> {
+            route(call).scope.refusedDespiteRoom(nowNanos, clock.epochMillis());
+            return null;
+        });
+    }
+
     /** The provider answered an attempt made with this permit; a probe's answer opens or keeps the pause. */
     public void providerAnswered(Permit permit, boolean accepted) {
         // Only a probe's answer changes anything. The flag was set before the permit reached its

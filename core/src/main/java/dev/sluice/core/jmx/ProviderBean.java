@@ -181,7 +181,7 @@ final class ProviderBean implements ProviderMXBean {
             rows.add(new ScopeRow(s.displayName(), SluiceMBeans.apiKeyOf(s), SluiceMBeans.organizationOf(s),
                     model == null ? "" : model,
                     pausedForMillis(s, nowNanos), beans.governance().retryBudgetRemaining(s.key()),
-                    estimateError(s), s.learnedBuckets().length));
+                    estimateError(s), s.learnedBuckets().length, s.externalShare()));
         }
         return rows;
     }

@@ -17,9 +17,10 @@ public final class ScopeRow {
     private final double retryBudgetRemaining;
     private final double inputEstimateError;
     private final int learnedLimits;
+    private final double externalShare;
 
     public ScopeRow(String scope, String apiKeyId, String organization, String model, long pausedForMillis,
-            double retryBudgetRemaining, double inputEstimateError, int learnedLimits) {
+            double retryBudgetRemaining, double inputEstimateError, int learnedLimits, double externalShare) {
         this.scope = scope;
         this.apiKeyId = apiKeyId;
         this.organization = organization;
@@ -28,6 +29,7 @@ public final class ScopeRow {
         this.retryBudgetRemaining = retryBudgetRemaining;
         this.inputEstimateError = inputEstimateError;
         this.learnedLimits = learnedLimits;
+        this.externalShare = externalShare;
     }
 
     /** Rebuilds a row read from a JMX connection (what MXBean proxies call). */
@@ -35,7 +37,8 @@ public final class ScopeRow {
         return new ScopeRow((String) d.get("scope"), (String) d.get("apiKeyId"), (String) d.get("organization"),
                 (String) d.get("model"),
                 (Long) d.get("pausedForMillis"), (Double) d.get("retryBudgetRemaining"),
-                (Double) d.get("inputEstimateError"), (Integer) d.get("learnedLimits"));
+                (Double) d.get("inputEstimateError"), (Integer) d.get("learnedLimits"),
+                d.containsKey("externalShare") ? (Double) d.get("externalShare") : 0.0);
     }
 
     /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}. */
@@ -78,5 +81,14 @@ public final class ScopeRow {
     /** Limits learned from this scope's rate-limit headers. */
     public int getLearnedLimits() {
         return learnedLimits;
+    }
+
+    /**
+     * The share of the scope's budgets that consumers Sluice cannot see are estimated to take (the
+     * largest over its budgets, 0 to 0.9): Sluice paces under what they leave, and gives it back as
+     * the evidence fades.
+     */
+    public double getExternalShare() {
+        return externalShare;
     }
 }

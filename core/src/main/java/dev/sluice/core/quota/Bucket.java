@@ -230,6 +230,12 @@ public abstract class Bucket {
      * transit allowance it keeps back (see {@link TokenBucket}), so it reads like the provider's
      * own "remaining".
      */
+    /**
+     * The share of this bucket's refill that consumers Sluice cannot see take (see {@link
+     * ExternalShare}): the bucket refills only the rest. Only token buckets refill; others ignore it.
+     */
+    public void setExternalShare(double share, long nowNanos, long nowMillis) {}
+
     public long roomAsCounted(long nowNanos, long nowMillis) {
         return room(nowNanos, nowMillis);
     }

@@ -23,6 +23,8 @@ public final class ProviderScope {
      */
     private volatile long[] reportedLimits = new long[0];
     private volatile long[] reportedRemaining = new long[0];
+    /** What others take of each learned budget (same index); see {@link ExternalShare}. */
+    private volatile ExternalShare[] externalShares = new ExternalShare[0];
 
     private long pausedUntilNanos;
     /**
@@ -104,6 +106,8 @@ public final class ProviderScope {
             grown[grown.length - 1] = bucket;
             reportedLimits = Arrays.copyOf(reportedLimits, grown.length);
             reportedRemaining = Arrays.copyOf(reportedRemaining, grown.length);
+            externalShares = Arrays.copyOf(externalShares, grown.length);
+            externalShares[grown.length - 1] = new ExternalShare();
             learned = grown;
         } else {
             Limit l = bucket.limit();
@@ -118,9 +122,46 @@ public final class ProviderScope {
             bucket.limit().setCapacityAnnounced(true);
         }
         if (remaining >= 0) {
+            ExternalShare others = externalShareOf(bucket);
+            Limit l = bucket.limit();
+            long view = bucket.roomAsCounted(nowNanos, nowMillis);
+            if (others != null && others.observe(view, remaining, l.capacity(), l.windowNanos(), nowNanos)) {
+                bucket.setExternalShare(others.share(), nowNanos, nowMillis);
+            }
             bucket.lowerRoomTo(remaining, nowNanos, nowMillis);
         }
         record(bucket, limit, remaining);
+    }
+
+    /**
+     * The provider refused a call for capacity although Sluice's buckets had room for it: someone
+     * Sluice cannot see took it. Every learned budget leaves more to others at once.
+     */
+    public void refusedDespiteRoom(long nowNanos, long nowMillis) {
+        Bucket[] buckets = learned;
+        for (int i = 0; i < buckets.length && i < externalShares.length; i++) {
+            externalShares[i].surprised();
+            buckets[i].setExternalShare(externalShares[i].share(), nowNanos, nowMillis);
+        }
+    }
+
+    /** The largest share of a learned budget others take, in [0, 0.9]: 0 when Sluice seems alone. */
+    public double externalShare() {
+        double most = 0;
+        for (ExternalShare s : externalShares) {
+            most = Math.max(most, s.share());
+        }
+        return most;
+    }
+
+    private ExternalShare externalShareOf(Bucket bucket) {
+        Bucket[] buckets = learned;
+        for (int i = 0; i < buckets.length && i < externalShares.length; i++) {
+            if (buckets[i] == bucket) {
+                return externalShares[i];
+            }
+        }
+        return null;
     }
 
     private void record(Bucket bucket, long limit, long remaining) {

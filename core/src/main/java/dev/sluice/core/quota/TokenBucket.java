@@ -32,6 +32,8 @@ final class TokenBucket extends Bucket {
     private long lastRefillNanos;
     /** Capacity over window, kept so a refill costs one multiplication. */
     private double ratePerNano;
+    /** What Sluice refills of that rate: 1 less the share others take (1 when Sluice is alone). */
+    private double ownShare = 1.0;
     /** What refills and refunds fill up to: the burst, less the transit allowance of a mirror. */
     private double ceiling;
 
@@ -66,7 +68,13 @@ final class TokenBucket extends Bucket {
     }
 
     private double ratePerNano() {
-        return ratePerNano;
+        return ratePerNano * ownShare;
+    }
+
+    @Override
+    public void setExternalShare(double share, long nowNanos, long nowMillis) {
+        refillAndTakeBack(nowNanos); // what refilled so far, at the share that held
+        ownShare = 1.0 - Math.max(0.0, Math.min(share, ExternalShare.MAX));
     }
 
     /** What the level may refill to: the ceiling, less what is lent to the lane. */

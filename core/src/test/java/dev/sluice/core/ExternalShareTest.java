@@ -1,0 +1,103 @@
+package dev.sluice.core;
+
+import static dev.sluice.config.Dimension.REQUESTS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A provider budget shared with a neighbour Sluice cannot see: Sluice estimates the neighbour's
+ * share from the provider's own figures, paces under what it leaves, and gives the room back when
+ * the neighbour goes. Driven on a fake clock against a model of the provider (a token bucket of
+ * 600 requests a minute, counting each call when it arrives and reporting {@code remaining} in
+ * the answer a second later).
+ */
+class ExternalShareTest extends GovernorFixture {
+
+    private static final long CAPACITY = 600;
+    private static final double RATE_PER_SECOND = CAPACITY / 60.0;
+    private static final long STEP_MILLIS = 50;
+
+    private static CallContext call() {
+        return CallContext.builder("openai").model("gpt-4o-mini").tenant("t").apiKeyId("k_1").build();
+    }
+
+    /** What the provider saw over one span of the run. */
+    private static final class Span {
+        long admitted;
+        long refused;
+    }
+
+    /** The provider, the neighbour and Sluice's callers (always more than the budget allows). */
+    private final class Run {
+        double providerLevel = CAPACITY;
+        final ArrayDeque<long[]> answers = new ArrayDeque<>(); // {dueMillis, remaining at arrival}
+        long nowMillis;
+
+        Span run(Duration length, double neighbourShare) {
+            Span span = new Span();
+            for (long t = 0; t < length.toMillis(); t += STEP_MILLIS) {
+                clock.advance(Duration.ofMillis(STEP_MILLIS));
+                timer.advance(Duration.ZERO);
+                nowMillis += STEP_MILLIS;
+                providerLevel = Math.min(CAPACITY, providerLevel + RATE_PER_SECOND * STEP_MILLIS / 1000.0);
+                providerLevel = Math.max(0, providerLevel - neighbourShare * RATE_PER_SECOND * STEP_MILLIS / 1000.0);
+                while (!answers.isEmpty() && answers.peek()[0] <= nowMillis) {
+                    long[] a = answers.poll();
+                    governor.learn(call(), List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, a[1],
+                            60_000)), "org-shared");
+                    if (a[2] == 1) {
+                        governor.capacityRefused(call());
+                    }
+                }
+                Admission a;
+                while ((a = governor.tryAdmit(call(), Demand.oneRequest())).isAdmitted()) {
+                    boolean refused = providerLevel < 1;
+                    if (refused) {
+                        span.refused++;
+                    } else {
+                        providerLevel -= 1;
+                        span.admitted++;
+                    }
+                    a.permit().settle(Usage.NONE);
+                    answers.add(new long[] {nowMillis + 1_000, (long) Math.floor(providerLevel), refused ? 1 : 0});
+                }
+            }
+            return span;
+        }
+    }
+
+    private double externalShare() {
+        return governor.providerScopes().get(0).externalShare();
+    }
+
+    @Test
+    void pacesUnderWhatANeighbourTakingFortyPercentLeavesAndGivesItBackWhenItGoes() {
+        governor();
+        Run run = new Run();
+        governor.learn(call(), List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)),
+                "org-shared");
+
+        Span learning = run.run(Duration.ofSeconds(60), 0.4);
+        Span steady = run.run(Duration.ofSeconds(60), 0.4);
+        double shareWithNeighbour = externalShare();
+        Span alone = run.run(Duration.ofSeconds(120), 0.0);
+        Span aloneSteady = run.run(Duration.ofSeconds(60), 0.0);
+        System.out.printf("neighbour 40%%: first minute %d ok / %d refused; next minute %d ok / %d refused, "
+                + "estimate %.2f; neighbour gone: %d ok / %d refused, then %d ok / %d refused, estimate %.2f%n",
+                learning.admitted, learning.refused, steady.admitted, steady.refused, shareWithNeighbour,
+                alone.admitted, alone.refused, aloneSteady.admitted, aloneSteady.refused, externalShare());
+
+        // the neighbour leaves 6 a second: Sluice uses at least 85 % of it, with at most 2 % refused
+        assertThat(shareWithNeighbour).isBetween(0.25, 0.6);
+        assertThat(steady.admitted).isGreaterThanOrEqualTo((long) (0.85 * 0.6 * CAPACITY));
+        assertThat(steady.refused).isLessThanOrEqualTo(steady.admitted * 2 / 100);
+        // once it is gone the room comes back: the whole rate, and the estimate gone
+        assertThat(externalShare()).isLessThan(0.05);
+        assertThat(aloneSteady.admitted).isGreaterThanOrEqualTo((long) (0.9 * CAPACITY));
+        assertThat(aloneSteady.refused).isLessThanOrEqualTo(aloneSteady.admitted * 2 / 100);
+    }
+}
