@@ -3,6 +3,7 @@ package dev.sluice.simulator;
 import dev.sluice.simulator.fault.Faults;
 import dev.sluice.simulator.ledger.Ledger;
 import dev.sluice.simulator.limit.LimitStatus;
+import dev.sluice.simulator.limit.Neighbour;
 import dev.sluice.simulator.limit.ScopeKeys;
 import dev.sluice.simulator.protocol.Pacing;
 import dev.sluice.simulator.protocol.ProtocolSettings;
@@ -33,7 +34,18 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Limits are per API key by default ({@link Scope#API_KEY}: a provider keys limits to the
- * organization or project the key identifies). Configuring any limit replaces the profile's
+ * organization or project the key identifies). To behave as providers do in the field, opt in:
+ *
+ * <pre>{@code
+ * Simulator.builder().profile(Profile.OPENAI)
+ *     .organization("org-a", "sk-1", "sk-2")   // limits per organization, org named on answers
+ *     .eachUnmappedKeyItsOwnOrganization()
+ *     .countRefusedRequests(true)               // OpenAI's default already
+ *     .neighbour("org-a", 0.40)                 // an unseen service takes 40 % of every limit
+ *     .start();
+ * }</pre>
+ *
+ * <p> Configuring any limit replaces the profile's
  * default limits. Token buckets start full with a burst equal to their capacity unless a burst is
  * set ({@link Limit#burst(long)}).
  */
@@ -90,6 +102,14 @@ public final class Simulator implements AutoCloseable {
     return server.quota().statuses(new ScopeKeys(apiKey, organization, model));
   }
 
+  /**
+   * Brings every neighbour's consumption up to now, so {@link Ledger#neighbourUses()} covers the
+   * time since the last request too (neighbours consume lazily, when their buckets are looked at).
+   */
+  public void catchUpNeighbours() {
+    server.quota().catchUpNeighbours();
+  }
+
   /** Empties the ledger, refills every bucket, disarms every fault. */
   public void reset() {
     server.reset();
@@ -105,6 +125,13 @@ public final class Simulator implements AutoCloseable {
     private Profile profile = Profile.OPENAI;
     private final List<Limit> limits = new ArrayList<>();
     private Scope keyScope = Scope.API_KEY;
+    private boolean keyScopeSet;
+    private boolean organizationsMapped;
+    private Boolean announceOrganization;
+    private boolean keyIsItsOwnOrganization;
+    private Boolean countRefusedRequests;
+    private Boolean roundTokensRemaining;
+    private final List<Neighbour> neighbours = new ArrayList<>();
     private int outputTokens = 64;
     private Duration firstByte = Duration.ofMillis(200);
     private Duration perToken = Duration.ofMillis(20);
@@ -162,6 +189,7 @@ public final class Simulator implements AutoCloseable {
     /** Who shares a bucket when a limit does not say (default: each API key). */
     public Builder keyScope(Scope value) {
       this.keyScope = Objects.requireNonNull(value);
+      this.keyScopeSet = true;
       return this;
     }
 
@@ -215,9 +243,71 @@ public final class Simulator implements AutoCloseable {
       return this;
     }
 
-    /** Puts an API key in an organization (for organization-scoped limits). */
-    public Builder organization(String apiKey, String organization) {
-      organizations.put(apiKey, organization);
+    /**
+     * Puts API keys in an organization, as a real provider does: from then on limits are counted
+     * per organization (unless {@link #keyScope} says otherwise) and every answer names the
+     * organization ({@link #announceOrganization}). A key may belong to one organization only.
+     */
+    public Builder organization(String organization, String... apiKeys) {
+      Objects.requireNonNull(organization);
+      for (String key : apiKeys) {
+        String before = organizations.put(Objects.requireNonNull(key), organization);
+        if (before != null && !before.equals(organization)) {
+          throw new IllegalArgumentException(key + " is already in " + before);
+        }
+      }
+      organizationsMapped = true;
+      return this;
+    }
+
+    /**
+     * Whether every answer, success or error, names the organization it was counted against in
+     * the profile's header ({@code openai-organization}, {@code anthropic-organization-id}; Azure,
+     * Gemini and the gateway send none). Default: on once {@link #organization} was called; off
+     * otherwise (Anthropic then sends a fixed organization id, as before).
+     */
+    public Builder announceOrganization(boolean value) {
+      this.announceOrganization = value;
+      return this;
+    }
+
+    /**
+     * Keys nobody mapped are each an organization of their own (an id derived from the key, {@code
+     * org-<hex>} or a UUID for Anthropic), as with a real provider, rather than members of {@link
+     * #defaultOrganization}.
+     */
+    public Builder eachUnmappedKeyItsOwnOrganization() {
+      this.keyIsItsOwnOrganization = true;
+      return this;
+    }
+
+    /**
+     * Whether a refused request (429, overload, forced error) still takes one from the request
+     * limits, as OpenAI counts failed requests against its per-minute limit. Default: the
+     * profile's habit (OpenAI yes, the others no).
+     */
+    public Builder countRefusedRequests(boolean value) {
+      this.countRefusedRequests = value;
+      return this;
+    }
+
+    /**
+     * Whether token {@code remaining} headers are rounded to the nearest thousand, as Anthropic
+     * does. Default on; only the Anthropic profile reports token counts this way.
+     */
+    public Builder roundTokensRemaining(boolean value) {
+      this.roundTokensRemaining = value;
+      return this;
+    }
+
+    /**
+     * A consumer the client under test cannot see (another service of the organization with no
+     * agent) that takes {@code share} of every organization-scoped limit of {@code organization},
+     * steadily, straight from the buckets; what it takes is in {@link Ledger#neighbourUses()}.
+     * Implies organization-scoped limits unless {@link #keyScope} was set.
+     */
+    public Builder neighbour(String organization, double share) {
+      neighbours.add(new Neighbour(organization, share));
       return this;
     }
 
@@ -263,22 +353,30 @@ public final class Simulator implements AutoCloseable {
       ProviderProtocol protocol = protocol();
       Identification identification =
           new Identification(tenantHeaders, callIdHeader, organizationHeader, organizations,
-              defaultOrganization, forceHeader);
+              defaultOrganization, forceHeader, keyIsItsOwnOrganization,
+              announceOrganization == null ? organizationsMapped : announceOrganization);
       SimulatorServer server =
           new SimulatorServer(profile.id(), protocol, resolve(protocol), clock, identification,
-              new Pacing(firstByte, perToken), port, containerThreads);
+              new Pacing(firstByte, perToken), port, containerThreads,
+              countRefusedRequests == null ? protocol.countsRefusedRequests() : countRefusedRequests,
+              neighbours);
       return new Simulator(profile, protocol, server);
     }
 
     private ProviderProtocol protocol() {
-      return profile.protocol(new ProtocolSettings(clock, outputTokens, modelMaxOutputTokens));
+      return profile.protocol(new ProtocolSettings(clock, outputTokens, modelMaxOutputTokens,
+          roundTokensRemaining == null || roundTokensRemaining));
     }
 
     private List<Limit> resolve(ProviderProtocol protocol) {
       List<Limit> chosen = limits.isEmpty() ? protocol.defaultLimits() : limits;
+      Scope scope =
+          keyScopeSet || !(organizationsMapped || !neighbours.isEmpty())
+              ? keyScope
+              : Scope.ORGANIZATION;
       List<Limit> resolved = new ArrayList<>();
       for (Limit limit : chosen) {
-        resolved.add(limit.withDefaults(protocol.defaultAlgorithm(), keyScope));
+        resolved.add(limit.withDefaults(protocol.defaultAlgorithm(), scope));
       }
       List<Limit> named = new ArrayList<>();
       for (Limit limit : protocol.adapt(resolved)) {

@@ -62,7 +62,20 @@ final class CommandLine {
           "  --tenant-header NAME       tenant header, repeatable (default X-Sluice-Tenant, x-sim-tenant)",
           "  --call-id-header NAME      logical call id header (default x-sim-call-id)",
           "  --org-header NAME          organization header (default x-sim-organization)",
-          "  --org KEY=ORG              put an API key in an organization, repeatable",
+          "  --org KEY=ORG              put an API key in an organization, repeatable; limits are",
+          "                             then counted per organization and answers name it",
+          "  --unmapped-keys own|default  a key not mapped is its own organization, or in the default",
+          "  --announce-org true|false  name the organization on every answer (openai-organization,",
+          "                             anthropic-organization-id; default: true once --org is given)",
+          "",
+          "In the field",
+          "  --count-refused true|false a refused request still counts on the request limits",
+          "                             (default: true for openai, false for the others)",
+          "  --round-remaining true|false  round token remaining headers to the thousand (anthropic;",
+          "                             default true)",
+          "  --neighbour ORG=SHARE      an unseen consumer takes SHARE (0.4 or 40%) of every limit of",
+          "                             ORG, steadily; repeatable, one per organization",
+          "",
           "  --threads N                server threads; each paced stream holds one (default 300)",
           "",
           "Admin: GET /__sim/ledger, GET /__sim/limits, GET|POST /__sim/faults, POST /__sim/reset",
@@ -177,7 +190,33 @@ final class CommandLine {
         if (eq <= 0) {
           throw new IllegalArgumentException("--org wants KEY=ORG: " + value);
         }
-        builder.organization(value.substring(0, eq), value.substring(eq + 1));
+        builder.organization(value.substring(eq + 1), value.substring(0, eq));
+        break;
+      case "--unmapped-keys":
+        if (value.equals("own")) {
+          builder.eachUnmappedKeyItsOwnOrganization();
+        } else if (!value.equals("default")) {
+          throw new IllegalArgumentException("--unmapped-keys wants own or default: " + value);
+        }
+        break;
+      case "--announce-org":
+        builder.announceOrganization(bool(option, value));
+        break;
+      case "--count-refused":
+        builder.countRefusedRequests(bool(option, value));
+        break;
+      case "--round-remaining":
+        builder.roundTokensRemaining(bool(option, value));
+        break;
+      case "--neighbour":
+        int at = value.indexOf('=');
+        if (at <= 0) {
+          throw new IllegalArgumentException("--neighbour wants ORG=SHARE: " + value);
+        }
+        String share = value.substring(at + 1).trim();
+        builder.neighbour(value.substring(0, at), share.endsWith("%")
+            ? Double.parseDouble(share.substring(0, share.length() - 1)) / 100
+            : Double.parseDouble(share));
         break;
       case "--threads":
         builder.containerThreads(Integer.parseInt(value));
@@ -185,6 +224,13 @@ final class CommandLine {
       default:
         throw new IllegalArgumentException("unknown option: " + option + " (see --help)");
     }
+  }
+
+  private static boolean bool(String option, String value) {
+    if (value.equals("true") || value.equals("false")) {
+      return Boolean.parseBoolean(value);
+    }
+    throw new IllegalArgumentException(option + " wants true or false: " + value);
   }
 
   private void finish() {

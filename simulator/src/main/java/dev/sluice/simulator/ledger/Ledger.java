@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.sluice.simulator.Dimension;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +29,7 @@ public final class Ledger {
   private final Clock clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Exchange> exchanges = new ArrayList<>();
+  private final List<NeighbourUse> neighbourUses = new ArrayList<>();
   private long seqBase; // sequence numbers keep growing across resets, so stale ones miss
   private int inFlight;
   private int maxConcurrency;
@@ -82,11 +84,56 @@ public final class Ledger {
     try {
       seqBase += exchanges.size();
       exchanges.clear();
+      neighbourUses.clear();
       inFlight = 0;
       maxConcurrency = 0;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Records what a neighbour took (see {@link NeighbourUse}). */
+  public void recordNeighbour(NeighbourUse use) {
+    lock.lock();
+    try {
+      neighbourUses.add(use);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Everything neighbours took, in the order it was booked. */
+  public List<NeighbourUse> neighbourUses() {
+    lock.lock();
+    try {
+      return List.copyOf(neighbourUses);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * What the neighbour of {@code organization} took of the limits counting {@code dimension}
+   * between two instants; a span reaching across either end is counted pro rata.
+   */
+  public long neighbourTaken(String organization, Dimension dimension, Instant from, Instant to) {
+    double sum = 0;
+    for (NeighbourUse u : neighbourUses()) {
+      if (!u.organization().equals(organization) || u.dimension() != dimension) {
+        continue;
+      }
+      long span = Duration.between(u.from(), u.to()).toNanos();
+      Instant start = u.from().isAfter(from) ? u.from() : from;
+      Instant end = u.to().isBefore(to) ? u.to() : to;
+      if (!end.isAfter(start)) {
+        if (span == 0 && !u.to().isBefore(from) && !u.to().isAfter(to)) {
+          sum += u.taken();
+        }
+        continue;
+      }
+      sum += span == 0 ? u.taken() : u.taken() * (double) Duration.between(start, end).toNanos() / span;
+    }
+    return Math.round(sum);
   }
 
   /** A query over everything recorded so far. */

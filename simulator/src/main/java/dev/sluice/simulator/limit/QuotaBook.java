@@ -3,6 +3,7 @@ package dev.sluice.simulator.limit;
 import dev.sluice.simulator.Algorithm;
 import dev.sluice.simulator.Dimension;
 import dev.sluice.simulator.Limit;
+import dev.sluice.simulator.Scope;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,14 +25,33 @@ public final class QuotaBook {
   private final Clock clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, Meter> meters = new HashMap<>();
+  private final Map<String, Neighbour> neighbours = new HashMap<>();
+  private final Neighbour.Listener neighbourListener;
 
   /**
    * @param limits resolved limits (algorithm and scope set)
    * @param clock the time source; tests pass a fake one
    */
   public QuotaBook(List<Limit> limits, Clock clock) {
+    this(limits, clock, List.of(), Neighbour.Listener.NONE);
+  }
+
+  /**
+   * @param limits resolved limits (algorithm and scope set)
+   * @param clock the time source; tests pass a fake one
+   * @param neighbours consumers sharing organizations' limits unseen (at most one per organization)
+   * @param neighbourListener told what each neighbour takes
+   */
+  public QuotaBook(List<Limit> limits, Clock clock, List<Neighbour> neighbours,
+      Neighbour.Listener neighbourListener) {
     this.limits = List.copyOf(limits);
     this.clock = clock;
+    this.neighbourListener = neighbourListener;
+    for (Neighbour n : neighbours) {
+      if (this.neighbours.put(n.organization(), n) != null) {
+        throw new IllegalArgumentException("two neighbours in " + n.organization());
+      }
+    }
     for (Limit limit : this.limits) {
       if (limit.algorithm() == null || limit.scope() == null) {
         throw new IllegalArgumentException("limit not resolved: " + limit);
@@ -177,7 +197,33 @@ public final class QuotaBook {
 
   private Meter meter(Limit limit, ScopeKeys keys, long now) {
     String id = limits.indexOf(limit) + "|" + keys.valueFor(limit.scope());
-    return meters.computeIfAbsent(id, unused -> newMeter(limit, now));
+    return meters.computeIfAbsent(id, unused -> {
+      Meter meter = newMeter(limit, now);
+      // A neighbour shares what its organization's buckets hold; key buckets are not its own.
+      Neighbour neighbour =
+          limit.scope() == Scope.ORGANIZATION ? neighbours.get(keys.organization()) : null;
+      return neighbour == null
+          ? meter
+          : new NeighbourMeter(meter, neighbour, limit, neighbourListener, now);
+    });
+  }
+
+  /** Brings every neighbour's consumption up to now (so a ledger read after a quiet spell is current). */
+  public void catchUpNeighbours() {
+    lock.lock();
+    try {
+      long now = nanos();
+      for (Meter meter : meters.values()) {
+        meter.remaining(now);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The neighbours configured, by organization. */
+  public Map<String, Neighbour> neighbours() {
+    return Map.copyOf(neighbours);
   }
 
   private static Meter newMeter(Limit limit, long now) {

@@ -8,6 +8,21 @@ public final class Ids {
 
   private Ids() {}
 
+  /** The first {@code length} hex digits of the SHA-256 of {@code text}: stable, opaque ids. */
+  public static String digest(String text, int length) {
+    try {
+      byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder();
+      for (byte b : hash) {
+        hex.append(String.format("%02x", b));
+      }
+      return hex.substring(0, Math.min(length, hex.length()));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   public static String next(String prefix) {
     return prefix + String.format("sim%021d", NEXT.getAndIncrement());
   }

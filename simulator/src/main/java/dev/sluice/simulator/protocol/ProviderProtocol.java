@@ -63,6 +63,19 @@ public interface ProviderProtocol {
   /** Forgets per-key state such as prompt caches (admin reset). */
   default void reset() {}
 
+  /**
+   * The response header naming the organization a request was counted against ({@code
+   * openai-organization}), or null when the provider sends none.
+   */
+  default String organizationHeader() {
+    return null;
+  }
+
+  /** The organization of an API key nobody mapped, when each key is its own (OpenAI-style id). */
+  default String organizationOf(String apiKey) {
+    return "org-" + Ids.digest(apiKey, 24);
+  }
+
   /** Whether requests that are refused still count against the request limits (OpenAI). */
   default boolean countsRefusedRequests() {
     return false;

@@ -42,6 +42,7 @@ final class CallHandler {
   private final Clock clock;
   private final Identification identification;
   private final Pacing pacing;
+  private final boolean countRefused;
 
   CallHandler(
       ProviderProtocol protocol,
@@ -50,8 +51,10 @@ final class CallHandler {
       Faults faults,
       Clock clock,
       Identification identification,
-      Pacing pacing) {
+      Pacing pacing,
+      boolean countRefused) {
     this.protocol = protocol;
+    this.countRefused = countRefused;
     this.quota = quota;
     this.ledger = ledger;
     this.faults = faults;
@@ -64,7 +67,7 @@ final class CallHandler {
     Instant arrived = clock.instant();
     String apiKey = protocol.apiKey(request);
     Draft draft =
-        new Draft(arrived, apiKey, identification.organization(request, apiKey),
+        new Draft(arrived, apiKey, identification.organization(request, apiKey, protocol),
             identification.tenant(request), identification.callId(request), request.path());
     Set<FaultKind> forced;
     try {
@@ -141,7 +144,7 @@ final class CallHandler {
 
   // Providers that count failed requests charge them on the request limits.
   private void chargeRefused(ScopeKeys keys) {
-    if (protocol.countsRefusedRequests()) {
+    if (countRefused) {
       quota.chargeRefused(keys, Dimension.REQUESTS, 1);
     }
   }
@@ -188,6 +191,10 @@ final class CallHandler {
     }
 
     Reply finish(Reply reply, Outcome outcome, String refusedBy) {
+      String header = protocol.organizationHeader();
+      if (identification.announceOrganization() && header != null && !reply.isConnectionReset()) {
+        reply.header(header, organization);
+      }
       long seq =
           ledger.record(
               new Exchange(0, arrivedAt, admittedAt, null, apiKey, organization, tenant, callId,

@@ -1,5 +1,6 @@
 package dev.sluice.simulator.server;
 
+import dev.sluice.simulator.protocol.ProviderProtocol;
 import dev.sluice.simulator.protocol.ProviderRequest;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,10 @@ import java.util.Map;
  * @param organizationsByKey organizations of API keys, used when the header is absent
  * @param defaultOrganization the organization of everything else
  * @param forceHeader the header by which a request asks for faults (comma-separated names)
+ * @param keyIsItsOwnOrganization whether a key not mapped is an organization of its own (as with a
+ *     real provider) rather than a member of {@code defaultOrganization}
+ * @param announceOrganization whether every answer names the organization in the profile's header
+ *     ({@code openai-organization}, {@code anthropic-organization-id})
  */
 public record Identification(
     List<String> tenantHeaders,
@@ -21,7 +26,9 @@ public record Identification(
     String organizationHeader,
     Map<String, String> organizationsByKey,
     String defaultOrganization,
-    String forceHeader) {
+    String forceHeader,
+    boolean keyIsItsOwnOrganization,
+    boolean announceOrganization) {
 
   public Identification {
     tenantHeaders = List.copyOf(tenantHeaders);
@@ -42,11 +49,15 @@ public record Identification(
     return request.header(callIdHeader);
   }
 
-  String organization(ProviderRequest request, String apiKey) {
+  String organization(ProviderRequest request, String apiKey, ProviderProtocol protocol) {
     String value = organizationHeader == null ? null : request.header(organizationHeader);
     if (value != null && !value.isBlank()) {
       return value;
     }
-    return organizationsByKey.getOrDefault(apiKey, defaultOrganization);
+    String mapped = organizationsByKey.get(apiKey);
+    if (mapped != null) {
+      return mapped;
+    }
+    return keyIsItsOwnOrganization ? protocol.organizationOf(apiKey) : defaultOrganization;
   }
 }

@@ -11,10 +11,13 @@ import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import dev.sluice.simulator.Limit;
 import dev.sluice.simulator.fault.Faults;
 import dev.sluice.simulator.ledger.Ledger;
+import dev.sluice.simulator.ledger.NeighbourUse;
+import dev.sluice.simulator.limit.Neighbour;
 import dev.sluice.simulator.limit.QuotaBook;
 import dev.sluice.simulator.protocol.Pacing;
 import dev.sluice.simulator.protocol.ProviderProtocol;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -41,6 +44,8 @@ public final class SimulatorServer implements AutoCloseable {
    * @param pacing generation latency
    * @param port the port, 0 for a free one
    * @param containerThreads Jetty threads: each paced stream holds one for its duration
+   * @param countRefused whether a refused request still takes one from the request limits
+   * @param neighbours unseen consumers sharing organizations' limits
    */
   public SimulatorServer(
       String profileName,
@@ -50,14 +55,19 @@ public final class SimulatorServer implements AutoCloseable {
       Identification identification,
       Pacing pacing,
       int port,
-      int containerThreads) {
+      int containerThreads,
+      boolean countRefused,
+      List<Neighbour> neighbours) {
     this.protocol = protocol;
-    this.quota = new QuotaBook(limits, clock);
     this.ledger = new Ledger(clock);
+    this.quota = new QuotaBook(limits, clock, neighbours, (n, limit, from, to, wanted, taken) ->
+        ledger.recordNeighbour(new NeighbourUse(n.organization(), limit.name(), limit.dimension(),
+            Instant.ofEpochSecond(0, from), Instant.ofEpochSecond(0, to), wanted, taken)));
     this.faults = new Faults(clock);
     ProviderEndpoint endpoint = new ProviderEndpoint();
     endpoint.bind(
-        new CallHandler(protocol, quota, ledger, faults, clock, identification, pacing),
+        new CallHandler(protocol, quota, ledger, faults, clock, identification, pacing,
+            countRefused),
         new AdminEndpoint(profileName, quota.limits(), ledger, faults, this::reset));
     WireMockConfiguration options =
         WireMockConfiguration.options()

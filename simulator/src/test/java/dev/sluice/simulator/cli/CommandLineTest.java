@@ -48,6 +48,19 @@ class CommandLineTest {
   }
 
   @Test
+  void fieldOptionsPutKeysInOrganizationsAndAddANeighbour() {
+    CommandLine cl = CommandLine.parse("--rpm", "60", "--org", "sk-1=org-a", "--org", "sk-2=org-a",
+        "--unmapped-keys", "own", "--count-refused", "false", "--round-remaining", "false",
+        "--neighbour", "org-a=40%");
+    assertThat(cl.builder.resolvedLimits()).allSatisfy(
+        l -> assertThat(l.scope()).isEqualTo(Scope.ORGANIZATION));
+    assertThatThrownBy(() -> CommandLine.parse("--neighbour", "org-a=1.5"))
+        .hasMessageContaining("(0, 1)");
+    assertThatThrownBy(() -> CommandLine.parse("--count-refused", "maybe"))
+        .hasMessageContaining("true or false");
+  }
+
+  @Test
   void faultsCanBeArmedForCountsSpansOrAlways() {
     Faults faults = new Faults(Clock.systemUTC());
     CommandLine.parse("--fault", "overload=3", "--fault", "truncated_stream:30s",

@@ -184,6 +184,18 @@ public final class AnthropicProtocol implements ProviderProtocol {
   }
 
   @Override
+  public String organizationHeader() {
+    return "anthropic-organization-id";
+  }
+
+  /** Anthropic names organizations by UUID. */
+  @Override
+  public String organizationOf(String apiKey) {
+    return java.util.UUID.nameUUIDFromBytes(apiKey.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .toString();
+  }
+
+  @Override
   public Map<Dimension, Long> demand(ModelCall call) {
     long input = (long) call.inputTokens() + call.cacheCreationTokens();
     Map<Dimension, Long> demand = new EnumMap<>(Dimension.class);
@@ -310,11 +322,11 @@ public final class AnthropicProtocol implements ProviderProtocol {
     return h;
   }
 
-  private static void put(Map<String, String> h, String what, LimitStatus s, boolean thousands) {
+  private void put(Map<String, String> h, String what, LimitStatus s, boolean thousands) {
     if (s == null) {
       return;
     }
-    long remaining = thousands ? Math.round(s.remaining() / 1000.0) * 1000 : s.remaining();
+    long remaining = thousands && settings.roundTokensRemaining() ? Math.round(s.remaining() / 1000.0) * 1000 : s.remaining();
     h.put("anthropic-ratelimit-" + what + "-limit", Long.toString(s.limit().capacity()));
     h.put("anthropic-ratelimit-" + what + "-remaining", Long.toString(remaining));
     h.put("anthropic-ratelimit-" + what + "-reset", rfc3339(s.resetAt()));

@@ -85,6 +85,11 @@ public final class OpenAiProtocol implements ProviderProtocol {
   }
 
   @Override
+  public String organizationHeader() {
+    return "openai-organization";
+  }
+
+  @Override
   public boolean countsRefusedRequests() {
     return true;
   }
