@@ -226,15 +226,22 @@ class FieldScenariosIT {
     }
 
     @Test
-    @Disabled("until organization scopes (issue 16): with the agent 75 of 97 calls completed, 71 provider 429s"
-            + " in 146 attempts (48.6 %, every second), Jain 0.642 over admitted tokens {t1=3612, t2=924, t3=924,"
-            + " t4=840}: Sluice learns one scope per key and sends four keys' worth into one organization")
     void c_fourKeysOfOneOrganizationEightOneOneOne() throws Exception {
         fourKeys(false);
         Run run = fourKeys(true);
         assertThat(run.completed()).as("every call completes: %s", run.failures()).isEqualTo(run.calls());
         assertThat(run.percent429()).as("provider 429s, %% of attempts: %s", run.when429s())
                 .isLessThanOrEqualTo(1.0);
+    }
+
+    /** The same run's fairness: equal weights, so equal shares of the organization's tokens. */
+    @Disabled("until a tenant that is only between two calls keeps its share (issue 16): with organization scopes"
+            + " 102 of 102 calls complete with 0 provider 429s, but Jain's index is 0.621 over admitted tokens"
+            + " {t1=5040, t2=1176, t3=1176, t4=1176}: t2 to t4 have one caller each, whose next call arrives only"
+            + " after its answer, and the work-conserving queue gives the room to t1's eight callers meanwhile")
+    @Test
+    void c_fourKeysOfOneOrganizationShareItFairly() throws Exception {
+        Run run = fourKeys(true);
         assertThat(jain(admittedTokens(run))).as("Jain's index over %s", admittedTokens(run))
                 .isGreaterThanOrEqualTo(0.95);
     }
