@@ -155,9 +155,32 @@ public final class AgentStartup {
         SluiceRuntime started = SluiceRuntime.start(config);
         sources = loadedFrom;
         runtime = started;
+        keepState(started, config);
         Bridge.install(started.governance());
         printDecisionsAtExit(started);
         return new GovernanceWiring(config.mode().configName(), config.origin(), null);
+    }
+
+    /**
+     * The state file ({@code stateFile}): restored before the first call, saved while calls flow
+     * and when the JVM exits. Never fatal: a file that cannot be read or written costs a log line.
+     */
+    private static void keepState(SluiceRuntime started, SluiceConfig config) {
+        try {
+            java.nio.file.Path file = StateFiles.resolve(config.stateFile());
+            if (file == null) {
+                return;
+            }
+            started.keepState(file);
+            Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+                @Override
+                public void run() {
+                    started.saveState();
+                }
+            }, "sluice-state-at-exit"));
+        } catch (RuntimeException e) {
+            System.err.println("[sluice] no state file: " + e);
+        }
     }
 
     /**

@@ -81,6 +81,14 @@ final class ConfigSchema {
             "coldStartWait", Duration.ofSeconds(3), b -> b.coldStartWait, SluiceConfig.Builder::coldStartWait)
             .mustBe(notNegative("0 turns the cold start off"))
             .doc("how long calls to an unknown provider scope wait for the first call's answer before they go anyway");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, String> STATE_FILE = ROOT.text("stateFile",
+            SluiceConfig.STATE_FILE_AUTO, b -> b.stateFile, SluiceConfig.Builder::stateFile)
+            .doc("where learned limits, pauses and window counts are kept across restarts: auto, off, or a path");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Duration> STATE_SAVE_INTERVAL = ROOT.duration(
+            "stateSaveInterval", Duration.ofSeconds(15), b -> b.stateSaveInterval,
+            SluiceConfig.Builder::stateSaveInterval)
+            .mustBe(positive())
+            .doc("how often the state file is written while calls flow (and always at shutdown)");
 
     // ---- jmx --------------------------------------------------------------------------------
 

@@ -25,6 +25,10 @@ import java.util.Set;
 public final class SluiceConfig {
     /** The default for {@link #leaseTimeout()}. */
     public static final Duration DEFAULT_LEASE_TIMEOUT = ConfigSchema.LEASE_TIMEOUT.defaultValue;
+    /** {@link #stateFile()}: a file of the agent's choosing (see the README). */
+    public static final String STATE_FILE_AUTO = "auto";
+    /** {@link #stateFile()}: no state file. */
+    public static final String STATE_FILE_OFF = "off";
     /** The default for {@link #coldStartWait()}. */
     public static final Duration DEFAULT_COLD_START_WAIT = ConfigSchema.COLD_START_WAIT.defaultValue;
     static final String DEFAULTS_ORIGIN = "defaults (no config file)";
@@ -37,6 +41,8 @@ public final class SluiceConfig {
     private final boolean adoptHeaderLimits;
     private final Duration leaseTimeout;
     private final Duration coldStartWait;
+    private final String stateFile;
+    private final Duration stateSaveInterval;
     private final JmxConfig jmx;
     private final StoreConfig store;
     private final List<ProviderConfig> providers;
@@ -56,6 +62,8 @@ public final class SluiceConfig {
         this.adoptHeaderLimits = b.adoptHeaderLimits;
         this.leaseTimeout = b.leaseTimeout;
         this.coldStartWait = b.coldStartWait;
+        this.stateFile = b.stateFile;
+        this.stateSaveInterval = b.stateSaveInterval;
         this.jmx = b.jmx;
         this.store = b.store;
         this.providers = List.copyOf(b.providers);
@@ -105,6 +113,8 @@ public final class SluiceConfig {
         b.adoptHeaderLimits = adoptHeaderLimits;
         b.leaseTimeout = leaseTimeout;
         b.coldStartWait = coldStartWait;
+        b.stateFile = stateFile;
+        b.stateSaveInterval = stateSaveInterval;
         b.jmx = jmx;
         b.store = store;
         b.providers = new ArrayList<>(providers);
@@ -147,6 +157,19 @@ public final class SluiceConfig {
      */
     public Duration coldStartWait() {
         return coldStartWait;
+    }
+
+    /**
+     * Where what Sluice learned (limits, pauses, window counts) is kept across a restart:
+     * {@link #STATE_FILE_AUTO}, {@link #STATE_FILE_OFF}, or a path. A fleet on Redis needs none.
+     */
+    public String stateFile() {
+        return stateFile;
+    }
+
+    /** How often the state file is written while calls flow; it is also written at shutdown. */
+    public Duration stateSaveInterval() {
+        return stateSaveInterval;
     }
 
     public JmxConfig jmx() {
@@ -328,7 +351,8 @@ public final class SluiceConfig {
         }
         SluiceConfig c = (SluiceConfig) o;
         return mode == c.mode && failMode == c.failMode && logLevel == c.logLevel && adoptHeaderLimits == c.adoptHeaderLimits
-                && leaseTimeout.equals(c.leaseTimeout) && coldStartWait.equals(c.coldStartWait) && jmx.equals(c.jmx) && store.equals(c.store)
+                && leaseTimeout.equals(c.leaseTimeout) && coldStartWait.equals(c.coldStartWait) && stateFile.equals(c.stateFile)
+                && stateSaveInterval.equals(c.stateSaveInterval) && jmx.equals(c.jmx) && store.equals(c.store)
                 && providers.equals(c.providers) && limits.equals(c.limits) && identity.equals(c.identity)
                 && tenants.equals(c.tenants) && classScheduling == c.classScheduling
                 && trafficClasses.equals(c.trafficClasses) && retry.equals(c.retry) && estimation.equals(c.estimation);
@@ -336,7 +360,7 @@ public final class SluiceConfig {
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, failMode, logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait, jmx, store, providers, limits,
+        return Objects.hash(mode, failMode, logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait, stateFile, stateSaveInterval, jmx, store, providers, limits,
                 identity, tenants, classScheduling, trafficClasses, retry, estimation);
     }
 
@@ -344,7 +368,8 @@ public final class SluiceConfig {
     public String toString() {
         return "SluiceConfig{origin=" + origin + ", mode=" + mode + ", failMode=" + failMode + ", logLevel=" + logLevel
                 + ", adoptHeaderLimits=" + adoptHeaderLimits + ", leaseTimeout=" + Issues.render(leaseTimeout)
-                + ", coldStartWait=" + Issues.render(coldStartWait) + ", " + jmx
+                + ", coldStartWait=" + Issues.render(coldStartWait) + ", stateFile=" + stateFile
+                + ", stateSaveInterval=" + Issues.render(stateSaveInterval) + ", " + jmx
                 + ", " + store + ", providers=" + providers + ", limits=" + limits + ", " + identity + ", tenants="
                 + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses + ", " + retry
                 + ", " + estimation + "}";
@@ -363,6 +388,8 @@ public final class SluiceConfig {
         boolean adoptHeaderLimits;
         Duration leaseTimeout;
         Duration coldStartWait;
+        String stateFile;
+        Duration stateSaveInterval;
         ClassScheduling classScheduling;
         JmxConfig jmx = JmxConfig.defaults();
         StoreConfig store = StoreConfig.defaults();
@@ -406,6 +433,16 @@ public final class SluiceConfig {
 
         public Builder coldStartWait(Duration coldStartWait) {
             this.coldStartWait = Objects.requireNonNull(coldStartWait, "coldStartWait");
+            return this;
+        }
+
+        public Builder stateFile(String stateFile) {
+            this.stateFile = Objects.requireNonNull(stateFile, "stateFile");
+            return this;
+        }
+
+        public Builder stateSaveInterval(Duration stateSaveInterval) {
+            this.stateSaveInterval = Objects.requireNonNull(stateSaveInterval, "stateSaveInterval");
             return this;
         }
 

@@ -21,7 +21,7 @@ class ConfigSchemaTest {
     @Test
     void everySettingBindsFromYamlSystemPropertiesAndEnvironment() throws Exception {
         List<Setting<?, ?, ?>> settings = ConfigSchema.settings();
-        assertThat(settings).hasSize(27);
+        assertThat(settings).hasSize(29);
         for (Setting<?, ?, ?> s : settings) {
             String text = otherValueText(s);
             Object expected = parsed(s, text);
@@ -87,7 +87,7 @@ class ConfigSchemaTest {
     @Test
     void theTopLevelListsItsKeysInDocumentOrder() {
         assertThat(ConfigSchema.ROOT.keys()).containsExactly("mode", "failMode", "logLevel", "adoptHeaderLimits",
-                "leaseTimeout", "coldStartWait", "jmx", "store", "providers", "limits", "identity", "tenants",
+                "leaseTimeout", "coldStartWait", "stateFile", "stateSaveInterval", "jmx", "store", "providers", "limits", "identity", "tenants",
                 "classScheduling", "trafficClasses", "retry", "estimation");
     }
 

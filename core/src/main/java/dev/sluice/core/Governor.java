@@ -1163,6 +1163,7 @@ public final class Governor implements AutoCloseable {
             }
             return null;
         });
+        learned();
     }
 
     private long configuredCeiling(CallContext call, LearnedBudget b) {
@@ -1175,6 +1176,99 @@ public final class Governor implements AutoCloseable {
             }
         }
         return ceiling;
+    }
+
+    /** Told after each change worth keeping across a restart (a budget learned, a pause); null: nobody. */
+    private volatile Runnable onLearned;
+
+    /** Registers who keeps the learned state (the state file); called outside the lock. */
+    public void onLearned(Runnable listener) {
+        this.onLearned = listener;
+    }
+
+    private void learned() {
+        Runnable r = onLearned;
+        if (r != null) {
+            try {
+                r.run();
+            } catch (RuntimeException ignored) {
+                // keeping state is a convenience: it never fails a call
+            }
+        }
+    }
+
+    /**
+     * What this governor learned, for a state file: every provider scope's learned budgets and
+     * pause, the keys' organizations, and the room left in the configured buckets.
+     */
+    public dev.sluice.core.state.SavedState saveState() {
+        return underLock(nowNanos -> {
+            long nowMillis = clock.epochMillis();
+            List<dev.sluice.core.state.SavedState.Scope> scopes = new ArrayList<>();
+            for (ProviderScope s : routes.scopes()) {
+                List<dev.sluice.core.state.SavedState.Budget> budgets = new ArrayList<>();
+                for (Bucket b : s.learnedBuckets()) {
+                    budgets.add(s.saved(b, nowNanos, nowMillis));
+                }
+                long pausedUntil = s.isPaused(nowNanos) ? nowMillis + (s.pausedUntilNanos() - nowNanos) / 1_000_000L : 0;
+                if (!budgets.isEmpty() || pausedUntil != 0) {
+                    scopes.add(new dev.sluice.core.state.SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
+                }
+            }
+            List<dev.sluice.core.state.SavedState.ConfiguredBucket> buckets = new ArrayList<>();
+            for (Limit l : limits) {
+                for (Bucket b : l.buckets()) {
+                    long windowStart = b.isWindowed() ? l.windowStartAt(nowMillis) : -1;
+                    buckets.add(new dev.sluice.core.state.SavedState.ConfiguredBucket(l.id(), b.scopeValue(),
+                            b.roomAsCounted(nowNanos, nowMillis), windowStart));
+                }
+            }
+            return new dev.sluice.core.state.SavedState(nowMillis, scopes, buckets, routes.organizations());
+        });
+    }
+
+    /**
+     * Brings back what a previous run saved: learned budgets (refilled for the time since), pauses
+     * still running, the keys' organizations, and the room of configured buckets (a window's only
+     * while it is still the current window). The caller checked the state is fresh.
+     *
+     * @return how many scopes and buckets came back
+     */
+    public int restoreState(dev.sluice.core.state.SavedState state) {
+        return underLock(nowNanos -> {
+            long nowMillis = clock.epochMillis();
+            long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
+            int restored = 0;
+            state.organizations.forEach(routes::restoreOrganization);
+            for (dev.sluice.core.state.SavedState.Scope s : state.scopes) {
+                ProviderScope scope = routes.restoreScope(s.key, s.displayName);
+                for (dev.sluice.core.state.SavedState.Budget b : s.budgets) {
+                    scope.restore(b, elapsed, nowNanos, nowMillis);
+                }
+                if (s.pausedUntilEpochMillis > nowMillis) {
+                    scope.pauseUntil(nowNanos + (s.pausedUntilEpochMillis - nowMillis) * 1_000_000L);
+                }
+                restored++;
+            }
+            for (dev.sluice.core.state.SavedState.ConfiguredBucket saved : state.buckets) {
+                Limit l = limit(saved.limitId);
+                if (l == null) {
+                    continue;
+                }
+                Bucket b = l.bucketForValue(saved.scopeValue, nowNanos, nowMillis);
+                if (b.isWindowed()) {
+                    if (l.windowStartAt(nowMillis) != saved.windowStartEpochMillis) {
+                        continue; // that window is over: the new one starts full
+                    }
+                    b.lowerRoomTo(saved.room, nowNanos, nowMillis);
+                } else {
+                    double refilled = (double) l.capacity() * elapsed / Math.max(1, l.windowMillis());
+                    b.lowerRoomTo((long) Math.min(l.capacity(), Math.max(0, saved.room) + refilled), nowNanos, nowMillis);
+                }
+                restored++;
+            }
+            return restored;
+        });
     }
 
     /**
@@ -1193,6 +1287,7 @@ public final class Governor implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+        learned();
     }
 
     /**

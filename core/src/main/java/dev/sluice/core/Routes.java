@@ -158,6 +158,21 @@ final class Routes {
         return call.provider() + "|org:" + organization + '|' + (call.model() == null ? "-" : call.model());
     }
 
+    /** Which organization each key counts against ({@code provider|keyId} to it), for a state file. */
+    java.util.Map<String, String> organizations() {
+        return new java.util.LinkedHashMap<>(organizationOfKey.asMap());
+    }
+
+    /** Brings back what a previous run learned: the keys' organizations, and a scope by its key. Lock held. */
+    void restoreOrganization(String keyId, String organization) {
+        organizationOfKey.put(keyId, organization);
+    }
+
+    /** The scope of this key (as {@link ProviderScope#key()} names it), created warm: it is being restored. */
+    ProviderScope restoreScope(String key, String displayName) {
+        return scopes.get(key, k -> new ProviderScope(k, displayName, guarantees, store));
+    }
+
     /** Provider scopes known now (learned limits, pauses). */
     Collection<ProviderScope> scopes() {
         return scopes.asMap().values();

@@ -163,6 +163,40 @@ public final class SluiceRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        dev.sluice.core.state.StateKeeper k = stateKeeper;
+        if (k != null) {
+            k.save();
+        }
         governor.close();
+    }
+
+    private volatile dev.sluice.core.state.StateKeeper stateKeeper;
+
+    /**
+     * Keeps what the governor learns in {@code file} across restarts (config {@code stateFile}):
+     * restores it now when it is fresh, saves while calls flow, and on {@link #close()} or
+     * {@link #saveState()}. Nothing when the fleet shares a Redis store (the store keeps it) or
+     * {@code stateFile} is {@code off}.
+     *
+     * @return how many scopes and buckets were restored
+     */
+    public int keepState(java.nio.file.Path file) {
+        if (config.store().isRedis() || SluiceConfig.STATE_FILE_OFF.equals(config.stateFile())) {
+            return 0;
+        }
+        dev.sluice.core.state.StateKeeper k = new dev.sluice.core.state.StateKeeper(governor,
+                new dev.sluice.core.state.StateFile(file), config.stateSaveInterval());
+        int restored = k.restore();
+        stateKeeper = k;
+        governor.onLearned(k::changed);
+        return restored;
+    }
+
+    /** Writes the state file now (the agent does at JVM shutdown); nothing when none is kept. */
+    public void saveState() {
+        dev.sluice.core.state.StateKeeper k = stateKeeper;
+        if (k != null) {
+            k.save();
+        }
     }
 }

@@ -114,6 +114,7 @@ public final class DemoMain {
         cmd.add("-Xmx256m");
         cmd.add("-Djdk.net.hosts.file=" + hosts.toAbsolutePath());
         if (agentJar != null) {
+            cmd.add("-Dsluice.stateFile=off"); // the demo shows a cold start every time
             cmd.add("-javaagent:" + agentJar + "=config=" + config.toAbsolutePath());
         }
         cmd.add("-cp");

@@ -103,6 +103,7 @@ final class ForkedJvm {
         command.add(jdk.java());
         command.add("-Xshare:auto");
         if (withAgent) {
+            command.add("-Dsluice.stateFile=off"); // each run starts from nothing learned
             command.add("-javaagent:" + AGENT_JAR);
         }
         command.add("-cp");

@@ -68,6 +68,11 @@ final class ExternalShare {
         return changed;
     }
 
+    /** The estimate a previous run saved. */
+    void restore(double saved) {
+        share = Math.max(0.0, Math.min(MAX, saved));
+    }
+
     /** The provider refused a call for capacity while Sluice believed there was room. */
     void surprised() {
         share = Math.min(MAX, share + ON_SURPRISE * (MAX - share));

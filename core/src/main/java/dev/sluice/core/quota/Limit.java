@@ -204,6 +204,11 @@ public final class Limit {
         return Math.min(amount, burst());
     }
 
+    /** Whether the provider announced this learned limit's capacity (rather than Sluice inferring it). */
+    public boolean capacityAnnounced() {
+        return capacityAnnounced;
+    }
+
     /** Records whether the provider announced this learned limit's capacity (Azure announces only what remains). */
     public void setCapacityAnnounced(boolean announced) {
         this.capacityAnnounced = announced;
@@ -281,6 +286,14 @@ public final class Limit {
             return single;
         }
         String value = scopeValueOf(call);
+        return perValue.get(value, v -> newBucket(v, nowNanos, nowMillis));
+    }
+
+    /** The bucket of one scope value (what {@link Bucket#scopeValue()} names), created if needed. */
+    public Bucket bucketForValue(String value, long nowNanos, long nowMillis) {
+        if (single != null) {
+            return single;
+        }
         return perValue.get(value, v -> newBucket(v, nowNanos, nowMillis));
     }
 

@@ -145,6 +145,47 @@ public final class ProviderScope {
         }
     }
 
+    /** What a learned budget holds now, for a state file. Lock held. */
+    public dev.sluice.core.state.SavedState.Budget saved(Bucket learnedBucket, long nowNanos, long nowMillis) {
+        Limit l = learnedBucket.limit();
+        String id = l.id();
+        String name = id.startsWith(displayName + ":") ? id.substring(displayName.length() + 1) : id;
+        ExternalShare others = externalShareOf(learnedBucket);
+        return new dev.sluice.core.state.SavedState.Budget(name, l.dimension(), l.capacity(), l.capacityAnnounced(),
+                l.burst(), l.windowNanos() / 1_000_000L, learnedBucket.roomAsCounted(nowNanos, nowMillis),
+                others == null ? 0 : others.share());
+    }
+
+    /**
+     * Brings back a budget a previous run learned, {@code elapsedMillis} ago: its capacity and
+     * burst, its room refilled since at the rate it was refilling, and the share others took.
+     * Lock held.
+     */
+    public void restore(dev.sluice.core.state.SavedState.Budget b, long elapsedMillis, long nowNanos, long nowMillis) {
+        if (b.capacity <= 0 || b.windowMillis <= 0) {
+            return;
+        }
+        double refilled = (double) b.capacity * (1 - b.externalShare) * elapsedMillis / b.windowMillis;
+        long room = (long) Math.min(b.capacity, Math.max(0, b.room) + refilled);
+        learn(b.name, b.dimension, b.announced ? b.capacity : -1, room, b.windowMillis, Long.MAX_VALUE, nowNanos,
+                nowMillis);
+        Bucket bucket = find(b.dimension, b.windowMillis);
+        if (bucket == null) {
+            return;
+        }
+        if (!b.announced && bucket.limit().capacity() < b.capacity) {
+            bucket.limit().setCapacity(b.capacity, nowNanos, nowMillis);
+        }
+        if (b.burst > bucket.limit().burst() && b.burst <= bucket.limit().capacity()) {
+            bucket.limit().setBurst(b.burst >= bucket.limit().capacity() ? 0 : b.burst, nowNanos, nowMillis);
+        }
+        ExternalShare others = externalShareOf(bucket);
+        if (others != null && b.externalShare > 0) {
+            others.restore(b.externalShare);
+            bucket.setExternalShare(others.share(), nowNanos, nowMillis);
+        }
+    }
+
     /** The largest share of a learned budget others take, in [0, 0.9]: 0 when Sluice seems alone. */
     public double externalShare() {
         double most = 0;

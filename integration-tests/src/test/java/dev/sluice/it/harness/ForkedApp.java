@@ -115,6 +115,10 @@ public final class ForkedApp {
             cmd.add("-javaagent:" + AGENT_JAR + (agentArgs == null ? "" : "=" + agentArgs));
         }
         systemProperties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+        if (!systemProperties.containsKey("sluice.stateFile")) {
+            // each run starts from nothing learned, whatever an earlier test's run of this app saved
+            cmd.add("-Dsluice.stateFile=off");
+        }
         cmd.add("-cp");
         cmd.add(applicationClassPath());
         cmd.add(main.getName());

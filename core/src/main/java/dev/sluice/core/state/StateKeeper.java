@@ -1,0 +1,95 @@
+package dev.sluice.core.state;
+
+import dev.sluice.core.Governor;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps what the governor learned across a restart (a seed deployment saves its windows every
+ * 15 s and restores them, so a restart continues the window instead of handing out a fresh
+ * budget). At start it restores a state file that is fresh enough; while calls flow it saves at
+ * most every {@code saveInterval} (a provider's answer arms the next save, so an idle JVM writes
+ * nothing and keeps no thread busy); at shutdown it saves once more. A stale, corrupt or unwritable
+ * file costs one log line, never the host.
+ */
+public final class StateKeeper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StateKeeper.class);
+
+    /** The first line of a failure's message: a parser's may run on with where it stopped. */
+    private static String firstLine(Throwable e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    /** A state older than this is not restored: learned rooms and pauses would say nothing true. */
+    public static final Duration MAX_AGE = Duration.ofHours(1);
+
+    private final Governor governor;
+    private final StateFile file;
+    private final long saveIntervalNanos;
+    private final AtomicBoolean saveArmed = new AtomicBoolean();
+    private volatile boolean warnedWrite;
+
+    public StateKeeper(Governor governor, StateFile file, Duration saveInterval) {
+        this.governor = governor;
+        this.file = file;
+        this.saveIntervalNanos = saveInterval.toNanos();
+    }
+
+    /** Restores the file if it is there and fresh; returns how many scopes and buckets came back. */
+    public int restore() {
+        SavedState state;
+        try {
+            state = file.read();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("[sluice] state file {} could not be read ({}); starting with nothing learned", file.path(),
+                    firstLine(e));
+            return 0;
+        }
+        if (state == null) {
+            return 0;
+        }
+        long age = governor.clock().epochMillis() - state.savedAtEpochMillis;
+        if (age < 0 || age > MAX_AGE.toMillis()) {
+            LOG.info("[sluice] state file {} is {} s old; starting with nothing learned", file.path(), age / 1000);
+            return 0;
+        }
+        try {
+            return governor.restoreState(state);
+        } catch (RuntimeException e) {
+            LOG.warn("[sluice] state file {} could not be restored ({}); starting with nothing learned", file.path(),
+                    e.toString());
+            return 0;
+        }
+    }
+
+    /** Something was learned: save within the interval (one save however many answers come meanwhile). */
+    public void changed() {
+        if (saveArmed.compareAndSet(false, true)) {
+            governor.timer().schedule(this::saveArmedNow, saveIntervalNanos);
+        }
+    }
+
+    private void saveArmedNow() {
+        saveArmed.set(false);
+        save();
+    }
+
+    /** Saves now (at shutdown, and when armed). */
+    public void save() {
+        try {
+            file.write(governor.saveState());
+        } catch (IOException | RuntimeException e) {
+            if (!warnedWrite) {
+                warnedWrite = true;
+                LOG.warn("[sluice] state file {} could not be written ({}); a restart will start from nothing",
+                        file.path(), firstLine(e));
+            }
+        }
+    }
+}
