@@ -28,7 +28,8 @@ public final class AgentArgs {
                     continue;
                 }
                 int eq = trimmed.indexOf('=');
-                String key = (eq < 0 ? trimmed : trimmed.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
+                String key =
+                        (eq < 0 ? trimmed : trimmed.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
                 String value = eq < 0 ? "true" : trimmed.substring(eq + 1).trim();
                 values.put(key, value);
             }

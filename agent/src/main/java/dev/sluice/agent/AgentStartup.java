@@ -1,13 +1,13 @@
 package dev.sluice.agent;
 
 import dev.sluice.bootstrap.Bridge;
+import dev.sluice.bootstrap.Governance;
+import dev.sluice.bootstrap.Hooks;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConfigSources;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.core.SluiceRuntime;
-import dev.sluice.bootstrap.Governance;
-import dev.sluice.bootstrap.Hooks;
 import dev.sluice.instrumentation.api.HelperHookFactory;
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.lang.instrument.Instrumentation;
@@ -42,7 +42,8 @@ public final class AgentStartup {
     /** Entry from the trampoline, which started at {@code startedNanos} ({@link System#nanoTime()}). */
     public static void start(String rawArgs, Instrumentation instrumentation, boolean lateAttach, long startedNanos) {
         if (!claimStart()) {
-            System.err.println("[sluice] already running in this JVM; ignoring this " + (lateAttach ? "attach" : "start"));
+            System.err.println(
+                    "[sluice] already running in this JVM; ignoring this " + (lateAttach ? "attach" : "start"));
             return;
         }
         try {
@@ -66,11 +67,14 @@ public final class AgentStartup {
             for (InstrumentationModule module : modules) {
                 names.add(module.name());
             }
-            System.err.println("[sluice] " + AgentVersion.get() + " mode=" + wiring.mode + " config=" + wiring.configSource
-                    + " instrumentations=" + names);
-            System.setProperty(STATE_PROPERTY, (wiring.problem == null ? "running " : "ungoverned ") + AgentVersion.get()
-                    + " mode=" + wiring.mode + " config=" + wiring.configSource + " start=" + (lateAttach ? "attach" : "premain")
-                    + (wiring.problem == null ? "" : "\n" + wiring.problem));
+            System.err.println("[sluice] " + AgentVersion.get() + " mode=" + wiring.mode + " config="
+                    + wiring.configSource + " instrumentations=" + names);
+            System.setProperty(
+                    STATE_PROPERTY,
+                    (wiring.problem == null ? "running " : "ungoverned ") + AgentVersion.get()
+                            + " mode=" + wiring.mode + " config=" + wiring.configSource + " start="
+                            + (lateAttach ? "attach" : "premain")
+                            + (wiring.problem == null ? "" : "\n" + wiring.problem));
             for (String failure : failures) {
                 AgentLog.get().warn("instrumentation not installed: {}", failure);
             }
@@ -96,19 +100,21 @@ public final class AgentStartup {
      * the application thread that loads it. {@code warmup=false} turns it off.
      */
     private static void startWarmUp(HookTransformer transformer) {
-        Thread warmUp = new Thread(new Runnable() {
-            @Override
-            public void run() {
-                try {
-                    long micros = transformer.warmUp();
-                    if (AgentLog.isDebug()) {
-                        AgentLog.get().debug("weaver warmed up in {} us", micros);
+        Thread warmUp = new Thread(
+                new Runnable() {
+                    @Override
+                    public void run() {
+                        try {
+                            long micros = transformer.warmUp();
+                            if (AgentLog.isDebug()) {
+                                AgentLog.get().debug("weaver warmed up in {} us", micros);
+                            }
+                        } catch (Throwable fault) {
+                            Bridge.hookFault("warm-up", fault);
+                        }
                     }
-                } catch (Throwable fault) {
-                    Bridge.hookFault("warm-up", fault);
-                }
-            }
-        }, "sluice-warmup");
+                },
+                "sluice-warmup");
         warmUp.setDaemon(true);
         warmUp.setPriority(Thread.MIN_PRIORITY);
         warmUp.start();
@@ -172,12 +178,15 @@ public final class AgentStartup {
                 return;
             }
             started.keepState(file);
-            Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
-                @Override
-                public void run() {
-                    started.saveState();
-                }
-            }, "sluice-state-at-exit"));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            new Runnable() {
+                                @Override
+                                public void run() {
+                                    started.saveState();
+                                }
+                            },
+                            "sluice-state-at-exit"));
         } catch (RuntimeException e) {
             System.err.println("[sluice] no state file: " + e);
         }
@@ -193,16 +202,19 @@ public final class AgentStartup {
         if (n == null || n <= 0) {
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
-            @Override
-            public void run() {
-                java.util.List<dev.sluice.core.telemetry.Decision> recent =
-                        started.governor().stats().decisions().recent(n);
-                for (int i = recent.size() - 1; i >= 0; i--) {
-                    System.err.println("[sluice] decision " + recent.get(i));
-                }
-            }
-        }, "sluice-decisions-at-exit"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        new Runnable() {
+                            @Override
+                            public void run() {
+                                java.util.List<dev.sluice.core.telemetry.Decision> recent =
+                                        started.governor().stats().decisions().recent(n);
+                                for (int i = recent.size() - 1; i >= 0; i--) {
+                                    System.err.println("[sluice] decision " + recent.get(i));
+                                }
+                            }
+                        },
+                        "sluice-decisions-at-exit"));
     }
 
     /**

@@ -94,7 +94,9 @@ final class AttachCommand {
         }
         StringJoiner joined = new StringJoiner(",");
         for (Map.Entry<String, String> option : AgentArgs.parse(text).asMap().entrySet()) {
-            String value = option.getKey().equals("config") ? configFile(option.getValue(), workingDirectory) : option.getValue();
+            String value = option.getKey().equals("config")
+                    ? configFile(option.getValue(), workingDirectory)
+                    : option.getValue();
             joined.add(option.getKey() + "=" + value);
         }
         return joined.toString();
@@ -124,7 +126,9 @@ final class AttachCommand {
                 return null;
             }
             File file = new File(source.getLocation().toURI());
-            return file.isFile() && file.getName().endsWith(".jar") ? file.toPath().toAbsolutePath() : null;
+            return file.isFile() && file.getName().endsWith(".jar")
+                    ? file.toPath().toAbsolutePath()
+                    : null;
         } catch (URISyntaxException | IllegalArgumentException | SecurityException unknown) {
             return null;
         }

@@ -41,6 +41,7 @@ final class HookTransformer implements ClassFileTransformer {
     private final Map<String, InstrumentationModule> byInternalName = new HashMap<>();
     /** Advice declarations per module, made on first use so start-up loads no ByteBuddy matcher. */
     private final Map<InstrumentationModule, List<Declaration>> declarations = new ConcurrentHashMap<>();
+
     private final ClassLoader agentLoader;
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
@@ -81,8 +82,13 @@ final class HookTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
-                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+    public byte[] transform(
+            Module module,
+            ClassLoader loader,
+            String className,
+            Class<?> classBeingRedefined,
+            ProtectionDomain protectionDomain,
+            byte[] classfileBuffer) {
         if (className == null) {
             return null;
         }
@@ -155,8 +161,8 @@ final class HookTransformer implements ClassFileTransformer {
          */
         private static ClassFileLocator readBridgeClasses(ClassLoader agentLoader) throws java.io.IOException {
             Map<String, byte[]> classes = new HashMap<>();
-            try (java.util.jar.JarInputStream jar = new java.util.jar.JarInputStream(
-                    agentLoader.getResourceAsStream(SluiceAgent.BOOTSTRAP_JAR))) {
+            try (java.util.jar.JarInputStream jar =
+                    new java.util.jar.JarInputStream(agentLoader.getResourceAsStream(SluiceAgent.BOOTSTRAP_JAR))) {
                 for (java.util.jar.JarEntry entry; (entry = jar.getNextJarEntry()) != null; ) {
                     String path = entry.getName();
                     if (path.endsWith(".class")) {
@@ -172,13 +178,16 @@ final class HookTransformer implements ClassFileTransformer {
             ClassFileLocator locator = new ClassFileLocator.Compound(
                     ClassFileLocator.Simple.of(name, bytes),
                     bridgeClasses,
-                    loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader),
+                    loader == null
+                            ? ClassFileLocator.ForClassLoader.ofBootLoader()
+                            : ClassFileLocator.ForClassLoader.of(loader),
                     agentClasses);
             TypePool pool = TypePool.Default.of(locator);
             TypeDescription type = pool.describe(name).resolve();
             AsmVisitorWrapper.ForDeclaredMethods visitor = new AsmVisitorWrapper.ForDeclaredMethods();
             for (Declaration declaration : declarations) {
-                TypeDescription advice = pool.describe(declaration.adviceClassName).resolve();
+                TypeDescription advice =
+                        pool.describe(declaration.adviceClassName).resolve();
                 visitor = visitor.invokable(declaration.methods, Advice.to(advice, locator));
             }
             int writerFlags = visitor.mergeWriter(0);
@@ -191,10 +200,23 @@ final class HookTransformer implements ClassFileTransformer {
             ClassReader reader = new ClassReader(bytes);
             ClassWriter writer = new ClassWriter(reader, writerFlags);
             ClassFileVersion version = ClassFileVersion.ofClassFile(bytes);
-            Implementation.Context.ExtractableView context = Implementation.Context.Disabled.Factory.INSTANCE.make(type,
-                    new AuxiliaryType.NamingStrategy.Suffixing("sluice"), TypeInitializer.None.INSTANCE, version, version);
-            reader.accept(visitor.wrap(type, writer, context, pool, type.getDeclaredFields(), type.getDeclaredMethods(),
-                    writerFlags, readerFlags), readerFlags);
+            Implementation.Context.ExtractableView context = Implementation.Context.Disabled.Factory.INSTANCE.make(
+                    type,
+                    new AuxiliaryType.NamingStrategy.Suffixing("sluice"),
+                    TypeInitializer.None.INSTANCE,
+                    version,
+                    version);
+            reader.accept(
+                    visitor.wrap(
+                            type,
+                            writer,
+                            context,
+                            pool,
+                            type.getDeclaredFields(),
+                            type.getDeclaredMethods(),
+                            writerFlags,
+                            readerFlags),
+                    readerFlags);
             return writer.toByteArray();
         }
     }

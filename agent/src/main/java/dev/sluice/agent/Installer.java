@@ -24,8 +24,8 @@ final class Installer {
 
     private Installer() {}
 
-    static HookTransformer install(Instrumentation instrumentation, List<InstrumentationModule> modules,
-                                   ClassLoader agentLoader) {
+    static HookTransformer install(
+            Instrumentation instrumentation, List<InstrumentationModule> modules, ClassLoader agentLoader) {
         System.setProperty(BYTE_BUDDY_SAFE, "true");
         openReadEdges(instrumentation);
         HookTransformer transformer = new HookTransformer(modules, agentLoader);
@@ -59,8 +59,13 @@ final class Installer {
         Module bridge = Bridge.class.getModule();
         Module httpModule = ModuleLayer.boot().findModule("java.net.http").orElse(null);
         if (httpModule != null && !httpModule.canRead(bridge)) {
-            instrumentation.redefineModule(httpModule, Collections.singleton(bridge), Collections.emptyMap(),
-                    Collections.emptyMap(), Collections.emptySet(), Collections.emptyMap());
+            instrumentation.redefineModule(
+                    httpModule,
+                    Collections.singleton(bridge),
+                    Collections.emptyMap(),
+                    Collections.emptyMap(),
+                    Collections.emptySet(),
+                    Collections.emptyMap());
         }
     }
 }

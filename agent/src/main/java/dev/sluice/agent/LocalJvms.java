@@ -86,7 +86,8 @@ final class LocalJvms {
             try {
                 Properties p = vm.getSystemProperties();
                 String version = p.getProperty(JmxRegistration.VERSION_PROPERTY);
-                return version == null ? null
+                return version == null
+                        ? null
                         : new Jvm(d.id(), d.displayName(), version, p.getProperty(JmxRegistration.JMX_PROPERTY, "?"));
             } finally {
                 vm.detach();

@@ -92,7 +92,8 @@ public final class SluiceAgent {
 
     private static Path createOwnerOnly(Path jar) throws IOException {
         if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            return Files.createFile(jar, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            return Files.createFile(
+                    jar, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         }
         return Files.createFile(jar);
     }

@@ -22,7 +22,10 @@ final class StateFiles {
         if (!SluiceConfig.STATE_FILE_AUTO.equals(setting)) {
             return Paths.get(setting);
         }
-        return Paths.get(System.getProperty("java.io.tmpdir"), "sluice", serviceName(System.getProperty("sun.java.command")) + ".state.json");
+        return Paths.get(
+                System.getProperty("java.io.tmpdir"),
+                "sluice",
+                serviceName(System.getProperty("sun.java.command")) + ".state.json");
     }
 
     /** {@code com.acme.Main --port 8080} gives {@code com.acme.Main}; {@code /opt/app/service.jar} gives {@code service.jar}. */

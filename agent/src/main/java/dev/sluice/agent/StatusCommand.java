@@ -53,8 +53,7 @@ final class StatusCommand {
         return 0;
     }
 
-    private static int show(String command, String pid, PrintStream out, PrintStream err)
-            throws InterruptedException {
+    private static int show(String command, String pid, PrintStream out, PrintStream err) throws InterruptedException {
         try (LocalJvms.Connection connection = LocalJvms.connect(pid)) {
             MBeanServerConnection c = connection.connector.getMBeanServerConnection();
             if (!awaitRegistration(c)) {
@@ -63,7 +62,8 @@ final class StatusCommand {
                 return 1;
             }
             if (command.equals("limits")) {
-                out.print(JMX.newMXBeanProxy(c, SluiceMBeans.governorName(), GovernorMXBean.class).describeLimits());
+                out.print(JMX.newMXBeanProxy(c, SluiceMBeans.governorName(), GovernorMXBean.class)
+                        .describeLimits());
             } else {
                 out.print(StatusView.render(c, "Sluice " + connection.version + " in JVM " + pid));
             }

@@ -35,11 +35,22 @@ final class StatusView {
     static String render(MBeanServerConnection c, String heading) throws IOException {
         GovernorMXBean g = JMX.newMXBeanProxy(c, SluiceMBeans.governorName(), GovernorMXBean.class);
         StringBuilder out = new StringBuilder();
-        out.append(heading).append(", mode ").append(g.getMode()).append(", config ").append(g.getConfigOrigin())
+        out.append(heading)
+                .append(", mode ")
+                .append(g.getMode())
+                .append(", config ")
+                .append(g.getConfigOrigin())
                 .append('\n');
-        out.append("admitted ").append(g.getAdmitted()).append("  rejected ").append(g.getRejected())
-                .append(rejections(g.getRejectionsByReason())).append("  waiting ").append(g.getWaiting())
-                .append("  in flight ").append(g.getInFlight()).append('\n');
+        out.append("admitted ")
+                .append(g.getAdmitted())
+                .append("  rejected ")
+                .append(g.getRejected())
+                .append(rejections(g.getRejectionsByReason()))
+                .append("  waiting ")
+                .append(g.getWaiting())
+                .append("  in flight ")
+                .append(g.getInFlight())
+                .append('\n');
         String[] tenants = g.getPausedTenants();
         String[] keys = g.getPausedApiKeys();
         if (tenants.length > 0 || keys.length > 0) {
@@ -78,10 +89,19 @@ final class StatusView {
         rows.add(new String[] {"LIMIT", "DIMENSION", "USED", "", "AVAILABLE", "IN FLIGHT", "NOTE"});
         List<Object[]> read = new ArrayList<>();
         for (LimitMXBean l : limits) {
-            read.add(new Object[] {l.getUtilisation(), l.getSource(), new String[] {l.getId(),
-                l.getDimension() + (l.getWindow().isEmpty() ? "" : "/" + l.getWindow()), bar(l.getUtilisation()),
-                percent(l.getUtilisation()), l.getAvailable() + "/" + l.getCapacity(), Long.toString(l.getInFlight()),
-                note(l)}});
+            read.add(new Object[] {
+                l.getUtilisation(),
+                l.getSource(),
+                new String[] {
+                    l.getId(),
+                    l.getDimension() + (l.getWindow().isEmpty() ? "" : "/" + l.getWindow()),
+                    bar(l.getUtilisation()),
+                    percent(l.getUtilisation()),
+                    l.getAvailable() + "/" + l.getCapacity(),
+                    Long.toString(l.getInFlight()),
+                    note(l)
+                }
+            });
         }
         // configured first, then learned; the busiest first within each
         read.sort(Comparator.comparing((Object[] r) -> (String) r[1]).thenComparing(r -> -(Double) r[0]));
@@ -114,15 +134,26 @@ final class StatusView {
             tenants.add(JMX.newMXBeanProxy(c, n, TenantMXBean.class));
         }
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"TENANT", "WEIGHT", "SHARE", "ADMITTED", "REJECTED", "QUEUED", "TOKENS IN", "TOKENS OUT",
-            "STATE"});
+        rows.add(new String[] {
+            "TENANT", "WEIGHT", "SHARE", "ADMITTED", "REJECTED", "QUEUED", "TOKENS IN", "TOKENS OUT", "STATE"
+        });
         List<Object[]> read = new ArrayList<>();
         for (TenantMXBean t : tenants) {
             long admitted = t.getAdmitted();
-            read.add(new Object[] {admitted, new String[] {t.getName(), number(t.getWeight()),
-                number(t.getGuaranteedShare()), Long.toString(admitted), Long.toString(t.getRejected()),
-                Integer.toString(t.getQueued()), Long.toString(t.getInputTokens()), Long.toString(t.getOutputTokens()),
-                t.isPaused() ? "PAUSED" : ""}});
+            read.add(new Object[] {
+                admitted,
+                new String[] {
+                    t.getName(),
+                    number(t.getWeight()),
+                    number(t.getGuaranteedShare()),
+                    Long.toString(admitted),
+                    Long.toString(t.getRejected()),
+                    Integer.toString(t.getQueued()),
+                    Long.toString(t.getInputTokens()),
+                    Long.toString(t.getOutputTokens()),
+                    t.isPaused() ? "PAUSED" : ""
+                }
+            });
         }
         read.sort(Comparator.comparing((Object[] r) -> -(Long) r[0]));
         for (Object[] r : read) {
@@ -136,29 +167,53 @@ final class StatusView {
 
     private static void queues(MBeanServerConnection c, StringBuilder out) throws IOException {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"CLASS", "DEPTH", "MAX DEPTH", "MAX WAIT", "WAIT P50", "WAIT P95", "EXPIRED",
-            "REJECTED"});
+        rows.add(new String[] {"CLASS", "DEPTH", "MAX DEPTH", "MAX WAIT", "WAIT P50", "WAIT P95", "EXPIRED", "REJECTED"
+        });
         for (ObjectName n : names(c, "TrafficClass")) {
             TrafficClassMXBean q = JMX.newMXBeanProxy(c, n, TrafficClassMXBean.class);
-            rows.add(new String[] {q.getName(), Integer.toString(q.getQueueDepth()),
-                Integer.toString(q.getMaxQueueDepth()), q.getMaxWaitMillis() + " ms", millis(q.getWaitP50Millis()),
-                millis(q.getWaitP95Millis()), Long.toString(q.getDeadlineExpirations()),
-                Long.toString(q.getRejected())});
+            rows.add(new String[] {
+                q.getName(),
+                Integer.toString(q.getQueueDepth()),
+                Integer.toString(q.getMaxQueueDepth()),
+                q.getMaxWaitMillis() + " ms",
+                millis(q.getWaitP50Millis()),
+                millis(q.getWaitP95Millis()),
+                Long.toString(q.getDeadlineExpirations()),
+                Long.toString(q.getRejected())
+            });
         }
         section(out, "QUEUES", rows, rows.size() - 1);
     }
 
     private static void providers(MBeanServerConnection c, StringBuilder out) throws IOException {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"PROVIDER", "CALLS", "RETRIES", "429", "503", "529", "LOCAL REJECTIONS", "PAUSED FOR",
-            "RETRY BUDGET", "ESTIMATE ERROR"});
+        rows.add(new String[] {
+            "PROVIDER",
+            "CALLS",
+            "RETRIES",
+            "429",
+            "503",
+            "529",
+            "LOCAL REJECTIONS",
+            "PAUSED FOR",
+            "RETRY BUDGET",
+            "ESTIMATE ERROR"
+        });
         for (ObjectName n : names(c, "Provider")) {
             ProviderMXBean p = JMX.newMXBeanProxy(c, n, ProviderMXBean.class);
             long paused = p.getPausedForMillis();
-            rows.add(new String[] {p.getName(), Long.toString(p.getCalls()), Long.toString(p.getRetries()),
-                Long.toString(p.getStatus429()), Long.toString(p.getStatus503()), Long.toString(p.getStatus529()),
-                Long.toString(p.getLocalRejections()), paused == 0 ? "-" : paused + " ms",
-                number(p.getRetryBudgetRemaining()), percent(p.getInputEstimateError())});
+            rows.add(new String[] {
+                p.getName(),
+                Long.toString(p.getCalls()),
+                Long.toString(p.getRetries()),
+                Long.toString(p.getStatus429()),
+                Long.toString(p.getStatus503()),
+                Long.toString(p.getStatus529()),
+                Long.toString(p.getLocalRejections()),
+                paused == 0 ? "-" : paused + " ms",
+                number(p.getRetryBudgetRemaining()),
+                percent(p.getInputEstimateError())
+            });
         }
         section(out, "PROVIDERS", rows, rows.size() - 1);
         scopes(c, out);
@@ -174,9 +229,14 @@ final class StatusView {
             for (dev.sluice.core.jmx.ScopeRow s : p.getScopes()) {
                 total++;
                 if (rows.size() <= MAX_SCOPE_ROWS) {
-                    rows.add(new String[] {s.getScope(), s.getOrganization(), s.getApiKeyId(),
+                    rows.add(new String[] {
+                        s.getScope(),
+                        s.getOrganization(),
+                        s.getApiKeyId(),
                         Integer.toString(s.getLearnedLimits()),
-                        s.getPausedForMillis() == 0 ? "-" : s.getPausedForMillis() + " ms", percent(s.getExternalShare())});
+                        s.getPausedForMillis() == 0 ? "-" : s.getPausedForMillis() + " ms",
+                        percent(s.getExternalShare())
+                    });
                 }
             }
         }
@@ -226,7 +286,8 @@ final class StatusView {
     }
 
     private static String number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) + ".0"
+        return v == Math.rint(v) && Math.abs(v) < 1e15
+                ? Long.toString((long) v) + ".0"
                 : String.format(Locale.ROOT, "%.2f", v);
     }
 }

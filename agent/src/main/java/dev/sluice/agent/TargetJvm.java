@@ -50,7 +50,8 @@ final class TargetJvm {
             }
             String feature = target.getProperty("java.specification.version", "");
             if (feature.startsWith("1.")) {
-                err.println("sluice attach: JVM " + pid + " runs Java " + feature + "; the agent needs Java 11 or later");
+                err.println(
+                        "sluice attach: JVM " + pid + " runs Java " + feature + "; the agent needs Java 11 or later");
                 return AttachCommand.FAILED;
             }
             vm.loadAgent(jar.toString(), options);

@@ -9,10 +9,11 @@ class AgentArgsTest {
     @Test
     void readsCommaSeparatedOptionsInOrder() {
         AgentArgs args = AgentArgs.parse("config=/etc/sluice.yaml, log=debug ,warmup=false");
-        assertThat(args.asMap()).containsExactly(
-                org.assertj.core.api.Assertions.entry("config", "/etc/sluice.yaml"),
-                org.assertj.core.api.Assertions.entry("log", "debug"),
-                org.assertj.core.api.Assertions.entry("warmup", "false"));
+        assertThat(args.asMap())
+                .containsExactly(
+                        org.assertj.core.api.Assertions.entry("config", "/etc/sluice.yaml"),
+                        org.assertj.core.api.Assertions.entry("log", "debug"),
+                        org.assertj.core.api.Assertions.entry("warmup", "false"));
     }
 
     @Test

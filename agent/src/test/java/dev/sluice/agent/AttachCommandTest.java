@@ -21,7 +21,9 @@ class AttachCommandTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return SluiceCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return SluiceCli.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -32,7 +34,8 @@ class AttachCommandTest {
     @Test
     void withoutAPidItPrintsItsUsage() {
         assertThat(run("attach")).isEqualTo(AttachCommand.USAGE);
-        assertThat(err()).contains("usage: java -jar sluice-agent.jar attach <pid> [config-file | agent-options]")
+        assertThat(err())
+                .contains("usage: java -jar sluice-agent.jar attach <pid> [config-file | agent-options]")
                 .contains("3 already running");
     }
 
@@ -56,7 +59,8 @@ class AttachCommandTest {
 
     @Test
     void aMissingConfigFileIsReportedBeforeAttaching() {
-        assertThat(run("attach", "2147483646", dir.resolve("nope.yaml").toString())).isEqualTo(AttachCommand.USAGE);
+        assertThat(run("attach", "2147483646", dir.resolve("nope.yaml").toString()))
+                .isEqualTo(AttachCommand.USAGE);
         assertThat(err()).contains("config file " + dir.resolve("nope.yaml") + " does not exist");
     }
 
@@ -73,7 +77,8 @@ class AttachCommandTest {
     void aConfigPathWithACommaCannotTravelInAgentOptions() throws Exception {
         Path odd = Files.createDirectories(dir.resolve("a,b"));
         Files.writeString(odd.resolve("sluice.yaml"), "mode: observe\n");
-        assertThatThrownBy(() -> AttachCommand.agentOptions(odd.resolve("sluice.yaml").toString(), dir))
+        assertThatThrownBy(() ->
+                        AttachCommand.agentOptions(odd.resolve("sluice.yaml").toString(), dir))
                 .hasMessageContaining("has a comma in its path");
     }
 }

@@ -13,21 +13,26 @@ class SluiceCliTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return SluiceCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return SluiceCli.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
     @Test
     void versionPrintsTheBuildVersion() {
         assertThat(run("version")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8).trim()).isEqualTo("sluice " + AgentVersion.get())
+        assertThat(out.toString(StandardCharsets.UTF_8).trim())
+                .isEqualTo("sluice " + AgentVersion.get())
                 .doesNotContain("unknown");
     }
 
     @Test
     void anUnknownCommandFailsWithUsage() {
         assertThat(run("frobnicate")).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown command 'frobnicate'").contains("usage:");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("unknown command 'frobnicate'")
+                .contains("usage:");
     }
 
     @Test
@@ -46,6 +51,8 @@ class SluiceCliTest {
     @Test
     void helpListsTheCommands() {
         assertThat(run("help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("status [pid]").contains("limits [pid]");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("status [pid]")
+                .contains("limits [pid]");
     }
 }

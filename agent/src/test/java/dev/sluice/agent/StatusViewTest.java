@@ -56,9 +56,14 @@ class StatusViewTest {
                     weight: 2
                   - name: beta
                 """);
-        runtime = SluiceRuntime.start(ConfigLoader.load(ConfigSources.builder().file(config).build()));
+        runtime = SluiceRuntime.start(
+                ConfigLoader.load(ConfigSources.builder().file(config).build()));
         beans = SluiceMBeans.register(runtime, server, null);
-        CallContext alpha = CallContext.builder("sim").model("gpt-4o-mini").tenant("alpha").apiKeyId("k_1").build();
+        CallContext alpha = CallContext.builder("sim")
+                .model("gpt-4o-mini")
+                .tenant("alpha")
+                .apiKeyId("k_1")
+                .build();
         runtime.governor().tryAdmit(alpha, Demand.oneRequest());
         runtime.governor().tryAdmit(alpha, Demand.oneRequest());
         runtime.governor().pauseTenant("beta");
@@ -69,7 +74,9 @@ class StatusViewTest {
         assertThat(view).startsWith("Sluice test in JVM 42, mode enforce, config file " + config);
         assertThat(view).contains("admitted 2  rejected 1 (paused 1)  waiting 0  in flight 2");
         assertThat(view).contains("PAUSED by an operator: tenants beta");
-        assertThat(line(view, "sim-rpm")).contains("requests/1m").contains("[##########..........]  50%")
+        assertThat(line(view, "sim-rpm"))
+                .contains("requests/1m")
+                .contains("[##########..........]  50%")
                 .contains("2/4");
         assertThat(line(view, "documented")).contains("requests/1d").contains("NOT ENFORCED");
         assertThat(line(view, "alpha")).contains("2.0").contains(" 2 ");

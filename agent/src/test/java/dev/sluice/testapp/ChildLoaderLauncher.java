@@ -21,7 +21,8 @@ public final class ChildLoaderLauncher {
         for (String entry : args[0].split(File.pathSeparator)) {
             urls.add(new File(entry).toURI().toURL());
         }
-        URLClassLoader child = new URLClassLoader("test-app", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+        URLClassLoader child =
+                new URLClassLoader("test-app", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         Thread.currentThread().setContextClassLoader(child);
         Class<?> main = Class.forName(args[1], true, child);
         main.getMethod("main", String[].class).invoke(null, (Object) Arrays.copyOfRange(args, 2, args.length));

@@ -9,16 +9,25 @@ public final class IsolationApp {
     private IsolationApp() {}
 
     public static void main(String[] args) throws Exception {
-        String[] probes = {"com.fasterxml.jackson.databind.ObjectMapper", "com.fasterxml.jackson.core.JsonFactory",
-            "org.slf4j.LoggerFactory", "net.bytebuddy.ByteBuddy", "com.github.benmanes.caffeine.cache.Caffeine",
-            "org.yaml.snakeyaml.Yaml", "dev.sluice.bootstrap.Bridge", "dev.sluice.instrumentation.okhttp.helper.OkHttpHook",
-            "dev.sluice.instrumentation.jdkhttp.helper.JdkHttpHook"};
+        String[] probes = {
+            "com.fasterxml.jackson.databind.ObjectMapper",
+            "com.fasterxml.jackson.core.JsonFactory",
+            "org.slf4j.LoggerFactory",
+            "net.bytebuddy.ByteBuddy",
+            "com.github.benmanes.caffeine.cache.Caffeine",
+            "org.yaml.snakeyaml.Yaml",
+            "dev.sluice.bootstrap.Bridge",
+            "dev.sluice.instrumentation.okhttp.helper.OkHttpHook",
+            "dev.sluice.instrumentation.jdkhttp.helper.JdkHttpHook"
+        };
         for (String name : probes) {
             String where;
             try {
                 Class<?> type = Class.forName(name);
-                where = type.getClassLoader() == null ? "bootstrap"
-                        : String.valueOf(type.getProtectionDomain().getCodeSource().getLocation());
+                where = type.getClassLoader() == null
+                        ? "bootstrap"
+                        : String.valueOf(
+                                type.getProtectionDomain().getCodeSource().getLocation());
             } catch (ClassNotFoundException e) {
                 where = "absent";
             }
@@ -27,7 +36,8 @@ public final class IsolationApp {
         if (args.length > 0 && args[0].equals("use-own")) {
             Class<?> mapper = Class.forName("com.fasterxml.jackson.databind.ObjectMapper");
             Object instance = mapper.getConstructor().newInstance();
-            Object json = mapper.getMethod("writeValueAsString", Object.class).invoke(instance, java.util.Map.of("a", 1));
+            Object json =
+                    mapper.getMethod("writeValueAsString", Object.class).invoke(instance, java.util.Map.of("a", 1));
             Report.put("jackson.json", json);
             Class<?> factory = Class.forName("org.slf4j.LoggerFactory");
             Object loggerFactory = factory.getMethod("getILoggerFactory").invoke(null);

@@ -23,8 +23,10 @@ public final class JdkHttpApp {
     private static final String BODY = "{\"model\":\"gpt-test\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
 
     private final String base;
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final ScriptedGovernance governance = new ScriptedGovernance();
 
     private JdkHttpApp(String base) {
@@ -50,29 +52,56 @@ public final class JdkHttpApp {
 
     private void run() throws Exception {
         // sync, 2xx, String body
-        HttpResponse<String> chat = client.send(request("/v1/chat", "chat-sync").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
+        HttpResponse<String> chat = client.send(
+                request("/v1/chat", "chat-sync")
+                        .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
-        response("chat-sync", chat.statusCode(), chat.headers().firstValue("X-Sluice-Decision").orElse(null), chat.body());
+        response(
+                "chat-sync",
+                chat.statusCode(),
+                chat.headers().firstValue("X-Sluice-Decision").orElse(null),
+                chat.body());
 
         // sync, 503 then 200: one retry
-        HttpResponse<String> flaky = client.send(request("/v1/flaky", "retry-sync").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
+        HttpResponse<String> flaky = client.send(
+                request("/v1/flaky", "retry-sync")
+                        .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
-        response("retry-sync", flaky.statusCode(), flaky.headers().firstValue("X-Sluice-Attempts").orElse(null), flaky.body());
+        response(
+                "retry-sync",
+                flaky.statusCode(),
+                flaky.headers().firstValue("X-Sluice-Attempts").orElse(null),
+                flaky.body());
 
         // sync, local 429 replayed through the application's own handler (byte[] here)
-        HttpResponse<byte[]> limited = client.send(request("/v1/limited", "limited-sync").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
+        HttpResponse<byte[]> limited = client.send(
+                request("/v1/limited", "limited-sync")
+                        .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                        .build(),
                 HttpResponse.BodyHandlers.ofByteArray());
-        response("limited-sync", limited.statusCode(), limited.headers().firstValue("retry-after").orElse(null),
+        response(
+                "limited-sync",
+                limited.statusCode(),
+                limited.headers().firstValue("retry-after").orElse(null),
                 new String(limited.body(), StandardCharsets.UTF_8));
 
         // not an LLM URL: untouched
-        HttpResponse<String> plain = client.send(HttpRequest.newBuilder(URI.create(base + "/plain")).header("X-Test-Id", "plain-sync").build(),
+        HttpResponse<String> plain = client.send(
+                HttpRequest.newBuilder(URI.create(base + "/plain"))
+                        .header("X-Test-Id", "plain-sync")
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
-        response("plain-sync", plain.statusCode(), plain.headers().firstValue("X-Sluice-Decision").orElse(null), plain.body());
+        response(
+                "plain-sync",
+                plain.statusCode(),
+                plain.headers().firstValue("X-Sluice-Decision").orElse(null),
+                plain.body());
 
         // streaming: SSE read line by line from an InputStream, to the end
-        HttpResponse<InputStream> stream = client.send(request("/v1/stream", "stream-sync").GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> stream = client.send(
+                request("/v1/stream", "stream-sync").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         int events = 0;
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
             for (String line; (line = reader.readLine()) != null; ) {
@@ -84,8 +113,8 @@ public final class JdkHttpApp {
         response("stream-sync", stream.statusCode(), null, "events=" + events);
 
         // streaming closed after the first event
-        HttpResponse<InputStream> early = client.send(request("/v1/stream", "stream-early").GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> early = client.send(
+                request("/v1/stream", "stream-early").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         BufferedReader reader = new BufferedReader(new InputStreamReader(early.body(), StandardCharsets.UTF_8));
         String first = reader.readLine();
         reader.close();
@@ -94,28 +123,48 @@ public final class JdkHttpApp {
         // async: the call must not block the caller while the governance waits before admitting
         long start = System.nanoTime();
         CompletableFuture<HttpResponse<String>> async = client.sendAsync(
-                request("/v1/chat", "chat-async").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
+                request("/v1/chat", "chat-async")
+                        .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         Report.put("chat-async.callerBlockedMillis", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         HttpResponse<String> asyncResponse = async.get(10, TimeUnit.SECONDS);
-        response("chat-async", asyncResponse.statusCode(), asyncResponse.headers().firstValue("X-Sluice-Decision").orElse(null),
+        response(
+                "chat-async",
+                asyncResponse.statusCode(),
+                asyncResponse.headers().firstValue("X-Sluice-Decision").orElse(null),
                 asyncResponse.body());
 
         HttpResponse<String> asyncFlaky = client.sendAsync(
-                request("/v1/flaky", "retry-async").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
-                HttpResponse.BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
-        response("retry-async", asyncFlaky.statusCode(), asyncFlaky.headers().firstValue("X-Sluice-Attempts").orElse(null),
+                        request("/v1/flaky", "retry-async")
+                                .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .get(10, TimeUnit.SECONDS);
+        response(
+                "retry-async",
+                asyncFlaky.statusCode(),
+                asyncFlaky.headers().firstValue("X-Sluice-Attempts").orElse(null),
                 asyncFlaky.body());
 
         HttpResponse<String> asyncLimited = client.sendAsync(
-                request("/v1/limited", "limited-async").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
-                HttpResponse.BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
-        response("limited-async", asyncLimited.statusCode(), asyncLimited.headers().firstValue("retry-after").orElse(null),
+                        request("/v1/limited", "limited-async")
+                                .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .get(10, TimeUnit.SECONDS);
+        response(
+                "limited-async",
+                asyncLimited.statusCode(),
+                asyncLimited.headers().firstValue("retry-after").orElse(null),
                 asyncLimited.body());
 
         // async streaming, with the three-argument sendAsync
-        HttpResponse<InputStream> asyncStream = client.sendAsync(request("/v1/stream", "stream-async").GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream(), null).get(10, TimeUnit.SECONDS);
+        HttpResponse<InputStream> asyncStream = client.sendAsync(
+                        request("/v1/stream", "stream-async").GET().build(),
+                        HttpResponse.BodyHandlers.ofInputStream(),
+                        null)
+                .get(10, TimeUnit.SECONDS);
         int asyncEvents = 0;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(asyncStream.body(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) {
@@ -128,26 +177,39 @@ public final class JdkHttpApp {
 
         // the governance throws before any attempt: the call goes through, once
         long faultsBefore = Bridge.hookFaults();
-        HttpResponse<String> explode = client.send(request("/v1/explode-before", "explode-before").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
+        HttpResponse<String> explode = client.send(
+                request("/v1/explode-before", "explode-before")
+                        .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
-        response("explode-before", explode.statusCode(), explode.headers().firstValue("X-Sluice-Decision").orElse(null), explode.body());
+        response(
+                "explode-before",
+                explode.statusCode(),
+                explode.headers().firstValue("X-Sluice-Decision").orElse(null),
+                explode.body());
         Report.put("explode-before.faults", Bridge.hookFaults() - faultsBefore);
 
         faultsBefore = Bridge.hookFaults();
         HttpResponse<String> explodeAsync = client.sendAsync(
-                request("/v1/explode-before", "explode-before-async").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
-                HttpResponse.BodyHandlers.ofString()).get(10, TimeUnit.SECONDS);
+                        request("/v1/explode-before", "explode-before-async")
+                                .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .get(10, TimeUnit.SECONDS);
         response("explode-before-async", explodeAsync.statusCode(), null, explodeAsync.body());
         Report.put("explode-before-async.faults", Bridge.hookFaults() - faultsBefore);
 
         // governs() throws: the call goes through untouched
-        HttpResponse<String> throwGoverns = client.send(request("/v1/throw-governs", "throw-governs").GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> throwGoverns = client.send(
+                request("/v1/throw-governs", "throw-governs").GET().build(), HttpResponse.BodyHandlers.ofString());
         response("throw-governs", throwGoverns.statusCode(), null, throwGoverns.body());
 
         // the governance throws after the request was sent: the caller sees an IOException, nothing is sent twice
         try {
-            client.send(request("/v1/explode-after", "explode-after").POST(HttpRequest.BodyPublishers.ofString(BODY)).build(),
+            client.send(
+                    request("/v1/explode-after", "explode-after")
+                            .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             Report.put("explode-after.thrown", "nothing");
         } catch (IOException e) {
@@ -155,15 +217,28 @@ public final class JdkHttpApp {
         }
 
         // the application cancels an async call while its attempt is in flight
-        CompletableFuture<HttpResponse<String>> slow = client.sendAsync(request("/v1/slow", "cancel-async").GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        CompletableFuture<HttpResponse<String>> slow = client.sendAsync(
+                request("/v1/slow", "cancel-async").GET().build(), HttpResponse.BodyHandlers.ofString());
         Thread.sleep(300);
         slow.cancel(true);
         Report.put("cancel-async.cancelled", slow.isCancelled());
 
         Thread.sleep(50);
-        for (String scenario : new String[] {"chat-sync", "retry-sync", "limited-sync", "plain-sync", "stream-sync", "stream-early",
-                "chat-async", "retry-async", "limited-async", "stream-async", "explode-before", "explode-after", "cancel-async"}) {
+        for (String scenario : new String[] {
+            "chat-sync",
+            "retry-sync",
+            "limited-sync",
+            "plain-sync",
+            "stream-sync",
+            "stream-early",
+            "chat-async",
+            "retry-async",
+            "limited-async",
+            "stream-async",
+            "explode-before",
+            "explode-after",
+            "cancel-async"
+        }) {
             ScriptedGovernance.Seen s = governance.seen.get(scenario);
             if (s != null && !scenario.startsWith("cancel") && !scenario.startsWith("limited")) {
                 Report.await(() -> s.ended.get() || s.closed.get() || s.failed.get() || s.attempts.get() == 0);

@@ -21,14 +21,23 @@ public final class LateAttachApp {
     public static void main(String[] args) throws Exception {
         String base = "http://127.0.0.1:" + args[0];
         OkHttpClient okhttp = new OkHttpClient();
-        HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        try (Response before = okhttp.newCall(new Request.Builder().url(base + "/v1/chat").header("X-Test-Id", "okhttp-before").build()).execute()) {
+        HttpClient jdk =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (Response before = okhttp.newCall(new Request.Builder()
+                        .url(base + "/v1/chat")
+                        .header("X-Test-Id", "okhttp-before")
+                        .build())
+                .execute()) {
             Report.put("okhttp-before.status", before.code());
         }
-        jdk.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat")).header("X-Test-Id", "jdk-before").build(),
+        jdk.send(
+                HttpRequest.newBuilder(URI.create(base + "/v1/chat"))
+                        .header("X-Test-Id", "jdk-before")
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
 
-        VirtualMachine vm = VirtualMachine.attach(String.valueOf(ProcessHandle.current().pid()));
+        VirtualMachine vm =
+                VirtualMachine.attach(String.valueOf(ProcessHandle.current().pid()));
         try {
             vm.loadAgent(args[1]);
         } finally {
@@ -50,15 +59,25 @@ public final class LateAttachApp {
             ScriptedGovernance governance = new ScriptedGovernance();
             dev.sluice.bootstrap.Bridge.install(governance);
 
-            try (Response after = okhttp.newCall(new Request.Builder().url(base + "/v1/chat").header("X-Test-Id", "okhttp-after")
-                    .header("X-Sluice-Tenant", "late").build()).execute()) {
+            try (Response after = okhttp.newCall(new Request.Builder()
+                            .url(base + "/v1/chat")
+                            .header("X-Test-Id", "okhttp-after")
+                            .header("X-Sluice-Tenant", "late")
+                            .build())
+                    .execute()) {
                 Report.put("okhttp-after.status", after.code());
                 Report.put("okhttp-after.header", after.header("X-Sluice-Decision"));
             }
-            HttpResponse<String> after = jdk.send(HttpRequest.newBuilder(URI.create(base + "/v1/chat")).header("X-Test-Id", "jdk-after")
-                    .header("X-Sluice-Tenant", "late").build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> after = jdk.send(
+                    HttpRequest.newBuilder(URI.create(base + "/v1/chat"))
+                            .header("X-Test-Id", "jdk-after")
+                            .header("X-Sluice-Tenant", "late")
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             Report.put("jdk-after.status", after.statusCode());
-            Report.put("jdk-after.header", after.headers().firstValue("X-Sluice-Decision").orElse(null));
+            Report.put(
+                    "jdk-after.header",
+                    after.headers().firstValue("X-Sluice-Decision").orElse(null));
             Report.put("governed", governance.seen.keySet().size());
         }
     }

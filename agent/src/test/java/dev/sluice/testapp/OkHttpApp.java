@@ -24,7 +24,8 @@ public final class OkHttpApp {
     private static final String BODY = "{\"model\":\"gpt-test\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
 
     private final String base;
-    private final OkHttpClient client = new OkHttpClient.Builder().callTimeout(7, TimeUnit.SECONDS).build();
+    private final OkHttpClient client =
+            new OkHttpClient.Builder().callTimeout(7, TimeUnit.SECONDS).build();
     private final ScriptedGovernance governance = new ScriptedGovernance();
 
     private OkHttpApp(String base) {
@@ -35,7 +36,12 @@ public final class OkHttpApp {
         OkHttpApp app = new OkHttpApp("http://127.0.0.1:" + args[0]);
         Bridge.install(app.governance);
         Report.put("env.okhttpLoader", OkHttpClient.class.getClassLoader().getName());
-        Report.put("env.callClass", app.client.newCall(new Request.Builder().url(app.base).build()).getClass().getName());
+        Report.put(
+                "env.callClass",
+                app.client
+                        .newCall(new Request.Builder().url(app.base).build())
+                        .getClass()
+                        .getName());
         app.run();
         Report.environment(app.governance);
         app.client.dispatcher().executorService().shutdown();
@@ -44,7 +50,8 @@ public final class OkHttpApp {
     }
 
     private Request.Builder request(String path, String scenario) {
-        return new Request.Builder().url(base + path)
+        return new Request.Builder()
+                .url(base + path)
                 .header("X-Test-Id", scenario)
                 .header("X-Sluice-Tenant", "search");
     }
@@ -55,26 +62,53 @@ public final class OkHttpApp {
 
     private void run() throws Exception {
         try (Response chat = client.newCall(post("/v1/chat", "chat-sync")).execute()) {
-            response("chat-sync", chat.code(), chat.header("X-Sluice-Decision"), chat.body().string());
+            response(
+                    "chat-sync",
+                    chat.code(),
+                    chat.header("X-Sluice-Decision"),
+                    chat.body().string());
         }
         try (Response flaky = client.newCall(post("/v1/flaky", "retry-sync")).execute()) {
-            response("retry-sync", flaky.code(), flaky.header("X-Sluice-Attempts"), flaky.body().string());
+            response(
+                    "retry-sync",
+                    flaky.code(),
+                    flaky.header("X-Sluice-Attempts"),
+                    flaky.body().string());
         }
-        try (Response limited = client.newCall(post("/v1/limited", "limited-sync")).execute()) {
-            response("limited-sync", limited.code(), limited.header("retry-after"), limited.body().string());
+        try (Response limited =
+                client.newCall(post("/v1/limited", "limited-sync")).execute()) {
+            response(
+                    "limited-sync",
+                    limited.code(),
+                    limited.header("retry-after"),
+                    limited.body().string());
             Report.put("limited-sync.message", limited.message());
             Report.put("limited-sync.protocol", limited.protocol());
         }
-        try (Response plain = client.newCall(new Request.Builder().url(base + "/plain").header("X-Test-Id", "plain-sync").build()).execute()) {
-            response("plain-sync", plain.code(), plain.header("X-Sluice-Decision"), plain.body().string());
+        try (Response plain = client.newCall(new Request.Builder()
+                        .url(base + "/plain")
+                        .header("X-Test-Id", "plain-sync")
+                        .build())
+                .execute()) {
+            response(
+                    "plain-sync",
+                    plain.code(),
+                    plain.header("X-Sluice-Decision"),
+                    plain.body().string());
         }
 
         // streaming: SSE read line by line to the end
-        try (Response stream = client.newCall(request("/v1/stream", "stream-sync").build()).execute()) {
-            response("stream-sync", stream.code(), null, "events=" + countEvents(stream.body().source()));
+        try (Response stream =
+                client.newCall(request("/v1/stream", "stream-sync").build()).execute()) {
+            response(
+                    "stream-sync",
+                    stream.code(),
+                    null,
+                    "events=" + countEvents(stream.body().source()));
         }
         // streaming closed after the first event
-        Response early = client.newCall(request("/v1/stream", "stream-early").build()).execute();
+        Response early =
+                client.newCall(request("/v1/stream", "stream-early").build()).execute();
         String first = early.body().source().readUtf8Line();
         early.close();
         response("stream-early", early.code(), null, first);
@@ -91,12 +125,17 @@ public final class OkHttpApp {
 
         // a WebSocket upgrade to an LLM URL (a realtime API) keeps its own call: never governed
         CompletableFuture<String> socketDone = new CompletableFuture<>();
-        client.newWebSocket(new Request.Builder().url(base + "/v1/realtime").header("X-Test-Id", "websocket").build(), new okhttp3.WebSocketListener() {
-            @Override
-            public void onFailure(okhttp3.WebSocket webSocket, Throwable t, Response response) {
-                socketDone.complete(response == null ? "no response" : "status " + response.code());
-            }
-        });
+        client.newWebSocket(
+                new Request.Builder()
+                        .url(base + "/v1/realtime")
+                        .header("X-Test-Id", "websocket")
+                        .build(),
+                new okhttp3.WebSocketListener() {
+                    @Override
+                    public void onFailure(okhttp3.WebSocket webSocket, Throwable t, Response response) {
+                        socketDone.complete(response == null ? "no response" : "status " + response.code());
+                    }
+                });
         Report.put("websocket.outcome", socketDone.get(10, TimeUnit.SECONDS));
         Report.put("websocket.governed", governance.seen.containsKey("websocket"));
 
@@ -125,8 +164,13 @@ public final class OkHttpApp {
 
         // the governance throws before any attempt: the call goes through, once
         long faultsBefore = Bridge.hookFaults();
-        try (Response explode = client.newCall(post("/v1/explode-before", "explode-before")).execute()) {
-            response("explode-before", explode.code(), explode.header("X-Sluice-Decision"), explode.body().string());
+        try (Response explode =
+                client.newCall(post("/v1/explode-before", "explode-before")).execute()) {
+            response(
+                    "explode-before",
+                    explode.code(),
+                    explode.header("X-Sluice-Decision"),
+                    explode.body().string());
         }
         Report.put("explode-before.faults", Bridge.hookFaults() - faultsBefore);
         faultsBefore = Bridge.hookFaults();
@@ -136,8 +180,14 @@ public final class OkHttpApp {
         explodeDone.get(10, TimeUnit.SECONDS);
         Report.put("explode-before-async.faults", Bridge.hookFaults() - faultsBefore);
 
-        try (Response throwGoverns = client.newCall(request("/v1/throw-governs", "throw-governs").build()).execute()) {
-            response("throw-governs", throwGoverns.code(), null, throwGoverns.body().string());
+        try (Response throwGoverns = client.newCall(
+                        request("/v1/throw-governs", "throw-governs").build())
+                .execute()) {
+            response(
+                    "throw-governs",
+                    throwGoverns.code(),
+                    null,
+                    throwGoverns.body().string());
         }
 
         // the governance throws after the request was sent: IOException, nothing sent twice
@@ -151,9 +201,10 @@ public final class OkHttpApp {
         // cancel of the original call reaches the in-flight attempt (sync, from another thread)
         Call slowSync = client.newCall(request("/v1/slow", "cancel-sync").build());
         new Thread(() -> {
-            sleep(500);
-            slowSync.cancel();
-        }).start();
+                    sleep(500);
+                    slowSync.cancel();
+                })
+                .start();
         long cancelStart = System.nanoTime();
         try {
             slowSync.execute().close();
@@ -174,9 +225,22 @@ public final class OkHttpApp {
         cancelDone.get(10, TimeUnit.SECONDS);
         Report.put("cancel-async.millis", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asyncCancelStart));
 
-        for (String scenario : new String[] {"chat-sync", "retry-sync", "limited-sync", "plain-sync", "stream-sync", "stream-early",
-                "chat-async", "retry-async", "limited-async", "stream-async", "explode-before", "explode-after",
-                "cancel-sync", "cancel-async"}) {
+        for (String scenario : new String[] {
+            "chat-sync",
+            "retry-sync",
+            "limited-sync",
+            "plain-sync",
+            "stream-sync",
+            "stream-early",
+            "chat-async",
+            "retry-async",
+            "limited-async",
+            "stream-async",
+            "explode-before",
+            "explode-after",
+            "cancel-sync",
+            "cancel-async"
+        }) {
             ScriptedGovernance.Seen s = governance.seen.get(scenario);
             if (s != null && !scenario.startsWith("cancel") && !scenario.startsWith("limited")) {
                 Report.await(() -> s.closed.get() || s.failed.get() || s.attempts.get() == 0);
@@ -195,7 +259,8 @@ public final class OkHttpApp {
         return events;
     }
 
-    private static Callback callback(Call original, String scenario, CompletableFuture<String> done, boolean streaming) {
+    private static Callback callback(
+            Call original, String scenario, CompletableFuture<String> done, boolean streaming) {
         return new Callback() {
             @Override
             public void onFailure(Call call, IOException e) {
@@ -210,8 +275,12 @@ public final class OkHttpApp {
                 Report.put(scenario + ".sameCall", call == original);
                 Report.put(scenario + ".callbackThread", Thread.currentThread().getName());
                 try (Response r = response) {
-                    String header = r.header("X-Sluice-Attempts") != null ? r.header("X-Sluice-Attempts") : r.header("retry-after");
-                    String body = streaming ? "events=" + countEvents(r.body().source()) : r.body().string();
+                    String header = r.header("X-Sluice-Attempts") != null
+                            ? r.header("X-Sluice-Attempts")
+                            : r.header("retry-after");
+                    String body = streaming
+                            ? "events=" + countEvents(r.body().source())
+                            : r.body().string();
                     response(scenario, r.code(), header, body);
                 }
                 done.complete("ok");

@@ -157,13 +157,16 @@ public final class ScriptedGovernance implements Governance {
             throw new IllegalStateException("scripted: governance fails before any attempt");
         }
         CompletableFuture<Object> result = new CompletableFuture<>();
-        scheduler.schedule(() -> {
-            if (url.contains("/v1/limited")) {
-                complete(s, transport, result, localRejection(transport), null);
-            } else {
-                attemptAsync(s, transport, result, 1);
-            }
-        }, url.contains("/v1/chat") ? asyncAdmissionDelayMillis : 20, TimeUnit.MILLISECONDS);
+        scheduler.schedule(
+                () -> {
+                    if (url.contains("/v1/limited")) {
+                        complete(s, transport, result, localRejection(transport), null);
+                    } else {
+                        attemptAsync(s, transport, result, 1);
+                    }
+                },
+                url.contains("/v1/chat") ? asyncAdmissionDelayMillis : 20,
+                TimeUnit.MILLISECONDS);
         return result;
     }
 
@@ -192,8 +195,8 @@ public final class ScriptedGovernance implements Governance {
     }
 
     /** Completion is handed to the transport's executor: application code never runs on ours. */
-    private static void complete(Seen s, HttpTransport transport, CompletableFuture<Object> result, Object response,
-                                 Throwable failure) {
+    private static void complete(
+            Seen s, HttpTransport transport, CompletableFuture<Object> result, Object response, Throwable failure) {
         transport.callbackExecutor().execute(() -> {
             s.completionThread = Thread.currentThread().getName();
             if (failure != null) {

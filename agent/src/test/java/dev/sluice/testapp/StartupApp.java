@@ -14,7 +14,8 @@ public final class StartupApp {
 
     public static void main(String[] args) throws Exception {
         OkHttpClient client = new OkHttpClient();
-        try (Response response = client.newCall(new Request.Builder().url(args[0]).build()).execute()) {
+        try (Response response =
+                client.newCall(new Request.Builder().url(args[0]).build()).execute()) {
             System.out.println(response.code());
         }
         client.dispatcher().executorService().shutdown();

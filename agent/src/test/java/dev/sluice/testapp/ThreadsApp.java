@@ -18,7 +18,8 @@ public final class ThreadsApp {
         while (warmUpAlive && System.nanoTime() < deadline) {
             warmUpAlive = false;
             for (Thread thread : Thread.getAllStackTraces().keySet()) {
-                warmUpAlive |= thread.getName().equals("sluice-warmup") || thread.getName().equals("sluice-jmx");
+                warmUpAlive |= thread.getName().equals("sluice-warmup")
+                        || thread.getName().equals("sluice-jmx");
             }
             Thread.sleep(warmUpAlive ? 20 : 0);
         }

@@ -69,10 +69,15 @@ public abstract class AdmissionBenchmark {
     static final Demand ONE_REQUEST = Demand.oneRequest();
 
     /** A typical chat call: 500 prompt tokens, 200 output tokens reserved. */
-    static final Demand CHAT_CALL = Demand.builder().inputTokens(500).outputTokens(200).build();
+    static final Demand CHAT_CALL =
+            Demand.builder().inputTokens(500).outputTokens(200).build();
 
     /** What the chat call used: its prompt as estimated, fewer output tokens than reserved (a refund). */
-    static final Usage CHAT_USAGE = Usage.builder().inputTokens(500).outputTokens(150).reportedByProvider(true).build();
+    static final Usage CHAT_USAGE = Usage.builder()
+            .inputTokens(500)
+            .outputTokens(150)
+            .reportedByProvider(true)
+            .build();
 
     Governor oneBucket;
     Governor fifteenBuckets;
@@ -98,11 +103,13 @@ public abstract class AdmissionBenchmark {
         bucket4j = Bucket.builder()
                 .addLimit(limit -> limit.capacity(HUGE).refillGreedy(HUGE, Duration.ofHours(1)))
                 .build();
-        resilience4j = RateLimiter.of("benchmark", RateLimiterConfig.custom()
-                .limitForPeriod(1_000_000_000)
-                .limitRefreshPeriod(Duration.ofSeconds(1))
-                .timeoutDuration(Duration.ZERO)
-                .build());
+        resilience4j = RateLimiter.of(
+                "benchmark",
+                RateLimiterConfig.custom()
+                        .limitForPeriod(1_000_000_000)
+                        .limitRefreshPeriod(Duration.ofSeconds(1))
+                        .timeoutDuration(Duration.ZERO)
+                        .build());
     }
 
     @TearDown(Level.Trial)

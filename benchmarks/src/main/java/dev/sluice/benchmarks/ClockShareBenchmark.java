@@ -78,7 +78,8 @@ public class ClockShareBenchmark {
     private static Governor oneBucket(Clock clock) {
         return Governor.builder()
                 .clock(clock)
-                .limit(LimitSpec.perWindow("requests", Dimension.REQUESTS, AdmissionBenchmark.HUGE, Duration.ofMinutes(1)))
+                .limit(LimitSpec.perWindow(
+                        "requests", Dimension.REQUESTS, AdmissionBenchmark.HUGE, Duration.ofMinutes(1)))
                 .build();
     }
 

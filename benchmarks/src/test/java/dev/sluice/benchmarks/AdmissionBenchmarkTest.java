@@ -41,9 +41,11 @@ class AdmissionBenchmarkTest {
                     }
                     continue;
                 }
-                Object result = param == null ? m.invoke(benchmark)
-                        : param == org.openjdk.jmh.infra.Blackhole.class ? (Object) Boolean.TRUE
-                        : m.invoke(benchmark, caller);
+                Object result = param == null
+                        ? m.invoke(benchmark)
+                        : param == org.openjdk.jmh.infra.Blackhole.class
+                                ? (Object) Boolean.TRUE
+                                : m.invoke(benchmark, caller);
                 if (param == org.openjdk.jmh.infra.Blackhole.class) {
                     m.invoke(benchmark, hole);
                 }
@@ -62,9 +64,15 @@ class AdmissionBenchmarkTest {
         assertThat(benchmark.fifteenBuckets.outstandingPermits()).isZero();
         assertThat(benchmark.fifteenBuckets.limits()).hasSize(15);
         benchmark.tearDown(); // throws if a permit was left open or a call refused
-        assertThat(ran).hasSize(12).contains("sluice_1bucket_admitOnly", "sluice_15buckets_admitOnly",
-                "sluice_1bucket_admitSettle", "sluice_15buckets_admitSettle",
-                "bucket4j_1bucket_tryConsume", "resilience4j_1bucket_acquirePermission");
+        assertThat(ran)
+                .hasSize(12)
+                .contains(
+                        "sluice_1bucket_admitOnly",
+                        "sluice_15buckets_admitOnly",
+                        "sluice_1bucket_admitSettle",
+                        "sluice_15buckets_admitSettle",
+                        "bucket4j_1bucket_tryConsume",
+                        "resilience4j_1bucket_acquirePermission");
     }
 
     @Test
@@ -72,10 +80,13 @@ class AdmissionBenchmarkTest {
         AdmissionBenchmark benchmark = new Admission1Thread();
         benchmark.setUp();
         try {
-            Permit permit = AdmissionBenchmark.admitCancel(benchmark.fifteenBuckets, AdmissionBenchmark.newContext(),
-                    AdmissionBenchmark.CHAT_CALL);
+            Permit permit = AdmissionBenchmark.admitCancel(
+                    benchmark.fifteenBuckets, AdmissionBenchmark.newContext(), AdmissionBenchmark.CHAT_CALL);
             assertThat(permit.isSettled()).isTrue();
-            benchmark.fifteenBuckets.limits().forEach(limit -> assertThat(limit.buckets()).as(limit.id()).hasSize(1));
+            benchmark
+                    .fifteenBuckets
+                    .limits()
+                    .forEach(limit -> assertThat(limit.buckets()).as(limit.id()).hasSize(1));
         } finally {
             benchmark.tearDown();
         }

@@ -14,9 +14,11 @@ class ClockShareBenchmarkTest {
         benchmark.setUp();
         try {
             for (int i = 0; i < 3; i++) {
-                for (Permit p : new Permit[] {benchmark.sluice_1bucket_admitSettle_systemClock(),
-                        benchmark.sluice_1bucket_admitSettle_noWallClock(),
-                        benchmark.sluice_1bucket_admitSettle_noClock()}) {
+                for (Permit p : new Permit[] {
+                    benchmark.sluice_1bucket_admitSettle_systemClock(),
+                    benchmark.sluice_1bucket_admitSettle_noWallClock(),
+                    benchmark.sluice_1bucket_admitSettle_noClock()
+                }) {
                     assertThat(p.isSettled()).isTrue();
                     assertThat(p.isReleased()).isTrue();
                 }

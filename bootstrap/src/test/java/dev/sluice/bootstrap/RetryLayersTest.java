@@ -74,7 +74,8 @@ class RetryLayersTest {
         RuntimeException wrapped = new RuntimeException("Request failed", reset);
 
         assertThat(RetryLayers.declineRetryOf("sdk-a", wrapped)).isTrue();
-        assertThat(RetryLayers.declineRetryOf("sdk-a", new IOException("not Sluice's"))).isFalse();
+        assertThat(RetryLayers.declineRetryOf("sdk-a", new IOException("not Sluice's")))
+                .isFalse();
         assertThat(RetryLayers.snapshot().get("sdk-a")).containsEntry("declined", 1L);
 
         Bridge.install(owning(false)); // mode observe: the SDK keeps its retries
@@ -85,19 +86,27 @@ class RetryLayersTest {
     void aWatchedAttemptThatWentThroughSluiceEndsTheLoop() throws Exception {
         Bridge.install(owning(true));
         UncheckedIOException refused = new UncheckedIOException(new IOException("429"));
-        Callable<String> governed = RetryLayers.watch("loop", () -> {
-            RetryLayers.governedOnThisThread();
-            throw refused;
-        }, 2);
+        Callable<String> governed = RetryLayers.watch(
+                "loop",
+                () -> {
+                    RetryLayers.governedOnThisThread();
+                    throw refused;
+                },
+                2);
         assertThatThrownBy(governed::call).isSameAs(refused);
         assertThat(RetryLayers.takeDeclinedFailure("loop")).isSameAs(refused);
         assertThat(RetryLayers.takeDeclinedFailure("loop")).as("taken once").isNull();
 
-        Callable<String> elsewhere = RetryLayers.watch("loop", () -> {
-            throw new IllegalStateException("a host Sluice does not govern");
-        }, 2);
+        Callable<String> elsewhere = RetryLayers.watch(
+                "loop",
+                () -> {
+                    throw new IllegalStateException("a host Sluice does not govern");
+                },
+                2);
         assertThatThrownBy(elsewhere::call).isInstanceOf(IllegalStateException.class);
-        assertThat(RetryLayers.takeDeclinedFailure("loop")).as("the loop retries as written").isNull();
+        assertThat(RetryLayers.takeDeclinedFailure("loop"))
+                .as("the loop retries as written")
+                .isNull();
     }
 
     @Test

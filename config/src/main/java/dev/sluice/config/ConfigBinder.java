@@ -39,7 +39,11 @@ final class ConfigBinder {
     private static final Pattern TIME_OF_DAY = Pattern.compile("([01]?\\d|2[0-3]):([0-5]\\d)");
 
     /** Where a limit is declared decides which keys it may have. */
-    private enum LimitPlace { PROVIDER, TOP_LEVEL, TENANT }
+    private enum LimitPlace {
+        PROVIDER,
+        TOP_LEVEL,
+        TENANT
+    }
 
     private final List<ConfigProblem> problems = new ArrayList<>();
     private final Map<String, Location> locations = new HashMap<>();
@@ -266,8 +270,12 @@ final class ConfigBinder {
         }
         Node.MapNode map = (Node.MapNode) node;
         if (map.fields.size() != 1) {
-            problem(path, null, "a rule has exactly one key (" + String.join(", ", RULE_KINDS) + "), found "
-                    + (map.fields.isEmpty() ? "none" : String.join(", ", map.fields.keySet())), map.location);
+            problem(
+                    path,
+                    null,
+                    "a rule has exactly one key (" + String.join(", ", RULE_KINDS) + "), found "
+                            + (map.fields.isEmpty() ? "none" : String.join(", ", map.fields.keySet())),
+                    map.location);
             return damaged;
         }
         Node.Field field = map.fields.values().iterator().next();
@@ -387,7 +395,8 @@ final class ConfigBinder {
 
     private static String unknownKey(String key, List<String> allowed, String what) {
         String near = DidYouMean.nearest(key, allowed);
-        return near != null ? "unknown key, did you mean " + near + "?"
+        return near != null
+                ? "unknown key, did you mean " + near + "?"
                 : "unknown key; " + what + " are " + String.join(", ", allowed);
     }
 
@@ -493,7 +502,8 @@ final class ConfigBinder {
             Node.ScalarNode s = (Node.ScalarNode) node;
             Matcher m = COUNT.matcher(s.text.trim());
             if (m.matches()) {
-                BigDecimal amount = new BigDecimal(m.group(1).replace("_", "") + (m.group(2) == null ? "" : m.group(2)));
+                BigDecimal amount =
+                        new BigDecimal(m.group(1).replace("_", "") + (m.group(2) == null ? "" : m.group(2)));
                 long unit;
                 switch (m.group(3)) {
                     case "k":
@@ -596,9 +606,12 @@ final class ConfigBinder {
             }
         }
         String near = DidYouMean.nearest(s.text, names);
-        problem(path, s, (s.type == Node.ScalarNode.Type.STRING ? "\"" + s.text + "\"" : s.text)
-                + " is not allowed, must be one of: " + String.join(", ", names)
-                + (near != null ? "; did you mean " + near + "?" : ""));
+        problem(
+                path,
+                s,
+                (s.type == Node.ScalarNode.Type.STRING ? "\"" + s.text + "\"" : s.text)
+                        + " is not allowed, must be one of: " + String.join(", ", names)
+                        + (near != null ? "; did you mean " + near + "?" : ""));
         return null;
     }
 
@@ -624,8 +637,13 @@ final class ConfigBinder {
             return ZoneId.of(t.trim());
         } catch (DateTimeException e) {
             String near = DidYouMean.nearest(t, ZoneId.getAvailableZoneIds());
-            problem(path, node, "\"" + t + "\" is not a time zone"
-                    + (near != null ? ", did you mean " + near + "?" : "; use a region id like America/Los_Angeles, or UTC"));
+            problem(
+                    path,
+                    node,
+                    "\"" + t + "\" is not a time zone"
+                            + (near != null
+                                    ? ", did you mean " + near + "?"
+                                    : "; use a region id like America/Los_Angeles, or UTC"));
             return null;
         }
     }

@@ -26,8 +26,7 @@ import java.util.Locale;
  * {@link #load(ConfigSources)} again with the same sources.
  */
 public final class ConfigLoader {
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /**
      * @throws ConfigException with every problem found; no configuration is produced then
@@ -60,7 +59,8 @@ public final class ConfigLoader {
         if (!problems.isEmpty()) {
             // Overrides and whole-document problems first, then the file's in line order.
             problems.sort(Comparator.comparingInt((ConfigProblem p) -> p.line() == 0 ? 0 : 1)
-                    .thenComparingInt(ConfigProblem::line).thenComparingInt(ConfigProblem::column));
+                    .thenComparingInt(ConfigProblem::line)
+                    .thenComparingInt(ConfigProblem::column));
             throw new ConfigException(problems);
         }
         return builder.build();
@@ -75,8 +75,13 @@ public final class ConfigLoader {
         } else if (lower.endsWith(".json")) {
             format = DocumentParser.Format.JSON;
         } else {
-            problems.add(new ConfigProblem(Overrides.CONFIG, "\"" + name + "\"", name
-                    + " has an unknown extension, use .yaml, .yml or .json", file.source, 0, 0));
+            problems.add(new ConfigProblem(
+                    Overrides.CONFIG,
+                    "\"" + name + "\"",
+                    name + " has an unknown extension, use .yaml, .yml or .json",
+                    file.source,
+                    0,
+                    0));
             return null;
         }
         String text;
@@ -85,7 +90,10 @@ public final class ConfigLoader {
                 throw new IOException("it is a directory");
             }
             // A strict decoder: a file in another encoding is reported, not read as replacement characters.
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(file.path))).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(file.path)))
+                    .toString();
         } catch (NoSuchFileException e) {
             problems.add(cannotRead(file, "no such file"));
             return null;
@@ -106,8 +114,8 @@ public final class ConfigLoader {
     }
 
     private static ConfigProblem cannotRead(Overrides.FileChoice file, String why) {
-        return new ConfigProblem(Overrides.CONFIG, "\"" + file.path + "\"", "cannot read " + file.path + ": " + why,
-                file.source, 0, 0);
+        return new ConfigProblem(
+                Overrides.CONFIG, "\"" + file.path + "\"", "cannot read " + file.path + ": " + why, file.source, 0, 0);
     }
 
     /** {@code store: redis://host:6379} means {@code store: {url: redis://host:6379}}: each section's declared shorthand. */

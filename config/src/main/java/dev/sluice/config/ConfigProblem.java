@@ -27,7 +27,8 @@ public final class ConfigProblem {
     }
 
     static ConfigProblem at(String path, String value, String message, Location location) {
-        return location == null ? new ConfigProblem(path, value, message, null, 0, 0)
+        return location == null
+                ? new ConfigProblem(path, value, message, null, 0, 0)
                 : new ConfigProblem(path, value, message, location.source, location.line, location.column);
     }
 
@@ -67,8 +68,12 @@ public final class ConfigProblem {
             return false;
         }
         ConfigProblem p = (ConfigProblem) o;
-        return path.equals(p.path) && Objects.equals(value, p.value) && message.equals(p.message)
-                && Objects.equals(source, p.source) && line == p.line && column == p.column;
+        return path.equals(p.path)
+                && Objects.equals(value, p.value)
+                && message.equals(p.message)
+                && Objects.equals(source, p.source)
+                && line == p.line
+                && column == p.column;
     }
 
     @Override

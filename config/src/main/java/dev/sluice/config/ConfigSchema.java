@@ -51,166 +51,227 @@ final class ConfigSchema {
         }
     }
 
-    private ConfigSchema() {
-    }
+    private ConfigSchema() {}
 
     // ---- the top level ----------------------------------------------------------------------
 
-    static final Section<SluiceConfig.Builder, SluiceConfig.Builder> ROOT = new Section<>("", "", SluiceConfig::builder,
-            b -> b, SluiceConfig::toBuilder, null);
+    static final Section<SluiceConfig.Builder, SluiceConfig.Builder> ROOT =
+            new Section<>("", "", SluiceConfig::builder, b -> b, SluiceConfig::toBuilder, null);
 
-    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Mode> MODE = ROOT.choice("mode", Mode.ENFORCE,
-            Mode.values(), Mode::configName, b -> b.mode, SluiceConfig.Builder::mode)
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Mode> MODE = ROOT.choice(
+                    "mode", Mode.ENFORCE, Mode.values(), Mode::configName, b -> b.mode, SluiceConfig.Builder::mode)
             .live()
             .doc("enforce limits, observe (count and log what would be rejected), or off");
-    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, FailMode> FAIL_MODE = ROOT.choice("failMode",
-            FailMode.OPEN, FailMode.values(), FailMode::configName, b -> b.failMode, SluiceConfig.Builder::failMode)
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, FailMode> FAIL_MODE = ROOT.choice(
+                    "failMode",
+                    FailMode.OPEN,
+                    FailMode.values(),
+                    FailMode::configName,
+                    b -> b.failMode,
+                    SluiceConfig.Builder::failMode)
             .live()
             .doc("what a fault inside Sluice does to the call: open lets it through, closed fails it");
-    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, LogLevel> LOG_LEVEL = ROOT.choice("logLevel",
-            LogLevel.INFO, LogLevel.values(), LogLevel::configName, b -> b.logLevel, SluiceConfig.Builder::logLevel)
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, LogLevel> LOG_LEVEL = ROOT.choice(
+                    "logLevel",
+                    LogLevel.INFO,
+                    LogLevel.values(),
+                    LogLevel::configName,
+                    b -> b.logLevel,
+                    SluiceConfig.Builder::logLevel)
             .doc("how much the agent logs");
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Boolean> ADOPT_HEADER_LIMITS = ROOT.flag(
-            "adoptHeaderLimits", false, b -> b.adoptHeaderLimits, SluiceConfig.Builder::adoptHeaderLimits)
+                    "adoptHeaderLimits", false, b -> b.adoptHeaderLimits, SluiceConfig.Builder::adoptHeaderLimits)
             .doc("adopt provider-announced limits above the configured ones (else headers only ever lower them)");
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Duration> LEASE_TIMEOUT = ROOT.duration(
-            "leaseTimeout", Duration.ofMinutes(10), b -> b.leaseTimeout, SluiceConfig.Builder::leaseTimeout)
+                    "leaseTimeout", Duration.ofMinutes(10), b -> b.leaseTimeout, SluiceConfig.Builder::leaseTimeout)
             .mustBe(positive())
             .doc("how long a concurrency slot or stream reservation may stay unreleased before it is freed");
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Duration> COLD_START_WAIT = ROOT.duration(
-            "coldStartWait", Duration.ofSeconds(3), b -> b.coldStartWait, SluiceConfig.Builder::coldStartWait)
+                    "coldStartWait", Duration.ofSeconds(3), b -> b.coldStartWait, SluiceConfig.Builder::coldStartWait)
             .mustBe(notNegative("0 turns the cold start off"))
             .doc("how long calls to an unknown provider scope wait for the first call's answer before they go anyway");
-    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, String> STATE_FILE = ROOT.text("stateFile",
-            SluiceConfig.STATE_FILE_AUTO, b -> b.stateFile, SluiceConfig.Builder::stateFile)
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, String> STATE_FILE = ROOT.text(
+                    "stateFile", SluiceConfig.STATE_FILE_AUTO, b -> b.stateFile, SluiceConfig.Builder::stateFile)
             .doc("where learned limits, pauses and window counts are kept across restarts: auto, off, or a path");
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Duration> STATE_SAVE_INTERVAL = ROOT.duration(
-            "stateSaveInterval", Duration.ofSeconds(15), b -> b.stateSaveInterval,
-            SluiceConfig.Builder::stateSaveInterval)
+                    "stateSaveInterval",
+                    Duration.ofSeconds(15),
+                    b -> b.stateSaveInterval,
+                    SluiceConfig.Builder::stateSaveInterval)
             .mustBe(positive())
             .doc("how often the state file is written while calls flow (and always at shutdown)");
 
     // ---- jmx --------------------------------------------------------------------------------
 
-    static final Section<JmxConfig, JmxConfig.Builder> JMX = ROOT.section("jmx", JmxConfig.Builder::new,
-            JmxConfig.Builder::buildUnchecked, SluiceConfig::jmx, SluiceConfig.Builder::jmx);
+    static final Section<JmxConfig, JmxConfig.Builder> JMX = ROOT.section(
+            "jmx",
+            JmxConfig.Builder::new,
+            JmxConfig.Builder::buildUnchecked,
+            SluiceConfig::jmx,
+            SluiceConfig.Builder::jmx);
 
-    static final Setting<JmxConfig, JmxConfig.Builder, Boolean> JMX_ENABLED = JMX.flag("enabled", true,
-            JmxConfig::enabled, JmxConfig.Builder::enabled)
+    static final Setting<JmxConfig, JmxConfig.Builder, Boolean> JMX_ENABLED = JMX.flag(
+                    "enabled", true, JmxConfig::enabled, JmxConfig.Builder::enabled)
             .doc("register the MXBeans (domain dev.sluice), so operators can read and tune without a restart");
 
     // ---- store ------------------------------------------------------------------------------
 
-    static final Section<StoreConfig, StoreConfig.Builder> STORE = ROOT.section("store", StoreConfig::builder,
-            StoreConfig.Builder::buildUnchecked, SluiceConfig::store, SluiceConfig.Builder::store);
+    static final Section<StoreConfig, StoreConfig.Builder> STORE = ROOT.section(
+            "store",
+            StoreConfig::builder,
+            StoreConfig.Builder::buildUnchecked,
+            SluiceConfig::store,
+            SluiceConfig.Builder::store);
 
-    static final Setting<StoreConfig, StoreConfig.Builder, String> STORE_URL = STORE.text("url", StoreConfig.LOCAL,
-            StoreConfig::url, StoreConfig.Builder::url)
+    static final Setting<StoreConfig, StoreConfig.Builder, String> STORE_URL = STORE.text(
+                    "url", StoreConfig.LOCAL, StoreConfig::url, StoreConfig.Builder::url)
             .shorthand()
             .also((store, path, issues) -> store.checkUrl(path, issues))
             .doc("local, or a redis:// or rediss:// URL shared by the fleet (may hold a password: never logged)");
-    static final Setting<StoreConfig, StoreConfig.Builder, Integer> STORE_INSTANCES = STORE.whole("instances", 0,
-            StoreConfig::instances, StoreConfig.Builder::instances)
+    static final Setting<StoreConfig, StoreConfig.Builder, Integer> STORE_INSTANCES = STORE.whole(
+                    "instances", 0, StoreConfig::instances, StoreConfig.Builder::instances)
             .mustBe(atLeast(0))
             .doc("fleet size for the fallback share capacity/N when the store is unreachable; 0 = learn it");
-    static final Setting<StoreConfig, StoreConfig.Builder, Duration> STORE_TIMEOUT = STORE.duration("timeout",
-            Duration.ofMillis(100), StoreConfig::timeout, StoreConfig.Builder::timeout)
+    static final Setting<StoreConfig, StoreConfig.Builder, Duration> STORE_TIMEOUT = STORE.duration(
+                    "timeout", Duration.ofMillis(100), StoreConfig::timeout, StoreConfig.Builder::timeout)
             .mustBe(positive())
             .doc("how long one store call may take before the store is treated as unreachable");
-    static final Setting<StoreConfig, StoreConfig.Builder, Double> STORE_LEASE_CHUNK = STORE.number("leaseChunk", 0.05,
-            StoreConfig::leaseChunk, StoreConfig.Builder::leaseChunk)
+    static final Setting<StoreConfig, StoreConfig.Builder, Double> STORE_LEASE_CHUNK = STORE.number(
+                    "leaseChunk", 0.05, StoreConfig::leaseChunk, StoreConfig.Builder::leaseChunk)
             .mustBe(between(0, 0.5))
             .doc("fraction of a shared bucket one JVM may lease to admit locally at high rates; 0 = no leasing");
 
     // ---- lists and nested objects, bound by dedicated code ----------------------------------
 
-    static final Structure PROVIDERS = ROOT.structure("providers", "name", "kind", "match", "scope",
-            "learnFromHeaders", "limits", "options");
+    static final Structure PROVIDERS =
+            ROOT.structure("providers", "name", "kind", "match", "scope", "learnFromHeaders", "limits", "options");
     static final List<String> MATCH_KEYS = List.of("hosts", "urls");
-    static final Structure LIMITS = ROOT.structure("limits", "id", "dimension", "capacity", "window", "algorithm",
-            "resetAt", "zone", "level", "provider", "models", "enforced", "shared");
+    static final Structure LIMITS = ROOT.structure(
+            "limits",
+            "id",
+            "dimension",
+            "capacity",
+            "window",
+            "algorithm",
+            "resetAt",
+            "zone",
+            "level",
+            "provider",
+            "models",
+            "enforced",
+            "shared");
     static final Structure IDENTITY = ROOT.structure("identity", "tenant", "team", "trafficClass");
     static final Structure TENANTS = ROOT.structure("tenants", "name", "weight", "guaranteedShare", "limits");
 
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, ClassScheduling> CLASS_SCHEDULING = ROOT.choice(
-            "classScheduling", ClassScheduling.STRICT, ClassScheduling.values(), ClassScheduling::configName,
-            b -> b.classScheduling, SluiceConfig.Builder::classScheduling)
+                    "classScheduling",
+                    ClassScheduling.STRICT,
+                    ClassScheduling.values(),
+                    ClassScheduling::configName,
+                    b -> b.classScheduling,
+                    SluiceConfig.Builder::classScheduling)
             .doc("strict: a class waits while a higher one has work; weighted: priorities are relative weights");
 
-    static final Structure TRAFFIC_CLASSES = ROOT.structure("trafficClasses", "name", "priority", "maxWait",
-            "maxQueueDepth", "overloadAction");
+    static final Structure TRAFFIC_CLASSES =
+            ROOT.structure("trafficClasses", "name", "priority", "maxWait", "maxQueueDepth", "overloadAction");
 
     // ---- retry ------------------------------------------------------------------------------
 
-    static final Section<RetryConfig, RetryConfig.Builder> RETRY = ROOT.section("retry", RetryConfig::builder,
-            RetryConfig.Builder::buildUnchecked, SluiceConfig::retry, SluiceConfig.Builder::retry).abbreviated();
+    static final Section<RetryConfig, RetryConfig.Builder> RETRY = ROOT.section(
+                    "retry",
+                    RetryConfig::builder,
+                    RetryConfig.Builder::buildUnchecked,
+                    SluiceConfig::retry,
+                    SluiceConfig.Builder::retry)
+            .abbreviated();
 
-    static final Setting<RetryConfig, RetryConfig.Builder, Integer> RETRY_MAX_ATTEMPTS = RETRY.whole("maxAttempts", 3,
-            RetryConfig::maxAttempts, RetryConfig.Builder::maxAttempts)
+    static final Setting<RetryConfig, RetryConfig.Builder, Integer> RETRY_MAX_ATTEMPTS = RETRY.whole(
+                    "maxAttempts", 3, RetryConfig::maxAttempts, RetryConfig.Builder::maxAttempts)
             .mustBe(atLeast(1))
             .doc("attempts per call including the first (3 = the first plus 2 retries, the SDKs' own default)");
-    static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_BUDGET_RATIO = RETRY.number("budgetRatio", 0.2,
-            RetryConfig::budgetRatio, RetryConfig.Builder::budgetRatio)
+    static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_BUDGET_RATIO = RETRY.number(
+                    "budgetRatio", 0.2, RetryConfig::budgetRatio, RetryConfig.Builder::budgetRatio)
             .mustBe(between(0, 10))
             .doc("retries allowed as a fraction of recent first attempts, per provider scope");
     static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_BUDGET_FLOOR = RETRY.number(
-            "budgetFloorPerSecond", 1.0, RetryConfig::budgetFloorPerSecond, RetryConfig.Builder::budgetFloorPerSecond)
+                    "budgetFloorPerSecond",
+                    1.0,
+                    RetryConfig::budgetFloorPerSecond,
+                    RetryConfig.Builder::budgetFloorPerSecond)
             .mustBe(atLeast(0))
             .doc("retries per second always allowed, so low-traffic scopes can still retry");
-    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_BUDGET_WINDOW = RETRY.duration("budgetWindow",
-            Duration.ofSeconds(10), RetryConfig::budgetWindow, RetryConfig.Builder::budgetWindow)
+    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_BUDGET_WINDOW = RETRY.duration(
+                    "budgetWindow",
+                    Duration.ofSeconds(10),
+                    RetryConfig::budgetWindow,
+                    RetryConfig.Builder::budgetWindow)
             .mustBe(positive())
             .doc("how far back \"recent first attempts\" reaches");
-    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_BASE_BACKOFF = RETRY.duration("baseBackoff",
-            Duration.ofMillis(500), RetryConfig::baseBackoff, RetryConfig.Builder::baseBackoff)
+    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_BASE_BACKOFF = RETRY.duration(
+                    "baseBackoff", Duration.ofMillis(500), RetryConfig::baseBackoff, RetryConfig.Builder::baseBackoff)
             .mustBe(positive())
             .doc("the first backoff when the provider gives no wait hint; doubles per attempt, with full jitter");
-    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_MAX_BACKOFF = RETRY.duration("maxBackoff",
-            Duration.ofSeconds(30), RetryConfig::maxBackoff, RetryConfig.Builder::maxBackoff)
+    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_MAX_BACKOFF = RETRY.duration(
+                    "maxBackoff", Duration.ofSeconds(30), RetryConfig::maxBackoff, RetryConfig.Builder::maxBackoff)
             .mustBe(positive())
             .also(RetryConfig::checkBackoffOrder)
             .doc("the longest backoff; at least baseBackoff");
-    static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_HINT_JITTER = RETRY.number("hintJitter", 0.2,
-            RetryConfig::hintJitter, RetryConfig.Builder::hintJitter)
+    static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_HINT_JITTER = RETRY.number(
+                    "hintJitter", 0.2, RetryConfig::hintJitter, RetryConfig.Builder::hintJitter)
             .mustBe(between(0, 1))
             .doc("up to this fraction of a provider's wait hint is added, so callers do not return in lockstep");
-    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_MAX_HINT_WAIT = RETRY.duration("maxHintWait",
-            Duration.ofSeconds(60), RetryConfig::maxHintWait, RetryConfig.Builder::maxHintWait)
+    static final Setting<RetryConfig, RetryConfig.Builder, Duration> RETRY_MAX_HINT_WAIT = RETRY.duration(
+                    "maxHintWait", Duration.ofSeconds(60), RetryConfig::maxHintWait, RetryConfig.Builder::maxHintWait)
             .mustBe(notNegative(null))
             .doc("a wait hint longer than this is not waited for: the provider's answer goes back to the caller");
 
     // ---- estimation -------------------------------------------------------------------------
 
-    static final Section<EstimationConfig, EstimationConfig.Builder> ESTIMATION = ROOT.section("estimation",
-            EstimationConfig::builder, EstimationConfig.Builder::buildUnchecked, SluiceConfig::estimation,
-            SluiceConfig.Builder::estimation).abbreviated();
+    static final Section<EstimationConfig, EstimationConfig.Builder> ESTIMATION = ROOT.section(
+                    "estimation",
+                    EstimationConfig::builder,
+                    EstimationConfig.Builder::buildUnchecked,
+                    SluiceConfig::estimation,
+                    SluiceConfig.Builder::estimation)
+            .abbreviated();
 
-    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CHARS_PER_TOKEN = ESTIMATION.number(
-            "charsPerToken", 4.0, EstimationConfig::charsPerToken, EstimationConfig.Builder::charsPerToken)
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CHARS_PER_TOKEN = ESTIMATION
+            .number("charsPerToken", 4.0, EstimationConfig::charsPerToken, EstimationConfig.Builder::charsPerToken)
             .mustBe(above(0))
             .doc("characters of serialized request per input token before the learned correction");
-    static final Setting<EstimationConfig, EstimationConfig.Builder, Integer> TOKENS_PER_MESSAGE = ESTIMATION.whole(
-            "tokensPerMessage", 4, EstimationConfig::tokensPerMessage, EstimationConfig.Builder::tokensPerMessage)
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Integer> TOKENS_PER_MESSAGE = ESTIMATION
+            .whole(
+                    "tokensPerMessage",
+                    4,
+                    EstimationConfig::tokensPerMessage,
+                    EstimationConfig.Builder::tokensPerMessage)
             .mustBe(atLeast(0))
             .doc("framing tokens each chat message costs on top of its content");
-    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> OUTPUT_PERCENTILE = ESTIMATION.number(
-            "outputPercentile", 0.95, EstimationConfig::outputPercentile, EstimationConfig.Builder::outputPercentile)
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> OUTPUT_PERCENTILE = ESTIMATION
+            .number(
+                    "outputPercentile",
+                    0.95,
+                    EstimationConfig::outputPercentile,
+                    EstimationConfig.Builder::outputPercentile)
             .mustBe(between(0.5, 1))
             .doc("percentile of a route's observed output tokens reserved when the request sets no lower max tokens");
-    static final Setting<EstimationConfig, EstimationConfig.Builder, Integer> DEFAULT_OUTPUT_TOKENS = ESTIMATION.whole(
-            "defaultOutputTokens", 1024, EstimationConfig::defaultOutputTokens,
-            EstimationConfig.Builder::defaultOutputTokens)
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Integer> DEFAULT_OUTPUT_TOKENS = ESTIMATION
+            .whole(
+                    "defaultOutputTokens",
+                    1024,
+                    EstimationConfig::defaultOutputTokens,
+                    EstimationConfig.Builder::defaultOutputTokens)
             .mustBe(above(0))
             .doc("output tokens reserved for a route with no max tokens and nothing learned yet");
-    static final Setting<EstimationConfig, EstimationConfig.Builder, Boolean> LEARN = ESTIMATION.flag("learn", true,
-            EstimationConfig::learn, EstimationConfig.Builder::learn)
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Boolean> LEARN = ESTIMATION
+            .flag("learn", true, EstimationConfig::learn, EstimationConfig.Builder::learn)
             .doc("correct estimates from observed usage");
-    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CORRECTION_MIN = ESTIMATION.number(
-            "correctionMin", 0.5, EstimationConfig::correctionMin, EstimationConfig.Builder::correctionMin)
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CORRECTION_MIN = ESTIMATION
+            .number("correctionMin", 0.5, EstimationConfig::correctionMin, EstimationConfig.Builder::correctionMin)
             .mustBe(aboveAtMost(0, 1))
             .doc("lower bound of the learned input correction factor, so one odd response cannot skew estimates far");
-    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CORRECTION_MAX = ESTIMATION.number(
-            "correctionMax", 2.0, EstimationConfig::correctionMax, EstimationConfig.Builder::correctionMax)
+    static final Setting<EstimationConfig, EstimationConfig.Builder, Double> CORRECTION_MAX = ESTIMATION
+            .number("correctionMax", 2.0, EstimationConfig::correctionMax, EstimationConfig.Builder::correctionMax)
             .mustBe(atLeast(1))
             .doc("upper bound of the learned input correction factor");
 

@@ -38,7 +38,11 @@ public final class ConfigSources {
 
     /** This JVM's system properties and environment, with the agent argument string (may be null). */
     public static ConfigSources fromRuntime(String agentArgs) {
-        return builder().agentArgs(agentArgs).systemProperties(System.getProperties()).env(System.getenv()).build();
+        return builder()
+                .agentArgs(agentArgs)
+                .systemProperties(System.getProperties())
+                .env(System.getenv())
+                .build();
     }
 
     public static Builder builder() {
@@ -71,7 +75,9 @@ public final class ConfigSources {
             return false;
         }
         ConfigSources s = (ConfigSources) o;
-        return Objects.equals(agentArgs, s.agentArgs) && systemProperties.equals(s.systemProperties) && env.equals(s.env)
+        return Objects.equals(agentArgs, s.agentArgs)
+                && systemProperties.equals(s.systemProperties)
+                && env.equals(s.env)
                 && Objects.equals(file, s.file);
     }
 
@@ -94,8 +100,7 @@ public final class ConfigSources {
         private final Map<String, String> env = new TreeMap<>();
         private Path file;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder agentArgs(String agentArgs) {
             this.agentArgs = agentArgs;

@@ -9,8 +9,7 @@ import java.util.Locale;
  * misleads more than no guess.
  */
 final class DidYouMean {
-    private DidYouMean() {
-    }
+    private DidYouMean() {}
 
     /** The closest candidate, or null when none is close enough. */
     static String nearest(String input, Collection<String> candidates) {

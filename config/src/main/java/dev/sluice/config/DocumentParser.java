@@ -20,7 +20,10 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * problems with their line.
  */
 final class DocumentParser {
-    enum Format { YAML, JSON }
+    enum Format {
+        YAML,
+        JSON
+    }
 
     // EMPTY_STRING_AS_NULL (the default) makes an empty plain value (`retry:`) null, i.e. absent;
     // a quoted "" stays an empty string.
@@ -59,16 +62,19 @@ final class DocumentParser {
             Node root = read(p, first, "");
             JsonToken next = p.nextToken();
             if (next != null) {
-                problems.add(ConfigProblem.at("", null, "only one YAML document is allowed, found another here",
-                        location(p)));
+                problems.add(ConfigProblem.at(
+                        "", null, "only one YAML document is allowed, found another here", location(p)));
                 return empty;
             }
             if (root instanceof Node.ScalarNode && ((Node.ScalarNode) root).isNull()) {
                 return empty;
             }
             if (!(root instanceof Node.MapNode)) {
-                problems.add(ConfigProblem.at("", null, "the top level must be a mapping of settings, not "
-                        + root.describe(), root.location));
+                problems.add(ConfigProblem.at(
+                        "",
+                        null,
+                        "the top level must be a mapping of settings, not " + root.describe(),
+                        root.location));
                 return empty;
             }
             return (Node.MapNode) root;
@@ -153,7 +159,10 @@ final class DocumentParser {
             Node value = read(p, p.nextToken(), Issues.join(path, key));
             Node.Field earlier = map.fields.get(key);
             if (earlier != null) {
-                problems.add(ConfigProblem.at(Issues.join(path, key), null, "duplicate key, first set at line " + earlier.keyLocation.line,
+                problems.add(ConfigProblem.at(
+                        Issues.join(path, key),
+                        null,
+                        "duplicate key, first set at line " + earlier.keyLocation.line,
                         keyAt));
                 continue;
             }
@@ -174,14 +183,18 @@ final class DocumentParser {
             MarkedYAMLException m = (MarkedYAMLException) cause;
             String what = m.getProblem() == null ? firstLine(m.getMessage()) : m.getProblem();
             String context = m.getContext() == null ? "" : " (" + m.getContext() + ")";
-            int line = m.getProblemMark() != null ? m.getProblemMark().getLine() + 1
+            int line = m.getProblemMark() != null
+                    ? m.getProblemMark().getLine() + 1
                     : e.getLocation() == null ? 1 : e.getLocation().getLineNr();
             int column = m.getProblemMark() != null ? m.getProblemMark().getColumn() + 1 : 0;
-            return ConfigProblem.at("", null, kind + " syntax error: " + what + context,
-                    Location.inFile(source, line, column));
+            return ConfigProblem.at(
+                    "", null, kind + " syntax error: " + what + context, Location.inFile(source, line, column));
         }
         JsonLocation l = e.getLocation();
-        return ConfigProblem.at("", null, kind + " syntax error: " + firstLine(e.getOriginalMessage()),
+        return ConfigProblem.at(
+                "",
+                null,
+                kind + " syntax error: " + firstLine(e.getOriginalMessage()),
                 Location.inFile(source, l == null ? 1 : l.getLineNr(), l == null ? 0 : l.getColumnNr()));
     }
 

@@ -16,8 +16,7 @@ final class Durations {
     private static final Pattern SIMPLE = Pattern.compile("(-?\\d+(?:\\.\\d+)?)(ms|s|m|h|d)");
     static final String EXAMPLES = "write e.g. 500ms, 10s, 1.5m, 1h, 1d or PT1M";
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** The duration, or throws IllegalArgumentException with a message fit for a user. */
     static Duration parse(String text) {
@@ -32,18 +31,29 @@ final class Durations {
         Matcher m = SIMPLE.matcher(s);
         if (!m.matches()) {
             if (s.matches("-?\\d+(\\.\\d+)?")) {
-                throw new IllegalArgumentException("\"" + text + "\" has no unit; write e.g. " + s + "s or " + s + "ms");
+                throw new IllegalArgumentException(
+                        "\"" + text + "\" has no unit; write e.g. " + s + "s or " + s + "ms");
             }
             throw new IllegalArgumentException("\"" + text + "\" is not a duration; " + EXAMPLES);
         }
         BigDecimal amount = new BigDecimal(m.group(1));
         long nanosPerUnit;
         switch (m.group(2)) {
-            case "ms": nanosPerUnit = 1_000_000L; break;
-            case "s": nanosPerUnit = 1_000_000_000L; break;
-            case "m": nanosPerUnit = 60_000_000_000L; break;
-            case "h": nanosPerUnit = 3_600_000_000_000L; break;
-            default: nanosPerUnit = 86_400_000_000_000L; break;
+            case "ms":
+                nanosPerUnit = 1_000_000L;
+                break;
+            case "s":
+                nanosPerUnit = 1_000_000_000L;
+                break;
+            case "m":
+                nanosPerUnit = 60_000_000_000L;
+                break;
+            case "h":
+                nanosPerUnit = 3_600_000_000_000L;
+                break;
+            default:
+                nanosPerUnit = 86_400_000_000_000L;
+                break;
         }
         BigDecimal nanos = amount.multiply(BigDecimal.valueOf(nanosPerUnit));
         BigInteger whole;

@@ -93,9 +93,12 @@ public final class EstimationConfig {
 
     @Override
     public String toString() {
-        return "EstimationConfig{charsPerToken=" + Issues.number(charsPerToken) + ", tokensPerMessage=" + tokensPerMessage
-                + ", outputPercentile=" + Issues.number(outputPercentile) + ", defaultOutputTokens=" + defaultOutputTokens
-                + ", learn=" + learn + ", correction=" + Issues.number(correctionMin) + ".." + Issues.number(correctionMax) + "}";
+        return "EstimationConfig{charsPerToken=" + Issues.number(charsPerToken) + ", tokensPerMessage="
+                + tokensPerMessage
+                + ", outputPercentile=" + Issues.number(outputPercentile) + ", defaultOutputTokens="
+                + defaultOutputTokens
+                + ", learn=" + learn + ", correction=" + Issues.number(correctionMin) + ".."
+                + Issues.number(correctionMax) + "}";
     }
 
     /** Builds an {@link EstimationConfig}; starts from the defaults. */

@@ -115,8 +115,7 @@ public final class IdentityConfig {
         List<IdentityRule> team;
         List<IdentityRule> trafficClass;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder tenant(List<IdentityRule> rules) {
             this.tenant = new ArrayList<>(Objects.requireNonNull(rules, "rules"));

@@ -70,7 +70,8 @@ public final class IdentityRule {
     private IdentityRule(Kind kind, String argument, Map<String, String> packageValues) {
         this.kind = kind;
         this.argument = argument;
-        this.packageValues = packageValues == null ? Collections.emptyMap()
+        this.packageValues = packageValues == null
+                ? Collections.emptyMap()
                 : Collections.unmodifiableMap(new LinkedHashMap<>(packageValues));
         Pattern p = null;
         if (kind == Kind.THREAD_NAME && argument != null) {
@@ -214,8 +215,11 @@ public final class IdentityRule {
                 try {
                     Pattern.compile(argument == null ? "" : argument);
                 } catch (PatternSyntaxException e) {
-                    issues.add(p, argument, Issues.render(argument) + " is not a valid regular expression: "
-                            + e.getDescription() + (e.getIndex() >= 0 ? " near index " + e.getIndex() : ""));
+                    issues.add(
+                            p,
+                            argument,
+                            Issues.render(argument) + " is not a valid regular expression: " + e.getDescription()
+                                    + (e.getIndex() >= 0 ? " near index " + e.getIndex() : ""));
                 }
                 break;
             case CALLING_PACKAGE:
@@ -224,7 +228,9 @@ public final class IdentityRule {
                 }
                 for (Map.Entry<String, String> e : packageValues.entrySet()) {
                     if (!PACKAGE.matcher(e.getKey()).matches()) {
-                        issues.add(Issues.join(p, e.getKey()), e.getKey(),
+                        issues.add(
+                                Issues.join(p, e.getKey()),
+                                e.getKey(),
                                 Issues.render(e.getKey()) + " is not a package name");
                     } else if (e.getValue() == null || e.getValue().trim().isEmpty()) {
                         issues.add(Issues.join(p, e.getKey()), e.getValue(), "the value must not be empty");

@@ -19,6 +19,7 @@ final class Issues {
         final String path;
         /** The offending value as it reads in a message, or null. */
         final String value;
+
         final String message;
 
         Issue(String path, String value, String message) {

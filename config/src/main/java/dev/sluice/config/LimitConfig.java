@@ -234,7 +234,9 @@ public final class LimitConfig {
 
     void validate(String path, Issues issues) {
         if (explicitId != null && !ID.matcher(explicitId).matches()) {
-            issues.add(Issues.join(path, "id"), explicitId,
+            issues.add(
+                    Issues.join(path, "id"),
+                    explicitId,
                     Issues.render(explicitId) + " is not a valid id, use letters, digits and _ . : -");
         }
         if (dimension == null) {
@@ -248,32 +250,44 @@ public final class LimitConfig {
         String windowPath = Issues.join(path, "window");
         if (dimension == Dimension.CONCURRENCY) {
             if (declaredWindow != null) {
-                issues.add(windowPath, declaredWindow,
+                issues.add(
+                        windowPath,
+                        declaredWindow,
                         "not allowed for concurrency: a concurrency limit counts calls in flight and has no window");
             }
             if (algorithm != Algorithm.TOKEN_BUCKET) {
-                issues.add(Issues.join(path, "algorithm"), algorithm.configName(),
+                issues.add(
+                        Issues.join(path, "algorithm"),
+                        algorithm.configName(),
                         algorithm + " does not apply to concurrency, which has no window");
             }
         } else if (dimension != null) {
             if (algorithm == Algorithm.DAILY_RESET) {
                 if (declaredWindow != null && !declaredWindow.equals(ONE_DAY)) {
-                    issues.add(windowPath, declaredWindow, Issues.render(declaredWindow)
-                            + " is not allowed, must be 1d with daily_reset (it resets once a day at resetAt)");
+                    issues.add(
+                            windowPath,
+                            declaredWindow,
+                            Issues.render(declaredWindow)
+                                    + " is not allowed, must be 1d with daily_reset (it resets once a day at resetAt)");
                 }
             } else if (declaredWindow == null) {
                 issues.add(windowPath, null, "required but missing for dimension " + dimension);
             } else {
-                issues.check(!declaredWindow.isNegative() && !declaredWindow.isZero(), windowPath, declaredWindow, "> 0");
+                issues.check(
+                        !declaredWindow.isNegative() && !declaredWindow.isZero(), windowPath, declaredWindow, "> 0");
             }
         }
         if (algorithm != Algorithm.DAILY_RESET) {
             if (declaredResetAt != null) {
-                issues.add(Issues.join(path, "resetAt"), declaredResetAt.toString(),
+                issues.add(
+                        Issues.join(path, "resetAt"),
+                        declaredResetAt.toString(),
                         "only allowed with algorithm daily_reset, this limit uses " + algorithm);
             }
             if (declaredZone != null) {
-                issues.add(Issues.join(path, "zone"), declaredZone.getId(),
+                issues.add(
+                        Issues.join(path, "zone"),
+                        declaredZone.getId(),
                         "only allowed with algorithm daily_reset, this limit uses " + algorithm);
             }
         }
@@ -297,21 +311,35 @@ public final class LimitConfig {
             return false;
         }
         LimitConfig l = (LimitConfig) o;
-        return Objects.equals(id, l.id) && dimension == l.dimension && Objects.equals(capacity, l.capacity)
-                && Objects.equals(window(), l.window()) && algorithm == l.algorithm && Objects.equals(resetAt(), l.resetAt())
-                && Objects.equals(zone(), l.zone()) && level == l.level && Objects.equals(scopeValue, l.scopeValue)
-                && Objects.equals(provider, l.provider) && models.equals(l.models) && enforced == l.enforced
-                && shared() == l.shared() && mirrorsProvider == l.mirrorsProvider;
+        return Objects.equals(id, l.id)
+                && dimension == l.dimension
+                && Objects.equals(capacity, l.capacity)
+                && Objects.equals(window(), l.window())
+                && algorithm == l.algorithm
+                && Objects.equals(resetAt(), l.resetAt())
+                && Objects.equals(zone(), l.zone())
+                && level == l.level
+                && Objects.equals(scopeValue, l.scopeValue)
+                && Objects.equals(provider, l.provider)
+                && models.equals(l.models)
+                && enforced == l.enforced
+                && shared() == l.shared()
+                && mirrorsProvider == l.mirrorsProvider;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, dimension, capacity, window(), algorithm, level, scopeValue, provider, models, enforced);
+        return Objects.hash(
+                id, dimension, capacity, window(), algorithm, level, scopeValue, provider, models, enforced);
     }
 
     @Override
     public String toString() {
-        StringBuilder b = new StringBuilder("LimitConfig{").append(id).append(": ").append(dimension).append(' ')
+        StringBuilder b = new StringBuilder("LimitConfig{")
+                .append(id)
+                .append(": ")
+                .append(dimension)
+                .append(' ')
                 .append(capacity);
         if (window() != null) {
             b.append(" per ").append(Durations.format(window()));
@@ -360,8 +388,7 @@ public final class LimitConfig {
         boolean shared;
         boolean mirrorsProvider;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** An explicit id; without one the id is derived from provider, level, dimension and window. */
         public Builder id(String id) {

@@ -12,6 +12,7 @@ final class Location {
     final String source;
     /** 1-based; 0 for overrides, which have no lines. */
     final int line;
+
     final int column;
 
     private Location(String source, int line, int column) {

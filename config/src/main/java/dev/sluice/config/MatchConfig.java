@@ -99,7 +99,8 @@ public final class MatchConfig {
         for (String prefix : urls) {
             int pathStart = prefix.indexOf('/', prefix.indexOf("://") + 3);
             int caseless = pathStart < 0 ? prefix.length() : pathStart;
-            if (url.length() >= prefix.length() && url.regionMatches(true, 0, prefix, 0, caseless)
+            if (url.length() >= prefix.length()
+                    && url.regionMatches(true, 0, prefix, 0, caseless)
                     && url.startsWith(prefix.substring(caseless), caseless)) {
                 return true;
             }
@@ -122,8 +123,11 @@ public final class MatchConfig {
             if (h == null || h.isEmpty()) {
                 issues.add(p, h, "a host must not be empty");
             } else if (h.contains("/") || h.contains(":")) {
-                issues.add(p, h, Issues.render(h) + " is not a host name; hosts match any scheme and port,"
-                        + " put URL prefixes under urls");
+                issues.add(
+                        p,
+                        h,
+                        Issues.render(h) + " is not a host name; hosts match any scheme and port,"
+                                + " put URL prefixes under urls");
             } else if (!isHostPattern(h)) {
                 issues.add(p, h, Issues.render(h) + " is not a host name or a wildcard like *.example.com");
             }

@@ -74,7 +74,13 @@ abstract class Node {
     }
 
     static final class ScalarNode extends Node {
-        enum Type { STRING, INTEGER, DECIMAL, BOOLEAN, NULL }
+        enum Type {
+            STRING,
+            INTEGER,
+            DECIMAL,
+            BOOLEAN,
+            NULL
+        }
 
         final Type type;
         /** The scalar as written (YAML {@code yes} stays {@code yes}, {@code 0x1F} stays {@code 0x1F}). */
@@ -125,7 +131,8 @@ abstract class Node {
 
         /** True when the text of a STRING scalar would be a number had it not been quoted. */
         boolean looksNumeric() {
-            return type == Type.STRING && text.trim().matches("[-+]?(\\d[\\d_]*)?(\\.\\d*)?([eE][-+]?\\d+)?")
+            return type == Type.STRING
+                    && text.trim().matches("[-+]?(\\d[\\d_]*)?(\\.\\d*)?([eE][-+]?\\d+)?")
                     && text.chars().anyMatch(Character::isDigit);
         }
 

@@ -20,6 +20,7 @@ final class Overrides {
     private static final Map<String, String> TARGETS = ConfigSchema.overridePaths();
     /** Every scalar that can be set from outside the file, by its dotted path. */
     static final List<String> PATHS = List.copyOf(TARGETS.keySet());
+
     static final String CONFIG = "config";
     static final String AGENT_ARGUMENT = "agent argument";
     private static final String SETTABLE = ConfigSchema.settableList();
@@ -41,6 +42,7 @@ final class Overrides {
         final String source;
         /** How the origin line names it: {@code -Dsluice.mode}, {@code agent argument mode}. */
         final String originLabel;
+
         final int rank;
 
         Setting(String path, String value, String source, String originLabel, int rank) {
@@ -66,21 +68,35 @@ final class Overrides {
     private final Map<String, Setting> winners = new LinkedHashMap<>();
     private Setting fileSetting;
 
-    private Overrides() {
-    }
+    private Overrides() {}
 
     static Overrides collect(ConfigSources sources, List<ConfigProblem> problems) {
         Overrides o = new Overrides();
         Map<String, Setting> level = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : sources.env().entrySet()) {
             String name = e.getKey();
-            o.add(level, name.substring(ConfigSources.ENV_PREFIX.length()), e.getValue(), name, name, name, 0, problems);
+            o.add(
+                    level,
+                    name.substring(ConfigSources.ENV_PREFIX.length()),
+                    e.getValue(),
+                    name,
+                    name,
+                    name,
+                    0,
+                    problems);
         }
         o.promote(level);
         for (Map.Entry<String, String> e : sources.systemProperties().entrySet()) {
             String label = "-D" + e.getKey();
-            o.add(level, e.getKey().substring(ConfigSources.PROPERTY_PREFIX.length()), e.getValue(), label, label, label,
-                    1, problems);
+            o.add(
+                    level,
+                    e.getKey().substring(ConfigSources.PROPERTY_PREFIX.length()),
+                    e.getValue(),
+                    label,
+                    label,
+                    label,
+                    1,
+                    problems);
         }
         o.promote(level);
         String args = sources.agentArgs();
@@ -96,7 +112,14 @@ final class Overrides {
                     continue;
                 }
                 String key = p.substring(0, eq).trim();
-                o.add(level, key, p.substring(eq + 1).trim(), AGENT_ARGUMENT, AGENT_ARGUMENT + " " + key, null, 2,
+                o.add(
+                        level,
+                        key,
+                        p.substring(eq + 1).trim(),
+                        AGENT_ARGUMENT,
+                        AGENT_ARGUMENT + " " + key,
+                        null,
+                        2,
                         problems);
             }
         }
@@ -108,24 +131,40 @@ final class Overrides {
      * @param problemPath the path an unknown-setting problem is reported under; null to report
      *        it under the key with the source in parentheses
      */
-    private void add(Map<String, Setting> level, String key, String value, String source, String originLabel,
-            String problemPath, int rank, List<ConfigProblem> problems) {
+    private void add(
+            Map<String, Setting> level,
+            String key,
+            String value,
+            String source,
+            String originLabel,
+            String problemPath,
+            int rank,
+            List<ConfigProblem> problems) {
         String normalised = DidYouMean.normalise(key);
         String path = normalised.equals(CONFIG) ? CONFIG : BY_NORMALISED.get(normalised);
         if (path == null) {
             List<String> known = new ArrayList<>(PATHS);
             known.add(CONFIG);
             String near = DidYouMean.nearest(key, known);
-            String message = near != null ? "unknown setting, did you mean " + near + "?"
+            String message = near != null
+                    ? "unknown setting, did you mean " + near + "?"
                     : "unknown setting; settings that can be given here are " + CONFIG + ", " + SETTABLE;
-            problems.add(problemPath != null ? new ConfigProblem(problemPath, null, message, null, 0, 0)
-                    : new ConfigProblem(key, null, message, source, 0, 0));
+            problems.add(
+                    problemPath != null
+                            ? new ConfigProblem(problemPath, null, message, null, 0, 0)
+                            : new ConfigProblem(key, null, message, source, 0, 0));
             return;
         }
         Setting earlier = level.get(path);
         if (earlier != null && !earlier.value.equals(value)) {
-            problems.add(new ConfigProblem(path, value, "set twice with different values, \"" + earlier.value + "\" by "
-                    + earlier.originLabel + " and \"" + value + "\" by " + originLabel, null, 0, 0));
+            problems.add(new ConfigProblem(
+                    path,
+                    value,
+                    "set twice with different values, \"" + earlier.value + "\" by " + earlier.originLabel + " and \""
+                            + value + "\" by " + originLabel,
+                    null,
+                    0,
+                    0));
             return;
         }
         level.put(path, new Setting(path, value, source, originLabel, rank));
@@ -151,8 +190,13 @@ final class Overrides {
             try {
                 return new FileChoice(Paths.get(fileSetting.value), fileSetting.source);
             } catch (InvalidPathException e) {
-                problems.add(new ConfigProblem(CONFIG, "\"" + fileSetting.value + "\"", "\"" + fileSetting.value
-                        + "\" is not a valid path: " + e.getReason(), fileSetting.source, 0, 0));
+                problems.add(new ConfigProblem(
+                        CONFIG,
+                        "\"" + fileSetting.value + "\"",
+                        "\"" + fileSetting.value + "\" is not a valid path: " + e.getReason(),
+                        fileSetting.source,
+                        0,
+                        0));
                 return null;
             }
         }

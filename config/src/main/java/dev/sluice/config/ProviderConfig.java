@@ -37,7 +37,11 @@ public final class ProviderConfig {
         List<LimitConfig> own = new ArrayList<>(b.limits.size());
         for (LimitConfig l : b.limits) {
             // A provider's limits count only its own calls and are always shared in a fleet.
-            own.add(l.toBuilder().provider(name).mirrorsProvider(true).scopeValue(null).buildUnchecked());
+            own.add(l.toBuilder()
+                    .provider(name)
+                    .mirrorsProvider(true)
+                    .scopeValue(null)
+                    .buildUnchecked());
         }
         this.limits = Collections.unmodifiableList(own);
     }
@@ -77,7 +81,8 @@ public final class ProviderConfig {
         if (declaredMatch != null) {
             return declaredMatch;
         }
-        return kind == null || kind.requiresMatch() ? MatchConfig.none()
+        return kind == null || kind.requiresMatch()
+                ? MatchConfig.none()
                 : MatchConfig.unchecked(kind.defaultHosts(), Collections.emptyList());
     }
 
@@ -129,8 +134,11 @@ public final class ProviderConfig {
         if (name == null) {
             issues.missing(namePath);
         } else if (!NAME.matcher(name).matches()) {
-            issues.add(namePath, name, Issues.render(name)
-                    + " is not a valid name, use lower case letters, digits and _ . - (starting with a letter or digit)");
+            issues.add(
+                    namePath,
+                    name,
+                    Issues.render(name)
+                            + " is not a valid name, use lower case letters, digits and _ . - (starting with a letter or digit)");
         }
         if (kind == null) {
             issues.missing(Issues.join(path, "kind"));
@@ -138,7 +146,9 @@ public final class ProviderConfig {
         if (declaredMatch != null) {
             declaredMatch.validate(Issues.join(path, "match"), issues);
         } else if (kind != null && kind.requiresMatch()) {
-            issues.add(Issues.join(path, "match"), null,
+            issues.add(
+                    Issues.join(path, "match"),
+                    null,
                     "required but missing for kind " + kind + " (it has no public host to recognise it by)");
         }
         for (Map.Entry<String, String> e : scope.entrySet()) {
@@ -158,8 +168,11 @@ public final class ProviderConfig {
         }
         List<String> allowed = kind.adapterOptions();
         if (allowed.isEmpty()) {
-            issues.add(path, null, "kind " + kind + " takes no options (its adapter knows its provider); only "
-                    + ProviderKind.OPENAI_COMPATIBLE + " does");
+            issues.add(
+                    path,
+                    null,
+                    "kind " + kind + " takes no options (its adapter knows its provider); only "
+                            + ProviderKind.OPENAI_COMPATIBLE + " does");
             return;
         }
         for (Map.Entry<String, String> e : options.entrySet()) {
@@ -167,8 +180,12 @@ public final class ProviderConfig {
             AdapterOption option = AdapterOption.fromConfigName(e.getKey());
             if (option == null || !allowed.contains(e.getKey())) {
                 String near = DidYouMean.nearest(e.getKey(), allowed);
-                issues.add(optionPath, null, near != null ? "unknown option, did you mean " + near + "?"
-                        : "unknown option; options of kind " + kind + " are " + String.join(", ", allowed));
+                issues.add(
+                        optionPath,
+                        null,
+                        near != null
+                                ? "unknown option, did you mean " + near + "?"
+                                : "unknown option; options of kind " + kind + " are " + String.join(", ", allowed));
                 continue;
             }
             try {
@@ -185,8 +202,13 @@ public final class ProviderConfig {
             return false;
         }
         ProviderConfig p = (ProviderConfig) o;
-        return Objects.equals(name, p.name) && kind == p.kind && match().equals(p.match()) && scope.equals(p.scope)
-                && learnFromHeaders == p.learnFromHeaders && limits.equals(p.limits) && options().equals(p.options());
+        return Objects.equals(name, p.name)
+                && kind == p.kind
+                && match().equals(p.match())
+                && scope.equals(p.scope)
+                && learnFromHeaders == p.learnFromHeaders
+                && limits.equals(p.limits)
+                && options().equals(p.options());
     }
 
     @Override
@@ -211,8 +233,7 @@ public final class ProviderConfig {
         List<LimitConfig> limits = new ArrayList<>();
         Map<String, String> options = new LinkedHashMap<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder name(String name) {
             this.name = Objects.requireNonNull(name, "name");

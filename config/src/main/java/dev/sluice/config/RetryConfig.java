@@ -95,7 +95,8 @@ public final class RetryConfig {
         Duration base = r.baseBackoff;
         Duration max = r.maxBackoff;
         if (base != null && max != null && !max.isNegative() && !max.isZero()) {
-            issues.check(max.compareTo(base) >= 0, maxBackoffPath, max, ">= baseBackoff (" + Durations.format(base) + ")");
+            issues.check(
+                    max.compareTo(base) >= 0, maxBackoffPath, max, ">= baseBackoff (" + Durations.format(base) + ")");
         }
     }
 
@@ -120,7 +121,8 @@ public final class RetryConfig {
     @Override
     public String toString() {
         return "RetryConfig{maxAttempts=" + maxAttempts + ", budgetRatio=" + Issues.number(budgetRatio)
-                + ", budgetFloorPerSecond=" + Issues.number(budgetFloorPerSecond) + ", budgetWindow=" + Issues.render(budgetWindow)
+                + ", budgetFloorPerSecond=" + Issues.number(budgetFloorPerSecond) + ", budgetWindow="
+                + Issues.render(budgetWindow)
                 + ", baseBackoff=" + Issues.render(baseBackoff) + ", maxBackoff=" + Issues.render(maxBackoff)
                 + ", hintJitter=" + Issues.number(hintJitter) + ", maxHintWait=" + Issues.render(maxHintWait) + "}";
     }

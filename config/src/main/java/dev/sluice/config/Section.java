@@ -22,6 +22,7 @@ import java.util.function.Supplier;
 final class Section<C, B> extends ConfigSchema.Entry {
     /** The dotted path of the mapping; empty for the top level. */
     final String path;
+
     private final Supplier<B> newBuilder;
     private final Function<B, C> build;
     private final Function<SluiceConfig, C> in;
@@ -39,7 +40,12 @@ final class Section<C, B> extends ConfigSchema.Entry {
      * @param in this section of a whole configuration
      * @param attach sets the built section on the top-level builder; null for the top level
      */
-    Section(String key, String path, Supplier<B> newBuilder, Function<B, C> build, Function<SluiceConfig, C> in,
+    Section(
+            String key,
+            String path,
+            Supplier<B> newBuilder,
+            Function<B, C> build,
+            Function<SluiceConfig, C> in,
             BiConsumer<SluiceConfig.Builder, C> attach) {
         super(key);
         this.path = path;
@@ -50,8 +56,12 @@ final class Section<C, B> extends ConfigSchema.Entry {
     }
 
     /** A section of scalar settings inside this one. */
-    <D, E> Section<D, E> section(String key, Supplier<E> newBuilder, Function<E, D> build,
-            Function<SluiceConfig, D> in, BiConsumer<SluiceConfig.Builder, D> attach) {
+    <D, E> Section<D, E> section(
+            String key,
+            Supplier<E> newBuilder,
+            Function<E, D> build,
+            Function<SluiceConfig, D> in,
+            BiConsumer<SluiceConfig.Builder, D> attach) {
         return add(new Section<>(key, Issues.join(path, key), newBuilder, build, in, attach));
     }
 
@@ -60,7 +70,8 @@ final class Section<C, B> extends ConfigSchema.Entry {
         return add(new ConfigSchema.Structure(key, keys));
     }
 
-    Setting<C, B, Boolean> flag(String key, boolean defaultValue, Function<C, Boolean> get, BiConsumer<B, Boolean> set) {
+    Setting<C, B, Boolean> flag(
+            String key, boolean defaultValue, Function<C, Boolean> get, BiConsumer<B, Boolean> set) {
         return setting(new Setting<>(this, key, "true or false", defaultValue, Setting.Reader::bool, get, set));
     }
 
@@ -72,8 +83,8 @@ final class Section<C, B> extends ConfigSchema.Entry {
         return setting(new Setting<>(this, key, "number", defaultValue, Setting.Reader::number, get, set));
     }
 
-    Setting<C, B, Duration> duration(String key, Duration defaultValue, Function<C, Duration> get,
-            BiConsumer<B, Duration> set) {
+    Setting<C, B, Duration> duration(
+            String key, Duration defaultValue, Function<C, Duration> get, BiConsumer<B, Duration> set) {
         return setting(new Setting<>(this, key, "duration", defaultValue, Setting.Reader::duration, get, set));
     }
 
@@ -81,14 +92,25 @@ final class Section<C, B> extends ConfigSchema.Entry {
         return setting(new Setting<>(this, key, "text", defaultValue, Setting.Reader::text, get, set));
     }
 
-    <V> Setting<C, B, V> choice(String key, V defaultValue, V[] values, Function<V, String> nameOf, Function<C, V> get,
+    <V> Setting<C, B, V> choice(
+            String key,
+            V defaultValue,
+            V[] values,
+            Function<V, String> nameOf,
+            Function<C, V> get,
             BiConsumer<B, V> set) {
         List<String> names = new ArrayList<>();
         for (V v : values) {
             names.add(nameOf.apply(v));
         }
-        return setting(new Setting<>(this, key, "one of: " + String.join(", ", names), defaultValue,
-                (reader, k) -> reader.choice(k, values, nameOf), get, set));
+        return setting(new Setting<>(
+                this,
+                key,
+                "one of: " + String.join(", ", names),
+                defaultValue,
+                (reader, k) -> reader.choice(k, values, nameOf),
+                get,
+                set));
     }
 
     /** Lists this section as {@code key.*} where the settings that can be given outside the file are listed. */

@@ -49,6 +49,7 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
     final String path;
     /** What the value is, for documentation: {@code duration}, {@code whole number}, {@code one of: ...}. */
     final String type;
+
     final T defaultValue;
     private final BiFunction<Reader, String, T> read;
     private final Function<C, T> get;
@@ -59,8 +60,14 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
     private boolean shorthand;
     private String doc = "";
 
-    Setting(Section<C, B> section, String key, String type, T defaultValue, BiFunction<Reader, String, T> read,
-            Function<C, T> get, BiConsumer<B, T> set) {
+    Setting(
+            Section<C, B> section,
+            String key,
+            String type,
+            T defaultValue,
+            BiFunction<Reader, String, T> read,
+            Function<C, T> get,
+            BiConsumer<B, T> set) {
         super(key);
         this.section = section;
         this.path = Issues.join(section.path, key);
@@ -184,13 +191,15 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
         }
 
         static Rule<Number> between(double min, double max) {
-            return of("between " + Issues.number(min) + " and " + Issues.number(max),
+            return of(
+                    "between " + Issues.number(min) + " and " + Issues.number(max),
                     n -> n.doubleValue() >= min && n.doubleValue() <= max);
         }
 
         /** {@code > min and <= max}. */
         static Rule<Number> aboveAtMost(double min, double max) {
-            return of("> " + Issues.number(min) + " and <= " + Issues.number(max),
+            return of(
+                    "> " + Issues.number(min) + " and <= " + Issues.number(max),
                     n -> n.doubleValue() > min && n.doubleValue() <= max);
         }
 

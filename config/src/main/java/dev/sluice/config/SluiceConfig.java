@@ -31,9 +31,11 @@ public final class SluiceConfig {
     public static final String STATE_FILE_OFF = "off";
     /** The default for {@link #coldStartWait()}. */
     public static final Duration DEFAULT_COLD_START_WAIT = ConfigSchema.COLD_START_WAIT.defaultValue;
+
     static final String DEFAULTS_ORIGIN = "defaults (no config file)";
 
-    private static final SluiceConfig DEFAULTS = new Builder().origin(DEFAULTS_ORIGIN).build();
+    private static final SluiceConfig DEFAULTS =
+            new Builder().origin(DEFAULTS_ORIGIN).build();
 
     private final Mode mode;
     private final FailMode failMode;
@@ -350,18 +352,47 @@ public final class SluiceConfig {
             return false;
         }
         SluiceConfig c = (SluiceConfig) o;
-        return mode == c.mode && failMode == c.failMode && logLevel == c.logLevel && adoptHeaderLimits == c.adoptHeaderLimits
-                && leaseTimeout.equals(c.leaseTimeout) && coldStartWait.equals(c.coldStartWait) && stateFile.equals(c.stateFile)
-                && stateSaveInterval.equals(c.stateSaveInterval) && jmx.equals(c.jmx) && store.equals(c.store)
-                && providers.equals(c.providers) && limits.equals(c.limits) && identity.equals(c.identity)
-                && tenants.equals(c.tenants) && classScheduling == c.classScheduling
-                && trafficClasses.equals(c.trafficClasses) && retry.equals(c.retry) && estimation.equals(c.estimation);
+        return mode == c.mode
+                && failMode == c.failMode
+                && logLevel == c.logLevel
+                && adoptHeaderLimits == c.adoptHeaderLimits
+                && leaseTimeout.equals(c.leaseTimeout)
+                && coldStartWait.equals(c.coldStartWait)
+                && stateFile.equals(c.stateFile)
+                && stateSaveInterval.equals(c.stateSaveInterval)
+                && jmx.equals(c.jmx)
+                && store.equals(c.store)
+                && providers.equals(c.providers)
+                && limits.equals(c.limits)
+                && identity.equals(c.identity)
+                && tenants.equals(c.tenants)
+                && classScheduling == c.classScheduling
+                && trafficClasses.equals(c.trafficClasses)
+                && retry.equals(c.retry)
+                && estimation.equals(c.estimation);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, failMode, logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait, stateFile, stateSaveInterval, jmx, store, providers, limits,
-                identity, tenants, classScheduling, trafficClasses, retry, estimation);
+        return Objects.hash(
+                mode,
+                failMode,
+                logLevel,
+                adoptHeaderLimits,
+                leaseTimeout,
+                coldStartWait,
+                stateFile,
+                stateSaveInterval,
+                jmx,
+                store,
+                providers,
+                limits,
+                identity,
+                tenants,
+                classScheduling,
+                trafficClasses,
+                retry,
+                estimation);
     }
 
     @Override
@@ -573,7 +604,8 @@ public final class SluiceConfig {
                 }
             }
             if (shares > 1 + 1e-9) {
-                issues.add("tenants", shares, "guaranteed shares add up to " + Issues.number(shares) + ", must be <= 1");
+                issues.add(
+                        "tenants", shares, "guaranteed shares add up to " + Issues.number(shares) + ", must be <= 1");
             }
 
             Map<String, String> classPaths = new HashMap<>();
@@ -582,7 +614,10 @@ public final class SluiceConfig {
                 String path = Issues.index("", "trafficClasses", i);
                 unique(c.name(), path, classPaths, issues);
                 if (classScheduling == ClassScheduling.WEIGHTED) {
-                    issues.check(c.priority() >= 1, path + ".priority", c.priority(),
+                    issues.check(
+                            c.priority() >= 1,
+                            path + ".priority",
+                            c.priority(),
                             ">= 1 with classScheduling weighted (it is the class's relative weight)");
                 }
             }
@@ -600,8 +635,13 @@ public final class SluiceConfig {
             for (Map.Entry<String, String> ref : classRefs.entrySet()) {
                 if (!classNames.contains(ref.getValue())) {
                     String near = DidYouMean.nearest(ref.getValue(), classNames);
-                    issues.add(ref.getKey(), ref.getValue(), Issues.render(ref.getValue()) + " names no traffic class, "
-                            + (near != null ? "did you mean " + near + "?" : "declared: " + String.join(", ", classNames)));
+                    issues.add(
+                            ref.getKey(),
+                            ref.getValue(),
+                            Issues.render(ref.getValue()) + " names no traffic class, "
+                                    + (near != null
+                                            ? "did you mean " + near + "?"
+                                            : "declared: " + String.join(", ", classNames)));
                 }
             }
 
@@ -643,9 +683,14 @@ public final class SluiceConfig {
             }
             String first = seen.putIfAbsent(l.id(), path);
             if (first != null) {
-                issues.add(path + ".id", l.id(), Issues.render(l.id()) + " is already the id of " + first
-                        + (l.hasExplicitId() ? "" : " (ids are derived from provider, level, dimension and window);"
-                        + " give one of them an explicit id"));
+                issues.add(
+                        path + ".id",
+                        l.id(),
+                        Issues.render(l.id()) + " is already the id of " + first
+                                + (l.hasExplicitId()
+                                        ? ""
+                                        : " (ids are derived from provider, level, dimension and window);"
+                                                + " give one of them an explicit id"));
             }
         }
 
@@ -655,10 +700,15 @@ public final class SluiceConfig {
                 return;
             }
             String near = DidYouMean.nearest(p, providerPaths.keySet());
-            issues.add(path + ".provider", p, Issues.render(p) + " names no declared provider"
-                    + (near != null ? ", did you mean " + near + "?"
-                    : providerPaths.isEmpty() ? " (no providers are declared)"
-                    : " (declared: " + String.join(", ", providerPaths.keySet()) + ")"));
+            issues.add(
+                    path + ".provider",
+                    p,
+                    Issues.render(p) + " names no declared provider"
+                            + (near != null
+                                    ? ", did you mean " + near + "?"
+                                    : providerPaths.isEmpty()
+                                            ? " (no providers are declared)"
+                                            : " (declared: " + String.join(", ", providerPaths.keySet()) + ")"));
         }
 
         /** Two providers recognised by the same exact host or URL prefix: only one could ever get the calls. */
@@ -680,11 +730,17 @@ public final class SluiceConfig {
                         String where = "providers[" + first + "] (" + other.name() + ")";
                         String what = key.substring(key.indexOf(' ') + 1);
                         if (p.hasDeclaredMatch()) {
-                            issues.add(Issues.index("", "providers", i) + ".match", what, Issues.render(what)
-                                    + " is also matched by " + where + "; a call can belong to one provider only");
+                            issues.add(
+                                    Issues.index("", "providers", i) + ".match",
+                                    what,
+                                    Issues.render(what) + " is also matched by " + where
+                                            + "; a call can belong to one provider only");
                         } else {
-                            issues.add(Issues.index("", "providers", i) + ".match", null, "required here: " + where
-                                    + " already matches " + what + "; a call can belong to one provider only");
+                            issues.add(
+                                    Issues.index("", "providers", i) + ".match",
+                                    null,
+                                    "required here: " + where + " already matches " + what
+                                            + "; a call can belong to one provider only");
                         }
                         break;
                     }
@@ -697,8 +753,13 @@ public final class SluiceConfig {
     private static List<LimitConfig> topLevel(List<LimitConfig> limits) {
         List<LimitConfig> out = new ArrayList<>(limits.size());
         for (LimitConfig l : limits) {
-            out.add(l.mirrorsProvider() || l.scopeValue() != null
-                    ? l.toBuilder().mirrorsProvider(false).scopeValue(null).buildUnchecked() : l);
+            out.add(
+                    l.mirrorsProvider() || l.scopeValue() != null
+                            ? l.toBuilder()
+                                    .mirrorsProvider(false)
+                                    .scopeValue(null)
+                                    .buildUnchecked()
+                            : l);
         }
         return out;
     }

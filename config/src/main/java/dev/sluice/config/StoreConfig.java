@@ -106,8 +106,11 @@ public final class StoreConfig {
     /** The URL names the local store or a Redis server Sluice can use; a missing URL is reported by the schema. */
     void checkUrl(String urlPath, Issues issues) {
         if (url != null && !isLocal() && address.error != null) {
-            issues.add(urlPath, url, "\"" + masked(url) + "\" is not a store URL: " + address.error
-                    + "; write local, redis://host:port[/db] or rediss://host:port[/db]");
+            issues.add(
+                    urlPath,
+                    url,
+                    "\"" + masked(url) + "\" is not a store URL: " + address.error
+                            + "; write local, redis://host:port[/db] or rediss://host:port[/db]");
         }
     }
 
@@ -128,7 +131,8 @@ public final class StoreConfig {
     @Override
     public String toString() {
         return "StoreConfig{url=" + masked(url) + ", instances=" + instances + ", timeout="
-                + (timeout == null ? null : Durations.format(timeout)) + ", leaseChunk=" + Issues.number(leaseChunk) + "}";
+                + (timeout == null ? null : Durations.format(timeout)) + ", leaseChunk=" + Issues.number(leaseChunk)
+                + "}";
     }
 
     /** Builds a {@link StoreConfig}; starts from the defaults. */
@@ -235,7 +239,9 @@ public final class StoreConfig {
                 return a;
             }
             if (portText != null) {
-                if (!portText.matches("\\d{1,5}") || Integer.parseInt(portText) < 1 || Integer.parseInt(portText) > 65535) {
+                if (!portText.matches("\\d{1,5}")
+                        || Integer.parseInt(portText) < 1
+                        || Integer.parseInt(portText) > 65535) {
                     a.error = "the port must be a number from 1 to 65535";
                     return a;
                 }

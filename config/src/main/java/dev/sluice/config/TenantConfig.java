@@ -24,7 +24,11 @@ public final class TenantConfig {
         this.guaranteedShare = b.guaranteedShare;
         List<LimitConfig> own = new ArrayList<>(b.limits.size());
         for (LimitConfig l : b.limits) {
-            own.add(l.toBuilder().level(ScopeLevel.TENANT).scopeValue(name).mirrorsProvider(false).buildUnchecked());
+            own.add(l.toBuilder()
+                    .level(ScopeLevel.TENANT)
+                    .scopeValue(name)
+                    .mirrorsProvider(false)
+                    .buildUnchecked());
         }
         this.limits = Collections.unmodifiableList(own);
     }
@@ -78,7 +82,10 @@ public final class TenantConfig {
             issues.add(Issues.join(path, "name"), name, "must not be empty");
         }
         issues.check(weight > 0 && Double.isFinite(weight), Issues.join(path, "weight"), weight, "> 0");
-        issues.check(guaranteedShare >= 0 && guaranteedShare < 1, Issues.join(path, "guaranteedShare"), guaranteedShare,
+        issues.check(
+                guaranteedShare >= 0 && guaranteedShare < 1,
+                Issues.join(path, "guaranteedShare"),
+                guaranteedShare,
                 ">= 0 and < 1");
         for (int i = 0; i < limits.size(); i++) {
             limits.get(i).validate(Issues.index(path, "limits", i), issues);
@@ -91,8 +98,10 @@ public final class TenantConfig {
             return false;
         }
         TenantConfig t = (TenantConfig) o;
-        return Objects.equals(name, t.name) && Double.compare(weight, t.weight) == 0
-                && Double.compare(guaranteedShare, t.guaranteedShare) == 0 && limits.equals(t.limits);
+        return Objects.equals(name, t.name)
+                && Double.compare(weight, t.weight) == 0
+                && Double.compare(guaranteedShare, t.guaranteedShare) == 0
+                && limits.equals(t.limits);
     }
 
     @Override
@@ -113,8 +122,7 @@ public final class TenantConfig {
         double guaranteedShare;
         List<LimitConfig> limits = new ArrayList<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder name(String name) {
             this.name = Objects.requireNonNull(name, "name");

@@ -19,14 +19,14 @@ public final class TrafficClassConfig {
      * have completed on its own. Where Sluice knows the provider has no room the provider would
      * refuse the call too, so the governor answers it locally instead (see the README).
      */
-    public static final TrafficClassConfig DEFAULT = builtIn("default", 5, Duration.ofSeconds(60), 10_000,
-            OverloadAction.PASS_THROUGH);
+    public static final TrafficClassConfig DEFAULT =
+            builtIn("default", 5, Duration.ofSeconds(60), 10_000, OverloadAction.PASS_THROUGH);
     /** User-facing calls: a short wait, then a fast local rejection the caller can act on. */
-    public static final TrafficClassConfig INTERACTIVE = builtIn("interactive", 10, Duration.ofMillis(300), 1_000,
-            OverloadAction.REJECT);
+    public static final TrafficClassConfig INTERACTIVE =
+            builtIn("interactive", 10, Duration.ofMillis(300), 1_000, OverloadAction.REJECT);
     /** Background work: waits up to 20 minutes for capacity, deep queue. */
-    public static final TrafficClassConfig BATCH = builtIn("batch", 1, Duration.ofMinutes(20), 100_000,
-            OverloadAction.REJECT);
+    public static final TrafficClassConfig BATCH =
+            builtIn("batch", 1, Duration.ofMinutes(20), 100_000, OverloadAction.REJECT);
 
     private static final List<TrafficClassConfig> BUILT_INS = List.of(DEFAULT, INTERACTIVE, BATCH);
 
@@ -44,8 +44,14 @@ public final class TrafficClassConfig {
         this.overloadAction = b.overloadAction;
     }
 
-    private static TrafficClassConfig builtIn(String name, int priority, Duration maxWait, int depth, OverloadAction action) {
-        return new Builder().name(name).priority(priority).maxWait(maxWait).maxQueueDepth(depth).overloadAction(action)
+    private static TrafficClassConfig builtIn(
+            String name, int priority, Duration maxWait, int depth, OverloadAction action) {
+        return new Builder()
+                .name(name)
+                .priority(priority)
+                .maxWait(maxWait)
+                .maxQueueDepth(depth)
+                .overloadAction(action)
                 .build();
     }
 
@@ -118,8 +124,11 @@ public final class TrafficClassConfig {
         if (name == null) {
             issues.missing(Issues.join(path, "name"));
         } else if (!NAME.matcher(name).matches()) {
-            issues.add(Issues.join(path, "name"), name,
-                    Issues.render(name) + " is not a valid name, use letters, digits and _ . - (starting with a letter or digit)");
+            issues.add(
+                    Issues.join(path, "name"),
+                    name,
+                    Issues.render(name)
+                            + " is not a valid name, use letters, digits and _ . - (starting with a letter or digit)");
         }
         RetryConfig.positive(path, "maxWait", maxWait, issues);
         issues.check(maxQueueDepth >= 1, Issues.join(path, "maxQueueDepth"), maxQueueDepth, ">= 1");
@@ -131,8 +140,11 @@ public final class TrafficClassConfig {
             return false;
         }
         TrafficClassConfig c = (TrafficClassConfig) o;
-        return Objects.equals(name, c.name) && priority == c.priority && Objects.equals(maxWait, c.maxWait)
-                && maxQueueDepth == c.maxQueueDepth && overloadAction == c.overloadAction;
+        return Objects.equals(name, c.name)
+                && priority == c.priority
+                && Objects.equals(maxWait, c.maxWait)
+                && maxQueueDepth == c.maxQueueDepth
+                && overloadAction == c.overloadAction;
     }
 
     @Override
@@ -154,8 +166,7 @@ public final class TrafficClassConfig {
         int maxQueueDepth = 10_000;
         OverloadAction overloadAction = OverloadAction.REJECT;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         Builder name(String name) {
             this.name = Objects.requireNonNull(name, "name");

@@ -28,16 +28,22 @@ class ConfigSchemaTest {
             assertThat(expected).as(s.path).isNotEqualTo(s.defaultValue);
 
             SluiceConfig fromYaml = ConfigLoader.load(ConfigSources.builder()
-                    .file(write(dir, "sluice.yaml", yaml(s.path, text))).build());
+                    .file(write(dir, "sluice.yaml", yaml(s.path, text)))
+                    .build());
             assertThat((Object) s.valueIn(fromYaml)).as("%s from YAML", s.path).isEqualTo(expected);
 
             SluiceConfig fromProperty = ConfigLoader.load(ConfigSources.builder()
-                    .systemProperty("sluice." + s.path, text).build());
-            assertThat((Object) s.valueIn(fromProperty)).as("%s from -D", s.path).isEqualTo(expected);
+                    .systemProperty("sluice." + s.path, text)
+                    .build());
+            assertThat((Object) s.valueIn(fromProperty))
+                    .as("%s from -D", s.path)
+                    .isEqualTo(expected);
 
-            SluiceConfig fromEnv = ConfigLoader.load(ConfigSources.builder()
-                    .envVariable(envName(s.path), text).build());
-            assertThat((Object) s.valueIn(fromEnv)).as("%s from %s", s.path, envName(s.path)).isEqualTo(expected);
+            SluiceConfig fromEnv = ConfigLoader.load(
+                    ConfigSources.builder().envVariable(envName(s.path), text).build());
+            assertThat((Object) s.valueIn(fromEnv))
+                    .as("%s from %s", s.path, envName(s.path))
+                    .isEqualTo(expected);
         }
     }
 
@@ -45,8 +51,11 @@ class ConfigSchemaTest {
     void everyDeclaredDefaultIsWhatTheBuildersStartFrom() throws Exception {
         SluiceConfig defaults = SluiceConfig.defaults();
         SluiceConfig loaded = ConfigLoader.load(ConfigSources.none());
-        SluiceConfig built = SluiceConfig.builder().retry(RetryConfig.builder().build())
-                .estimation(EstimationConfig.builder().build()).store(StoreConfig.builder().build()).build();
+        SluiceConfig built = SluiceConfig.builder()
+                .retry(RetryConfig.builder().build())
+                .estimation(EstimationConfig.builder().build())
+                .store(StoreConfig.builder().build())
+                .build();
         for (Setting<?, ?, ?> s : ConfigSchema.settings()) {
             assertThat((Object) s.valueIn(defaults)).as(s.path).isEqualTo(s.defaultValue);
             assertThat((Object) s.valueIn(loaded)).as(s.path).isEqualTo(s.defaultValue);
@@ -86,9 +95,26 @@ class ConfigSchemaTest {
 
     @Test
     void theTopLevelListsItsKeysInDocumentOrder() {
-        assertThat(ConfigSchema.ROOT.keys()).containsExactly("mode", "failMode", "logLevel", "adoptHeaderLimits",
-                "leaseTimeout", "coldStartWait", "stateFile", "stateSaveInterval", "jmx", "store", "providers", "limits", "identity", "tenants",
-                "classScheduling", "trafficClasses", "retry", "estimation");
+        assertThat(ConfigSchema.ROOT.keys())
+                .containsExactly(
+                        "mode",
+                        "failMode",
+                        "logLevel",
+                        "adoptHeaderLimits",
+                        "leaseTimeout",
+                        "coldStartWait",
+                        "stateFile",
+                        "stateSaveInterval",
+                        "jmx",
+                        "store",
+                        "providers",
+                        "limits",
+                        "identity",
+                        "tenants",
+                        "classScheduling",
+                        "trafficClasses",
+                        "retry",
+                        "estimation");
     }
 
     /** A valid value other than the default, as a user would write it. */
@@ -156,8 +182,11 @@ class ConfigSchemaTest {
 
     /** {@code retry.maxAttempts} -> {@code SLUICE_RETRY_MAX_ATTEMPTS}. */
     private static String envName(String path) {
-        return "SLUICE_" + path.chars().mapToObj(c -> c == '.' ? "_"
-                        : Character.isUpperCase(c) ? "_" + (char) c : String.valueOf((char) c))
-                .collect(Collectors.joining()).toUpperCase(Locale.ROOT);
+        return "SLUICE_"
+                + path.chars()
+                        .mapToObj(c ->
+                                c == '.' ? "_" : Character.isUpperCase(c) ? "_" + (char) c : String.valueOf((char) c))
+                        .collect(Collectors.joining())
+                        .toUpperCase(Locale.ROOT);
     }
 }

@@ -17,7 +17,8 @@ class ConfigSourcesTest {
         Properties props = new Properties();
         props.setProperty("sluice.mode", "observe");
         Map<String, String> env = new HashMap<>(Map.of("SLUICE_LOG_LEVEL", "debug"));
-        ConfigSources sources = ConfigSources.builder().systemProperties(props).env(env).build();
+        ConfigSources sources =
+                ConfigSources.builder().systemProperties(props).env(env).build();
         props.setProperty("sluice.mode", "off");
         env.put("SLUICE_MODE", "off");
         assertThat(sources.systemProperties()).containsExactly(Map.entry("sluice.mode", "observe"));
@@ -27,8 +28,10 @@ class ConfigSourcesTest {
 
     @Test
     void toStringNeverShowsValuesWhichMayHoldPasswords() {
-        ConfigSources sources = ConfigSources.builder().agentArgs("store=redis://u:secret@r:6379")
-                .envVariable("SLUICE_STORE_URL", "redis://u:secret@r:6379").build();
+        ConfigSources sources = ConfigSources.builder()
+                .agentArgs("store=redis://u:secret@r:6379")
+                .envVariable("SLUICE_STORE_URL", "redis://u:secret@r:6379")
+                .build();
         assertThat(sources.toString()).doesNotContain("secret").contains("SLUICE_STORE_URL");
     }
 
@@ -42,17 +45,25 @@ class ConfigSourcesTest {
 
     @Test
     void theStoreShorthandAndStoreUrlAreOneSetting() {
-        assertThat(problems(ConfigSources.builder().systemProperty("sluice.store", "redis://a:6379")
-                .systemProperty("sluice.store.url", "redis://b:6379").build()))
+        assertThat(problems(ConfigSources.builder()
+                        .systemProperty("sluice.store", "redis://a:6379")
+                        .systemProperty("sluice.store.url", "redis://b:6379")
+                        .build()))
                 .containsExactly("store.url: set twice with different values, \"redis://a:6379\" by -Dsluice.store"
                         + " and \"redis://b:6379\" by -Dsluice.store.url");
     }
 
     @Test
     void rulesBetweenSectionsAlsoHoldForOverriddenValues() throws Exception {
-        assertThat(ConfigLoader.load(ConfigSources.builder().agentArgs("classScheduling=weighted").build())
-                .classScheduling()).isEqualTo(ClassScheduling.WEIGHTED);
-        assertThat(problems(ConfigSources.builder().systemProperty("sluice.retry.baseBackoff", "1m").build()))
-                .containsExactly("retry.maxBackoff: 30s is not allowed, must be >= baseBackoff (1m) (-Dsluice.retry.baseBackoff)");
+        assertThat(ConfigLoader.load(ConfigSources.builder()
+                                .agentArgs("classScheduling=weighted")
+                                .build())
+                        .classScheduling())
+                .isEqualTo(ClassScheduling.WEIGHTED);
+        assertThat(problems(ConfigSources.builder()
+                        .systemProperty("sluice.retry.baseBackoff", "1m")
+                        .build()))
+                .containsExactly(
+                        "retry.maxBackoff: 30s is not allowed, must be >= baseBackoff (1m) (-Dsluice.retry.baseBackoff)");
     }
 }

@@ -26,13 +26,17 @@ class ExampleConfigTest {
 
     @Test
     void providersMirrorTheirPublishedLimits() {
-        assertThat(config.providers()).extracting(ProviderConfig::name)
+        assertThat(config.providers())
+                .extracting(ProviderConfig::name)
                 .containsExactly("openai-prod", "azure-eastus-gpt4o", "anthropic", "groq", "llm-gateway");
-        assertThat(config.limit("openai-prod.requests.1m").orElseThrow().capacity()).isEqualTo(5_000);
+        assertThat(config.limit("openai-prod.requests.1m").orElseThrow().capacity())
+                .isEqualTo(5_000);
         assertThat(config.limit("openai-tpm").orElseThrow().capacity()).isEqualTo(2_000_000);
         ProviderConfig azure = config.provider("azure-eastus-gpt4o").orElseThrow();
-        assertThat(azure.match().matchesUrl(
-                "https://acme-eastus.openai.azure.com/openai/deployments/gpt-4o-prod/chat/completions")).isTrue();
+        assertThat(azure.match()
+                        .matchesUrl(
+                                "https://acme-eastus.openai.azure.com/openai/deployments/gpt-4o-prod/chat/completions"))
+                .isTrue();
         assertThat(azure.scope()).containsEntry("deployment", "gpt-4o-prod");
     }
 
@@ -40,7 +44,9 @@ class ExampleConfigTest {
     void groqTellsItsAdapterThatRequestBudgetsArePerDay() {
         ProviderConfig groq = config.provider("groq").orElseThrow();
         assertThat(groq.kind()).isEqualTo(ProviderKind.OPENAI_COMPATIBLE);
-        assertThat(groq.options()).containsEntry("requestsWindow", "1d").containsEntry("tokensWindow", "1m")
+        assertThat(groq.options())
+                .containsEntry("requestsWindow", "1d")
+                .containsEntry("tokensWindow", "1m")
                 .containsEntry("truesUpTokens", "true");
     }
 
@@ -56,7 +62,8 @@ class ExampleConfigTest {
         LimitConfig perOrg = config.limit("llm-gateway.requests.1m").orElseThrow();
         assertThat(perOrg.capacity()).isEqualTo(1800);
         assertThat(perOrg.level()).isEqualTo(ScopeLevel.ORGANIZATION);
-        LimitConfig concurrency = config.limit("llm-gateway.api_key.concurrency").orElseThrow();
+        LimitConfig concurrency =
+                config.limit("llm-gateway.api_key.concurrency").orElseThrow();
         assertThat(concurrency.capacity()).isEqualTo(8);
         assertThat(concurrency.window()).isNull();
     }
@@ -79,7 +86,8 @@ class ExampleConfigTest {
         TenantConfig search = config.tenant("search").orElseThrow();
         assertThat(search.weight()).isEqualTo(3);
         assertThat(search.guaranteedShare()).isEqualTo(0.3);
-        assertThat(config.limit("tenant.search.spend.1d").orElseThrow().scopeValue()).isEqualTo("search");
+        assertThat(config.limit("tenant.search.spend.1d").orElseThrow().scopeValue())
+                .isEqualTo("search");
     }
 
     @Test
@@ -96,12 +104,14 @@ class ExampleConfigTest {
 
     @Test
     void classesRetryEstimationAndStoreAreAsDocumented() {
-        assertThat(config.trafficClasses()).extracting(TrafficClassConfig::name)
+        assertThat(config.trafficClasses())
+                .extracting(TrafficClassConfig::name)
                 .containsExactly("default", "interactive", "batch", "realtime-voice");
         TrafficClassConfig interactive = config.trafficClass("interactive").orElseThrow();
         assertThat(interactive.maxWait()).isEqualTo(Duration.ofMillis(500));
         assertThat(interactive.maxQueueDepth()).isEqualTo(1000);
-        assertThat(config.trafficClass("realtime-voice").orElseThrow().priority()).isEqualTo(20);
+        assertThat(config.trafficClass("realtime-voice").orElseThrow().priority())
+                .isEqualTo(20);
         assertThat(config.retry()).isEqualTo(RetryConfig.defaults());
         assertThat(config.estimation()).isEqualTo(EstimationConfig.defaults());
         assertThat(config.store().host()).isEqualTo("redis.internal");

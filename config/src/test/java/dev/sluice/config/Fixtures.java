@@ -10,8 +10,7 @@ import java.util.List;
 
 /** Writing config files into a test's temp directory and loading them. */
 final class Fixtures {
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /** Lines joined as a file; line numbers in messages are the 1-based index into these lines. */
     static String lines(String... lines) {

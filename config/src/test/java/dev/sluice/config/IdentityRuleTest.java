@@ -18,8 +18,10 @@ class IdentityRuleTest {
 
     @Test
     void threadNameFallsBackToGroupOneThenTheWholeMatch() {
-        assertThat(IdentityRule.threadName("tenant-([a-z]+)").valueFromThreadName("x-tenant-batch-1")).isEqualTo("batch");
-        assertThat(IdentityRule.threadName("reports").valueFromThreadName("nightly-reports-3")).isEqualTo("reports");
+        assertThat(IdentityRule.threadName("tenant-([a-z]+)").valueFromThreadName("x-tenant-batch-1"))
+                .isEqualTo("batch");
+        assertThat(IdentityRule.threadName("reports").valueFromThreadName("nightly-reports-3"))
+                .isEqualTo("reports");
     }
 
     @Test

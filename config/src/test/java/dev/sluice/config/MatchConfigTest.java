@@ -19,25 +19,31 @@ class MatchConfigTest {
     @Test
     void urlPrefixesCompareSchemeAndHostIgnoringCaseButPathsExactly() {
         MatchConfig m = MatchConfig.urls("https://llm.internal.example.com/v1/");
-        assertThat(m.matchesUrl("HTTPS://LLM.internal.example.com/v1/chat/completions")).isTrue();
+        assertThat(m.matchesUrl("HTTPS://LLM.internal.example.com/v1/chat/completions"))
+                .isTrue();
         assertThat(m.matchesUrl("https://llm.internal.example.com/V1/chat")).isFalse();
         assertThat(m.matchesUrl("https://llm.internal.example.com/v2/chat")).isFalse();
     }
 
     @Test
     void publicKindsAreRecognisedWithoutAMatch() {
-        ProviderConfig vertex = ProviderConfig.builder("vertex", ProviderKind.VERTEX_AI).build();
-        assertThat(vertex.match().matchesHost("us-central1-aiplatform.googleapis.com")).isTrue();
-        assertThat(vertex.match().matchesHost("generativelanguage.googleapis.com")).isFalse();
+        ProviderConfig vertex =
+                ProviderConfig.builder("vertex", ProviderKind.VERTEX_AI).build();
+        assertThat(vertex.match().matchesHost("us-central1-aiplatform.googleapis.com"))
+                .isTrue();
+        assertThat(vertex.match().matchesHost("generativelanguage.googleapis.com"))
+                .isFalse();
         assertThat(ProviderKind.OPENAI_COMPATIBLE.requiresMatch()).isTrue();
         assertThat(ProviderKind.ANTHROPIC.defaultHosts()).containsExactly("api.anthropic.com");
     }
 
     @Test
     void aConfiguredAzureEntryKeepsEveryHostAzureServesOpenAiFrom() {
-        ProviderConfig azure = ProviderConfig.builder("azure", ProviderKind.AZURE_OPENAI).build();
+        ProviderConfig azure =
+                ProviderConfig.builder("azure", ProviderKind.AZURE_OPENAI).build();
         assertThat(azure.match().matchesHost("contoso.openai.azure.com")).isTrue();
-        assertThat(azure.match().matchesHost("contoso.cognitiveservices.azure.com")).isTrue();
+        assertThat(azure.match().matchesHost("contoso.cognitiveservices.azure.com"))
+                .isTrue();
         assertThat(azure.match().matchesHost("contoso.services.ai.azure.com")).isTrue();
         assertThat(azure.match().matchesHost("contoso.blob.core.windows.net")).isFalse();
     }

@@ -37,9 +37,11 @@ class ModelTest {
 
     @Test
     void builtInTrafficClassesAlwaysExist() {
-        assertThat(SluiceConfig.defaults().trafficClasses()).extracting(TrafficClassConfig::name)
+        assertThat(SluiceConfig.defaults().trafficClasses())
+                .extracting(TrafficClassConfig::name)
                 .containsExactly("default", "interactive", "batch");
-        TrafficClassConfig interactive = SluiceConfig.defaults().trafficClass("interactive").orElseThrow();
+        TrafficClassConfig interactive =
+                SluiceConfig.defaults().trafficClass("interactive").orElseThrow();
         assertThat(interactive.maxWait()).isEqualTo(Duration.ofMillis(300));
         assertThat(interactive.maxQueueDepth()).isEqualTo(1000);
         assertThat(TrafficClassConfig.DEFAULT.maxWait()).isEqualTo(Duration.ofSeconds(60));
@@ -61,10 +63,15 @@ class ModelTest {
     void aProvidersLimitsBelongToItAndAreShared() {
         ProviderConfig openai = ProviderConfig.builder("openai-prod", ProviderKind.OPENAI)
                 .limit(LimitConfig.of(Dimension.TOTAL_TOKENS, 200_000, Duration.ofMinutes(1)))
-                .limit(LimitConfig.builder().dimension(Dimension.REQUESTS).capacity(600).window(Duration.ofMinutes(1))
-                        .level(ScopeLevel.API_KEY).build())
+                .limit(LimitConfig.builder()
+                        .dimension(Dimension.REQUESTS)
+                        .capacity(600)
+                        .window(Duration.ofMinutes(1))
+                        .level(ScopeLevel.API_KEY)
+                        .build())
                 .build();
-        assertThat(openai.limits()).extracting(LimitConfig::id)
+        assertThat(openai.limits())
+                .extracting(LimitConfig::id)
                 .containsExactly("openai-prod.total_tokens.1m", "openai-prod.api_key.requests.1m");
         assertThat(openai.limits()).allSatisfy(l -> {
             assertThat(l.provider()).isEqualTo("openai-prod");
@@ -77,9 +84,15 @@ class ModelTest {
 
     @Test
     void aTenantsLimitsApplyToThatTenantOnly() {
-        TenantConfig search = TenantConfig.builder("search").weight(3).guaranteedShare(0.3)
-                .limit(LimitConfig.builder().dimension(Dimension.SPEND).capacity(200_000_000).algorithm(Algorithm.DAILY_RESET)
-                        .zone(ZoneId.of("America/Los_Angeles")).build())
+        TenantConfig search = TenantConfig.builder("search")
+                .weight(3)
+                .guaranteedShare(0.3)
+                .limit(LimitConfig.builder()
+                        .dimension(Dimension.SPEND)
+                        .capacity(200_000_000)
+                        .algorithm(Algorithm.DAILY_RESET)
+                        .zone(ZoneId.of("America/Los_Angeles"))
+                        .build())
                 .build();
         LimitConfig spend = search.limits().get(0);
         assertThat(spend.id()).isEqualTo("tenant.search.spend.1d");
@@ -92,7 +105,10 @@ class ModelTest {
 
     @Test
     void dailyResetDefaultsToMidnightUtcAndOtherAlgorithmsHaveNoResetTime() {
-        LimitConfig daily = LimitConfig.builder().dimension(Dimension.SPEND).capacity(5).algorithm(Algorithm.DAILY_RESET)
+        LimitConfig daily = LimitConfig.builder()
+                .dimension(Dimension.SPEND)
+                .capacity(5)
+                .algorithm(Algorithm.DAILY_RESET)
                 .build();
         assertThat(daily.resetAt()).isEqualTo(LocalTime.MIDNIGHT);
         assertThat(daily.zone()).isEqualTo(ZoneOffset.UTC);
@@ -104,37 +120,53 @@ class ModelTest {
 
     @Test
     void modelGlobsMatchByPrefix() {
-        LimitConfig l = LimitConfig.builder().dimension(Dimension.REQUESTS).capacity(1).window(Duration.ofMinutes(1))
-                .models(List.of("gpt-4o", "gpt-4.1*")).build();
+        LimitConfig l = LimitConfig.builder()
+                .dimension(Dimension.REQUESTS)
+                .capacity(1)
+                .window(Duration.ofMinutes(1))
+                .models(List.of("gpt-4o", "gpt-4.1*"))
+                .build();
         assertThat(l.appliesToModel("gpt-4o")).isTrue();
         assertThat(l.appliesToModel("gpt-4.1-mini")).isTrue();
         assertThat(l.appliesToModel("gpt-4o-mini")).isFalse();
-        assertThat(LimitConfig.of(Dimension.REQUESTS, 1, Duration.ofMinutes(1)).appliesToModel("anything")).isTrue();
+        assertThat(LimitConfig.of(Dimension.REQUESTS, 1, Duration.ofMinutes(1)).appliesToModel("anything"))
+                .isTrue();
     }
 
     @Test
     void buildersRejectInvalidValuesNamingEveryProblem() {
-        assertThatThrownBy(() -> LimitConfig.builder().dimension(Dimension.CONCURRENCY).capacity(-1)
-                .window(Duration.ofMinutes(1)).build())
+        assertThatThrownBy(() -> LimitConfig.builder()
+                        .dimension(Dimension.CONCURRENCY)
+                        .capacity(-1)
+                        .window(Duration.ofMinutes(1))
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("invalid limit: capacity: -1 is not allowed, must be > 0; window: not allowed for concurrency:"
-                        + " a concurrency limit counts calls in flight and has no window");
-        assertThatThrownBy(() -> RetryConfig.builder().maxAttempts(0).hintJitter(2).build())
+                .hasMessage(
+                        "invalid limit: capacity: -1 is not allowed, must be > 0; window: not allowed for concurrency:"
+                                + " a concurrency limit counts calls in flight and has no window");
+        assertThatThrownBy(
+                        () -> RetryConfig.builder().maxAttempts(0).hintJitter(2).build())
                 .hasMessage("invalid retry config: maxAttempts: 0 is not allowed, must be >= 1;"
                         + " hintJitter: 2 is not allowed, must be between 0 and 1");
-        assertThatThrownBy(() -> IdentityRule.threadName("(")).hasMessageContaining("is not a valid regular expression");
+        assertThatThrownBy(() -> IdentityRule.threadName("("))
+                .hasMessageContaining("is not a valid regular expression");
         assertThatThrownBy(() -> MatchConfig.hosts("https://api.openai.com"))
-                .hasMessageContaining("is not a host name; hosts match any scheme and port, put URL prefixes under urls");
+                .hasMessageContaining(
+                        "is not a host name; hosts match any scheme and port, put URL prefixes under urls");
     }
 
     @Test
     void theRootBuilderChecksRulesBetweenSections() {
         assertThatThrownBy(() -> SluiceConfig.builder()
-                .tenant(TenantConfig.builder("a").guaranteedShare(0.7).build())
-                .tenant(TenantConfig.builder("a").guaranteedShare(0.5).build())
-                .limit(LimitConfig.builder().dimension(Dimension.SPEND).capacity(1).window(Duration.ofDays(1))
-                        .provider("nobody").build())
-                .build())
+                        .tenant(TenantConfig.builder("a").guaranteedShare(0.7).build())
+                        .tenant(TenantConfig.builder("a").guaranteedShare(0.5).build())
+                        .limit(LimitConfig.builder()
+                                .dimension(Dimension.SPEND)
+                                .capacity(1)
+                                .window(Duration.ofDays(1))
+                                .provider("nobody")
+                                .build())
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("invalid sluice config: tenants[1].name: \"a\" is already the name of tenants[0];"
                         + " tenants: guaranteed shares add up to 1.2, must be <= 1;"
@@ -145,16 +177,23 @@ class ModelTest {
     void toBuilderRoundTripsAndWithMethodsDeriveTunedCopies() {
         SluiceConfig base = SluiceConfig.builder()
                 .provider(ProviderConfig.builder("openai", ProviderKind.OPENAI)
-                        .limit(LimitConfig.of(Dimension.REQUESTS, 500, Duration.ofMinutes(1))).build())
+                        .limit(LimitConfig.of(Dimension.REQUESTS, 500, Duration.ofMinutes(1)))
+                        .build())
                 .tenant(TenantConfig.of("search", 3))
                 .build();
         assertThat(base.toBuilder().build()).isEqualTo(base).hasSameHashCodeAs(base);
 
         SluiceConfig tuned = base.withMode(Mode.OBSERVE)
                 .withTenant(TenantConfig.of("search", 5))
-                .withTrafficClass(TrafficClassConfig.builder("interactive").maxWait(Duration.ofSeconds(1)).build())
-                .withLimit(LimitConfig.builder().id("openai.requests.1m").dimension(Dimension.REQUESTS).capacity(450)
-                        .window(Duration.ofMinutes(1)).build());
+                .withTrafficClass(TrafficClassConfig.builder("interactive")
+                        .maxWait(Duration.ofSeconds(1))
+                        .build())
+                .withLimit(LimitConfig.builder()
+                        .id("openai.requests.1m")
+                        .dimension(Dimension.REQUESTS)
+                        .capacity(450)
+                        .window(Duration.ofMinutes(1))
+                        .build());
         assertThat(tuned.mode()).isEqualTo(Mode.OBSERVE);
         assertThat(tuned.tenant("search").orElseThrow().weight()).isEqualTo(5);
         assertThat(tuned.trafficClass("interactive").orElseThrow().maxWait()).isEqualTo(Duration.ofSeconds(1));
@@ -170,11 +209,16 @@ class ModelTest {
     @Test
     void adapterOptionsAreValidatedByTheBuilderToo() {
         ProviderConfig groq = ProviderConfig.builder("groq", ProviderKind.OPENAI_COMPATIBLE)
-                .match(MatchConfig.hosts("api.groq.com")).option("requestsWindow", "PT24H").build();
+                .match(MatchConfig.hosts("api.groq.com"))
+                .option("requestsWindow", "PT24H")
+                .build();
         assertThat(groq.options()).containsEntry("requestsWindow", "1d");
-        assertThat(groq).isEqualTo(groq.toBuilder().option("requestsWindow", "1d").build());
+        assertThat(groq)
+                .isEqualTo(groq.toBuilder().option("requestsWindow", "1d").build());
         assertThat(groq).isNotEqualTo(groq.toBuilder().options(Map.of()).build());
-        assertThatThrownBy(() -> ProviderConfig.builder("openai", ProviderKind.OPENAI).option("tokensWindow", "1m").build())
+        assertThatThrownBy(() -> ProviderConfig.builder("openai", ProviderKind.OPENAI)
+                        .option("tokensWindow", "1m")
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("options: kind openai takes no options");
         assertThat(ProviderKind.OPENAI_COMPATIBLE.adapterOptions())
@@ -190,13 +234,21 @@ class ModelTest {
     @Test
     void everyCollectionIsUnmodifiable() {
         SluiceConfig c = SluiceConfig.builder()
-                .provider(ProviderConfig.builder("gw", ProviderKind.FIXED_WINDOW_GATEWAY).match(MatchConfig.hosts("gw.local"))
-                        .scope("region", "eu").limit(LimitConfig.concurrency(8)).build())
-                .limit(LimitConfig.builder().dimension(Dimension.REQUESTS).capacity(1).window(Duration.ofSeconds(1))
-                        .models(List.of("m")).build())
+                .provider(ProviderConfig.builder("gw", ProviderKind.FIXED_WINDOW_GATEWAY)
+                        .match(MatchConfig.hosts("gw.local"))
+                        .scope("region", "eu")
+                        .limit(LimitConfig.concurrency(8))
+                        .build())
+                .limit(LimitConfig.builder()
+                        .dimension(Dimension.REQUESTS)
+                        .capacity(1)
+                        .window(Duration.ofSeconds(1))
+                        .models(List.of("m"))
+                        .build())
                 .tenant(TenantConfig.of("t", 1))
                 .identity(IdentityConfig.builder()
-                        .team(List.of(IdentityRule.callingPackage(Map.of("com.acme", "acme")))).build())
+                        .team(List.of(IdentityRule.callingPackage(Map.of("com.acme", "acme"))))
+                        .build())
                 .build();
         ProviderConfig gw = c.providers().get(0);
         assertUnmodifiable(c.providers());
@@ -218,15 +270,20 @@ class ModelTest {
     @Test
     void buildersCopyTheirInputs() {
         java.util.ArrayList<String> models = new java.util.ArrayList<>(List.of("a"));
-        LimitConfig l = LimitConfig.builder().dimension(Dimension.REQUESTS).capacity(1).window(Duration.ofSeconds(1))
-                .models(models).build();
+        LimitConfig l = LimitConfig.builder()
+                .dimension(Dimension.REQUESTS)
+                .capacity(1)
+                .window(Duration.ofSeconds(1))
+                .models(models)
+                .build();
         models.add("b");
         assertThat(l.models()).containsExactly("a");
     }
 
     @Test
     void storeUrlsAreParsedAndPasswordsNeverPrinted() {
-        StoreConfig s = StoreConfig.builder().url("rediss://app:s3cret@redis_1:6380/2").build();
+        StoreConfig s =
+                StoreConfig.builder().url("rediss://app:s3cret@redis_1:6380/2").build();
         assertThat(s.isRedis()).isTrue();
         assertThat(s.tls()).isTrue();
         assertThat(s.host()).isEqualTo("redis_1");

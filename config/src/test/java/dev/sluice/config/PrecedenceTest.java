@@ -32,26 +32,32 @@ class PrecedenceTest {
 
     @Test
     void environmentBeatsFile() throws Exception {
-        SluiceConfig c = ConfigLoader.load(ConfigSources.builder().file(file())
-                .envVariable("SLUICE_RETRY_MAX_ATTEMPTS", "4").build());
+        SluiceConfig c = ConfigLoader.load(ConfigSources.builder()
+                .file(file())
+                .envVariable("SLUICE_RETRY_MAX_ATTEMPTS", "4")
+                .build());
         assertThat(c.retry().maxAttempts()).isEqualTo(4);
         assertThat(c.mode()).isEqualTo(Mode.OBSERVE);
     }
 
     @Test
     void systemPropertyBeatsEnvironment() throws Exception {
-        SluiceConfig c = ConfigLoader.load(ConfigSources.builder().file(file())
+        SluiceConfig c = ConfigLoader.load(ConfigSources.builder()
+                .file(file())
                 .envVariable("SLUICE_RETRY_MAX_ATTEMPTS", "4")
-                .systemProperty("sluice.retry.maxAttempts", "3").build());
+                .systemProperty("sluice.retry.maxAttempts", "3")
+                .build());
         assertThat(c.retry().maxAttempts()).isEqualTo(3);
     }
 
     @Test
     void agentArgumentBeatsSystemProperty() throws Exception {
-        SluiceConfig c = ConfigLoader.load(ConfigSources.builder().file(file())
+        SluiceConfig c = ConfigLoader.load(ConfigSources.builder()
+                .file(file())
                 .envVariable("SLUICE_RETRY_MAX_ATTEMPTS", "4")
                 .systemProperty("sluice.retry.maxAttempts", "3")
-                .agentArgs("retry.maxAttempts=2").build());
+                .agentArgs("retry.maxAttempts=2")
+                .build());
         assertThat(c.retry().maxAttempts()).isEqualTo(2);
     }
 
@@ -76,14 +82,20 @@ class PrecedenceTest {
     @Test
     void originNamesTheFileAndEveryOverrideThatWon() throws Exception {
         Path f = file();
-        SluiceConfig c = ConfigLoader.load(ConfigSources.builder().file(f)
+        SluiceConfig c = ConfigLoader.load(ConfigSources.builder()
+                .file(f)
                 .envVariable("SLUICE_MODE", "off")
                 .systemProperty("sluice.mode", "enforce")
                 .systemProperty("sluice.retry.maxAttempts", "2")
-                .agentArgs("logLevel=debug").build());
-        assertThat(c.origin()).isEqualTo("file " + f + " + -Dsluice.mode + -Dsluice.retry.maxAttempts + agent argument logLevel");
+                .agentArgs("logLevel=debug")
+                .build());
+        assertThat(c.origin())
+                .isEqualTo("file " + f + " + -Dsluice.mode + -Dsluice.retry.maxAttempts + agent argument logLevel");
         assertThat(ConfigLoader.load(ConfigSources.none()).origin()).isEqualTo("defaults (no config file)");
-        assertThat(ConfigLoader.load(ConfigSources.builder().systemProperty("sluice.mode", "observe").build()).origin())
+        assertThat(ConfigLoader.load(ConfigSources.builder()
+                                .systemProperty("sluice.mode", "observe")
+                                .build())
+                        .origin())
                 .isEqualTo("defaults (no config file) + -Dsluice.mode");
     }
 
@@ -112,10 +124,17 @@ class PrecedenceTest {
 
     @Test
     void twoSpellingsOfOneVariableMustAgree() throws Exception {
-        assertThat(ConfigLoader.load(ConfigSources.builder().envVariable("SLUICE_RETRY_MAXATTEMPTS", "2")
-                .envVariable("SLUICE_RETRY_MAX_ATTEMPTS", "2").build()).retry().maxAttempts()).isEqualTo(2);
-        assertThat(problems(ConfigSources.builder().envVariable("SLUICE_RETRY_MAXATTEMPTS", "2")
-                .envVariable("SLUICE_RETRY_MAX_ATTEMPTS", "3").build()))
+        assertThat(ConfigLoader.load(ConfigSources.builder()
+                                .envVariable("SLUICE_RETRY_MAXATTEMPTS", "2")
+                                .envVariable("SLUICE_RETRY_MAX_ATTEMPTS", "2")
+                                .build())
+                        .retry()
+                        .maxAttempts())
+                .isEqualTo(2);
+        assertThat(problems(ConfigSources.builder()
+                        .envVariable("SLUICE_RETRY_MAXATTEMPTS", "2")
+                        .envVariable("SLUICE_RETRY_MAX_ATTEMPTS", "3")
+                        .build()))
                 .containsExactly("retry.maxAttempts: set twice with different values, \"2\" by SLUICE_RETRY_MAXATTEMPTS"
                         + " and \"3\" by SLUICE_RETRY_MAX_ATTEMPTS");
     }
@@ -126,8 +145,10 @@ class PrecedenceTest {
         props.setProperty("java.version", "11");
         props.setProperty("sluiceX", "1");
         props.setProperty("sluice.mode", "observe");
-        ConfigSources sources = ConfigSources.builder().systemProperties(props)
-                .env(Map.of("PATH", "/bin", "SLUICEMODE", "off")).build();
+        ConfigSources sources = ConfigSources.builder()
+                .systemProperties(props)
+                .env(Map.of("PATH", "/bin", "SLUICEMODE", "off"))
+                .build();
         assertThat(sources.systemProperties()).containsOnlyKeys("sluice.mode");
         assertThat(sources.env()).isEmpty();
         assertThat(ConfigLoader.load(sources).mode()).isEqualTo(Mode.OBSERVE);
@@ -136,8 +157,10 @@ class PrecedenceTest {
     @Test
     void storeShorthandOverridesOnlyTheUrl() throws Exception {
         Path f = write(dir, "sluice.yaml", lines("store:", "  url: local", "  instances: 3"));
-        SluiceConfig c = ConfigLoader.load(ConfigSources.builder().file(f)
-                .systemProperty("sluice.store", "redis://redis:6379").build());
+        SluiceConfig c = ConfigLoader.load(ConfigSources.builder()
+                .file(f)
+                .systemProperty("sluice.store", "redis://redis:6379")
+                .build());
         assertThat(c.store().url()).isEqualTo("redis://redis:6379");
         assertThat(c.store().instances()).isEqualTo(3);
     }
@@ -145,7 +168,10 @@ class PrecedenceTest {
     @Test
     void overridesExtendAFileStoreShorthand() throws Exception {
         Path f = write(dir, "sluice.yaml", lines("store: redis://redis:6379"));
-        SluiceConfig c = ConfigLoader.load(ConfigSources.builder().file(f).envVariable("SLUICE_STORE_TIMEOUT", "50ms").build());
+        SluiceConfig c = ConfigLoader.load(ConfigSources.builder()
+                .file(f)
+                .envVariable("SLUICE_STORE_TIMEOUT", "50ms")
+                .build());
         assertThat(c.store().url()).isEqualTo("redis://redis:6379");
         assertThat(c.store().timeout()).isEqualTo(Duration.ofMillis(50));
     }
@@ -153,7 +179,8 @@ class PrecedenceTest {
     @Test
     void agentArgumentsToleratesSpacesAndEmptyPairs() throws Exception {
         SluiceConfig c = ConfigLoader.load(ConfigSources.builder()
-                .agentArgs(" mode = observe ,, estimation.learn=false,").build());
+                .agentArgs(" mode = observe ,, estimation.learn=false,")
+                .build());
         assertThat(c.mode()).isEqualTo(Mode.OBSERVE);
         assertThat(c.estimation().learn()).isFalse();
     }
@@ -161,7 +188,10 @@ class PrecedenceTest {
     @Test
     void reloadingWithTheSameSourcesRereadsTheFile() throws Exception {
         Path f = file();
-        ConfigSources sources = ConfigSources.builder().file(f).systemProperty("sluice.logLevel", "warn").build();
+        ConfigSources sources = ConfigSources.builder()
+                .file(f)
+                .systemProperty("sluice.logLevel", "warn")
+                .build();
         SluiceConfig first = ConfigLoader.load(sources);
         assertThat(ConfigLoader.load(sources)).isEqualTo(first);
 

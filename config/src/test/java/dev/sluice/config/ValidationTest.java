@@ -19,25 +19,26 @@ class ValidationTest {
 
     @Test
     void outOfRangeValuesSayWhatIsAllowed() throws Exception {
-        assertThat(yamlProblems(dir,
-                "providers:",
-                "  - name: openai",
-                "    kind: openai",
-                "  - name: anthropic",
-                "    kind: anthropic",
-                "    limits:",
-                "      - dimension: requests",
-                "        capacity: -5",
-                "        window: 1m",
-                "store:",
-                "  leaseChunk: 0.7",
-                "estimation:",
-                "  outputPercentile: 0.3",
-                "  correctionMin: 0",
-                "retry:",
-                "  maxAttempts: 0",
-                "  baseBackoff: 2s",
-                "  maxBackoff: 1s"))
+        assertThat(yamlProblems(
+                        dir,
+                        "providers:",
+                        "  - name: openai",
+                        "    kind: openai",
+                        "  - name: anthropic",
+                        "    kind: anthropic",
+                        "    limits:",
+                        "      - dimension: requests",
+                        "        capacity: -5",
+                        "        window: 1m",
+                        "store:",
+                        "  leaseChunk: 0.7",
+                        "estimation:",
+                        "  outputPercentile: 0.3",
+                        "  correctionMin: 0",
+                        "retry:",
+                        "  maxAttempts: 0",
+                        "  baseBackoff: 2s",
+                        "  maxBackoff: 1s"))
                 .containsExactly(
                         "providers[1].limits[0].capacity: -5 is not allowed, must be > 0 (sluice.yaml line 8)",
                         "store.leaseChunk: 0.7 is not allowed, must be between 0 and 0.5 (sluice.yaml line 11)",
@@ -49,14 +50,15 @@ class ValidationTest {
 
     @Test
     void unknownKeysSuggestTheKeyMeantWhenClose() throws Exception {
-        assertThat(yamlProblems(dir,
-                "tenants:",
-                "  - name: search",
-                "    wieght: 3",
-                "retry:",
-                "  max_attempts: 2",
-                "  jitter: 0.1",
-                "modes: observe"))
+        assertThat(yamlProblems(
+                        dir,
+                        "tenants:",
+                        "  - name: search",
+                        "    wieght: 3",
+                        "retry:",
+                        "  max_attempts: 2",
+                        "  jitter: 0.1",
+                        "modes: observe"))
                 .containsExactly(
                         "tenants[0].wieght: unknown key, did you mean weight? (sluice.yaml line 3)",
                         "retry.max_attempts: unknown key, did you mean maxAttempts? (sluice.yaml line 5)",
@@ -67,19 +69,20 @@ class ValidationTest {
 
     @Test
     void wrongTypesAreNamedWithTheValueAsWritten() throws Exception {
-        assertThat(yamlProblems(dir,
-                "adoptHeaderLimits: yes",
-                "jmx:",
-                "  enabled: \"true\"",
-                "retry:",
-                "  maxAttempts: \"3\"",
-                "  budgetRatio: lots",
-                "  hintJitter: [0.1]",
-                "estimation:",
-                "  tokensPerMessage: 2.5",
-                "  learn: 1",
-                "leaseTimeout: 10",
-                "providers: openai"))
+        assertThat(yamlProblems(
+                        dir,
+                        "adoptHeaderLimits: yes",
+                        "jmx:",
+                        "  enabled: \"true\"",
+                        "retry:",
+                        "  maxAttempts: \"3\"",
+                        "  budgetRatio: lots",
+                        "  hintJitter: [0.1]",
+                        "estimation:",
+                        "  tokensPerMessage: 2.5",
+                        "  learn: 1",
+                        "leaseTimeout: 10",
+                        "providers: openai"))
                 .containsExactly(
                         "adoptHeaderLimits: expected true or false, got yes (sluice.yaml line 1)",
                         "jmx.enabled: \"true\" is quoted; write true or false without quotes (sluice.yaml line 3)",
@@ -94,13 +97,14 @@ class ValidationTest {
 
     @Test
     void invalidEnumValuesListTheAllowedOnes() throws Exception {
-        assertThat(yamlProblems(dir,
-                "mode: enforcing",
-                "classScheduling: fair",
-                "limits:",
-                "  - dimension: tokens",
-                "    capacity: 5",
-                "    window: 1m"))
+        assertThat(yamlProblems(
+                        dir,
+                        "mode: enforcing",
+                        "classScheduling: fair",
+                        "limits:",
+                        "  - dimension: tokens",
+                        "    capacity: 5",
+                        "    window: 1m"))
                 .containsExactly(
                         "mode: \"enforcing\" is not allowed, must be one of: enforce, observe, off; did you mean enforce?"
                                 + " (sluice.yaml line 1)",
@@ -116,35 +120,36 @@ class ValidationTest {
 
     @Test
     void duplicateNamesAndIdsPointAtTheSecondOne() throws Exception {
-        assertThat(yamlProblems(dir,
-                "providers:",
-                "  - name: openai",
-                "    kind: openai",
-                "    limits:",
-                "      - id: tpm",
-                "        dimension: total_tokens",
-                "        capacity: 1000",
-                "        window: 1m",
-                "  - name: openai",
-                "    kind: openai-compatible",
-                "    match: {hosts: [llm.local]}",
-                "limits:",
-                "  - id: tpm",
-                "    dimension: total_tokens",
-                "    capacity: 10",
-                "    window: 1m",
-                "  - dimension: spend",
-                "    capacity: 1",
-                "    window: 1d",
-                "  - dimension: spend",
-                "    capacity: 2",
-                "    window: 24h",
-                "tenants:",
-                "  - name: a",
-                "  - name: a",
-                "trafficClasses:",
-                "  - name: fast",
-                "  - name: fast"))
+        assertThat(yamlProblems(
+                        dir,
+                        "providers:",
+                        "  - name: openai",
+                        "    kind: openai",
+                        "    limits:",
+                        "      - id: tpm",
+                        "        dimension: total_tokens",
+                        "        capacity: 1000",
+                        "        window: 1m",
+                        "  - name: openai",
+                        "    kind: openai-compatible",
+                        "    match: {hosts: [llm.local]}",
+                        "limits:",
+                        "  - id: tpm",
+                        "    dimension: total_tokens",
+                        "    capacity: 10",
+                        "    window: 1m",
+                        "  - dimension: spend",
+                        "    capacity: 1",
+                        "    window: 1d",
+                        "  - dimension: spend",
+                        "    capacity: 2",
+                        "    window: 24h",
+                        "tenants:",
+                        "  - name: a",
+                        "  - name: a",
+                        "trafficClasses:",
+                        "  - name: fast",
+                        "  - name: fast"))
                 .containsExactly(
                         "providers[1].name: \"openai\" is already the name of providers[0] (sluice.yaml line 9)",
                         "limits[0].id: \"tpm\" is already the id of providers[0].limits[0] (sluice.yaml line 13)",
@@ -157,19 +162,20 @@ class ValidationTest {
 
     @Test
     void aLimitsProviderMustBeDeclared() throws Exception {
-        assertThat(yamlProblems(dir,
-                "providers:",
-                "  - name: openai-prod",
-                "    kind: openai",
-                "limits:",
-                "  - dimension: spend",
-                "    capacity: 5",
-                "    window: 1d",
-                "    provider: opnai-prod",
-                "  - dimension: spend",
-                "    capacity: 5",
-                "    window: 1h",
-                "    provider: bedrock"))
+        assertThat(yamlProblems(
+                        dir,
+                        "providers:",
+                        "  - name: openai-prod",
+                        "    kind: openai",
+                        "limits:",
+                        "  - dimension: spend",
+                        "    capacity: 5",
+                        "    window: 1d",
+                        "    provider: opnai-prod",
+                        "  - dimension: spend",
+                        "    capacity: 5",
+                        "    window: 1h",
+                        "    provider: bedrock"))
                 .containsExactly(
                         "limits[0].provider: \"opnai-prod\" names no declared provider, did you mean openai-prod?"
                                 + " (sluice.yaml line 8)",
@@ -179,26 +185,27 @@ class ValidationTest {
 
     @Test
     void windowRulesDependOnDimensionAndAlgorithm() throws Exception {
-        assertThat(yamlProblems(dir,
-                "limits:",
-                "  - dimension: concurrency",
-                "    capacity: 8",
-                "    window: 1m",
-                "  - dimension: requests",
-                "    capacity: 10",
-                "  - dimension: requests",
-                "    capacity: 10",
-                "    window: 1m",
-                "    resetAt: \"06:00\"",
-                "    zone: UTC",
-                "  - dimension: spend",
-                "    capacity: 10",
-                "    window: 12h",
-                "    algorithm: daily_reset",
-                "  - dimension: concurrency",
-                "    capacity: 2",
-                "    level: api_key",
-                "    algorithm: fixed_window"))
+        assertThat(yamlProblems(
+                        dir,
+                        "limits:",
+                        "  - dimension: concurrency",
+                        "    capacity: 8",
+                        "    window: 1m",
+                        "  - dimension: requests",
+                        "    capacity: 10",
+                        "  - dimension: requests",
+                        "    capacity: 10",
+                        "    window: 1m",
+                        "    resetAt: \"06:00\"",
+                        "    zone: UTC",
+                        "  - dimension: spend",
+                        "    capacity: 10",
+                        "    window: 12h",
+                        "    algorithm: daily_reset",
+                        "  - dimension: concurrency",
+                        "    capacity: 2",
+                        "    level: api_key",
+                        "    algorithm: fixed_window"))
                 .containsExactly(
                         "limits[0].window: not allowed for concurrency: a concurrency limit counts calls in flight and"
                                 + " has no window (sluice.yaml line 4)",
@@ -215,13 +222,14 @@ class ValidationTest {
 
     @Test
     void badTimesAndZonesAreExplained() throws Exception {
-        assertThat(yamlProblems(dir,
-                "limits:",
-                "  - dimension: spend",
-                "    capacity: 10",
-                "    algorithm: daily_reset",
-                "    resetAt: \"24:00\"",
-                "    zone: America/LosAngeles"))
+        assertThat(yamlProblems(
+                        dir,
+                        "limits:",
+                        "  - dimension: spend",
+                        "    capacity: 10",
+                        "    algorithm: daily_reset",
+                        "    resetAt: \"24:00\"",
+                        "    zone: America/LosAngeles"))
                 .containsExactly(
                         "limits[0].resetAt: \"24:00\" is not a time of day; write HH:mm, e.g. \"00:00\" (sluice.yaml line 5)",
                         "limits[0].zone: \"America/LosAngeles\" is not a time zone, did you mean America/Los_Angeles?"
@@ -230,17 +238,18 @@ class ValidationTest {
 
     @Test
     void guaranteedSharesMustFitInTheWhole() throws Exception {
-        assertThat(yamlProblems(dir,
-                "tenants:",
-                "  - name: a",
-                "    guaranteedShare: 0.5",
-                "  - name: b",
-                "    guaranteedShare: 0.4",
-                "  - name: c",
-                "    guaranteedShare: 0.3",
-                "  - name: d",
-                "    guaranteedShare: 1",
-                "    weight: 0"))
+        assertThat(yamlProblems(
+                        dir,
+                        "tenants:",
+                        "  - name: a",
+                        "    guaranteedShare: 0.5",
+                        "  - name: b",
+                        "    guaranteedShare: 0.4",
+                        "  - name: c",
+                        "    guaranteedShare: 0.3",
+                        "  - name: d",
+                        "    guaranteedShare: 1",
+                        "    weight: 0"))
                 .containsExactly(
                         "tenants: guaranteed shares add up to 1.2, must be <= 1 (sluice.yaml line 1)",
                         "tenants[3].guaranteedShare: 1 is not allowed, must be >= 0 and < 1 (sluice.yaml line 9)",
@@ -249,17 +258,18 @@ class ValidationTest {
 
     @Test
     void identityRulesAreCheckedOneByOne() throws Exception {
-        assertThat(yamlProblems(dir,
-                "identity:",
-                "  tenant:",
-                "    - threadName: \"^tenant-(\"",
-                "    - header: X Tenant",
-                "    - hedaer: X-Tenant",
-                "    - {header: X-A, mdc: a}",
-                "    - apiKeyId: false",
-                "    - callingPackage: {com.acme: search, 9bad: x}",
-                "  trafficClass:",
-                "    - default: bach"))
+        assertThat(yamlProblems(
+                        dir,
+                        "identity:",
+                        "  tenant:",
+                        "    - threadName: \"^tenant-(\"",
+                        "    - header: X Tenant",
+                        "    - hedaer: X-Tenant",
+                        "    - {header: X-A, mdc: a}",
+                        "    - apiKeyId: false",
+                        "    - callingPackage: {com.acme: search, 9bad: x}",
+                        "  trafficClass:",
+                        "    - default: bach"))
                 .containsExactly(
                         "identity.tenant[0].threadName: \"^tenant-(\" is not a valid regular expression: Unclosed group"
                                 + " near index 9 (sluice.yaml line 3)",
@@ -276,20 +286,21 @@ class ValidationTest {
 
     @Test
     void providersWithoutAPublicHostNeedAMatch() throws Exception {
-        assertThat(yamlProblems(dir,
-                "providers:",
-                "  - name: vllm",
-                "    kind: openai-compatible",
-                "  - name: gw",
-                "    kind: fixed-window-gateway",
-                "    match: {}",
-                "  - name: proxy",
-                "    kind: openai-compatible",
-                "    match:",
-                "      hosts: [\"https://proxy.local\"]",
-                "      urls: [proxy.local/v1]",
-                "  - name: Bad_Name",
-                "    kind: openai"))
+        assertThat(yamlProblems(
+                        dir,
+                        "providers:",
+                        "  - name: vllm",
+                        "    kind: openai-compatible",
+                        "  - name: gw",
+                        "    kind: fixed-window-gateway",
+                        "    match: {}",
+                        "  - name: proxy",
+                        "    kind: openai-compatible",
+                        "    match:",
+                        "      hosts: [\"https://proxy.local\"]",
+                        "      urls: [proxy.local/v1]",
+                        "  - name: Bad_Name",
+                        "    kind: openai"))
                 .containsExactly(
                         "providers[0].match: required but missing for kind openai-compatible (it has no public host to"
                                 + " recognise it by) (sluice.yaml line 2)",
@@ -304,22 +315,23 @@ class ValidationTest {
 
     @Test
     void adapterOptionsAreCheckedAgainstTheKindThatReadsThem() throws Exception {
-        assertThat(yamlProblems(dir,
-                "providers:",
-                "  - name: groq",
-                "    kind: openai-compatible",
-                "    match: {hosts: [api.groq.com]}",
-                "    options:",
-                "      requestWindow: 1d",
-                "      tokensWindow: 60",
-                "      truesUpTokens: sometimes",
-                "  - name: vllm",
-                "    kind: openai-compatible",
-                "    match: {hosts: [vllm.internal]}",
-                "    options: {requestsWindow: 0s, burst: 3}",
-                "  - name: anthropic",
-                "    kind: anthropic",
-                "    options: {requestsWindow: 1m}"))
+        assertThat(yamlProblems(
+                        dir,
+                        "providers:",
+                        "  - name: groq",
+                        "    kind: openai-compatible",
+                        "    match: {hosts: [api.groq.com]}",
+                        "    options:",
+                        "      requestWindow: 1d",
+                        "      tokensWindow: 60",
+                        "      truesUpTokens: sometimes",
+                        "  - name: vllm",
+                        "    kind: openai-compatible",
+                        "    match: {hosts: [vllm.internal]}",
+                        "    options: {requestsWindow: 0s, burst: 3}",
+                        "  - name: anthropic",
+                        "    kind: anthropic",
+                        "    options: {requestsWindow: 1m}"))
                 .containsExactly(
                         "providers[0].options.requestWindow: unknown option, did you mean requestsWindow?"
                                 + " (sluice.yaml line 6)",
@@ -334,7 +346,8 @@ class ValidationTest {
 
     @Test
     void adapterOptionsReachTheModelInCanonicalForm() throws Exception {
-        SluiceConfig c = Fixtures.loadYaml(dir,
+        SluiceConfig c = Fixtures.loadYaml(
+                dir,
                 "providers:",
                 "  - name: groq",
                 "    kind: openai-compatible",
@@ -343,24 +356,30 @@ class ValidationTest {
                 "      requestsWindow: 24h",
                 "      tokensWindow: 1.5m",
                 "      truesUpTokens: False");
-        assertThat(c.provider("groq").orElseThrow().options()).containsExactly(
-                java.util.Map.entry("requestsWindow", "1d"), java.util.Map.entry("tokensWindow", "90s"),
-                java.util.Map.entry("truesUpTokens", "false"));
-        assertThat(Fixtures.loadYaml(dir, "providers: [{name: openai, kind: openai}]").providers().get(0).options())
+        assertThat(c.provider("groq").orElseThrow().options())
+                .containsExactly(
+                        java.util.Map.entry("requestsWindow", "1d"),
+                        java.util.Map.entry("tokensWindow", "90s"),
+                        java.util.Map.entry("truesUpTokens", "false"));
+        assertThat(Fixtures.loadYaml(dir, "providers: [{name: openai, kind: openai}]")
+                        .providers()
+                        .get(0)
+                        .options())
                 .isEmpty();
     }
 
     @Test
     void twoProvidersCannotClaimTheSameHost() throws Exception {
-        assertThat(yamlProblems(dir,
-                "providers:",
-                "  - name: openai-a",
-                "    kind: openai",
-                "  - name: openai-b",
-                "    kind: openai",
-                "  - name: gw",
-                "    kind: openai-compatible",
-                "    match: {hosts: [api.openai.com]}"))
+        assertThat(yamlProblems(
+                        dir,
+                        "providers:",
+                        "  - name: openai-a",
+                        "    kind: openai",
+                        "  - name: openai-b",
+                        "    kind: openai",
+                        "  - name: gw",
+                        "    kind: openai-compatible",
+                        "    match: {hosts: [api.openai.com]}"))
                 .containsExactly(
                         "providers[1].match: required here: providers[0] (openai-a) already matches api.openai.com;"
                                 + " a call can belong to one provider only (sluice.yaml line 4)",
@@ -370,23 +389,24 @@ class ValidationTest {
 
     @Test
     void keysThatDoNotBelongWhereTheyAreSaySo() throws Exception {
-        assertThat(yamlProblems(dir,
-                "providers:",
-                "  - name: openai",
-                "    kind: openai",
-                "    limits:",
-                "      - dimension: requests",
-                "        capacity: 5",
-                "        window: 1s",
-                "        provider: openai",
-                "        shared: false",
-                "tenants:",
-                "  - name: t",
-                "    limits:",
-                "      - dimension: requests",
-                "        capacity: 5",
-                "        window: 1s",
-                "        level: team"))
+        assertThat(yamlProblems(
+                        dir,
+                        "providers:",
+                        "  - name: openai",
+                        "    kind: openai",
+                        "    limits:",
+                        "      - dimension: requests",
+                        "        capacity: 5",
+                        "        window: 1s",
+                        "        provider: openai",
+                        "        shared: false",
+                        "tenants:",
+                        "  - name: t",
+                        "    limits:",
+                        "      - dimension: requests",
+                        "        capacity: 5",
+                        "        window: 1s",
+                        "        level: team"))
                 .containsExactly(
                         "providers[0].limits[0].provider: not allowed here: a provider's own limits always count that"
                                 + " provider's calls (sluice.yaml line 8)",
@@ -398,13 +418,14 @@ class ValidationTest {
 
     @Test
     void weightedSchedulingNeedsPositivePriorities() throws Exception {
-        assertThat(yamlProblems(dir,
-                "classScheduling: weighted",
-                "trafficClasses:",
-                "  - name: background",
-                "    priority: 0",
-                "    maxWait: 0s",
-                "    maxQueueDepth: 0"))
+        assertThat(yamlProblems(
+                        dir,
+                        "classScheduling: weighted",
+                        "trafficClasses:",
+                        "  - name: background",
+                        "    priority: 0",
+                        "    maxWait: 0s",
+                        "    maxQueueDepth: 0"))
                 .containsExactly(
                         "trafficClasses[0].priority: 0 is not allowed, must be >= 1 with classScheduling weighted (it is"
                                 + " the class's relative weight) (sluice.yaml line 4)",
@@ -414,14 +435,15 @@ class ValidationTest {
 
     @Test
     void missingRequiredValuesPointAtTheirEntry() throws Exception {
-        assertThat(yamlProblems(dir,
-                "providers:",
-                "  - kind: openai",
-                "limits:",
-                "  - window: 1m",
-                "tenants:",
-                "  - weight: 2",
-                "  - just-a-name"))
+        assertThat(yamlProblems(
+                        dir,
+                        "providers:",
+                        "  - kind: openai",
+                        "limits:",
+                        "  - window: 1m",
+                        "tenants:",
+                        "  - weight: 2",
+                        "  - just-a-name"))
                 .containsExactly(
                         "providers[0].name: required but missing (sluice.yaml line 2)",
                         "limits[0].dimension: required but missing (sluice.yaml line 4)",
@@ -432,14 +454,11 @@ class ValidationTest {
 
     @Test
     void yamlSyntaxErrorsGiveTheirLine() throws Exception {
-        assertThat(yamlProblems(dir,
-                "mode: enforce",
-                "retry:",
-                "  maxAttempts: 3",
-                "   baseBackoff: 1s"))
+        assertThat(yamlProblems(dir, "mode: enforce", "retry:", "  maxAttempts: 3", "   baseBackoff: 1s"))
                 .containsExactly("YAML syntax error: mapping values are not allowed here (sluice.yaml line 4)");
         assertThat(yamlProblems(dir, "mode: enforce", "retry:", "\tmaxAttempts: 3"))
-                .singleElement().asString()
+                .singleElement()
+                .asString()
                 .startsWith("YAML syntax error: found character '\\t(TAB)' that cannot start any token.")
                 .endsWith("(sluice.yaml line 3)");
     }
@@ -447,7 +466,8 @@ class ValidationTest {
     @Test
     void duplicateKeysAreErrorsNotSilentOverwrites() throws Exception {
         assertThat(yamlProblems(dir, "retry:", "  maxAttempts: 3", "  maxAttempts: 4", "mode: fast"))
-                .containsExactly("retry.maxAttempts: duplicate key, first set at line 2 (sluice.yaml line 3)",
+                .containsExactly(
+                        "retry.maxAttempts: duplicate key, first set at line 2 (sluice.yaml line 3)",
                         "mode: \"fast\" is not allowed, must be one of: enforce, observe, off (sluice.yaml line 4)");
     }
 
@@ -460,10 +480,11 @@ class ValidationTest {
     @Test
     void overridesReportTheirSourceInsteadOfALine() throws Exception {
         assertThat(problems(ConfigSources.builder()
-                .envVariable("SLUICE_LOG_LEVEL", "verbose")
-                .systemProperty("sluice.mode", "fast")
-                .systemProperty("sluice.store.timeout", "soon")
-                .agentArgs("retry.maxAttempts=two").build()))
+                        .envVariable("SLUICE_LOG_LEVEL", "verbose")
+                        .systemProperty("sluice.mode", "fast")
+                        .systemProperty("sluice.store.timeout", "soon")
+                        .agentArgs("retry.maxAttempts=two")
+                        .build()))
                 .containsExactly(
                         "mode: \"fast\" is not allowed, must be one of: enforce, observe, off (-Dsluice.mode)",
                         "logLevel: \"verbose\" is not allowed, must be one of: error, warn, info, debug, trace (SLUICE_LOG_LEVEL)",
@@ -475,9 +496,10 @@ class ValidationTest {
     @Test
     void unknownOverridesSuggestTheSettingMeant() throws Exception {
         assertThat(problems(ConfigSources.builder()
-                .systemProperty("sluice.retry.maxAtempts", "2")
-                .envVariable("SLUICE_ESTIMATION_LAERN", "false")
-                .agentArgs("confg=/etc/sluice.yaml,providers[0].name=x").build()))
+                        .systemProperty("sluice.retry.maxAtempts", "2")
+                        .envVariable("SLUICE_ESTIMATION_LAERN", "false")
+                        .agentArgs("confg=/etc/sluice.yaml,providers[0].name=x")
+                        .build()))
                 .containsExactly(
                         "SLUICE_ESTIMATION_LAERN: unknown setting, did you mean estimation.learn?",
                         "-Dsluice.retry.maxAtempts: unknown setting, did you mean retry.maxAttempts?",
@@ -490,34 +512,45 @@ class ValidationTest {
     @Test
     void aMissingFileNamesThePathAndWhoNamedIt() throws Exception {
         Path missing = dir.resolve("nope.yaml");
-        assertThat(problems(ConfigSources.builder().systemProperty("sluice.config", missing.toString()).build()))
+        assertThat(problems(ConfigSources.builder()
+                        .systemProperty("sluice.config", missing.toString())
+                        .build()))
                 .containsExactly("config: cannot read " + missing + ": no such file (-Dsluice.config)");
-        assertThat(problems(ConfigSources.builder().envVariable("SLUICE_CONFIG", dir.toString() + "/x.yml").build()))
+        assertThat(problems(ConfigSources.builder()
+                        .envVariable("SLUICE_CONFIG", dir.toString() + "/x.yml")
+                        .build()))
                 .containsExactly("config: cannot read " + dir + "/x.yml: no such file (SLUICE_CONFIG)");
         Path conf = write(dir, "sluice.conf", "mode: off\n");
         assertThat(problems(ConfigSources.builder().agentArgs("config=" + conf).build()))
-                .containsExactly("config: " + conf + " has an unknown extension, use .yaml, .yml or .json (agent argument)");
-        assertThat(problems(ConfigSources.builder().agentArgs("config=" + dir.resolve("d.yaml")).build()))
+                .containsExactly(
+                        "config: " + conf + " has an unknown extension, use .yaml, .yml or .json (agent argument)");
+        assertThat(problems(ConfigSources.builder()
+                        .agentArgs("config=" + dir.resolve("d.yaml"))
+                        .build()))
                 .containsExactly("config: cannot read " + dir.resolve("d.yaml") + ": no such file (agent argument)");
     }
 
     @Test
     void everyProblemIsReportedAtOnceWithItsParts() throws Exception {
-        ConfigException e = failure(yamlSources(dir,
-                "mode: fast",
-                "tenants:",
-                "  - name: a",
-                "    wieght: 3",
-                "limits:",
-                "  - dimension: requests",
-                "    capacity: 0",
-                "    window: 1m")
-                .systemProperty("sluice.retry.maxAttempts", "0").build());
-        assertThat(e.getMessage()).isEqualTo(String.join("\n",
-                "retry.maxAttempts: 0 is not allowed, must be >= 1 (-Dsluice.retry.maxAttempts)",
-                "mode: \"fast\" is not allowed, must be one of: enforce, observe, off (sluice.yaml line 1)",
-                "tenants[0].wieght: unknown key, did you mean weight? (sluice.yaml line 4)",
-                "limits[0].capacity: 0 is not allowed, must be > 0 (sluice.yaml line 7)"));
+        ConfigException e = failure(yamlSources(
+                        dir,
+                        "mode: fast",
+                        "tenants:",
+                        "  - name: a",
+                        "    wieght: 3",
+                        "limits:",
+                        "  - dimension: requests",
+                        "    capacity: 0",
+                        "    window: 1m")
+                .systemProperty("sluice.retry.maxAttempts", "0")
+                .build());
+        assertThat(e.getMessage())
+                .isEqualTo(String.join(
+                        "\n",
+                        "retry.maxAttempts: 0 is not allowed, must be >= 1 (-Dsluice.retry.maxAttempts)",
+                        "mode: \"fast\" is not allowed, must be one of: enforce, observe, off (sluice.yaml line 1)",
+                        "tenants[0].wieght: unknown key, did you mean weight? (sluice.yaml line 4)",
+                        "limits[0].capacity: 0 is not allowed, must be > 0 (sluice.yaml line 7)"));
         List<ConfigProblem> problems = e.problems();
         assertThat(problems).hasSize(4);
         ConfigProblem capacity = problems.get(3);
@@ -537,8 +570,10 @@ class ValidationTest {
 
     @Test
     void aValidOverrideDoesNotRescueAnInvalidFile() throws Exception {
-        assertThat(problems(yamlSources(dir, "mode: fast").systemProperty("sluice.mode", "observe")
-                .systemProperty("sluice.retry.maxAttempts", "x").build()))
+        assertThat(problems(yamlSources(dir, "mode: fast")
+                        .systemProperty("sluice.mode", "observe")
+                        .systemProperty("sluice.retry.maxAttempts", "x")
+                        .build()))
                 .containsExactly("retry.maxAttempts: expected a whole number, got \"x\" (-Dsluice.retry.maxAttempts)");
     }
 }

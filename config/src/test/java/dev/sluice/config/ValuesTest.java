@@ -17,13 +17,15 @@ class ValuesTest {
 
     @Test
     void durationsAcceptUnitsDecimalsAndIso8601() throws Exception {
-        RetryConfig r = loadYaml(dir,
-                "retry:",
-                "  baseBackoff: 250ms",
-                "  maxBackoff: 1.5m",
-                "  budgetWindow: PT10S",
-                "  maxHintWait: 0.5h",
-                "leaseTimeout: 1d").retry();
+        RetryConfig r = loadYaml(
+                        dir,
+                        "retry:",
+                        "  baseBackoff: 250ms",
+                        "  maxBackoff: 1.5m",
+                        "  budgetWindow: PT10S",
+                        "  maxHintWait: 0.5h",
+                        "leaseTimeout: 1d")
+                .retry();
         assertThat(r.baseBackoff()).isEqualTo(Duration.ofMillis(250));
         assertThat(r.maxBackoff()).isEqualTo(Duration.ofSeconds(90));
         assertThat(r.budgetWindow()).isEqualTo(Duration.ofSeconds(10));
@@ -42,7 +44,8 @@ class ValuesTest {
 
     @Test
     void capacitiesAcceptUnderscoresAndSuffixes() throws Exception {
-        SluiceConfig c = loadYaml(dir,
+        SluiceConfig c = loadYaml(
+                dir,
                 "limits:",
                 "  - {id: a, dimension: requests, capacity: 200000, window: 1m}",
                 "  - {id: b, dimension: requests, capacity: 200_000, window: 1m}",
@@ -52,19 +55,22 @@ class ValuesTest {
                 "  - {id: f, dimension: requests, capacity: \"30k\", window: 1m}",
                 "  - {id: g, dimension: requests, capacity: 1e3, window: 1m}",
                 "  - {id: h, dimension: spend, capacity: 500m, window: 1d}");
-        assertThat(c.limits()).extracting(LimitConfig::capacity)
-                .containsExactly(200_000L, 200_000L, 200_000L, 1_500_000L, 2_000_000_000L, 30_000L, 1_000L, 500_000_000L);
+        assertThat(c.limits())
+                .extracting(LimitConfig::capacity)
+                .containsExactly(
+                        200_000L, 200_000L, 200_000L, 1_500_000L, 2_000_000_000L, 30_000L, 1_000L, 500_000_000L);
     }
 
     @Test
     void badCapacitiesAreExplained() throws Exception {
-        assertThat(yamlProblems(dir,
-                "limits:",
-                "  - {dimension: requests, capacity: 1.2345k, window: 1m}",
-                "  - {dimension: requests, capacity: 20x, window: 2m}",
-                "  - {dimension: requests, capacity: \"500\", window: 3m}",
-                "  - {dimension: requests, capacity: 99999999999999999999, window: 4m}",
-                "  - {dimension: requests, capacity: 2.5, window: 5m}"))
+        assertThat(yamlProblems(
+                        dir,
+                        "limits:",
+                        "  - {dimension: requests, capacity: 1.2345k, window: 1m}",
+                        "  - {dimension: requests, capacity: 20x, window: 2m}",
+                        "  - {dimension: requests, capacity: \"500\", window: 3m}",
+                        "  - {dimension: requests, capacity: 99999999999999999999, window: 4m}",
+                        "  - {dimension: requests, capacity: 2.5, window: 5m}"))
                 .containsExactly(
                         "limits[0].capacity: \"1.2345k\" is not a whole number (sluice.yaml line 2)",
                         "limits[1].capacity: \"20x\" is not a count; write e.g. 200000, 200_000, 200k or 1.5M (sluice.yaml line 3)",
@@ -75,12 +81,13 @@ class ValuesTest {
 
     @Test
     void badDurationsAreExplained() throws Exception {
-        assertThat(yamlProblems(dir,
-                "retry:",
-                "  baseBackoff: 5 s",
-                "  maxBackoff: P1M",
-                "  budgetWindow: true",
-                "  maxHintWait: -1s"))
+        assertThat(yamlProblems(
+                        dir,
+                        "retry:",
+                        "  baseBackoff: 5 s",
+                        "  maxBackoff: P1M",
+                        "  budgetWindow: true",
+                        "  maxHintWait: -1s"))
                 .containsExactly(
                         "retry.baseBackoff: \"5 s\" is not a duration; write e.g. 500ms, 10s, 1.5m, 1h, 1d or PT1M (sluice.yaml line 2)",
                         "retry.maxBackoff: \"P1M\" is not a duration; write e.g. 500ms, 10s, 1.5m, 1h, 1d or PT1M (sluice.yaml line 3)",
@@ -106,19 +113,22 @@ class ValuesTest {
 
     @Test
     void yamlAnchorsCanShareALimitDefinition() throws Exception {
-        SluiceConfig c = loadYaml(dir,
+        SluiceConfig c = loadYaml(
+                dir,
                 "tenants:",
                 "  - name: a",
                 "    limits: [&budget {dimension: total_tokens, capacity: 100k, window: 1h}]",
                 "  - name: b",
                 "    limits: [*budget]");
-        assertThat(c.allLimits()).extracting(LimitConfig::id)
+        assertThat(c.allLimits())
+                .extracting(LimitConfig::id)
                 .containsExactly("tenant.a.total_tokens.1h", "tenant.b.total_tokens.1h");
     }
 
     @Test
     void scalarsStandInForOneElementLists() throws Exception {
-        SluiceConfig c = loadYaml(dir,
+        SluiceConfig c = loadYaml(
+                dir,
                 "providers:",
                 "  - name: vllm",
                 "    kind: openai-compatible",

@@ -15,8 +15,7 @@ final class Backlog {
     /** From this many queued, the queueing thread waits for the lock and applies the queue. */
     static final int WAIT_FROM = 4_096;
 
-    private Backlog() {
-    }
+    private Backlog() {}
 
     static boolean shouldTry(int depth) {
         return depth % TRY_EVERY == 0;

@@ -43,7 +43,8 @@ public final class CallContext {
         this.deployment = b.deployment;
         this.traceId = b.traceId;
         this.organization = b.organization;
-        this.providerScopeKey = provider + '|' + (apiKeyId == null ? "-" : apiKeyId) + '|' + (model == null ? "-" : model);
+        this.providerScopeKey =
+                provider + '|' + (apiKeyId == null ? "-" : apiKeyId) + '|' + (model == null ? "-" : model);
     }
 
     /** @param provider the provider name (a configured provider's name, or the adapter kind) */

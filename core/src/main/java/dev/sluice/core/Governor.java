@@ -3,7 +3,6 @@ package dev.sluice.core;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
-import dev.sluice.core.telemetry.Decision;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
@@ -15,6 +14,9 @@ import dev.sluice.core.schedule.Timer;
 import dev.sluice.core.schedule.TrafficClass;
 import dev.sluice.core.schedule.Verdict;
 import dev.sluice.core.store.QuotaStore;
+import dev.sluice.core.telemetry.Decision;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,8 +32,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
  * The single door every governed call passes: it admits a call only if every bucket on its path
@@ -140,6 +140,7 @@ public final class Governor implements AutoCloseable {
 
     /** Where the buckets a fleet shares live; {@link QuotaStore#local()} when nothing is shared. */
     private final QuotaStore store;
+
     private final boolean sharesAny;
 
     private final Map<String, TrafficClass> classes;
@@ -199,7 +200,9 @@ public final class Governor implements AutoCloseable {
             queues.put(c.name(), q);
             ordered.add(q);
         }
-        ordered.sort(Comparator.comparingInt((ClassQueue<Waiter> q) -> q.trafficClass().priority()).reversed());
+        ordered.sort(Comparator.comparingInt(
+                        (ClassQueue<Waiter> q) -> q.trafficClass().priority())
+                .reversed());
         this.queuesByPriority = ordered;
         this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
         this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
@@ -350,8 +353,8 @@ public final class Governor implements AutoCloseable {
     }
 
     /** Queues a call {@link #decideAtOnce} could not answer, at the clock reading it used. Lock held. */
-    private Decided enqueue(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly,
-            List<Waiter> done) {
+    private Decided enqueue(
+            CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly, List<Waiter> done) {
         Route route = route(call);
         long nowNanos = lastNanos;
         long nowMillis = route.windowed() ? clock.epochMillis() : 0;
@@ -428,8 +431,21 @@ public final class Governor implements AutoCloseable {
         if (admittedNanos == Long.MIN_VALUE) {
             admittedNanos = (long) LAST_NANOS.getOpaque(this); // took no room: the latest reading will do
         }
-        Permit p = new Permit(this, 0, call, demand, path.buckets, amounts, null, null, -1, admittedNanos, 0,
-                Long.MAX_VALUE, route.scope, route.tenantCounters);
+        Permit p = new Permit(
+                this,
+                0,
+                call,
+                demand,
+                path.buckets,
+                amounts,
+                null,
+                null,
+                -1,
+                admittedNanos,
+                0,
+                Long.MAX_VALUE,
+                route.scope,
+                route.tenantCounters);
         p.laneRoute = route;
         int backlog = lane.push(p, stripe);
         if (Backlog.mustWait(backlog)) {
@@ -579,15 +595,23 @@ public final class Governor implements AutoCloseable {
             Bucket b = buckets[i];
             long amount = amountFor(b, demand);
             amounts[i] = amount;
-            if (amount != 0 && b.limit().enforced() && b.roomOnFastPath(g, nowNanos, nowMillis) < b.roomNeeded(g, amount)) {
+            if (amount != 0
+                    && b.limit().enforced()
+                    && b.roomOnFastPath(g, nowNanos, nowMillis) < b.roomNeeded(g, amount)) {
                 return null;
             }
         }
         return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
     }
 
-    private Decided enqueue(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
-            long callerDeadlineNanos, List<Waiter> done) {
+    private Decided enqueue(
+            CallContext call,
+            Demand demand,
+            Route route,
+            long nowNanos,
+            long nowMillis,
+            long callerDeadlineNanos,
+            List<Waiter> done) {
         TrafficClass cls = classOf(call);
         long deadline = deadlineFor(cls, nowNanos, callerDeadlineNanos);
         ClassQueue<Waiter> queue = queues.get(cls.name());
@@ -629,7 +653,8 @@ public final class Governor implements AutoCloseable {
             long nowMillis = clock.epochMillis();
             Route route = route(queued.context);
             Shortfall s = shortfall(queued.demand, route, nowNanos, nowMillis);
-            return reject(Rejections.forShortfall(GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
+            return reject(Rejections.forShortfall(
+                    GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
         } finally {
             lock.unlock();
         }
@@ -639,8 +664,14 @@ public final class Governor implements AutoCloseable {
      * The immediate answers when the fast path did not admit: observe mode admits anyway;
      * rejected now when waiting cannot help. Null means: queue it.
      */
-    private Admission decideNow(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
-            long callerDeadlineNanos, Mode m) {
+    private Admission decideNow(
+            CallContext call,
+            Demand demand,
+            Route route,
+            long nowNanos,
+            long nowMillis,
+            long callerDeadlineNanos,
+            Mode m) {
         Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
         if (m == Mode.OBSERVE) {
             if (s != null) {
@@ -664,8 +695,14 @@ public final class Governor implements AutoCloseable {
         return null;
     }
 
-    private Admission overflow(CallContext call, Demand demand, Route route, TrafficClass cls, long nowNanos,
-            long nowMillis, String reason) {
+    private Admission overflow(
+            CallContext call,
+            Demand demand,
+            Route route,
+            TrafficClass cls,
+            long nowNanos,
+            long nowMillis,
+            String reason) {
         if (cls.overloadAction() == OverloadAction.PASS_THROUGH
                 && !providerHasNoRoom(demand, route, nowNanos, nowMillis)) {
             stats.onPassedThrough(cls.name());
@@ -683,12 +720,15 @@ public final class Governor implements AutoCloseable {
      * a call go only where Sluice does not know, such as a limit of the service's own.
      */
     private boolean providerHasNoRoom(Demand demand, Route route, long nowNanos, long nowMillis) {
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0 && !route.scope.holdsForFirstAnswer(nowNanos)) {
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0
+                && !route.scope.holdsForFirstAnswer(nowNanos)) {
             return true;
         }
         for (Bucket b : route.buckets()) {
             long amount = amountFor(b, demand);
-            if (amount != 0 && b.limit().enforced() && b.limit().mirrorsProvider()
+            if (amount != 0
+                    && b.limit().enforced()
+                    && b.limit().mirrorsProvider()
                     && b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
                 return true;
             }
@@ -701,7 +741,9 @@ public final class Governor implements AutoCloseable {
         Shortfall worst = null;
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            worst = route.scope.holdsForFirstAnswer(nowNanos) ? Shortfall.firstAnswer(gate) : Shortfall.providerGate(gate);
+            worst = route.scope.holdsForFirstAnswer(nowNanos)
+                    ? Shortfall.firstAnswer(gate)
+                    : Shortfall.providerGate(gate);
         }
         for (Bucket b : route.buckets()) {
             long amount = amountFor(b, demand);
@@ -722,8 +764,7 @@ public final class Governor implements AutoCloseable {
         return worst;
     }
 
-    private Permit take(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis,
-            long waitedNanos) {
+    private Permit take(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis, long waitedNanos) {
         Bucket[] buckets = route.buckets();
         long[] amounts = new long[buckets.length];
         for (int i = 0; i < buckets.length; i++) {
@@ -733,8 +774,15 @@ public final class Governor implements AutoCloseable {
     }
 
     /** Charges every bucket on the route; the caller checked room (or is in observe mode). */
-    private Permit take(CallContext call, Demand demand, Route route, Bucket[] buckets, long[] amounts,
-            long nowNanos, long nowMillis, long waitedNanos) {
+    private Permit take(
+            CallContext call,
+            Demand demand,
+            Route route,
+            Bucket[] buckets,
+            long[] amounts,
+            long nowNanos,
+            long nowMillis,
+            long waitedNanos) {
         int g = route.guarantee;
         long[] windowIds = route.tracked() ? new long[buckets.length] : null;
         long[] fromReserve = g >= 0 ? new long[buckets.length] : null;
@@ -752,16 +800,38 @@ public final class Governor implements AutoCloseable {
                 windowIds[i] = window;
             }
         }
-        Permit permit = newPermit(call, demand, buckets, amounts, windowIds, fromReserve, g, nowNanos, waitedNanos,
-                route.scope, route.tenantCounters);
+        Permit permit = newPermit(
+                call,
+                demand,
+                buckets,
+                amounts,
+                windowIds,
+                fromReserve,
+                g,
+                nowNanos,
+                waitedNanos,
+                route.scope,
+                route.tenantCounters);
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
         }
-        stats.onAdmitted(route.classCounters, route.tenantCounters, demand.totalTokens(),
-                fromReserve == null ? 0 : borrowed(demand, buckets, amounts, fromReserve), waitedNanos);
+        stats.onAdmitted(
+                route.classCounters,
+                route.tenantCounters,
+                demand.totalTokens(),
+                fromReserve == null ? 0 : borrowed(demand, buckets, amounts, fromReserve),
+                waitedNanos);
         if (waitedNanos >= 1_000_000L) {
-            stats.decisions().record(new Decision(clock.epochMillis(), "admitted", call.provider(), call.model(),
-                    call.tenant(), call.trafficClass(), waitedNanos / 1_000_000L, "after waiting in the queue"));
+            stats.decisions()
+                    .record(new Decision(
+                            clock.epochMillis(),
+                            "admitted",
+                            call.provider(),
+                            call.model(),
+                            call.tenant(),
+                            call.trafficClass(),
+                            waitedNanos / 1_000_000L,
+                            "after waiting in the queue"));
         }
         return permit;
     }
@@ -775,8 +845,9 @@ public final class Governor implements AutoCloseable {
         boolean shared = false;
         for (int i = 0; i < buckets.length; i++) {
             Dimension d = buckets[i].limit().dimension();
-            if (amounts[i] > 0 && buckets[i].holdsReserves() && (d == Dimension.TOTAL_TOKENS
-                    || d == Dimension.INPUT_TOKENS || d == Dimension.OUTPUT_TOKENS)) {
+            if (amounts[i] > 0
+                    && buckets[i].holdsReserves()
+                    && (d == Dimension.TOTAL_TOKENS || d == Dimension.INPUT_TOKENS || d == Dimension.OUTPUT_TOKENS)) {
                 shared = true;
                 covered = Math.min(covered, (double) fromReserve[i] / amounts[i]);
             }
@@ -784,11 +855,33 @@ public final class Governor implements AutoCloseable {
         return shared ? Math.round(demand.totalTokens() * (1 - covered)) : 0;
     }
 
-    private Permit newPermit(CallContext call, Demand demand, Bucket[] buckets, long[] amounts, long[] windowIds,
-            long[] fromReserve, int guarantee, long nowNanos, long waitedNanos, ProviderScope scope,
+    private Permit newPermit(
+            CallContext call,
+            Demand demand,
+            Bucket[] buckets,
+            long[] amounts,
+            long[] windowIds,
+            long[] fromReserve,
+            int guarantee,
+            long nowNanos,
+            long waitedNanos,
+            ProviderScope scope,
             dev.sluice.core.telemetry.TenantCounters tenantCounters) {
-        Permit p = new Permit(this, ++nextPermitId, call, demand, buckets, amounts, windowIds, fromReserve, guarantee,
-                nowNanos, waitedNanos, nowNanos + leaseTimeoutNanos, scope, tenantCounters);
+        Permit p = new Permit(
+                this,
+                ++nextPermitId,
+                call,
+                demand,
+                buckets,
+                amounts,
+                windowIds,
+                fromReserve,
+                guarantee,
+                nowNanos,
+                waitedNanos,
+                nowNanos + leaseTimeoutNanos,
+                scope,
+                tenantCounters);
         if (scope != null) {
             ledger.append(p);
             if (reapTask == null && !closed) {
@@ -939,8 +1032,13 @@ public final class Governor implements AutoCloseable {
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
             return;
         }
-        Rejection r = Rejections.forShortfall(GatewayDecision.QUEUE_DEADLINE_EXCEEDED, w.context, w.demand, s,
-                nowNanos - w.enqueuedNanos, "deadline");
+        Rejection r = Rejections.forShortfall(
+                GatewayDecision.QUEUE_DEADLINE_EXCEEDED,
+                w.context,
+                w.demand,
+                s,
+                nowNanos - w.enqueuedNanos,
+                "deadline");
         leaveQueue(w, reject(r), done);
     }
 
@@ -1170,8 +1268,11 @@ public final class Governor implements AutoCloseable {
         long ceiling = Long.MAX_VALUE;
         for (Limit l : limits) {
             LimitSpec s = l.spec();
-            if (s.mirrorsProvider() && s.dimension() == b.dimension && s.window() != null
-                    && s.window().toMillis() == b.windowMillis && l.appliesTo(call)) {
+            if (s.mirrorsProvider()
+                    && s.dimension() == b.dimension
+                    && s.window() != null
+                    && s.window().toMillis() == b.windowMillis
+                    && l.appliesTo(call)) {
                 ceiling = Math.min(ceiling, l.capacity());
             }
         }
@@ -1210,17 +1311,19 @@ public final class Governor implements AutoCloseable {
                 for (Bucket b : s.learnedBuckets()) {
                     budgets.add(s.saved(b, nowNanos, nowMillis));
                 }
-                long pausedUntil = s.isPaused(nowNanos) ? nowMillis + (s.pausedUntilNanos() - nowNanos) / 1_000_000L : 0;
+                long pausedUntil =
+                        s.isPaused(nowNanos) ? nowMillis + (s.pausedUntilNanos() - nowNanos) / 1_000_000L : 0;
                 if (!budgets.isEmpty() || pausedUntil != 0) {
-                    scopes.add(new dev.sluice.core.state.SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
+                    scopes.add(
+                            new dev.sluice.core.state.SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
                 }
             }
             List<dev.sluice.core.state.SavedState.ConfiguredBucket> buckets = new ArrayList<>();
             for (Limit l : limits) {
                 for (Bucket b : l.buckets()) {
                     long windowStart = b.isWindowed() ? l.windowStartAt(nowMillis) : -1;
-                    buckets.add(new dev.sluice.core.state.SavedState.ConfiguredBucket(l.id(), b.scopeValue(),
-                            b.roomAsCounted(nowNanos, nowMillis), windowStart));
+                    buckets.add(new dev.sluice.core.state.SavedState.ConfiguredBucket(
+                            l.id(), b.scopeValue(), b.roomAsCounted(nowNanos, nowMillis), windowStart));
                 }
             }
             return new dev.sluice.core.state.SavedState(nowMillis, scopes, buckets, routes.organizations());
@@ -1263,7 +1366,8 @@ public final class Governor implements AutoCloseable {
                     b.lowerRoomTo(saved.room, nowNanos, nowMillis);
                 } else {
                     double refilled = (double) l.capacity() * elapsed / Math.max(1, l.windowMillis());
-                    b.lowerRoomTo((long) Math.min(l.capacity(), Math.max(0, saved.room) + refilled), nowNanos, nowMillis);
+                    b.lowerRoomTo(
+                            (long) Math.min(l.capacity(), Math.max(0, saved.room) + refilled), nowNanos, nowMillis);
                 }
                 restored++;
             }
@@ -1336,12 +1440,16 @@ public final class Governor implements AutoCloseable {
 
     private Rejection operatorPause(CallContext call, Demand demand) {
         if (call.tenant() != null && pausedTenants.contains(call.tenant())) {
-            return Rejections.forCall(GatewayDecision.PAUSED, call, demand).scope("tenant=" + call.tenant())
-                    .detail("tenant paused by an operator").build();
+            return Rejections.forCall(GatewayDecision.PAUSED, call, demand)
+                    .scope("tenant=" + call.tenant())
+                    .detail("tenant paused by an operator")
+                    .build();
         }
         if (call.apiKeyId() != null && pausedApiKeys.contains(call.apiKeyId())) {
-            return Rejections.forCall(GatewayDecision.PAUSED, call, demand).scope("api_key=" + call.apiKeyId())
-                    .detail("API key paused by an operator").build();
+            return Rejections.forCall(GatewayDecision.PAUSED, call, demand)
+                    .scope("api_key=" + call.apiKeyId())
+                    .detail("API key paused by an operator")
+                    .build();
         }
         return null;
     }
@@ -1350,8 +1458,16 @@ public final class Governor implements AutoCloseable {
 
     private Admission reject(Rejection r) {
         stats.onRejected(r);
-        stats.decisions().record(new Decision(clock.epochMillis(), r.decision().wireName(), r.provider(), r.model(),
-                r.tenant(), r.trafficClass(), r.waitedMillis(), r.toString()));
+        stats.decisions()
+                .record(new Decision(
+                        clock.epochMillis(),
+                        r.decision().wireName(),
+                        r.provider(),
+                        r.model(),
+                        r.tenant(),
+                        r.trafficClass(),
+                        r.waitedMillis(),
+                        r.toString()));
         return Admission.rejected(r);
     }
 
@@ -1429,8 +1545,8 @@ public final class Governor implements AutoCloseable {
      * learned). For tests and status views.
      */
     public long available(Dimension dimension) {
-        return underLock(nowNanos -> StatusViews.available(dimension, limits, routes.scopes(), nowNanos,
-                clock.epochMillis()));
+        return underLock(
+                nowNanos -> StatusViews.available(dimension, limits, routes.scopes(), nowNanos, clock.epochMillis()));
     }
 
     /**
@@ -1585,8 +1701,10 @@ public final class Governor implements AutoCloseable {
                 for (Waiter w : q.all()) {
                     q.remove(w);
                     Rejection r = Rejections.forCall(GatewayDecision.REJECTED_LOCALLY, w.context, w.demand)
-                            .waitedMillis((nowNanos - w.enqueuedNanos) / 1_000_000).queueReason("shutdown")
-                            .detail("governor closed").build();
+                            .waitedMillis((nowNanos - w.enqueuedNanos) / 1_000_000)
+                            .queueReason("shutdown")
+                            .detail("governor closed")
+                            .build();
                     leaveQueue(w, Admission.rejected(r), done);
                 }
             }

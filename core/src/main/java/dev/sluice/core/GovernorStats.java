@@ -21,6 +21,7 @@ public final class GovernorStats {
      * fence; status views read them racily (a 64-bit JVM never tears a long).
      */
     private long admitted;
+
     private long settled;
     private final LongAdder[] rejected = newAdders(GatewayDecision.values().length);
     private final LongAdder[] observedWouldDelay = newAdders(GatewayDecision.values().length);
@@ -28,7 +29,9 @@ public final class GovernorStats {
     private final LongAdder providerPauses = new LongAdder();
     private final Map<String, ClassCounters> byClass = new ConcurrentHashMap<>();
     /** Bounded: tenants may be as many as API keys; the least recently seen go first. */
-    private final Cache<String, TenantCounters> byTenant = Caffeine.newBuilder().maximumSize(10_000).build();
+    private final Cache<String, TenantCounters> byTenant =
+            Caffeine.newBuilder().maximumSize(10_000).build();
+
     private final DecisionLog decisions = new DecisionLog(1_024);
 
     private static LongAdder[] newAdders(int n) {
@@ -121,8 +124,8 @@ public final class GovernorStats {
     }
 
     private ClassCounters classCounters(String trafficClass) {
-        return byClass.computeIfAbsent(trafficClass == null ? CallContext.DEFAULT_CLASS : trafficClass,
-                k -> new ClassCounters());
+        return byClass.computeIfAbsent(
+                trafficClass == null ? CallContext.DEFAULT_CLASS : trafficClass, k -> new ClassCounters());
     }
 
     public long admitted() {

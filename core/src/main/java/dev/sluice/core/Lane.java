@@ -33,7 +33,6 @@ final class Lane {
      */
     private static final int SPACING = 32;
 
-
     /**
      * Each stripe's stack of admitted permits. The stack lives in a small holder replaced at each
      * registration, so it is nearly always a young object: pushing a new permit on it is a store
@@ -69,6 +68,7 @@ final class Lane {
 
     /** Whether the lane is open, in the middle of an array so its cache line holds nothing else. */
     private final AtomicIntegerArray gate = new AtomicIntegerArray(32);
+
     private static final int GATE = 16;
 
     /** The calling thread's stripe: consecutive thread ids get different stripes. */

@@ -27,6 +27,7 @@ public final class Permit extends Admission {
 
     /** Settlement requests that carry no usage. */
     static final Object CANCEL = new Object();
+
     static final Object AS_RESERVED = new Object();
     static final Object REFUSED_COUNTED = new Object();
     static final Object REFUSED_NOT_COUNTED = new Object();
@@ -47,20 +48,24 @@ public final class Permit extends Admission {
     private final Governor governor;
     /** Set at admission, or when the lock holder registers a lane admission (0 until then). */
     private long id;
+
     private final CallContext context;
     private final Demand demand;
     /** The buckets on the call's path; {@link #amounts} says what each was charged (0: nothing). */
     final Bucket[] buckets;
+
     final long[] amounts;
     /** The window each windowed bucket was charged in (null when the path has no windowed bucket). */
     final long[] windowIds;
     /** What came from the tenant's guaranteed reserve in each bucket (null without a guarantee). */
     final long[] fromReserve;
+
     final int guarantee;
     private final long admittedNanos;
     private final long waitedNanos;
     /** Set at admission, or when a lane admission is registered (guarded by the governor's lock). */
     long leaseExpiryNanos;
+
     private final ProviderScope scope;
     /** The tenant's counters, updated when the permit is settled (null in mode off). */
     final dev.sluice.core.telemetry.TenantCounters tenantCounters;
@@ -73,10 +78,12 @@ public final class Permit extends Admission {
 
     /** Next permit on the governor's stack of settlements to apply, and that stack's depth with this one on top. */
     Permit nextPending;
+
     int pendingDepth;
 
     /** Links in the governor's lease list (guarded by the governor's lock). */
     Permit leasePrev;
+
     Permit leaseNext;
     boolean inLeaseList;
 
@@ -88,12 +95,25 @@ public final class Permit extends Admission {
      * the next permit on its stripe's stack, and that stack's depth with it on top.
      */
     Route laneRoute;
+
     Permit laneNext;
     int laneDepth;
 
-    Permit(Governor governor, long id, CallContext context, Demand demand, Bucket[] buckets, long[] amounts,
-            long[] windowIds, long[] fromReserve, int guarantee, long admittedNanos, long waitedNanos,
-            long leaseExpiryNanos, ProviderScope scope, dev.sluice.core.telemetry.TenantCounters tenantCounters) {
+    Permit(
+            Governor governor,
+            long id,
+            CallContext context,
+            Demand demand,
+            Bucket[] buckets,
+            long[] amounts,
+            long[] windowIds,
+            long[] fromReserve,
+            int guarantee,
+            long admittedNanos,
+            long waitedNanos,
+            long leaseExpiryNanos,
+            ProviderScope scope,
+            dev.sluice.core.telemetry.TenantCounters tenantCounters) {
         this.governor = governor;
         this.id = id;
         this.context = context;

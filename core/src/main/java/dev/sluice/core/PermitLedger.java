@@ -117,8 +117,14 @@ final class PermitLedger {
                 continue;
             }
             long actual = actual(b, d, amount, p.demand(), settlement);
-            b.settle(amount, actual, p.windowIds == null ? 0 : p.windowIds[i], p.guarantee,
-                    p.fromReserve == null ? 0 : p.fromReserve[i], nowNanos, nowMillis);
+            b.settle(
+                    amount,
+                    actual,
+                    p.windowIds == null ? 0 : p.windowIds[i],
+                    p.guarantee,
+                    p.fromReserve == null ? 0 : p.fromReserve[i],
+                    nowNanos,
+                    nowMillis);
         }
         if (p.probe && (settlement == Permit.CANCEL || settlement == Permit.AS_RESERVED)) {
             p.scope().probeAbandoned();
@@ -131,8 +137,14 @@ final class PermitLedger {
         for (int i = 0; i < amounts.length; i++) {
             if (amounts[i] > 0 && buckets[i].limit().dimension() == Dimension.CONCURRENCY) {
                 // a shared bucket tells by what take returned whether the slot came from the store
-                buckets[i].settle(amounts[i], 0, p.windowIds == null ? 0 : p.windowIds[i], p.guarantee,
-                        p.fromReserve == null ? 0 : p.fromReserve[i], nowNanos, 0);
+                buckets[i].settle(
+                        amounts[i],
+                        0,
+                        p.windowIds == null ? 0 : p.windowIds[i],
+                        p.guarantee,
+                        p.fromReserve == null ? 0 : p.fromReserve[i],
+                        nowNanos,
+                        0);
             }
         }
     }

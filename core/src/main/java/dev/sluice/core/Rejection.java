@@ -151,8 +151,13 @@ public final class Rejection {
             s.append(" ").append(detail);
         }
         if (queueReason != null) {
-            s.append("; waited ").append(waitedMillis).append(" ms (class ").append(trafficClass)
-                    .append(", ").append(queueReason).append(')');
+            s.append("; waited ")
+                    .append(waitedMillis)
+                    .append(" ms (class ")
+                    .append(trafficClass)
+                    .append(", ")
+                    .append(queueReason)
+                    .append(')');
         }
         return s.toString();
     }

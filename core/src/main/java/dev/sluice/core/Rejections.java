@@ -29,7 +29,8 @@ public final class Rejections {
 
     /** A call Sluice could not govern, refused because the fail mode is closed. */
     public static Rejection failedClosed(String provider, CallContext call) {
-        Rejection.Builder b = call != null ? forCall(GatewayDecision.REJECTED_LOCALLY, call)
+        Rejection.Builder b = call != null
+                ? forCall(GatewayDecision.REJECTED_LOCALLY, call)
                 : Rejection.builder(GatewayDecision.REJECTED_LOCALLY).provider(provider);
         return b.detail("Sluice fault (fail mode closed)").build();
     }
@@ -38,8 +39,13 @@ public final class Rejections {
      * The governor's refusal of a demand that does not fit: the limiter and scope that are short
      * (counted on that limit), how long until it fits, and what the call waited.
      */
-    static Rejection forShortfall(GatewayDecision decision, CallContext call, Demand demand, Shortfall s,
-            long waitedNanos, String queueReason) {
+    static Rejection forShortfall(
+            GatewayDecision decision,
+            CallContext call,
+            Demand demand,
+            Shortfall s,
+            long waitedNanos,
+            String queueReason) {
         Rejection.Builder b = forCall(decision, call, demand)
                 .waitedMillis(waitedNanos / 1_000_000)
                 .queueReason(queueReason);

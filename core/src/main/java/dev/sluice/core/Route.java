@@ -1,11 +1,11 @@
 package dev.sluice.core;
 
-import dev.sluice.core.GovernorStats.ClassCounters;
-import dev.sluice.core.telemetry.TenantCounters;
 import dev.sluice.config.Dimension;
+import dev.sluice.core.GovernorStats.ClassCounters;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.LaneCredit;
 import dev.sluice.core.quota.ProviderScope;
+import dev.sluice.core.telemetry.TenantCounters;
 
 /**
  * The buckets a call is counted in (configured limits on its path, then the limits its provider
@@ -19,18 +19,24 @@ final class Route {
     final ProviderScope scope;
     /** The call's tenant as a guaranteed tenant's index, or -1. */
     final int guarantee;
+
     final TenantCounters tenantCounters;
     final ClassCounters classCounters;
 
     /** Configured then learned buckets, rebuilt when the scope learns a new budget. */
     private Bucket[] all;
+
     private Bucket[] learnedSeen;
     private boolean windowed;
     private boolean tracked;
     /** The path as the lock-free lane may take it, or null when it may not (see {@link LanePath}). */
     private volatile LanePath lanePath;
 
-    Route(Bucket[] configured, ProviderScope scope, int guarantee, TenantCounters tenantCounters,
+    Route(
+            Bucket[] configured,
+            ProviderScope scope,
+            int guarantee,
+            TenantCounters tenantCounters,
             ClassCounters classCounters) {
         this.configured = configured;
         this.scope = scope;

@@ -41,10 +41,15 @@ final class RouteKey {
             return false;
         }
         RouteKey k = (RouteKey) o;
-        return hash == k.hash && provider.equals(k.provider) && Objects.equals(model, k.model)
-                && Objects.equals(deployment, k.deployment) && Objects.equals(tenant, k.tenant)
-                && Objects.equals(team, k.team) && Objects.equals(apiKeyId, k.apiKeyId)
-                && trafficClass.equals(k.trafficClass) && Objects.equals(organization, k.organization);
+        return hash == k.hash
+                && provider.equals(k.provider)
+                && Objects.equals(model, k.model)
+                && Objects.equals(deployment, k.deployment)
+                && Objects.equals(tenant, k.tenant)
+                && Objects.equals(team, k.team)
+                && Objects.equals(apiKeyId, k.apiKeyId)
+                && trafficClass.equals(k.trafficClass)
+                && Objects.equals(organization, k.organization);
     }
 
     @Override

@@ -42,7 +42,12 @@ final class Routes {
      */
     private final Cache<String, String> organizationOfKey;
 
-    Routes(Limit[] limits, Guarantees guarantees, QuotaStore store, GovernorStats stats, Clock clock,
+    Routes(
+            Limit[] limits,
+            Guarantees guarantees,
+            QuotaStore store,
+            GovernorStats stats,
+            Clock clock,
             long coldStartWaitNanos) {
         this.limits = limits;
         this.guarantees = guarantees;
@@ -111,9 +116,14 @@ final class Routes {
         }
         String organization = organizationOf(call);
         String scopeKey = organization == null ? call.providerScopeKey() : organizationScopeKey(call, organization);
-        ProviderScope scope = scopes.get(scopeKey, k -> newScope(k, displayName(call, organization), buckets, nowNanos));
-        Route r = new Route(buckets.toArray(new Bucket[0]), scope, guarantees.indexOf(call.tenant()),
-                stats.tenant(call.tenant()), stats.trafficClass(call.trafficClass()));
+        ProviderScope scope =
+                scopes.get(scopeKey, k -> newScope(k, displayName(call, organization), buckets, nowNanos));
+        Route r = new Route(
+                buckets.toArray(new Bucket[0]),
+                scope,
+                guarantees.indexOf(call.tenant()),
+                stats.tenant(call.tenant()),
+                stats.trafficClass(call.trafficClass()));
         call.cachedRoute = r;
         routes.put(call.routeKey(), r);
         return r;
@@ -135,7 +145,8 @@ final class Routes {
         if (!organization.equals(organizationOfKey.getIfPresent(keyId))) {
             organizationOfKey.put(keyId, organization);
             ProviderScope own = scopes.getIfPresent(call.providerScopeKey());
-            ProviderScope shared = scopes.get(organizationScopeKey(call, organization),
+            ProviderScope shared = scopes.get(
+                    organizationScopeKey(call, organization),
                     k -> new ProviderScope(k, displayName(call, organization), guarantees, store));
             if (own != null && own != shared) {
                 if (own.isPaused(nowNanos)) {
@@ -185,7 +196,8 @@ final class Routes {
      */
     private ProviderScope newScope(String key, String displayName, List<Bucket> routeBuckets, long nowNanos) {
         ProviderScope scope = new ProviderScope(key, displayName, guarantees, store);
-        if (coldStartWaitNanos > 0 && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
+        if (coldStartWaitNanos > 0
+                && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
             scope.startCold(nowNanos + coldStartWaitNanos);
         }
         return scope;

@@ -12,10 +12,12 @@ final class Shortfall {
 
     /** The short bucket, or null when the provider scope holds the call. */
     final Bucket bucket;
+
     final long needed;
     final long room;
     /** How long until it fits: nanoseconds, {@link Bucket#ON_RELEASE} or {@link Bucket#NEVER}. */
     final long nanos;
+
     final boolean never;
     /** Only a cold scope's first answer is awaited: not a shortage Sluice knows of. */
     final boolean firstAnswer;

@@ -63,8 +63,8 @@ public final class SluiceRuntime implements AutoCloseable {
             g.limit(limitSpec(limit));
         }
         for (TrafficClassConfig c : config.trafficClasses()) {
-            g.trafficClass(new TrafficClass(c.name(), c.priority(), c.maxWait(), c.maxQueueDepth(),
-                    c.overloadAction()));
+            g.trafficClass(
+                    new TrafficClass(c.name(), c.priority(), c.maxWait(), c.maxQueueDepth(), c.overloadAction()));
         }
         for (TenantConfig t : config.tenants()) {
             g.tenant(t.name(), t.weight(), t.guaranteedShare());
@@ -73,12 +73,24 @@ public final class SluiceRuntime implements AutoCloseable {
         RetryConfig retry = config.retry();
         EstimationConfig e = config.estimation();
         ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry(config, clock))
-                .identity(new IdentityResolver(sources(config.identity().tenant()), sources(config.identity().team()),
+                .identity(new IdentityResolver(
+                        sources(config.identity().tenant()),
+                        sources(config.identity().team()),
                         sources(config.identity().trafficClass())))
-                .estimator(new Estimator(e.charsPerToken(), e.tokensPerMessage(), e.outputPercentile(),
-                        e.defaultOutputTokens(), e.learn(), e.correctionMin(), e.correctionMax()))
-                .retryPolicy(new RetryPolicy(retry.maxAttempts(), retry.baseBackoff(), retry.maxBackoff(),
-                        retry.hintJitter(), retry.maxHintWait()))
+                .estimator(new Estimator(
+                        e.charsPerToken(),
+                        e.tokensPerMessage(),
+                        e.outputPercentile(),
+                        e.defaultOutputTokens(),
+                        e.learn(),
+                        e.correctionMin(),
+                        e.correctionMax()))
+                .retryPolicy(new RetryPolicy(
+                        retry.maxAttempts(),
+                        retry.baseBackoff(),
+                        retry.maxBackoff(),
+                        retry.hintJitter(),
+                        retry.maxHintWait()))
                 .retryBudget(retry.budgetRatio(), retry.budgetFloorPerSecond(), retry.budgetWindow())
                 .failMode(config.failMode())
                 .build();
@@ -138,13 +150,15 @@ public final class SluiceRuntime implements AutoCloseable {
             case THREAD_NAME:
                 return IdentitySource.threadName(r::valueFromThreadName, r.argument());
             case CALLING_PACKAGE:
-                return IdentitySource.callingPackage(r::valueForClass, r.packageValues().keySet().toString());
+                return IdentitySource.callingPackage(
+                        r::valueForClass, r.packageValues().keySet().toString());
             case API_KEY_ID:
                 return IdentitySource.apiKeyId();
             case DEFAULT:
                 return IdentitySource.constant(r.argument());
             default:
-                throw new IllegalArgumentException("identity rule " + r.kind().toString().toLowerCase(Locale.ROOT));
+                throw new IllegalArgumentException(
+                        "identity rule " + r.kind().toString().toLowerCase(Locale.ROOT));
         }
     }
 
@@ -184,8 +198,8 @@ public final class SluiceRuntime implements AutoCloseable {
         if (config.store().isRedis() || SluiceConfig.STATE_FILE_OFF.equals(config.stateFile())) {
             return 0;
         }
-        dev.sluice.core.state.StateKeeper k = new dev.sluice.core.state.StateKeeper(governor,
-                new dev.sluice.core.state.StateFile(file), config.stateSaveInterval());
+        dev.sluice.core.state.StateKeeper k = new dev.sluice.core.state.StateKeeper(
+                governor, new dev.sluice.core.state.StateFile(file), config.stateSaveInterval());
         int restored = k.restore();
         stateKeeper = k;
         governor.onLearned(k::changed);

@@ -22,8 +22,8 @@ final class StatusViews {
     private StatusViews() {}
 
     /** The least room over every bucket of a dimension, configured and learned. */
-    static long available(Dimension dimension, Limit[] limits, Collection<ProviderScope> scopes, long nowNanos,
-            long nowMillis) {
+    static long available(
+            Dimension dimension, Limit[] limits, Collection<ProviderScope> scopes, long nowNanos, long nowMillis) {
         long least = Long.MAX_VALUE;
         for (Limit l : limits) {
             if (l.dimension() == dimension) {
@@ -43,8 +43,8 @@ final class StatusViews {
     }
 
     /** A view of every bucket, configured then learned. */
-    static List<BucketView> bucketViews(Limit[] limits, Collection<ProviderScope> scopes, long nowNanos,
-            long nowMillis) {
+    static List<BucketView> bucketViews(
+            Limit[] limits, Collection<ProviderScope> scopes, long nowNanos, long nowMillis) {
         List<BucketView> views = new ArrayList<>();
         for (Limit l : limits) {
             for (Bucket b : l.buckets()) {

@@ -17,8 +17,12 @@ import org.junit.jupiter.api.Test;
 class ColdStartTest extends GovernorFixture {
 
     private static CallContext call(String tenant, String trafficClass) {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant(tenant).apiKeyId("k_abc123")
-                .trafficClass(trafficClass).build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant(tenant)
+                .apiKeyId("k_abc123")
+                .trafficClass(trafficClass)
+                .build();
     }
 
     private static CallContext call(String tenant) {
@@ -70,7 +74,8 @@ class ColdStartTest extends GovernorFixture {
     void aCallWhoseOwnDeadlineComesFirstGoesThenInsteadOfBeingRefused() {
         coldGovernor();
         governor.admitAsync(call("a"), Demand.oneRequest(), 0);
-        CompletableFuture<Admission> interactive = governor.admitAsync(call("b", "interactive"), Demand.oneRequest(), 0);
+        CompletableFuture<Admission> interactive =
+                governor.admitAsync(call("b", "interactive"), Demand.oneRequest(), 0);
         assertThat(interactive).isNotDone(); // not refused at once for a wait that may never be needed
         timer.advance(Duration.ofMillis(300));
         assertThat(interactive).isCompleted();
@@ -92,8 +97,11 @@ class ColdStartTest extends GovernorFixture {
 
     @Test
     void aScopeWhoseLimitsAreDeclaredIsNotCold() {
-        coldGovernor(LimitSpec.builder("rpm", REQUESTS, 600).window(Duration.ofMinutes(1)).provider("openai")
-                .mirrorsProvider(true).build());
+        coldGovernor(LimitSpec.builder("rpm", REQUESTS, 600)
+                .window(Duration.ofMinutes(1))
+                .provider("openai")
+                .mirrorsProvider(true)
+                .build());
         assertThat(governor.admitAsync(call("a"), Demand.oneRequest(), 0)).isCompleted();
         assertThat(governor.admitAsync(call("b"), Demand.oneRequest(), 0)).isCompleted();
     }

@@ -22,7 +22,11 @@ class ExternalShareTest extends GovernorFixture {
     private static final long STEP_MILLIS = 50;
 
     private static CallContext call() {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant("t").apiKeyId("k_1").build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("t")
+                .apiKeyId("k_1")
+                .build();
     }
 
     /** What the provider saw over one span of the run. */
@@ -47,8 +51,10 @@ class ExternalShareTest extends GovernorFixture {
                 providerLevel = Math.max(0, providerLevel - neighbourShare * RATE_PER_SECOND * STEP_MILLIS / 1000.0);
                 while (!answers.isEmpty() && answers.peek()[0] <= nowMillis) {
                     long[] a = answers.poll();
-                    governor.learn(call(), List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, a[1],
-                            60_000)), "org-shared");
+                    governor.learn(
+                            call(),
+                            List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, a[1], 60_000)),
+                            "org-shared");
                     if (a[2] == 1) {
                         governor.capacityRefused(call());
                     }
@@ -78,7 +84,9 @@ class ExternalShareTest extends GovernorFixture {
     void pacesUnderWhatANeighbourTakingFortyPercentLeavesAndGivesItBackWhenItGoes() {
         governor();
         Run run = new Run();
-        governor.learn(call(), List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)),
+        governor.learn(
+                call(),
+                List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)),
                 "org-shared");
 
         Span learning = run.run(Duration.ofSeconds(60), 0.4);
@@ -86,10 +94,19 @@ class ExternalShareTest extends GovernorFixture {
         double shareWithNeighbour = externalShare();
         Span alone = run.run(Duration.ofSeconds(120), 0.0);
         Span aloneSteady = run.run(Duration.ofSeconds(60), 0.0);
-        System.out.printf("neighbour 40%%: first minute %d ok / %d refused; next minute %d ok / %d refused, "
-                + "estimate %.2f; neighbour gone: %d ok / %d refused, then %d ok / %d refused, estimate %.2f%n",
-                learning.admitted, learning.refused, steady.admitted, steady.refused, shareWithNeighbour,
-                alone.admitted, alone.refused, aloneSteady.admitted, aloneSteady.refused, externalShare());
+        System.out.printf(
+                "neighbour 40%%: first minute %d ok / %d refused; next minute %d ok / %d refused, "
+                        + "estimate %.2f; neighbour gone: %d ok / %d refused, then %d ok / %d refused, estimate %.2f%n",
+                learning.admitted,
+                learning.refused,
+                steady.admitted,
+                steady.refused,
+                shareWithNeighbour,
+                alone.admitted,
+                alone.refused,
+                aloneSteady.admitted,
+                aloneSteady.refused,
+                externalShare());
 
         // the neighbour leaves 6 a second: Sluice uses at least 85 % of it, with at most 2 % refused
         assertThat(shareWithNeighbour).isBetween(0.25, 0.6);

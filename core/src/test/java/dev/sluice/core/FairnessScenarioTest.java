@@ -24,8 +24,10 @@ class FairnessScenarioTest {
 
     /** 1 000 tokens per second; a call of 100 tokens. */
     private static LimitSpec providerLimit() {
-        return LimitSpec.builder("provider-tpm", Dimension.TOTAL_TOKENS, 10_000).window(Duration.ofSeconds(10))
-                .mirrorsProvider(false).build();
+        return LimitSpec.builder("provider-tpm", Dimension.TOTAL_TOKENS, 10_000)
+                .window(Duration.ofSeconds(10))
+                .mirrorsProvider(false)
+                .build();
     }
 
     /** A closed-loop load of one tenant, counting what it was admitted. */
@@ -64,10 +66,14 @@ class FairnessScenarioTest {
             timer.schedule(() -> call(governor, tenant), LATENCY.toNanos());
             return;
         }
-        CallContext context = CallContext.builder("openai").tenant(tenant.name).trafficClass(tenant.trafficClass)
+        CallContext context = CallContext.builder("openai")
+                .tenant(tenant.name)
+                .trafficClass(tenant.trafficClass)
                 .build();
-        Demand demand = Demand.builder().inputTokens(tenant.tokensPerCall / 2)
-                .outputTokens(tenant.tokensPerCall - tenant.tokensPerCall / 2).build();
+        Demand demand = Demand.builder()
+                .inputTokens(tenant.tokensPerCall / 2)
+                .outputTokens(tenant.tokensPerCall - tenant.tokensPerCall / 2)
+                .build();
         Consumer<Admission> onAdmission = a -> {
             if (!a.isAdmitted()) {
                 tenant.rejected++;
@@ -80,12 +86,17 @@ class FairnessScenarioTest {
             if (now >= measureFromNanos && now < measureToNanos) {
                 tenant.admittedInWindow += tenant.tokensPerCall;
             }
-            timer.schedule(() -> {
-                a.permit().settle(Usage.builder().inputTokens(tenant.tokensPerCall / 2)
-                        .outputTokens(tenant.tokensPerCall - tenant.tokensPerCall / 2).build());
-                a.permit().releaseConcurrency();
-                call(governor, tenant);
-            }, LATENCY.toNanos());
+            timer.schedule(
+                    () -> {
+                        a.permit()
+                                .settle(Usage.builder()
+                                        .inputTokens(tenant.tokensPerCall / 2)
+                                        .outputTokens(tenant.tokensPerCall - tenant.tokensPerCall / 2)
+                                        .build());
+                        a.permit().releaseConcurrency();
+                        call(governor, tenant);
+                    },
+                    LATENCY.toNanos());
         };
         governor.admitAsync(context, demand, 0).thenAccept(onAdmission);
     }
@@ -121,9 +132,16 @@ class FairnessScenarioTest {
 
     @Test
     void fourEqualTenantsShareASaturatedLimitEvenly() {
-        Governor governor = Governor.builder().clock(clock).timer(timer).limit(providerLimit()).build();
-        List<Tenant> tenants = List.of(new Tenant("a", "batch", 2, 100), new Tenant("b", "batch", 2, 100),
-                new Tenant("c", "batch", 2, 100), new Tenant("d", "batch", 2, 100));
+        Governor governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .limit(providerLimit())
+                .build();
+        List<Tenant> tenants = List.of(
+                new Tenant("a", "batch", 2, 100),
+                new Tenant("b", "batch", 2, 100),
+                new Tenant("c", "batch", 2, 100),
+                new Tenant("d", "batch", 2, 100));
         tenants.forEach(t -> run(governor, t));
         measure(Duration.ofSeconds(20), Duration.ofSeconds(60));
         double index = jain(tenants);
@@ -134,9 +152,16 @@ class FairnessScenarioTest {
 
     @Test
     void oneTenantOfferingEightTimesTheLoadGetsNoMoreThanItsShare() {
-        Governor governor = Governor.builder().clock(clock).timer(timer).limit(providerLimit()).build();
-        List<Tenant> tenants = List.of(new Tenant("heavy", "batch", 16, 100), new Tenant("b", "batch", 2, 100),
-                new Tenant("c", "batch", 2, 100), new Tenant("d", "batch", 2, 100));
+        Governor governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .limit(providerLimit())
+                .build();
+        List<Tenant> tenants = List.of(
+                new Tenant("heavy", "batch", 16, 100),
+                new Tenant("b", "batch", 2, 100),
+                new Tenant("c", "batch", 2, 100),
+                new Tenant("d", "batch", 2, 100));
         tenants.forEach(t -> run(governor, t));
         measure(Duration.ofSeconds(20), Duration.ofSeconds(60));
         double index = jain(tenants);
@@ -150,8 +175,13 @@ class FairnessScenarioTest {
 
     @Test
     void weightsThreeToOneGiveSharesOfSeventyFiveAndTwentyFive() {
-        Governor governor = Governor.builder().clock(clock).timer(timer).limit(providerLimit())
-                .tenantWeight("gold", 3).tenantWeight("bronze", 1).build();
+        Governor governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .limit(providerLimit())
+                .tenantWeight("gold", 3)
+                .tenantWeight("bronze", 1)
+                .build();
         Tenant gold = new Tenant("gold", "batch", 4, 100);
         Tenant bronze = new Tenant("bronze", "batch", 4, 100);
         run(governor, gold);
@@ -165,8 +195,13 @@ class FairnessScenarioTest {
 
     @Test
     void anInteractiveTenantWithinItsGuaranteeIsServedFastWhileBatchSaturates() {
-        Governor governor = Governor.builder().clock(clock).timer(timer).limit(providerLimit())
-                .tenant("assistant", 1, 0.2).tenant("reports", 1, 0).build();
+        Governor governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .limit(providerLimit())
+                .tenant("assistant", 1, 0.2)
+                .tenant("reports", 1, 0)
+                .build();
         // batch: large calls, many callers, far more than the limit
         Tenant batch = new Tenant("reports", "batch", 12, 400);
         // interactive: a call of 500 tokens every 3 s = 167 tokens/s, within its 200 tokens/s
@@ -176,13 +211,16 @@ class FairnessScenarioTest {
         measureFromNanos = clock.nanoTime() + Duration.ofSeconds(20).toNanos();
         measureToNanos = measureFromNanos + Duration.ofSeconds(60).toNanos();
         for (long t = 0; t < 80_000; t += 3_000) {
-            timer.schedule(() -> oneInteractiveCall(governor, interactive), Duration.ofMillis(t).toNanos());
+            timer.schedule(
+                    () -> oneInteractiveCall(governor, interactive),
+                    Duration.ofMillis(t).toNanos());
         }
         timer.advance(Duration.ofSeconds(81));
         long p99 = p99(interactive.waitsNanos);
-        System.out.printf("scenario c (batch saturating, interactive within its guarantee): interactive calls %d,"
-                + " p99 wait %.1f ms, deadline misses %d; batch tokens %d%n", interactive.waitsNanos.size(),
-                p99 / 1e6, interactive.rejected, batch.admittedInWindow);
+        System.out.printf(
+                "scenario c (batch saturating, interactive within its guarantee): interactive calls %d,"
+                        + " p99 wait %.1f ms, deadline misses %d; batch tokens %d%n",
+                interactive.waitsNanos.size(), p99 / 1e6, interactive.rejected, batch.admittedInWindow);
         assertThat(interactive.rejected).isZero();
         assertThat(p99).isLessThanOrEqualTo(Duration.ofMillis(300).toNanos());
         assertThat(interactive.waitsNanos).hasSizeGreaterThan(25);
@@ -192,22 +230,37 @@ class FairnessScenarioTest {
     }
 
     private void oneInteractiveCall(Governor governor, Tenant tenant) {
-        CallContext context = CallContext.builder("openai").tenant(tenant.name).trafficClass(tenant.trafficClass)
+        CallContext context = CallContext.builder("openai")
+                .tenant(tenant.name)
+                .trafficClass(tenant.trafficClass)
                 .build();
-        governor.admitAsync(context, Demand.builder().inputTokens(250).outputTokens(250).build(), 0).thenAccept(a -> {
-            if (!a.isAdmitted()) {
-                tenant.rejected++;
-                return;
-            }
-            tenant.waitsNanos.add(a.permit().waitedNanos());
-            timer.schedule(() -> a.permit().settle(Usage.builder().inputTokens(250).outputTokens(250).build()),
-                    LATENCY.toNanos());
-        });
+        governor.admitAsync(
+                        context,
+                        Demand.builder().inputTokens(250).outputTokens(250).build(),
+                        0)
+                .thenAccept(a -> {
+                    if (!a.isAdmitted()) {
+                        tenant.rejected++;
+                        return;
+                    }
+                    tenant.waitsNanos.add(a.permit().waitedNanos());
+                    timer.schedule(
+                            () -> a.permit()
+                                    .settle(Usage.builder()
+                                            .inputTokens(250)
+                                            .outputTokens(250)
+                                            .build()),
+                            LATENCY.toNanos());
+                });
     }
 
     @Test
     void anIdleTenantsShareGoesToOthersAndComesBackWithinOneRefillPeriod() {
-        Governor governor = Governor.builder().clock(clock).timer(timer).limit(providerLimit()).build();
+        Governor governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .limit(providerLimit())
+                .build();
         Tenant sleeper = new Tenant("sleeper", "batch", 2, 100);
         Tenant busy = new Tenant("busy", "batch", 2, 100);
         sleeper.active = false;

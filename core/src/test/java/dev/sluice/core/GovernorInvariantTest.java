@@ -39,26 +39,41 @@ class GovernorInvariantTest {
 
     /** Token buckets on three levels, the part both hierarchies below share. */
     private static Governor.Builder tokenBuckets(FakeClock clock, ManualTimer timer) {
-        return Governor.builder().clock(clock).timer(timer).leaseTimeout(Duration.ofSeconds(20))
+        return Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .leaseTimeout(Duration.ofSeconds(20))
                 .limit(LimitSpec.perWindow("org-tokens", Dimension.TOTAL_TOKENS, 10_000, Duration.ofSeconds(10)))
                 .limit(LimitSpec.builder("tenant-tokens", Dimension.TOTAL_TOKENS, 4_000)
-                        .window(Duration.ofSeconds(10)).level(ScopeLevel.TENANT).build())
+                        .window(Duration.ofSeconds(10))
+                        .level(ScopeLevel.TENANT)
+                        .build())
                 .limit(LimitSpec.builder("key-output", Dimension.OUTPUT_TOKENS, 3_000)
-                        .window(Duration.ofSeconds(10)).level(ScopeLevel.API_KEY).build());
+                        .window(Duration.ofSeconds(10))
+                        .level(ScopeLevel.API_KEY)
+                        .build());
     }
 
     private static Governor.Builder hierarchy(FakeClock clock, ManualTimer timer) {
         return tokenBuckets(clock, timer)
                 .limit(LimitSpec.builder("org-requests", Dimension.REQUESTS, 50)
-                        .window(Duration.ofSeconds(5)).algorithm(Algorithm.FIXED_WINDOW).build())
+                        .window(Duration.ofSeconds(5))
+                        .algorithm(Algorithm.FIXED_WINDOW)
+                        .build())
                 .limit(LimitSpec.builder("tenant-requests-daily", Dimension.REQUESTS, 2_000)
-                        .level(ScopeLevel.TENANT).dailyReset(java.time.LocalTime.of(10, 0, 30),
-                                java.time.ZoneId.of("America/Los_Angeles")).build())
-                .limit(LimitSpec.builder("org-concurrency", Dimension.CONCURRENCY, CONCURRENCY).build());
+                        .level(ScopeLevel.TENANT)
+                        .dailyReset(java.time.LocalTime.of(10, 0, 30), java.time.ZoneId.of("America/Los_Angeles"))
+                        .build())
+                .limit(LimitSpec.builder("org-concurrency", Dimension.CONCURRENCY, CONCURRENCY)
+                        .build());
     }
 
     /** How a permit ended, so its final use of each bucket is known. */
-    private enum End { SETTLED, CANCELLED, ABANDONED }
+    private enum End {
+        SETTLED,
+        CANCELLED,
+        ABANDONED
+    }
 
     private static final class Record {
         final Permit permit;
@@ -117,7 +132,8 @@ class GovernorInvariantTest {
         ManualTimer timer = new ManualTimer(clock);
         Governor governor = tokenBucketHierarchy(clock, timer).build();
         List<Record> records = exercise(governor, clock, timer, true, Integer.MAX_VALUE);
-        long throughLane = records.stream().filter(r -> r.permit.admittedThroughLane()).count();
+        long throughLane =
+                records.stream().filter(r -> r.permit.admittedThroughLane()).count();
         assertThat(throughLane).as("permits admitted through the lane").isPositive();
         assertThat(throughLane).as("permits admitted through the lock").isLessThan(records.size());
     }
@@ -128,8 +144,9 @@ class GovernorInvariantTest {
      * @param reuseContexts whether each worker keeps one context per caller (the lane needs it)
      * @param concurrency the concurrency limit of the hierarchy
      */
-    private static List<Record> exercise(Governor governor, FakeClock clock, ManualTimer timer,
-            boolean reuseContexts, int concurrency) throws Exception {
+    private static List<Record> exercise(
+            Governor governor, FakeClock clock, ManualTimer timer, boolean reuseContexts, int concurrency)
+            throws Exception {
         ConcurrentLinkedQueue<Record> records = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<CompletableFuture<Admission>> pending = new ConcurrentLinkedQueue<>();
         AtomicInteger inFlight = new AtomicInteger();
@@ -151,8 +168,10 @@ class GovernorInvariantTest {
                             CallContext call = reuseContexts
                                     ? contexts.computeIfAbsent(tenant + key, k -> newContext(tenant, key))
                                     : newContext(tenant, key);
-                            Demand demand = Demand.builder().inputTokens(random.nextInt(400))
-                                    .outputTokens(random.nextInt(400)).build();
+                            Demand demand = Demand.builder()
+                                    .inputTokens(random.nextInt(400))
+                                    .outputTokens(random.nextInt(400))
+                                    .build();
                             if (random.nextBoolean()) {
                                 Admission a = governor.tryAdmit(call, demand);
                                 if (a.isAdmitted()) {
@@ -203,7 +222,9 @@ class GovernorInvariantTest {
         timer.advance(Duration.ofSeconds(21));
 
         assertThat(governor.waiting()).isZero();
-        assertThat(governor.outstandingPermits()).as("permits still holding something").isZero();
+        assertThat(governor.outstandingPermits())
+                .as("permits still holding something")
+                .isZero();
         assertThat(maxInFlight.get()).isLessThanOrEqualTo(concurrency);
         for (Limit l : governor.limits()) {
             for (Bucket b : l.buckets()) {
@@ -224,8 +245,11 @@ class GovernorInvariantTest {
         max.accumulateAndGet(now, Math::max);
     }
 
-    private static void collect(ConcurrentLinkedQueue<CompletableFuture<Admission>> pending, List<Permit> held,
-            AtomicInteger inFlight, AtomicInteger max) {
+    private static void collect(
+            ConcurrentLinkedQueue<CompletableFuture<Admission>> pending,
+            List<Permit> held,
+            AtomicInteger inFlight,
+            AtomicInteger max) {
         for (CompletableFuture<Admission> f : pending) {
             if (f.isDone() && pending.remove(f)) {
                 Admission a = f.join();
@@ -237,14 +261,15 @@ class GovernorInvariantTest {
         }
     }
 
-    private static void finish(Permit p, SplittableRandom random, ConcurrentLinkedQueue<Record> records,
-            AtomicInteger inFlight) {
+    private static void finish(
+            Permit p, SplittableRandom random, ConcurrentLinkedQueue<Record> records, AtomicInteger inFlight) {
         int how = random.nextInt(10);
         inFlight.decrementAndGet(); // before the governor releases: our count never exceeds its count
         if (how < 6) {
             Usage usage = Usage.builder()
                     .inputTokens(random.nextLong(p.demand().inputTokens() + 1))
-                    .outputTokens(random.nextLong(p.demand().outputTokens() + 1)).build();
+                    .outputTokens(random.nextLong(p.demand().outputTokens() + 1))
+                    .build();
             records.add(new Record(p, End.SETTLED, usage));
             p.settle(usage);
             p.releaseConcurrency();
@@ -295,7 +320,8 @@ class GovernorInvariantTest {
                     perWindow.merge(startMillis, ev[1], Long::sum);
                 }
                 for (Map.Entry<Long, Long> w : perWindow.entrySet()) {
-                    assertThat(w.getValue()).as("window %s of %s", w.getKey(), b)
+                    assertThat(w.getValue())
+                            .as("window %s of %s", w.getKey(), b)
                             .isLessThanOrEqualTo(spec.capacity());
                 }
             }
@@ -303,7 +329,8 @@ class GovernorInvariantTest {
     }
 
     private static long dailyWindowStart(long epochMillis, LimitSpec spec) {
-        java.time.ZonedDateTime now = java.time.Instant.ofEpochMilli(epochMillis).atZone(spec.zone());
+        java.time.ZonedDateTime now =
+                java.time.Instant.ofEpochMilli(epochMillis).atZone(spec.zone());
         java.time.ZonedDateTime reset = now.toLocalDate().atTime(spec.resetAt()).atZone(spec.zone());
         return (now.isBefore(reset) ? reset.minusDays(1) : reset).toInstant().toEpochMilli();
     }
@@ -317,8 +344,14 @@ class GovernorInvariantTest {
         // create every bucket first, then remember its room
         for (String t : TENANTS) {
             for (String k : KEYS) {
-                governor.tryAdmit(CallContext.builder("openai").tenant(t).apiKeyId(k).build(),
-                        Demand.builder().inputTokens(1).build()).permit().cancel();
+                governor.tryAdmit(
+                                CallContext.builder("openai")
+                                        .tenant(t)
+                                        .apiKeyId(k)
+                                        .build(),
+                                Demand.builder().inputTokens(1).build())
+                        .permit()
+                        .cancel();
             }
         }
         assertThat(governor.outstandingPermits()).isZero(); // applies the cancels above
@@ -331,30 +364,36 @@ class GovernorInvariantTest {
         for (int t = 0; t < THREADS; t++) {
             SplittableRandom random = new SplittableRandom(t * 31L + 7);
             new Thread(() -> {
-                List<Permit> held = new ArrayList<>();
-                for (int i = 0; i < OPS_PER_THREAD; i++) {
-                    if (random.nextBoolean() || held.isEmpty()) {
-                        Admission a = governor.tryAdmit(CallContext.builder("openai")
-                                .tenant(TENANTS[random.nextInt(TENANTS.length)])
-                                .apiKeyId(KEYS[random.nextInt(KEYS.length)]).build(),
-                                Demand.builder().inputTokens(random.nextInt(300)).outputTokens(random.nextInt(300))
-                                        .build());
-                        if (a.isAdmitted()) {
-                            held.add(a.permit());
+                        List<Permit> held = new ArrayList<>();
+                        for (int i = 0; i < OPS_PER_THREAD; i++) {
+                            if (random.nextBoolean() || held.isEmpty()) {
+                                Admission a = governor.tryAdmit(
+                                        CallContext.builder("openai")
+                                                .tenant(TENANTS[random.nextInt(TENANTS.length)])
+                                                .apiKeyId(KEYS[random.nextInt(KEYS.length)])
+                                                .build(),
+                                        Demand.builder()
+                                                .inputTokens(random.nextInt(300))
+                                                .outputTokens(random.nextInt(300))
+                                                .build());
+                                if (a.isAdmitted()) {
+                                    held.add(a.permit());
+                                }
+                            } else {
+                                held.remove(random.nextInt(held.size())).cancel();
+                            }
                         }
-                    } else {
-                        held.remove(random.nextInt(held.size())).cancel();
-                    }
-                }
-                held.forEach(Permit::cancel);
-                done.countDown();
-            }).start();
+                        held.forEach(Permit::cancel);
+                        done.countDown();
+                    })
+                    .start();
         }
         assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
         // settlements are applied lazily; the governor applies them before anything it reports
         assertThat(governor.outstandingPermits()).isZero();
         for (Map.Entry<Bucket, Long> e : before.entrySet()) {
-            assertThat(e.getKey().room(clock.nanoTime(), clock.epochMillis())).as("%s", e.getKey())
+            assertThat(e.getKey().room(clock.nanoTime(), clock.epochMillis()))
+                    .as("%s", e.getKey())
                     .isEqualTo(e.getValue());
         }
         assertThat(governor.outstandingPermits()).isZero();

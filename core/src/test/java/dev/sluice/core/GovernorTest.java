@@ -23,7 +23,11 @@ class GovernorTest extends GovernorFixture {
     }
 
     private static CallContext call(String tenant) {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant(tenant).apiKeyId("k_abc123").build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant(tenant)
+                .apiKeyId("k_abc123")
+                .build();
     }
 
     private static Demand tokens(long in, long out) {
@@ -60,7 +64,8 @@ class GovernorTest extends GovernorFixture {
     void tokenBucketRefillsSmoothlyWithinTheWindow() {
         governor(perMinute("rpm", REQUESTS, 60));
         for (int i = 0; i < 60; i++) {
-            assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
+            assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                    .isTrue();
         }
         Admission refused = governor.tryAdmit(call("a"), Demand.oneRequest());
         assertThat(refused.isAdmitted()).isFalse();
@@ -68,15 +73,20 @@ class GovernorTest extends GovernorFixture {
         assertThat(refused.rejection().limiter()).isEqualTo(REQUESTS);
         assertThat(refused.rejection().retryAfterMillis()).isEqualTo(1_000);
         clock.advance(Duration.ofSeconds(1));
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isFalse();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isFalse();
     }
 
     @Test
     void chargesEveryBucketOnThePathOrNone() {
-        governor(perMinute("org", TOTAL_TOKENS, 10_000),
-                LimitSpec.builder("tenant", TOTAL_TOKENS, 1_000).window(Duration.ofMinutes(1))
-                        .level(ScopeLevel.TENANT).build());
+        governor(
+                perMinute("org", TOTAL_TOKENS, 10_000),
+                LimitSpec.builder("tenant", TOTAL_TOKENS, 1_000)
+                        .window(Duration.ofMinutes(1))
+                        .level(ScopeLevel.TENANT)
+                        .build());
         assertThat(governor.tryAdmit(call("a"), tokens(600, 300)).isAdmitted()).isTrue();
         Admission second = governor.tryAdmit(call("a"), tokens(100, 100));
         assertThat(second.isAdmitted()).isFalse();
@@ -122,7 +132,10 @@ class GovernorTest extends GovernorFixture {
         for (int i = 0; i < 60; i++) {
             governor.tryAdmit(call("a"), Demand.oneRequest());
         }
-        CallContext interactive = CallContext.builder("openai").tenant("a").trafficClass("interactive").build();
+        CallContext interactive = CallContext.builder("openai")
+                .tenant("a")
+                .trafficClass("interactive")
+                .build();
         CompletableFuture<Admission> f = governor.admitAsync(interactive, Demand.oneRequest(), 0);
         assertThat(f).isDone();
         Rejection r = f.join().rejection();
@@ -135,7 +148,10 @@ class GovernorTest extends GovernorFixture {
     void aQueuedCallGetsQueueDeadlineExceededPromptly() {
         governor(LimitSpec.builder("conc", CONCURRENCY, 1).build());
         Permit holder = governor.tryAdmit(call("a"), Demand.oneRequest()).permit();
-        CallContext interactive = CallContext.builder("openai").tenant("a").trafficClass("interactive").build();
+        CallContext interactive = CallContext.builder("openai")
+                .tenant("a")
+                .trafficClass("interactive")
+                .build();
         CompletableFuture<Admission> f = governor.admitAsync(interactive, Demand.oneRequest(), 0);
         assertThat(f).isNotDone();
         timer.advance(Duration.ofMillis(299));
@@ -165,10 +181,12 @@ class GovernorTest extends GovernorFixture {
 
     @Test
     void aFullQueueAnswersQueueFullAtOnce() {
-        governor = Governor.builder().clock(clock).timer(timer)
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
                 .limit(LimitSpec.builder("conc", CONCURRENCY, 1).build())
-                .trafficClass(new TrafficClass("default", 50, Duration.ofSeconds(60), 2,
-                        dev.sluice.config.OverloadAction.REJECT))
+                .trafficClass(new TrafficClass(
+                        "default", 50, Duration.ofSeconds(60), 2, dev.sluice.config.OverloadAction.REJECT))
                 .build();
         governor.tryAdmit(call("a"), Demand.oneRequest());
         governor.admitAsync(call("a"), Demand.oneRequest(), 0);
@@ -205,7 +223,10 @@ class GovernorTest extends GovernorFixture {
 
     @Test
     void anAbandonedStreamIsReleasedWhenItsLeaseExpires() {
-        governor = Governor.builder().clock(clock).timer(timer).leaseTimeout(Duration.ofSeconds(30))
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .leaseTimeout(Duration.ofSeconds(30))
                 .limit(LimitSpec.builder("conc", CONCURRENCY, 2).build())
                 .limit(perMinute("out", OUTPUT_TOKENS, 1_000))
                 .build();
@@ -219,10 +240,17 @@ class GovernorTest extends GovernorFixture {
 
     @Test
     void mirrorBucketsChargeWhatTheProviderChargesAndKeepIt() {
-        governor(LimitSpec.builder("tpm", TOTAL_TOKENS, 10_000).window(Duration.ofMinutes(1)).provider("openai")
-                .mirrorsProvider(true).build());
+        governor(LimitSpec.builder("tpm", TOTAL_TOKENS, 10_000)
+                .window(Duration.ofMinutes(1))
+                .provider("openai")
+                .mirrorsProvider(true)
+                .build());
         // OpenAI counts max(max_tokens, prompt) at admission and keeps it
-        Demand d = Demand.builder().inputTokens(100).outputTokens(50).providerCharge(TOTAL_TOKENS, 2_000).build();
+        Demand d = Demand.builder()
+                .inputTokens(100)
+                .outputTokens(50)
+                .providerCharge(TOTAL_TOKENS, 2_000)
+                .build();
         Permit p = governor.tryAdmit(call("a"), d).permit();
         // 10 000 less the transit allowance a mirror keeps back (250 ms of refill, 41 tokens), less 2 000
         assertThat(governor.available(TOTAL_TOKENS)).isEqualTo(7_958);
@@ -232,9 +260,15 @@ class GovernorTest extends GovernorFixture {
 
     @Test
     void mirrorBucketsOfAProviderThatTruesUpSettleToActualUsage() {
-        governor(LimitSpec.builder("otpm", OUTPUT_TOKENS, 10_000).window(Duration.ofMinutes(1)).provider("anthropic")
-                .mirrorsProvider(true).build());
-        Demand d = Demand.builder().outputTokens(4_096).providerTruesUp(OUTPUT_TOKENS).build();
+        governor(LimitSpec.builder("otpm", OUTPUT_TOKENS, 10_000)
+                .window(Duration.ofMinutes(1))
+                .provider("anthropic")
+                .mirrorsProvider(true)
+                .build());
+        Demand d = Demand.builder()
+                .outputTokens(4_096)
+                .providerTruesUp(OUTPUT_TOKENS)
+                .build();
         CallContext c = CallContext.builder("anthropic").tenant("a").build();
         Permit p = governor.tryAdmit(c, d).permit();
         p.settle(Usage.builder().outputTokens(96).build());
@@ -263,7 +297,11 @@ class GovernorTest extends GovernorFixture {
         assertThat(third.isAdmitted()).isFalse();
         assertThat(third.rejection().scope()).isEqualTo("openai/k_abc123/gpt-4o-mini");
         // another key is another provider scope: nothing learned for it yet
-        CallContext other = CallContext.builder("openai").model("gpt-4o-mini").tenant("a").apiKeyId("k_other").build();
+        CallContext other = CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("a")
+                .apiKeyId("k_other")
+                .build();
         assertThat(governor.tryAdmit(other, Demand.oneRequest()).isAdmitted()).isTrue();
     }
 
@@ -288,18 +326,30 @@ class GovernorTest extends GovernorFixture {
 
     @Test
     void observeModeComputesButNeverDelaysOrRejects() {
-        governor = Governor.builder().clock(clock).timer(timer).mode(Mode.OBSERVE)
-                .limit(perMinute("rpm", REQUESTS, 1)).build();
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.stats().observedWouldDelay(GatewayDecision.REJECTED_LOCALLY)).isEqualTo(1);
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .mode(Mode.OBSERVE)
+                .limit(perMinute("rpm", REQUESTS, 1))
+                .build();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.stats().observedWouldDelay(GatewayDecision.REJECTED_LOCALLY))
+                .isEqualTo(1);
     }
 
     @Test
     void unenforcedLimitsCountButNeverRefuse() {
-        governor(LimitSpec.builder("rpm", REQUESTS, 1).window(Duration.ofMinutes(1)).enforced(false).build());
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
+        governor(LimitSpec.builder("rpm", REQUESTS, 1)
+                .window(Duration.ofMinutes(1))
+                .enforced(false)
+                .build());
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
         assertThat(governor.available(REQUESTS)).isEqualTo(-1);
     }
 
@@ -309,18 +359,23 @@ class GovernorTest extends GovernorFixture {
         governor.pauseTenant("a");
         Admission a = governor.tryAdmit(call("a"), Demand.oneRequest());
         assertThat(a.rejection().decision()).isEqualTo(GatewayDecision.PAUSED);
-        assertThat(governor.tryAdmit(call("b"), Demand.oneRequest()).isAdmitted()).isTrue();
+        assertThat(governor.tryAdmit(call("b"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
         governor.resumeTenant("a");
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
     }
 
     @Test
     void loweringACapacityLiveAppliesToTheNextAdmission() {
         governor(perMinute("rpm", REQUESTS, 100));
         governor.setCapacity("rpm", 2);
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted()).isFalse();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
+                .isFalse();
     }
 
     @Test

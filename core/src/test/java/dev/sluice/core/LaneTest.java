@@ -27,7 +27,11 @@ class LaneTest extends GovernorFixture {
     }
 
     private static CallContext call(String tenant) {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant(tenant).apiKeyId("k_abc123").build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant(tenant)
+                .apiKeyId("k_abc123")
+                .build();
     }
 
     @Test
@@ -39,9 +43,11 @@ class LaneTest extends GovernorFixture {
         assertThat(first.admittedThroughLane()).isFalse();
         assertThat(second.admittedThroughLane()).isTrue();
         // a new context for the same caller finds the route the governor resolved
-        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).permit().admittedThroughLane()).isTrue();
+        assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).permit().admittedThroughLane())
+                .isTrue();
         // a caller never seen has its route resolved under the lock first
-        assertThat(governor.tryAdmit(call("b"), Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        assertThat(governor.tryAdmit(call("b"), Demand.oneRequest()).permit().admittedThroughLane())
+                .isFalse();
     }
 
     @Test
@@ -166,7 +172,8 @@ class LaneTest extends GovernorFixture {
         governor(LimitSpec.perWindow("rps", REQUESTS, 32, Duration.ofSeconds(1)));
         CallContext call = call("a");
         for (int i = 0; i < 32; i++) {
-            assertThat(governor.tryAdmit(call, Demand.oneRequest()).isAdmitted()).isTrue();
+            assertThat(governor.tryAdmit(call, Demand.oneRequest()).isAdmitted())
+                    .isTrue();
         }
         CompletableFuture<Admission> waiting = governor.admitAsync(call, Demand.oneRequest(), 0);
         assertThat(waiting).isNotDone();
@@ -213,10 +220,12 @@ class LaneTest extends GovernorFixture {
         CallContext call = call("a");
         governor.tryAdmit(call, Demand.oneRequest());
         governor.setMode(Mode.OBSERVE);
-        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane())
+                .isFalse();
         governor.setMode(Mode.ENFORCE);
         governor.tryAdmit(call, Demand.oneRequest());
-        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isTrue();
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane())
+                .isTrue();
     }
 
     @Test
@@ -235,41 +244,66 @@ class LaneTest extends GovernorFixture {
 
     @Test
     void pathsWithWindowsConcurrencyOrGuaranteesStayUnderTheLock() {
-        governor(LimitSpec.builder("window", REQUESTS, 1_000).window(Duration.ofMinutes(1))
-                .algorithm(Algorithm.FIXED_WINDOW).build());
+        governor(LimitSpec.builder("window", REQUESTS, 1_000)
+                .window(Duration.ofMinutes(1))
+                .algorithm(Algorithm.FIXED_WINDOW)
+                .build());
         CallContext call = call("a");
         governor.tryAdmit(call, Demand.oneRequest());
-        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane())
+                .isFalse();
         governor.close();
 
-        governor(requestsPerMinute(1_000), LimitSpec.builder("slots", CONCURRENCY, 10).build());
+        governor(
+                requestsPerMinute(1_000),
+                LimitSpec.builder("slots", CONCURRENCY, 10).build());
         governor.tryAdmit(call, Demand.oneRequest());
-        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane())
+                .isFalse();
         governor.close();
 
-        governor = Governor.builder().clock(clock).timer(timer).limit(requestsPerMinute(1_000))
-                .tenant("a", 1.0, 0.2).build();
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .limit(requestsPerMinute(1_000))
+                .tenant("a", 1.0, 0.2)
+                .build();
         governor.tryAdmit(call, Demand.oneRequest());
-        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane()).isFalse();
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane())
+                .isFalse();
     }
 
     @Test
     void callersThatDifferOnlyByTeamOrClassKeepTheirOwnRoutes() {
-        governor(LimitSpec.builder("per-team", REQUESTS, 1).window(Duration.ofMinutes(1))
-                .level(ScopeLevel.TEAM).build());
-        CallContext.Builder base = CallContext.builder("openai").model("gpt-4o-mini").tenant("a").apiKeyId("k_abc123");
-        assertThat(governor.tryAdmit(base.team("red").build(), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(base.team("red").build(), Demand.oneRequest()).isAdmitted()).isFalse();
-        assertThat(governor.tryAdmit(base.team("blue").build(), Demand.oneRequest()).isAdmitted()).isTrue();
+        governor(LimitSpec.builder("per-team", REQUESTS, 1)
+                .window(Duration.ofMinutes(1))
+                .level(ScopeLevel.TEAM)
+                .build());
+        CallContext.Builder base =
+                CallContext.builder("openai").model("gpt-4o-mini").tenant("a").apiKeyId("k_abc123");
+        assertThat(governor.tryAdmit(base.team("red").build(), Demand.oneRequest())
+                        .isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(base.team("red").build(), Demand.oneRequest())
+                        .isAdmitted())
+                .isFalse();
+        assertThat(governor.tryAdmit(base.team("blue").build(), Demand.oneRequest())
+                        .isAdmitted())
+                .isTrue();
         assertThat(governor.tryAdmit(base.team("blue").trafficClass("batch").build(), Demand.oneRequest())
-                .isAdmitted()).isFalse();
+                        .isAdmitted())
+                .isFalse();
         assertThat(governor.stats().trafficClasses()).containsKeys("default", "batch");
     }
 
     @Test
     void aTenantOwnBucketLendsToItsOwnCallsOnly() {
-        governor(requestsPerMinute(16_000), LimitSpec.builder("per-tenant", REQUESTS, 32)
-                .window(Duration.ofMinutes(1)).level(ScopeLevel.TENANT).build());
+        governor(
+                requestsPerMinute(16_000),
+                LimitSpec.builder("per-tenant", REQUESTS, 32)
+                        .window(Duration.ofMinutes(1))
+                        .level(ScopeLevel.TENANT)
+                        .build());
         CallContext a = call("a");
         CallContext b = call("b");
         int admittedA = 0;

@@ -22,7 +22,11 @@ class LearnedLimitLockoutTest extends GovernorFixture {
     private static final long MINUTE_MILLIS = 60_000;
 
     private static CallContext call() {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant("t").apiKeyId("k_abc123").build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("t")
+                .apiKeyId("k_abc123")
+                .build();
     }
 
     private static Demand tokens(long in, long out) {
@@ -70,7 +74,8 @@ class LearnedLimitLockoutTest extends GovernorFixture {
         governor.learn(c, List.of(budget("tokens", TOTAL_TOKENS, -1, 0)));
         Admission a = governor.tryAdmit(c, tokens(500, 500));
         assertThat(a.isAdmitted() || a.rejection().decision() != GatewayDecision.NOT_ADMISSIBLE)
-                .as("decision %s", a.isAdmitted() ? "admitted" : a.rejection().decision()).isTrue();
+                .as("decision %s", a.isAdmitted() ? "admitted" : a.rejection().decision())
+                .isTrue();
     }
 
     @Test
@@ -86,7 +91,9 @@ class LearnedLimitLockoutTest extends GovernorFixture {
     @Test
     void aConfiguredBurstStillRefusesCallsLargerThanIt() {
         governor(dev.sluice.core.quota.LimitSpec.builder("in", INPUT_TOKENS, 6_000)
-                .window(Duration.ofMinutes(1)).burst(100).build());
+                .window(Duration.ofMinutes(1))
+                .burst(100)
+                .build());
         Admission a = governor.tryAdmit(call(), tokens(150, 0));
         assertThat(a.isAdmitted()).isFalse();
         assertThat(a.rejection().decision()).isEqualTo(GatewayDecision.NOT_ADMISSIBLE);
@@ -127,14 +134,21 @@ class LearnedLimitLockoutTest extends GovernorFixture {
             }
             Admission first = governor.tryAdmit(c, tokens(demand, demand));
             assertThat(first.isAdmitted() || first.rejection().decision() != GatewayDecision.NOT_ADMISSIBLE)
-                    .as("seed %d run %d: %s", seed, run, first.isAdmitted() ? "" : first.rejection().detail())
+                    .as(
+                            "seed %d run %d: %s",
+                            seed,
+                            run,
+                            first.isAdmitted() ? "" : first.rejection().detail())
                     .isTrue();
             if (!first.isAdmitted()) {
                 // a learned debt is at most one burst, and a burst refills within a window
                 clock.advance(Duration.ofMillis(2 * MINUTE_MILLIS + 1));
                 Admission later = governor.tryAdmit(c, tokens(demand, demand));
                 assertThat(later.isAdmitted())
-                        .as("seed %d run %d: two windows later: %s", seed, run,
+                        .as(
+                                "seed %d run %d: two windows later: %s",
+                                seed,
+                                run,
                                 later.isAdmitted() ? "" : later.rejection().detail())
                         .isTrue();
             }

@@ -16,7 +16,11 @@ import org.junit.jupiter.api.Test;
 class OrganizationScopeTest extends GovernorFixture {
 
     private static CallContext call(String keyId) {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant("t-" + keyId).apiKeyId(keyId).build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("t-" + keyId)
+                .apiKeyId(keyId)
+                .build();
     }
 
     /** 60 a minute, 3 left: with the quarter second a mirror keeps back, room for 2 calls. */
@@ -25,7 +29,10 @@ class OrganizationScopeTest extends GovernorFixture {
     }
 
     private List<String> scopeNames() {
-        return governor.providerScopes().stream().map(ProviderScope::displayName).sorted().collect(Collectors.toList());
+        return governor.providerScopes().stream()
+                .map(ProviderScope::displayName)
+                .sorted()
+                .collect(Collectors.toList());
     }
 
     @Test
@@ -34,8 +41,10 @@ class OrganizationScopeTest extends GovernorFixture {
         governor.learn(call("k_1"), threeLeft(), "org-acme");
         governor.learn(call("k_2"), threeLeft(), "org-acme");
 
-        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("k_2"), Demand.oneRequest()).isAdmitted()).isTrue();
+        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("k_2"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
         Admission third = governor.tryAdmit(call("k_1"), Demand.oneRequest());
         assertThat(third.isAdmitted()).as("one budget for both keys").isFalse();
         assertThat(third.rejection().scope()).isEqualTo("openai/org-acme/gpt-4o-mini");
@@ -48,8 +57,10 @@ class OrganizationScopeTest extends GovernorFixture {
         governor.learn(call("k_1"), threeLeft(), "org-acme");
         governor.learn(call("k_2"), threeLeft(), "org-other");
         for (int i = 0; i < 2; i++) {
-            assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).isTrue();
-            assertThat(governor.tryAdmit(call("k_2"), Demand.oneRequest()).isAdmitted()).isTrue();
+            assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                    .isTrue();
+            assertThat(governor.tryAdmit(call("k_2"), Demand.oneRequest()).isAdmitted())
+                    .isTrue();
         }
         assertThat(scopeNames()).containsExactly("openai/org-acme/gpt-4o-mini", "openai/org-other/gpt-4o-mini");
     }
@@ -62,9 +73,12 @@ class OrganizationScopeTest extends GovernorFixture {
         governor.learn(call("k_1"), threeLeft(), "org-acme");
 
         assertThat(scopeNames()).containsExactly("openai/org-acme/gpt-4o-mini");
-        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("k_2"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).isFalse();
+        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("k_2"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                .isFalse();
     }
 
     @Test
@@ -76,15 +90,22 @@ class OrganizationScopeTest extends GovernorFixture {
         Admission paused = governor.tryAdmit(call("k_2"), Demand.oneRequest());
         governor.learn(call("k_2"), List.of(), "org-acme");
         Admission stillPaused = governor.tryAdmit(call("k_2"), Demand.oneRequest());
-        assertThat(paused.isAdmitted()).as("k_2 on its own before its organization was known").isTrue();
-        assertThat(stillPaused.isAdmitted()).as("k_2 in the organization's pause").isFalse();
+        assertThat(paused.isAdmitted())
+                .as("k_2 on its own before its organization was known")
+                .isTrue();
+        assertThat(stillPaused.isAdmitted())
+                .as("k_2 in the organization's pause")
+                .isFalse();
     }
 
     @Test
     void anOrganizationTheRequestNamesWinsOverTheOneAnAnswerNames() {
         governor();
-        CallContext named = CallContext.builder("openai").model("gpt-4o-mini").apiKeyId("k_1")
-                .organization("org-named").build();
+        CallContext named = CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .apiKeyId("k_1")
+                .organization("org-named")
+                .build();
         governor.tryAdmit(named, Demand.oneRequest()).permit().settle(Usage.NONE);
         governor.learn(named, threeLeft(), "org-answered");
         assertThat(scopeNames()).containsExactly("openai/org-named/gpt-4o-mini");

@@ -274,8 +274,12 @@ class PermitLedgerTest extends GovernorFixture {
 
     @Test
     void leasesRunOutOldestFirst() {
-        governor = Governor.builder().clock(clock).timer(timer).leaseTimeout(Duration.ofSeconds(30))
-                .limit(concurrency(2)).build();
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .leaseTimeout(Duration.ofSeconds(30))
+                .limit(concurrency(2))
+                .build();
         governor.tryAdmit(call(), outputTokens(0)); // never settled, never released
         assertThat(governor.outstandingPermits()).isEqualTo(1);
         timer.advance(Duration.ofSeconds(10));
@@ -294,8 +298,12 @@ class PermitLedgerTest extends GovernorFixture {
 
     @Test
     void aSettledAndReleasedPermitLeavesTheLeaseListAndIsNeverExpired() {
-        governor = Governor.builder().clock(clock).timer(timer).leaseTimeout(Duration.ofSeconds(30))
-                .limit(concurrency(1)).build();
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .leaseTimeout(Duration.ofSeconds(30))
+                .limit(concurrency(1))
+                .build();
         Permit permit = governor.tryAdmit(call(), outputTokens(0)).permit();
         permit.settleAndRelease(Usage.NONE);
 
@@ -309,14 +317,13 @@ class PermitLedgerTest extends GovernorFixture {
 
     /** A permit that stands for no call and holds nothing, for the ledger's own structure. */
     private static Permit unlinkedPermit() {
-        return new Permit(null, 0, null, null, new Bucket[0], null, null, null, -1, 0, 0, Long.MAX_VALUE, null,
-                null);
+        return new Permit(null, 0, null, null, new Bucket[0], null, null, null, -1, 0, 0, Long.MAX_VALUE, null, null);
     }
 
     /** Like {@link #unlinkedPermit()}, but charged in windows, as a windowed bucket's permit is. */
     private static Permit windowedPermit() {
-        return new Permit(null, 0, null, null, new Bucket[0], null, new long[0], null, -1, 0, 0, Long.MAX_VALUE,
-                null, null);
+        return new Permit(
+                null, 0, null, null, new Bucket[0], null, new long[0], null, -1, 0, 0, Long.MAX_VALUE, null, null);
     }
 
     private List<Permit> leases() {
@@ -336,7 +343,11 @@ class PermitLedgerTest extends GovernorFixture {
     }
 
     private static CallContext call() {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant("a").apiKeyId("k_abc123").build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("a")
+                .apiKeyId("k_abc123")
+                .build();
     }
 
     private static Demand outputTokens(long n) {

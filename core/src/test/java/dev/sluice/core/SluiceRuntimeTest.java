@@ -6,9 +6,9 @@ import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConfigSources;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.SluiceConfig;
-import dev.sluice.core.quota.Limit;
 import dev.sluice.core.provider.AdapterSettings;
 import dev.sluice.core.provider.compatible.OpenAiCompatibleAdapter;
+import dev.sluice.core.quota.Limit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,15 +19,17 @@ class SluiceRuntimeTest {
     @Test
     void theCommentedExampleConfigStartsAGovernorWithEveryLimitAndProvider() throws Exception {
         Path example = Path.of("../config/examples/sluice.yaml");
-        SluiceConfig config = ConfigLoader.load(ConfigSources.builder().file(example).build());
+        SluiceConfig config =
+                ConfigLoader.load(ConfigSources.builder().file(example).build());
         FakeClock clock = new FakeClock();
         try (SluiceRuntime runtime = SluiceRuntime.start(config, clock, new ManualTimer(clock))) {
             assertThat(runtime.governor().limits()).hasSize(config.allLimits().size());
             for (Limit l : runtime.governor().limits()) {
                 assertThat(config.limit(l.id())).isPresent();
             }
-            config.providers().forEach(p -> assertThat(runtime.governance().registry().configured())
-                    .anySatisfy(b -> assertThat(b.name()).isEqualTo(p.name())));
+            config.providers()
+                    .forEach(p -> assertThat(runtime.governance().registry().configured())
+                            .anySatisfy(b -> assertThat(b.name()).isEqualTo(p.name())));
             assertThat(runtime.governor().trafficClasses()).containsKeys("default", "interactive", "batch");
         }
     }
@@ -37,24 +39,29 @@ class SluiceRuntimeTest {
     void aProvidersOptionsReachItsAdapter() throws Exception {
         Path file = Files.createTempFile("sluice", ".yaml");
         try {
-            Files.writeString(file, String.join("\n",
-                    "providers:",
-                    "  - name: groq",
-                    "    kind: openai-compatible",
-                    "    match: {urls: [\"https://api.groq.com/openai/v1/\"]}",
-                    "    options: {requestsWindow: 24h, tokensWindow: 1.5m, truesUpTokens: false}",
-                    "  - name: vllm",
-                    "    kind: openai-compatible",
-                    "    match: {hosts: [vllm.internal]}",
-                    ""));
-            SluiceConfig config = ConfigLoader.load(ConfigSources.builder().file(file).build());
+            Files.writeString(
+                    file,
+                    String.join(
+                            "\n",
+                            "providers:",
+                            "  - name: groq",
+                            "    kind: openai-compatible",
+                            "    match: {urls: [\"https://api.groq.com/openai/v1/\"]}",
+                            "    options: {requestsWindow: 24h, tokensWindow: 1.5m, truesUpTokens: false}",
+                            "  - name: vllm",
+                            "    kind: openai-compatible",
+                            "    match: {hosts: [vllm.internal]}",
+                            ""));
+            SluiceConfig config =
+                    ConfigLoader.load(ConfigSources.builder().file(file).build());
             FakeClock clock = new FakeClock();
             try (SluiceRuntime runtime = SluiceRuntime.start(config, clock, new ManualTimer(clock))) {
                 AdapterSettings groq = settingsOf(runtime, "groq");
                 assertThat(groq.requestsWindow()).isEqualTo(Duration.ofDays(1));
                 assertThat(groq.tokensWindow()).isEqualTo(Duration.ofSeconds(90));
                 assertThat(groq.truesUpTokens()).isFalse();
-                assertThat(settingsOf(runtime, "vllm").asOptions()).isEqualTo(AdapterSettings.defaults().asOptions());
+                assertThat(settingsOf(runtime, "vllm").asOptions())
+                        .isEqualTo(AdapterSettings.defaults().asOptions());
             }
         } finally {
             Files.deleteIfExists(file);
@@ -62,8 +69,11 @@ class SluiceRuntimeTest {
     }
 
     private static AdapterSettings settingsOf(SluiceRuntime runtime, String provider) {
-        return runtime.governance().registry().configured().stream().filter(b -> b.name().equals(provider))
-                .map(b -> ((OpenAiCompatibleAdapter) b.adapter()).settings()).findFirst().orElseThrow();
+        return runtime.governance().registry().configured().stream()
+                .filter(b -> b.name().equals(provider))
+                .map(b -> ((OpenAiCompatibleAdapter) b.adapter()).settings())
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -73,10 +83,12 @@ class SluiceRuntimeTest {
             assertThat(g.governs("https://api.openai.com/v1/chat/completions")).isTrue();
             assertThat(g.governs("https://api.openai.com/v1/models")).isFalse();
             assertThat(g.governs("https://myres.openai.azure.com/openai/deployments/gpt4o/chat/completions"
-                    + "?api-version=2024-10-21")).isTrue();
+                            + "?api-version=2024-10-21"))
+                    .isTrue();
             assertThat(g.governs("https://api.anthropic.com/v1/messages")).isTrue();
             assertThat(g.governs("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash"
-                    + ":generateContent")).isTrue();
+                            + ":generateContent"))
+                    .isTrue();
             assertThat(g.governs("https://example.com/v1/chat/completions")).isFalse();
             assertThat(runtime.governor().available(Dimension.REQUESTS)).isEqualTo(Long.MAX_VALUE);
         }

@@ -28,13 +28,20 @@ class StateRestartTest extends GovernorFixture {
     Path dir;
 
     private static CallContext call(String keyId) {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant("t").apiKeyId(keyId).build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("t")
+                .apiKeyId(keyId)
+                .build();
     }
 
     /** A gateway's 10 calls a minute per key, counted in fixed windows (no headers tell it). */
     private static LimitSpec perKeyWindow() {
-        return LimitSpec.builder("per-key", REQUESTS, 10).window(Duration.ofMinutes(1)).algorithm(Algorithm.FIXED_WINDOW)
-                .level(ScopeLevel.API_KEY).build();
+        return LimitSpec.builder("per-key", REQUESTS, 10)
+                .window(Duration.ofMinutes(1))
+                .algorithm(Algorithm.FIXED_WINDOW)
+                .level(ScopeLevel.API_KEY)
+                .build();
     }
 
     private Governor restarted(SavedState saved, LimitSpec... limits) {
@@ -55,26 +62,33 @@ class StateRestartTest extends GovernorFixture {
         clock.advance(Duration.ofSeconds(10));
         restarted(saved, perKeyWindow());
 
-        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).isTrue();
         assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
-                .as("the window counted 8 before the restart: 10 in all").isFalse();
+                .isTrue();
+        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                .as("the window counted 8 before the restart: 10 in all")
+                .isFalse();
         clock.advance(Duration.ofMinutes(1));
-        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).as("the next window").isTrue();
+        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                .as("the next window")
+                .isTrue();
     }
 
     @Test
     void learnedLimitsOrganizationsAndPausesComeBack() throws Exception {
         governor();
-        governor.learn(call("k_1"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 3, 60_000)),
-                "org-acme");
+        governor.learn(
+                call("k_1"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 3, 60_000)), "org-acme");
         governor.pauseProviderScope(call("k_1"), Duration.ofSeconds(30).toNanos());
         SavedState saved = SavedState.fromJson(governor.saveState().toJson());
         clock.advance(Duration.ofSeconds(10));
         restarted(saved);
 
         Admission during = governor.tryAdmit(call("k_2x"), Demand.oneRequest());
-        assertThat(during.isAdmitted()).as("another key, not of the organization").isTrue();
+        assertThat(during.isAdmitted())
+                .as("another key, not of the organization")
+                .isTrue();
         Admission paused = governor.tryAdmit(call("k_1"), Demand.oneRequest());
         assertThat(paused.isAdmitted()).as("the provider's pause still runs").isFalse();
         assertThat(paused.rejection().retryAfterMillis()).isBetween(19_000L, 20_000L);
@@ -94,13 +108,17 @@ class StateRestartTest extends GovernorFixture {
         assertThat(file.path()).exists();
 
         clock.advance(StateKeeper.MAX_AGE.plusSeconds(1));
-        assertThat(new StateKeeper(governor(perKeyWindow()), file, Duration.ofSeconds(15)).restore()).isZero();
+        assertThat(new StateKeeper(governor(perKeyWindow()), file, Duration.ofSeconds(15)).restore())
+                .isZero();
 
         Files.write(file.path(), "{\"version\":1,\"savedAt\":".getBytes(StandardCharsets.UTF_8));
-        assertThat(new StateKeeper(governor(perKeyWindow()), file, Duration.ofSeconds(15)).restore()).isZero();
+        assertThat(new StateKeeper(governor(perKeyWindow()), file, Duration.ofSeconds(15)).restore())
+                .isZero();
         Files.write(file.path(), "<html>not json</html>".getBytes(StandardCharsets.UTF_8));
-        assertThat(new StateKeeper(governor(perKeyWindow()), file, Duration.ofSeconds(15)).restore()).isZero();
-        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).isTrue();
+        assertThat(new StateKeeper(governor(perKeyWindow()), file, Duration.ofSeconds(15)).restore())
+                .isZero();
+        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
     }
 
     @Test
@@ -113,7 +131,9 @@ class StateRestartTest extends GovernorFixture {
         StateFile file = new StateFile(dir.resolve("svc.state.json"));
         new StateKeeper(governor, file, Duration.ofSeconds(15)).save();
         clock.advance(Duration.ofSeconds(1));
-        assertThat(new StateKeeper(governor(perKeyWindow()), file, Duration.ofSeconds(15)).restore()).isEqualTo(1);
-        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted()).isFalse();
+        assertThat(new StateKeeper(governor(perKeyWindow()), file, Duration.ofSeconds(15)).restore())
+                .isEqualTo(1);
+        assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
+                .isFalse();
     }
 }

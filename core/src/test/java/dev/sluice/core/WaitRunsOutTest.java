@@ -22,8 +22,11 @@ class WaitRunsOutTest extends GovernorFixture {
 
     /** The {@code default} class as the agent configures it: a minute's wait, then {@code pass_through}. */
     private Governor governorWith(LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().clock(clock).timer(timer).trafficClass(new TrafficClass("default", 5,
-                Duration.ofSeconds(60), 10_000, OverloadAction.PASS_THROUGH));
+        Governor.Builder b = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .trafficClass(
+                        new TrafficClass("default", 5, Duration.ofSeconds(60), 10_000, OverloadAction.PASS_THROUGH));
         for (LimitSpec l : limits) {
             b.limit(l);
         }
@@ -32,14 +35,21 @@ class WaitRunsOutTest extends GovernorFixture {
     }
 
     private static CallContext call(String tenant) {
-        return CallContext.builder("openai").model("gpt-4o-mini").tenant(tenant).apiKeyId("k_abc123").build();
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant(tenant)
+                .apiKeyId("k_abc123")
+                .build();
     }
 
     /** Five callers of the default class, each willing to wait 2 s, for a limit of one call a second. */
     private List<CompletableFuture<Admission>> fiveCallersWaiting2s() {
         List<CompletableFuture<Admission>> calls = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            calls.add(governor.admitAsync(call("t" + i), Demand.oneRequest(), clock.nanoTime() + Duration.ofSeconds(2).toNanos()));
+            calls.add(governor.admitAsync(
+                    call("t" + i),
+                    Demand.oneRequest(),
+                    clock.nanoTime() + Duration.ofSeconds(2).toNanos()));
         }
         timer.advance(Duration.ofSeconds(3));
         assertThat(calls).allMatch(CompletableFuture::isDone);
@@ -47,8 +57,11 @@ class WaitRunsOutTest extends GovernorFixture {
     }
 
     private static long count(List<CompletableFuture<Admission>> calls, GatewayDecision decision) {
-        return calls.stream().map(CompletableFuture::join)
-                .filter(a -> decision == null ? a.isAdmitted() : !a.isAdmitted() && a.rejection().decision() == decision)
+        return calls.stream()
+                .map(CompletableFuture::join)
+                .filter(a -> decision == null
+                        ? a.isAdmitted()
+                        : !a.isAdmitted() && a.rejection().decision() == decision)
                 .count();
     }
 
@@ -69,8 +82,10 @@ class WaitRunsOutTest extends GovernorFixture {
 
     @Test
     void aWaitThatRunsOutOnALimitOfTheServicesOwnStillPassesThrough() {
-        governorWith(LimitSpec.builder("service", REQUESTS, 60).window(Duration.ofMinutes(1))
-                .level(ScopeLevel.ORGANIZATION).build());
+        governorWith(LimitSpec.builder("service", REQUESTS, 60)
+                .window(Duration.ofMinutes(1))
+                .level(ScopeLevel.ORGANIZATION)
+                .build());
         for (int i = 0; i < 60; i++) {
             governor.tryAdmit(call("t"), Demand.oneRequest()).permit().settle(Usage.NONE);
         }

@@ -36,6 +36,7 @@ public final class DemoMain {
      * per second as OpenAI does (60 RPM behaves like 1 per second).
      */
     static final long REQUESTS_PER_MINUTE = 600;
+
     static final long TOKENS_PER_MINUTE = 60_000;
 
     /**
@@ -55,7 +56,8 @@ public final class DemoMain {
     static final boolean RUN_WITHOUT = !"false".equals(System.getProperty("demo.without"));
 
     /** Sluice's configuration for the second run: who weighs what; the provider's limits are learned. */
-    static final String SLUICE_CONFIG = String.join("\n",
+    static final String SLUICE_CONFIG = String.join(
+            "\n",
             "# Written by the demo. Provider limits are not configured: Sluice learns them from",
             "# OpenAI's x-ratelimit-* headers. Tenants and classes come from X-Sluice-* headers.",
             "tenants:",
@@ -95,8 +97,8 @@ public final class DemoMain {
             String baseUrl = "http://api.openai.com:" + sim.port() + "/v1";
             RunFigures without = run(sim, baseUrl, hosts, "without Sluice", null, null);
             Path config = out.resolve("sluice-demo.yaml");
-            Files.writeString(config, Boolean.getBoolean("demo.plain") ? "{}\n" : SLUICE_CONFIG,
-                    StandardCharsets.UTF_8);
+            Files.writeString(
+                    config, Boolean.getBoolean("demo.plain") ? "{}\n" : SLUICE_CONFIG, StandardCharsets.UTF_8);
             RunFigures with = run(sim, baseUrl, hosts, "with Sluice", agentJar, config);
             printTable(without, with);
             Path chart = out.resolve("sluice-demo.svg");
@@ -126,8 +128,8 @@ public final class DemoMain {
             cmd.add(t.name() + ":" + t.trafficClass() + ":" + t.callers() + ":" + t.thinkMillis());
         }
         System.out.println();
-        System.out.println("Run " + label + (agentJar != null ? " (-javaagent:" + agentJar.getFileName() + ")" : "")
-                + " ...");
+        System.out.println(
+                "Run " + label + (agentJar != null ? " (-javaagent:" + agentJar.getFileName() + ")" : "") + " ...");
         Instant started = Instant.now();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
         Thread errors = relayStderr(p, label);
@@ -137,8 +139,8 @@ public final class DemoMain {
             while ((line = r.readLine()) != null) {
                 if (line.startsWith("PROGRESS ")) {
                     String[] f = line.split(" ");
-                    System.out.printf(Locale.ROOT, "  %-15s %3s s: %5s calls made, %5s completed%n", label, f[1], f[2],
-                            f[3]);
+                    System.out.printf(
+                            Locale.ROOT, "  %-15s %3s s: %5s calls made, %5s completed%n", label, f[1], f[2], f[3]);
                 } else if (line.startsWith("SUMMARY ")) {
                     summary = new ObjectMapper().readTree(line.substring(8));
                 }
@@ -153,14 +155,16 @@ public final class DemoMain {
             throw new IllegalStateException(label + ": the service printed no summary (exit " + p.exitValue() + ")");
         }
         List<Exchange> exchanges = sim.ledger().exchanges().stream()
-                .filter(e -> !e.arrivedAt().isBefore(started)).toList();
+                .filter(e -> !e.arrivedAt().isBefore(started))
+                .toList();
         return new RunFigures(label, summary, exchanges, RUN);
     }
 
     /** The agent's start line, and anything that looks like trouble, shown as they come. */
     private static Thread relayStderr(Process p, String label) {
         Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     if (line.startsWith("[sluice]") || line.contains("Exception") && !line.contains("RateLimit")) {
@@ -181,30 +185,47 @@ public final class DemoMain {
         System.out.printf(Locale.ROOT, "%-58s %16s %16s%n", "", without.label(), with.label());
         row("logical calls made", without.appTotal("calls"), with.appTotal("calls"));
         row("  completed", without.appTotal("completed"), with.appTotal("completed"));
-        row("  refused by the provider (429 raised)", without.appTotal("providerRejections"),
+        row(
+                "  refused by the provider (429 raised)",
+                without.appTotal("providerRejections"),
                 with.appTotal("providerRejections"));
-        row("  refused locally by Sluice (429 raised)", without.appTotal("localRejections"),
+        row(
+                "  refused locally by Sluice (429 raised)",
+                without.appTotal("localRejections"),
                 with.appTotal("localRejections"));
         row("attempts the provider saw", without.providerAttempts(), with.providerAttempts());
         row("  of which provider 429s", without.provider429s(), with.provider429s());
-        System.out.printf(Locale.ROOT, "%-58s %16s %16s%n", "goodput, requests/min (capacity " + REQUESTS_PER_MINUTE + ")",
+        System.out.printf(
+                Locale.ROOT,
+                "%-58s %16s %16s%n",
+                "goodput, requests/min (capacity " + REQUESTS_PER_MINUTE + ")",
                 String.format(Locale.ROOT, "%.0f", without.admittedPerMinute()),
                 String.format(Locale.ROOT, "%.0f", with.admittedPerMinute()));
-        System.out.printf(Locale.ROOT, "%-58s %16s %16s%n", "goodput, tokens/min (capacity " + TOKENS_PER_MINUTE + ")",
+        System.out.printf(
+                Locale.ROOT,
+                "%-58s %16s %16s%n",
+                "goodput, tokens/min (capacity " + TOKENS_PER_MINUTE + ")",
                 String.format(Locale.ROOT, "%.0f", without.tokensPerMinute()),
                 String.format(Locale.ROOT, "%.0f", with.tokensPerMinute()));
         for (String cls : List.of("interactive", "batch")) {
             JsonNode a = without.app().get("classes").get(cls);
             JsonNode b = with.app().get("classes").get(cls);
-            System.out.printf(Locale.ROOT, "%-58s %16s %16s%n", "latency " + cls + " p50 / p95 (ms)",
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-58s %16s %16s%n",
+                    "latency " + cls + " p50 / p95 (ms)",
                     a.get("p50Millis").asLong() + " / " + a.get("p95Millis").asLong(),
                     b.get("p50Millis").asLong() + " / " + b.get("p95Millis").asLong());
         }
         Map<String, Double> sharesWithout = without.tenantShares(TENANTS);
         Map<String, Double> sharesWith = with.tenantShares(TENANTS);
         for (Tenant t : TENANTS) {
-            System.out.printf(Locale.ROOT, "%-58s %15.1f%% %15.1f%%%n", "share of admitted tokens, " + t.name()
-                    + " (" + t.trafficClass() + ", " + t.callers() + " callers)", sharesWithout.get(t.name()),
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-58s %15.1f%% %15.1f%%%n",
+                    "share of admitted tokens, " + t.name() + " (" + t.trafficClass() + ", " + t.callers()
+                            + " callers)",
+                    sharesWithout.get(t.name()),
                     sharesWith.get(t.name()));
         }
         System.out.println();
@@ -220,17 +241,23 @@ public final class DemoMain {
         int seconds = (int) RUN.toSeconds();
         List<Chart.Panel> panels = new ArrayList<>();
         for (RunFigures r : List.of(without, with)) {
-            Instant start = r.exchanges().isEmpty() ? Instant.now() : r.exchanges().get(0).arrivedAt();
+            Instant start = r.exchanges().isEmpty()
+                    ? Instant.now()
+                    : r.exchanges().get(0).arrivedAt();
             long[][] s = r.perSecond(start, seconds);
             panels.add(new Chart.Panel(r.label(), s[0], s[1]));
         }
-        Chart.write(file, "Requests per second at the simulated provider (capacity " + REQUESTS_PER_MINUTE / 60 + "/s)",
-                panels, REQUESTS_PER_MINUTE / 60);
+        Chart.write(
+                file,
+                "Requests per second at the simulated provider (capacity " + REQUESTS_PER_MINUTE / 60 + "/s)",
+                panels,
+                REQUESTS_PER_MINUTE / 60);
     }
 
     /** The agent jar: {@code -Dsluice.agent.jar}, else the one the build left in agent/target. */
     private static Path agentJar() {
-        Path jar = Paths.get(System.getProperty("sluice.agent.jar", "agent/target/sluice-agent.jar")).toAbsolutePath();
+        Path jar = Paths.get(System.getProperty("sluice.agent.jar", "agent/target/sluice-agent.jar"))
+                .toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("no agent jar at " + jar + ": build it first (mvn -B -q package "
                     + "-DskipTests), or run from the repository's root");
@@ -241,6 +268,8 @@ public final class DemoMain {
     private static String ownClassPath() {
         return System.getProperty("java.class.path").split(File.pathSeparator).length > 1
                 ? System.getProperty("java.class.path")
-                : Paths.get(System.getProperty("java.class.path")).toAbsolutePath().toString();
+                : Paths.get(System.getProperty("java.class.path"))
+                        .toAbsolutePath()
+                        .toString();
     }
 }

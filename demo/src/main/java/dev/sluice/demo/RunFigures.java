@@ -29,7 +29,9 @@ record RunFigures(String label, JsonNode app, List<Exchange> exchanges, Duration
     }
 
     List<Exchange> admitted() {
-        return exchanges.stream().filter(e -> e.admittedAt() != null && e.outcome() == Outcome.ADMITTED).toList();
+        return exchanges.stream()
+                .filter(e -> e.admittedAt() != null && e.outcome() == Outcome.ADMITTED)
+                .toList();
     }
 
     double admittedPerMinute() {
@@ -37,17 +39,24 @@ record RunFigures(String label, JsonNode app, List<Exchange> exchanges, Duration
     }
 
     double tokensPerMinute() {
-        return admitted().stream().mapToLong(e -> e.inputTokens() + e.outputTokens()).sum() * 60.0
+        return admitted().stream()
+                        .mapToLong(e -> e.inputTokens() + e.outputTokens())
+                        .sum()
+                * 60.0
                 / length.toSeconds();
     }
 
     /** Each tenant's share of the tokens the provider admitted, in percent. */
     Map<String, Double> tenantShares(List<Tenant> tenants) {
         Map<String, Double> shares = new LinkedHashMap<>();
-        long total = admitted().stream().mapToLong(e -> e.inputTokens() + e.outputTokens()).sum();
+        long total = admitted().stream()
+                .mapToLong(e -> e.inputTokens() + e.outputTokens())
+                .sum();
         for (Tenant t : tenants) {
-            long mine = admitted().stream().filter(e -> t.name().equals(e.tenant()))
-                    .mapToLong(e -> e.inputTokens() + e.outputTokens()).sum();
+            long mine = admitted().stream()
+                    .filter(e -> t.name().equals(e.tenant()))
+                    .mapToLong(e -> e.inputTokens() + e.outputTokens())
+                    .sum();
             shares.put(t.name(), total == 0 ? 0 : 100.0 * mine / total);
         }
         return shares;

@@ -43,7 +43,8 @@ public final class Workload {
         AtomicLong callIds = new AtomicLong();
         long end = System.nanoTime() + length.toNanos();
         List<Thread> threads = new ArrayList<>();
-        CountDownLatch done = new CountDownLatch(tenants.stream().mapToInt(Tenant::callers).sum());
+        CountDownLatch done =
+                new CountDownLatch(tenants.stream().mapToInt(Tenant::callers).sum());
         for (Tenant tenant : tenants) {
             OpenAIClient client = OpenAIOkHttpClient.builder()
                     .baseUrl(baseUrl)
@@ -55,20 +56,22 @@ public final class Workload {
             Figures t = byTenant.computeIfAbsent(tenant.name(), k -> new Figures());
             Figures c = byClass.computeIfAbsent(tenant.trafficClass(), k -> new Figures());
             for (int i = 0; i < tenant.callers(); i++) {
-                Thread caller = new Thread(() -> {
-                    try {
-                        boolean first = true;
-                        while (System.nanoTime() < end) {
-                            call(client, tenant, callIds.incrementAndGet(), t, c, first);
-                            first = false;
-                            if (tenant.thinkMillis() > 0) {
-                                pause(tenant.thinkMillis());
+                Thread caller = new Thread(
+                        () -> {
+                            try {
+                                boolean first = true;
+                                while (System.nanoTime() < end) {
+                                    call(client, tenant, callIds.incrementAndGet(), t, c, first);
+                                    first = false;
+                                    if (tenant.thinkMillis() > 0) {
+                                        pause(tenant.thinkMillis());
+                                    }
+                                }
+                            } finally {
+                                done.countDown();
                             }
-                        }
-                    } finally {
-                        done.countDown();
-                    }
-                }, "demo-" + tenant.name() + "-" + i);
+                        },
+                        "demo-" + tenant.name() + "-" + i);
                 caller.setDaemon(true);
                 threads.add(caller);
             }
@@ -78,8 +81,10 @@ public final class Workload {
         // calls still waiting for admission when the time is up are reported as unfinished
         long giveUp = end + Duration.ofSeconds(10).toNanos();
         while (!done.await(5, java.util.concurrent.TimeUnit.SECONDS) && System.nanoTime() < giveUp) {
-            long calls = byTenant.values().stream().mapToLong(f -> f.calls.get()).sum();
-            long ok = byTenant.values().stream().mapToLong(f -> f.completed.get()).sum();
+            long calls =
+                    byTenant.values().stream().mapToLong(f -> f.calls.get()).sum();
+            long ok =
+                    byTenant.values().stream().mapToLong(f -> f.completed.get()).sum();
             System.out.printf("PROGRESS %d %d %d%n", (System.nanoTime() - started) / 1_000_000_000L, calls, ok);
             System.out.flush();
         }
@@ -105,12 +110,14 @@ public final class Workload {
         t.calls.incrementAndGet();
         c.calls.incrementAndGet();
         try {
-            client.chat().completions().create(ChatCompletionCreateParams.builder()
-                    .model(ChatModel.GPT_4O_MINI)
-                    .addUserMessage("Summarise today's tickets for " + tenant.name() + " in one line.")
-                    .maxCompletionTokens(48)
-                    .putAdditionalHeader("x-sim-call-id", tenant.name() + "-" + callId)
-                    .build());
+            client.chat()
+                    .completions()
+                    .create(ChatCompletionCreateParams.builder()
+                            .model(ChatModel.GPT_4O_MINI)
+                            .addUserMessage("Summarise today's tickets for " + tenant.name() + " in one line.")
+                            .maxCompletionTokens(48)
+                            .putAdditionalHeader("x-sim-call-id", tenant.name() + "-" + callId)
+                            .build());
             t.completed.incrementAndGet();
             c.completed.incrementAndGet();
             long millis = (System.nanoTime() - start) / 1_000_000;

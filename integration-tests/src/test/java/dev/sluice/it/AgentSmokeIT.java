@@ -21,30 +21,42 @@ class AgentSmokeIT {
 
     @Test
     void anOpenAiServiceRunsGovernedWithNoConfig() throws Exception {
-        try (Simulator sim = Simulator.builder().profile(Profile.OPENAI).requestsPerMinute(6_000)
-                .tokensPerMinute(1_000_000).tenantHeaders("X-Sluice-Tenant").instant().start()) {
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .requestsPerMinute(6_000)
+                .tokensPerMinute(1_000_000)
+                .tenantHeaders("X-Sluice-Tenant")
+                .instant()
+                .start()) {
             Path hosts = Files.createTempFile("sluice-hosts", "");
             Files.writeString(hosts, "127.0.0.1 api.openai.com\n");
             String baseUrl = "http://api.openai.com:" + sim.port() + "/v1";
 
-            ForkedApp.Result without = app(hosts, baseUrl).withAgent(false).run().assertOk();
+            ForkedApp.Result without =
+                    app(hosts, baseUrl).withAgent(false).run().assertOk();
             assertThat(without.summary().get("completed").asLong()).isEqualTo(10);
-            assertThat(sim.ledger().exchanges()).as("without the agent the header reaches the provider")
-                    .extracting(Exchange::tenant).containsOnly("acme");
+            assertThat(sim.ledger().exchanges())
+                    .as("without the agent the header reaches the provider")
+                    .extracting(Exchange::tenant)
+                    .containsOnly("acme");
             sim.ledger().reset();
 
-            ForkedApp.Result r = app(hosts, baseUrl).withAgent((String) null).run().assertOk();
+            ForkedApp.Result r =
+                    app(hosts, baseUrl).withAgent((String) null).run().assertOk();
             JsonNode s = r.summary();
             assertThat(s.get("completed").asLong()).isEqualTo(10);
             assertThat(r.startLine()).contains("mode=enforce").contains("defaults");
             assertThat(sim.ledger().counts().admitted()).isEqualTo(10);
-            assertThat(sim.ledger().exchanges()).as("governed: Sluice's own header is stripped")
-                    .extracting(Exchange::tenant).containsOnlyNulls();
+            assertThat(sim.ledger().exchanges())
+                    .as("governed: Sluice's own header is stripped")
+                    .extracting(Exchange::tenant)
+                    .containsOnlyNulls();
         }
     }
 
     private static ForkedApp app(Path hosts, String baseUrl) {
-        return ForkedApp.of(OpenAiChatApp.class).systemProperty("jdk.net.hosts.file", hosts.toString())
+        return ForkedApp.of(OpenAiChatApp.class)
+                .systemProperty("jdk.net.hosts.file", hosts.toString())
                 .args(baseUrl, 2, 5, "acme");
     }
 }

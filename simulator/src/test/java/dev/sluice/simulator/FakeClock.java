@@ -8,32 +8,32 @@ import java.time.ZoneOffset;
 
 /** A clock tests move by hand. */
 public final class FakeClock extends Clock {
-  private volatile Instant now;
+    private volatile Instant now;
 
-  public FakeClock(Instant start) {
-    this.now = start;
-  }
+    public FakeClock(Instant start) {
+        this.now = start;
+    }
 
-  public FakeClock() {
-    this(Instant.parse("2026-11-29T10:00:00Z"));
-  }
+    public FakeClock() {
+        this(Instant.parse("2026-11-29T10:00:00Z"));
+    }
 
-  public void advance(Duration d) {
-    now = now.plus(d);
-  }
+    public void advance(Duration d) {
+        now = now.plus(d);
+    }
 
-  @Override
-  public ZoneId getZone() {
-    return ZoneOffset.UTC;
-  }
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
 
-  @Override
-  public Clock withZone(ZoneId zone) {
-    return this;
-  }
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
 
-  @Override
-  public Instant instant() {
-    return now;
-  }
+    @Override
+    public Instant instant() {
+        return now;
+    }
 }

@@ -54,14 +54,25 @@ class AgentJarIT {
     void onlyRelocatedThirdPartyCodeAndNoLoadableBridgeOrHelpers() throws Exception {
         List<String> names = new ArrayList<>();
         try (JarFile jar = new JarFile(ForkedJvm.AGENT_JAR.toFile())) {
-            jar.stream().map(JarEntry::getName).filter(n -> n.endsWith(".class")).forEach(names::add);
-            assertThat(jar.getEntry("sluice/sluice-bootstrap.jar")).as("nested bridge jar").isNotNull();
+            jar.stream()
+                    .map(JarEntry::getName)
+                    .filter(n -> n.endsWith(".class"))
+                    .forEach(names::add);
+            assertThat(jar.getEntry("sluice/sluice-bootstrap.jar"))
+                    .as("nested bridge jar")
+                    .isNotNull();
         }
-        assertThat(names).allSatisfy(n -> assertThat(n.startsWith("dev/sluice/") || n.startsWith("sluice-helpers/")).as(n).isTrue());
+        assertThat(names)
+                .allSatisfy(n -> assertThat(n.startsWith("dev/sluice/") || n.startsWith("sluice-helpers/"))
+                        .as(n)
+                        .isTrue());
         assertThat(names).noneMatch(n -> n.startsWith("dev/sluice/bootstrap/"));
         assertThat(names).noneMatch(n -> n.matches("dev/sluice/instrumentation/[^/]+/helper/.*"));
-        assertThat(names).anyMatch(n -> n.startsWith("sluice-helpers/okhttp/dev/sluice/instrumentation/okhttp/helper/"));
-        assertThat(names).anyMatch(n -> n.startsWith("sluice-helpers/jdk-http-client/dev/sluice/instrumentation/jdkhttp/helper/"));
+        assertThat(names)
+                .anyMatch(n -> n.startsWith("sluice-helpers/okhttp/dev/sluice/instrumentation/okhttp/helper/"));
+        assertThat(names)
+                .anyMatch(
+                        n -> n.startsWith("sluice-helpers/jdk-http-client/dev/sluice/instrumentation/jdkhttp/helper/"));
         assertThat(names).anyMatch(n -> n.startsWith("dev/sluice/shaded/bytebuddy/"));
     }
 
@@ -75,19 +86,29 @@ class AgentJarIT {
                 Files.copy(in, bridge, StandardCopyOption.REPLACE_EXISTING);
             }
             List<String> classes = new ArrayList<>();
-            jar.stream().map(JarEntry::getName)
+            jar.stream()
+                    .map(JarEntry::getName)
                     .filter(n -> n.startsWith("dev/sluice/instrumentation/") && n.endsWith(".class"))
                     .forEach(n -> classes.add(n.substring(0, n.length() - 6).replace('/', '.')));
-            try (URLClassLoader loader = new URLClassLoader(new URL[] {ForkedJvm.AGENT_JAR.toUri().toURL(), bridge.toUri().toURL()},
+            try (URLClassLoader loader = new URLClassLoader(
+                    new URL[] {
+                        ForkedJvm.AGENT_JAR.toUri().toURL(), bridge.toUri().toURL()
+                    },
                     ClassLoader.getPlatformClassLoader())) {
                 for (String name : classes) {
                     for (Method method : Class.forName(name, false, loader).getDeclaredMethods()) {
                         for (Annotation annotation : method.getAnnotations()) {
                             String type = annotation.annotationType().getName();
-                            if (type.endsWith(".asm.Advice$OnMethodEnter") || type.endsWith(".asm.Advice$OnMethodExit")) {
+                            if (type.endsWith(".asm.Advice$OnMethodEnter")
+                                    || type.endsWith(".asm.Advice$OnMethodExit")) {
                                 assertThat(type).startsWith("dev.sluice.shaded.bytebuddy.");
-                                Object suppress = annotation.annotationType().getMethod("suppress").invoke(annotation);
-                                assertThat(suppress).as("%s#%s suppress", name, method.getName()).isEqualTo(Throwable.class);
+                                Object suppress = annotation
+                                        .annotationType()
+                                        .getMethod("suppress")
+                                        .invoke(annotation);
+                                assertThat(suppress)
+                                        .as("%s#%s suppress", name, method.getName())
+                                        .isEqualTo(Throwable.class);
                                 adviceMethods.add(name + "#" + method.getName());
                             }
                         }
@@ -103,7 +124,8 @@ class AgentJarIT {
     @ParameterizedTest
     @EnumSource(ForkedJvm.Jdk.class)
     void cliPrintsItsVersion(ForkedJvm.Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(jdk.java(), "-jar", ForkedJvm.AGENT_JAR.toString(), "version"));
+        ForkedJvm.Result r =
+                ForkedJvm.run(Arrays.asList(jdk.java(), "-jar", ForkedJvm.AGENT_JAR.toString(), "version"));
         r.assertOk();
         assertThat(r.stdout.trim()).matches("sluice \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
     }
@@ -111,12 +133,19 @@ class AgentJarIT {
     @ParameterizedTest
     @EnumSource(ForkedJvm.Jdk.class)
     void applicationSeesNoneOfTheAgentsLibraries(ForkedJvm.Jdk jdk) throws Exception {
-        ForkedJvm.Result r = ForkedJvm.run(jdk, true, ForkedJvm.classPath(ForkedJvm.TEST_CLASSES), "dev.sluice.testapp.IsolationApp")
+        ForkedJvm.Result r = ForkedJvm.run(
+                        jdk, true, ForkedJvm.classPath(ForkedJvm.TEST_CLASSES), "dev.sluice.testapp.IsolationApp")
                 .assertOk();
-        for (String name : new String[] {"com.fasterxml.jackson.databind.ObjectMapper", "com.fasterxml.jackson.core.JsonFactory",
-            "org.slf4j.LoggerFactory", "net.bytebuddy.ByteBuddy", "com.github.benmanes.caffeine.cache.Caffeine",
-            "org.yaml.snakeyaml.Yaml", "dev.sluice.instrumentation.okhttp.helper.OkHttpHook",
-            "dev.sluice.instrumentation.jdkhttp.helper.JdkHttpHook"}) {
+        for (String name : new String[] {
+            "com.fasterxml.jackson.databind.ObjectMapper",
+            "com.fasterxml.jackson.core.JsonFactory",
+            "org.slf4j.LoggerFactory",
+            "net.bytebuddy.ByteBuddy",
+            "com.github.benmanes.caffeine.cache.Caffeine",
+            "org.yaml.snakeyaml.Yaml",
+            "dev.sluice.instrumentation.okhttp.helper.OkHttpHook",
+            "dev.sluice.instrumentation.jdkhttp.helper.JdkHttpHook"
+        }) {
             assertThat(r.get("class." + name)).as(name).isEqualTo("absent");
         }
         assertThat(r.get("class.dev.sluice.bootstrap.Bridge")).isEqualTo("bootstrap");
@@ -127,21 +156,28 @@ class AgentJarIT {
     @EnumSource(ForkedJvm.Jdk.class)
     void applicationKeepsItsOwnJacksonAndSlf4j(ForkedJvm.Jdk jdk) throws Exception {
         Path[] classPath = ForkedJvm.concat(ForkedJvm.jars("app-own"), ForkedJvm.TEST_CLASSES);
-        ForkedJvm.Result r = ForkedJvm.run(jdk, true, ForkedJvm.classPath(classPath), "dev.sluice.testapp.IsolationApp", "use-own")
+        ForkedJvm.Result r = ForkedJvm.run(
+                        jdk, true, ForkedJvm.classPath(classPath), "dev.sluice.testapp.IsolationApp", "use-own")
                 .assertOk();
-        assertThat(r.get("class.com.fasterxml.jackson.databind.ObjectMapper")).contains("libs/app-own/jackson-databind");
+        assertThat(r.get("class.com.fasterxml.jackson.databind.ObjectMapper"))
+                .contains("libs/app-own/jackson-databind");
         assertThat(r.get("class.org.slf4j.LoggerFactory")).contains("libs/app-own/slf4j-api");
         assertThat(r.get("jackson.json")).isEqualTo("{\"a\":1}");
         assertThat(r.get("slf4j.factory")).isEqualTo("org.slf4j.simple.SimpleLoggerFactory");
-        assertThat(r.stderr).contains("app's own logger works").doesNotContain("SLF4J(W)").doesNotContain("SLF4J: ");
+        assertThat(r.stderr)
+                .contains("app's own logger works")
+                .doesNotContain("SLF4J(W)")
+                .doesNotContain("SLF4J: ");
     }
 
     @ParameterizedTest
     @EnumSource(ForkedJvm.Jdk.class)
     void startsNoThreadOfItsOwn(ForkedJvm.Jdk jdk) throws Exception {
         String cp = ForkedJvm.classPath(ForkedJvm.TEST_CLASSES);
-        ForkedJvm.Result with = ForkedJvm.run(jdk, true, cp, "dev.sluice.testapp.ThreadsApp").assertOk();
-        ForkedJvm.Result without = ForkedJvm.run(jdk, false, cp, "dev.sluice.testapp.ThreadsApp").assertOk();
+        ForkedJvm.Result with =
+                ForkedJvm.run(jdk, true, cp, "dev.sluice.testapp.ThreadsApp").assertOk();
+        ForkedJvm.Result without =
+                ForkedJvm.run(jdk, false, cp, "dev.sluice.testapp.ThreadsApp").assertOk();
         assertThat(with.get("warmUpEnded")).isEqualTo("true");
         assertThat(with.get("threads")).isEqualTo(without.get("threads"));
         assertThat(without.startLines()).isZero();
@@ -149,12 +185,18 @@ class AgentJarIT {
 
     @Test
     void aFailedStartLeavesTheJvmRunningUngoverned() throws Exception {
-        ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(ForkedJvm.Jdk.JDK17.java(), "-Djava.io.tmpdir=/nonexistent/sluice-test",
-                "-javaagent:" + ForkedJvm.AGENT_JAR, "-cp", ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
-                "dev.sluice.testapp.BrokenStartApp")).assertOk();
+        ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(
+                        ForkedJvm.Jdk.JDK17.java(),
+                        "-Djava.io.tmpdir=/nonexistent/sluice-test",
+                        "-javaagent:" + ForkedJvm.AGENT_JAR,
+                        "-cp",
+                        ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                        "dev.sluice.testapp.BrokenStartApp"))
+                .assertOk();
         assertThat(r.get("app.ran")).isEqualTo("true");
         assertThat(r.get("app.bridge")).isEqualTo("absent");
-        assertThat(r.stderr.lines().filter(l -> l.startsWith("[sluice] "))).hasSize(1)
+        assertThat(r.stderr.lines().filter(l -> l.startsWith("[sluice] ")))
+                .hasSize(1)
                 .allSatisfy(l -> assertThat(l).startsWith("[sluice] failed to start, the JVM runs ungoverned"));
     }
 
@@ -164,9 +206,15 @@ class AgentJarIT {
     void lateAttachGovernsClientsBuiltBeforeIt(ForkedJvm.Jdk jdk) throws Exception {
         server.reset();
         Path[] classPath = ForkedJvm.concat(ForkedJvm.jars("okhttp-4"), ForkedJvm.TEST_CLASSES);
-        ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(jdk.java(), "-Djdk.attach.allowAttachSelf=true", "-cp",
-                ForkedJvm.classPath(classPath), "dev.sluice.testapp.LateAttachApp", String.valueOf(server.port()),
-                ForkedJvm.AGENT_JAR.toString())).assertOk();
+        ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(
+                        jdk.java(),
+                        "-Djdk.attach.allowAttachSelf=true",
+                        "-cp",
+                        ForkedJvm.classPath(classPath),
+                        "dev.sluice.testapp.LateAttachApp",
+                        String.valueOf(server.port()),
+                        ForkedJvm.AGENT_JAR.toString()))
+                .assertOk();
         assertThat(r.get("okhttp-before.status")).isEqualTo("200");
         assertThat(r.get("okhttp-after.status")).isEqualTo("200");
         assertThat(r.get("okhttp-after.header")).isEqualTo("admitted");
@@ -175,7 +223,7 @@ class AgentJarIT {
         assertThat(r.get("governed")).isEqualTo("2");
         assertThat(r.startLines()).isEqualTo(1);
         assertThat(server.received("okhttp-after").get(0).headers).doesNotContainKey("x-sluice-tenant");
-        assertThat(Collections.singleton(server.received("jdk-after").get(0).headers)).allSatisfy(
-                h -> assertThat(h).doesNotContainKey("x-sluice-tenant"));
+        assertThat(Collections.singleton(server.received("jdk-after").get(0).headers))
+                .allSatisfy(h -> assertThat(h).doesNotContainKey("x-sluice-tenant"));
     }
 }

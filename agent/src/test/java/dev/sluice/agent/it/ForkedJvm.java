@@ -21,10 +21,14 @@ import org.junit.jupiter.api.Assumptions;
 /** Runs a test application in a fresh JVM, with or without the agent, and collects what it printed. */
 final class ForkedJvm {
 
-    static final Path AGENT_JAR = Paths.get(System.getProperty("sluice.agent.jar", "target/sluice-agent.jar")).toAbsolutePath();
-    static final Path LIBS = Paths.get(System.getProperty("sluice.libs", "target/libs")).toAbsolutePath();
-    static final Path TEST_CLASSES = Paths.get(System.getProperty("sluice.test.classes", "target/test-classes")).toAbsolutePath();
-    static final Path MAIN_CLASSES = Paths.get(System.getProperty("sluice.main.classes", "target/classes")).toAbsolutePath();
+    static final Path AGENT_JAR = Paths.get(System.getProperty("sluice.agent.jar", "target/sluice-agent.jar"))
+            .toAbsolutePath();
+    static final Path LIBS =
+            Paths.get(System.getProperty("sluice.libs", "target/libs")).toAbsolutePath();
+    static final Path TEST_CLASSES = Paths.get(System.getProperty("sluice.test.classes", "target/test-classes"))
+            .toAbsolutePath();
+    static final Path MAIN_CLASSES = Paths.get(System.getProperty("sluice.main.classes", "target/classes"))
+            .toAbsolutePath();
 
     /** A JDK the tests run the applications on. */
     enum Jdk {
@@ -64,16 +68,22 @@ final class ForkedJvm {
         }
 
         String get(String key) {
-            assertThat(results).as("result %s; stdout:%n%s%nstderr:%n%s", key, stdout, stderr).containsKey(key);
+            assertThat(results)
+                    .as("result %s; stdout:%n%s%nstderr:%n%s", key, stdout, stderr)
+                    .containsKey(key);
             return results.get(key);
         }
 
         long startLines() {
-            return Arrays.stream(stderr.split("\n")).filter(l -> l.startsWith("[sluice] ")).count();
+            return Arrays.stream(stderr.split("\n"))
+                    .filter(l -> l.startsWith("[sluice] "))
+                    .count();
         }
 
         Result assertOk() {
-            assertThat(exitCode).as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr).isZero();
+            assertThat(exitCode)
+                    .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
+                    .isZero();
             return this;
         }
     }
@@ -117,12 +127,18 @@ final class ForkedJvm {
         Path out = Files.createTempFile("fork-out", ".txt");
         Path err = Files.createTempFile("fork-err", ".txt");
         try {
-            Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new AssertionError("forked JVM timed out: " + command + "\n" + Files.readString(out) + Files.readString(err));
+                throw new AssertionError(
+                        "forked JVM timed out: " + command + "\n" + Files.readString(out) + Files.readString(err));
             }
-            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            return new Result(
+                    process.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
         } finally {
             Files.deleteIfExists(out);

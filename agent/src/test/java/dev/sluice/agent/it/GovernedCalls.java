@@ -12,8 +12,13 @@ final class GovernedCalls {
     static void assertScenarios(ForkedJvm.Result r, RecordingServer server, String library) {
         r.assertOk();
         assertThat(r.startLines()).as("start line printed once: %s", r.stderr).isEqualTo(1);
-        assertThat(r.stderr).contains("[sluice] ").containsPattern("mode=enforce config=defaults \\(no config file\\) instrumentations=jdk-http-client,okhttp");
-        assertThat(r.get("env.bridgeLoader")).as("bridge defined by the bootstrap loader").isEqualTo("null");
+        assertThat(r.stderr)
+                .contains("[sluice] ")
+                .containsPattern(
+                        "mode=enforce config=defaults \\(no config file\\) instrumentations=jdk-http-client,okhttp");
+        assertThat(r.get("env.bridgeLoader"))
+                .as("bridge defined by the bootstrap loader")
+                .isEqualTo("null");
 
         // governed sync call: response from the server, decision header from the governance
         assertThat(r.get("chat-sync.status")).isEqualTo("200");
@@ -23,7 +28,8 @@ final class GovernedCalls {
         assertThat(r.get("chat-sync.tenantSeenByGovernance")).isEqualTo("search");
         assertThat(Integer.parseInt(r.get("chat-sync.requestBodySeen"))).isGreaterThan(20);
         assertThat(r.get("chat-sync.body")).contains("\"echo\":" + r.get("chat-sync.requestBodySeen"));
-        assertThat(Long.parseLong(r.get("chat-sync.observedBytes"))).isEqualTo(r.get("chat-sync.body").length());
+        assertThat(Long.parseLong(r.get("chat-sync.observedBytes")))
+                .isEqualTo(r.get("chat-sync.body").length());
         assertThat(r.get("chat-sync.observedEnd")).isEqualTo("true");
         assertThat(Long.parseLong(r.get("chat-sync.timeoutNanos"))).isEqualTo(7_000_000_000L);
         assertThat(server.received("chat-sync")).hasSize(1);
@@ -32,7 +38,8 @@ final class GovernedCalls {
         assertThat(r.get("retry-sync.status")).isEqualTo("200");
         assertThat(r.get("retry-sync.header")).isEqualTo("2");
         assertThat(server.received("retry-sync")).hasSize(2);
-        assertThat(server.received("retry-sync")).allSatisfy(req -> assertThat(req.bodyLength).isGreaterThan(20));
+        assertThat(server.received("retry-sync"))
+                .allSatisfy(req -> assertThat(req.bodyLength).isGreaterThan(20));
 
         // local 429: never on the wire, shaped like the provider's answer
         assertThat(r.get("limited-sync.status")).isEqualTo("429");

@@ -26,8 +26,12 @@ class JdkHttpClientIT {
     @EnumSource(ForkedJvm.Jdk.class)
     void governsFromTheSystemClassPath(ForkedJvm.Jdk jdk) throws Exception {
         server.reset();
-        ForkedJvm.Result r = ForkedJvm.run(jdk, true, ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
-                "dev.sluice.testapp.JdkHttpApp", String.valueOf(server.port()));
+        ForkedJvm.Result r = ForkedJvm.run(
+                jdk,
+                true,
+                ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                "dev.sluice.testapp.JdkHttpApp",
+                String.valueOf(server.port()));
         assertJdkScenarios(r);
     }
 
@@ -35,9 +39,14 @@ class JdkHttpClientIT {
     @EnumSource(ForkedJvm.Jdk.class)
     void governsFromAChildClassLoader(ForkedJvm.Jdk jdk) throws Exception {
         server.reset();
-        ForkedJvm.Result r = ForkedJvm.run(jdk, true, ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
-                "dev.sluice.testapp.ChildLoaderLauncher", ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
-                "dev.sluice.testapp.JdkHttpApp", String.valueOf(server.port()));
+        ForkedJvm.Result r = ForkedJvm.run(
+                jdk,
+                true,
+                ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                "dev.sluice.testapp.ChildLoaderLauncher",
+                ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                "dev.sluice.testapp.JdkHttpApp",
+                String.valueOf(server.port()));
         assertJdkScenarios(r);
     }
 

@@ -43,8 +43,12 @@ class OkHttpIT {
     void governsFromTheSystemClassPath(String okhttp, ForkedJvm.Jdk jdk) throws Exception {
         server.reset();
         Path[] classPath = ForkedJvm.concat(ForkedJvm.jars(okhttp), ForkedJvm.TEST_CLASSES);
-        ForkedJvm.Result r = ForkedJvm.run(jdk, true, ForkedJvm.classPath(classPath),
-                "dev.sluice.testapp.OkHttpApp", String.valueOf(server.port()));
+        ForkedJvm.Result r = ForkedJvm.run(
+                jdk,
+                true,
+                ForkedJvm.classPath(classPath),
+                "dev.sluice.testapp.OkHttpApp",
+                String.valueOf(server.port()));
         assertOkHttpScenarios(r, okhttp);
         assertThat(r.get("env.okhttpLoader")).isEqualTo("app");
     }
@@ -54,24 +58,30 @@ class OkHttpIT {
     void governsFromAChildClassLoader(String okhttp, ForkedJvm.Jdk jdk) throws Exception {
         server.reset();
         Path[] childPath = ForkedJvm.concat(ForkedJvm.jars(okhttp), ForkedJvm.TEST_CLASSES);
-        ForkedJvm.Result r = ForkedJvm.run(jdk, true, ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
-                "dev.sluice.testapp.ChildLoaderLauncher", ForkedJvm.classPath(childPath),
-                "dev.sluice.testapp.OkHttpApp", String.valueOf(server.port()));
+        ForkedJvm.Result r = ForkedJvm.run(
+                jdk,
+                true,
+                ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                "dev.sluice.testapp.ChildLoaderLauncher",
+                ForkedJvm.classPath(childPath),
+                "dev.sluice.testapp.OkHttpApp",
+                String.valueOf(server.port()));
         assertOkHttpScenarios(r, okhttp);
         assertThat(r.get("env.okhttpLoader")).isEqualTo("test-app");
     }
 
     private static void assertOkHttpScenarios(ForkedJvm.Result r, String okhttp) {
         GovernedCalls.assertScenarios(r, server, "okhttp");
-        assertThat(r.get("env.callClass")).isEqualTo(okhttp.equals("okhttp-3")
-                ? "okhttp3.RealCall" : "okhttp3.internal.connection.RealCall");
+        assertThat(r.get("env.callClass"))
+                .isEqualTo(okhttp.equals("okhttp-3") ? "okhttp3.RealCall" : "okhttp3.internal.connection.RealCall");
         assertThat(r.get("limited-sync.message")).isEqualTo("Too Many Requests");
         assertThat(r.get("limited-sync.protocol")).isEqualTo("http/1.1");
         assertThat(r.get("already-executed.second")).isEqualTo("IllegalStateException");
         assertThat(r.get("websocket.outcome")).isEqualTo("status 200"); // the loopback server does not upgrade
         assertThat(r.get("websocket.governed")).isEqualTo("false");
         // callbacks get the application's own Call, on the dispatcher's threads
-        for (String scenario : new String[] {"chat-async", "retry-async", "limited-async", "stream-async", "cancel-async"}) {
+        for (String scenario :
+                new String[] {"chat-async", "retry-async", "limited-async", "stream-async", "cancel-async"}) {
             assertThat(r.get(scenario + ".sameCall")).as(scenario).isEqualTo("true");
             assertThat(r.get(scenario + ".callbackThread")).as(scenario).startsWith("OkHttp");
         }
@@ -80,10 +90,14 @@ class OkHttpIT {
         assertThat(Long.parseLong(r.get("cancel-sync.millis"))).isLessThan(2000);
         assertThat(r.get("cancel-sync.isCanceled")).isEqualTo("true");
         assertThat(r.get("cancel-sync.attempts")).isEqualTo("1");
-        assertThat(r.get("cancel-async.failure")).as("onFailure with an IOException").isNotEmpty();
+        assertThat(r.get("cancel-async.failure"))
+                .as("onFailure with an IOException")
+                .isNotEmpty();
         assertThat(Long.parseLong(r.get("cancel-async.millis"))).isLessThan(2000);
         assertThat(r.get("cancel-async.attempts")).isEqualTo("1");
-        assertThat(r.get("explode-after.observedClose")).as("attempt response released").isEqualTo("true");
+        assertThat(r.get("explode-after.observedClose"))
+                .as("attempt response released")
+                .isEqualTo("true");
         assertThat(server.received("cancel-sync")).hasSize(1);
         assertThat(server.received("cancel-async")).hasSize(1);
     }

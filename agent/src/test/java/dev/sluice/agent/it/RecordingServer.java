@@ -98,8 +98,11 @@ final class RecordingServer implements AutoCloseable {
                 }
                 return;
             }
-            if (path.startsWith("/v1/flaky") && flakyCounts.computeIfAbsent(String.valueOf(testId), k -> new AtomicInteger())
-                    .incrementAndGet() == 1) {
+            if (path.startsWith("/v1/flaky")
+                    && flakyCounts
+                                    .computeIfAbsent(String.valueOf(testId), k -> new AtomicInteger())
+                                    .incrementAndGet()
+                            == 1) {
                 respond(exchange, 503, "{\"error\":\"overloaded\"}");
                 return;
             }

@@ -28,11 +28,19 @@ public final class Estimator implements TokenEstimator {
     private final boolean learn;
     private final double correctionMin;
     private final double correctionMax;
-    private final Cache<String, Correction> corrections = Caffeine.newBuilder().maximumSize(10_000).build();
-    private final Cache<String, OutputHistory> outputs = Caffeine.newBuilder().maximumSize(10_000).build();
+    private final Cache<String, Correction> corrections =
+            Caffeine.newBuilder().maximumSize(10_000).build();
+    private final Cache<String, OutputHistory> outputs =
+            Caffeine.newBuilder().maximumSize(10_000).build();
 
-    public Estimator(double charsPerToken, int tokensPerMessage, double outputPercentile, long defaultOutputTokens,
-            boolean learn, double correctionMin, double correctionMax) {
+    public Estimator(
+            double charsPerToken,
+            int tokensPerMessage,
+            double outputPercentile,
+            long defaultOutputTokens,
+            boolean learn,
+            double correctionMin,
+            double correctionMax) {
         if (!(charsPerToken > 0)) {
             throw new IllegalArgumentException("charsPerToken must be > 0");
         }

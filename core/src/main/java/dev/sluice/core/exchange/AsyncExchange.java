@@ -30,7 +30,8 @@ final class AsyncExchange {
             engine.fault(call, "reading the client's callback executor", t); // completions then run on a fresh thread
             e = null;
         }
-        this.callbacks = e != null ? e : CompletableFuture.delayedExecutor(0, java.util.concurrent.TimeUnit.NANOSECONDS);
+        this.callbacks =
+                e != null ? e : CompletableFuture.delayedExecutor(0, java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     CompletableFuture<Object> start() {
@@ -141,7 +142,8 @@ final class AsyncExchange {
     private static Throwable unwrap(Throwable error) {
         Throwable t = error;
         while ((t instanceof java.util.concurrent.CompletionException
-                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
+                        || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
             t = t.getCause();
         }
         return t;

@@ -63,8 +63,8 @@ final class CallPreparation {
         }
         long timeout = t.callerTimeoutNanos();
         engine.counters(provider.name()).calls.increment();
-        return new PreparedCall(t, provider, facts, context, demand.build(), route, now,
-                timeout > 0 ? now + timeout : 0);
+        return new PreparedCall(
+                t, provider, facts, context, demand.build(), route, now, timeout > 0 ? now + timeout : 0);
     }
 
     /**

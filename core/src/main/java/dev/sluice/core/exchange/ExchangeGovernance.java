@@ -18,7 +18,6 @@ import dev.sluice.core.Rejections;
 import dev.sluice.core.Usage;
 import dev.sluice.core.estimate.Estimator;
 import dev.sluice.core.identity.IdentityResolver;
-import dev.sluice.core.telemetry.Decision;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.LocalAnswer;
 import dev.sluice.core.provider.ProviderError;
@@ -30,6 +29,7 @@ import dev.sluice.core.retry.OutcomeClass;
 import dev.sluice.core.retry.RetryBudget;
 import dev.sluice.core.retry.RetryDecision;
 import dev.sluice.core.retry.RetryPolicy;
+import dev.sluice.core.telemetry.Decision;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,7 +78,8 @@ public final class ExchangeGovernance implements Governance {
     private final Map<String, ProviderCounters> counters = new ConcurrentHashMap<>();
     private final RateLimitedLog faults = new RateLimitedLog(LOG);
     /** Faults inside Sluice before a provider was known (the per-provider ones are in its counters). */
-    private final java.util.concurrent.atomic.LongAdder unattributedFaults = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder unattributedFaults =
+            new java.util.concurrent.atomic.LongAdder();
 
     private ExchangeGovernance(Builder b) {
         this.governor = Objects.requireNonNull(b.governor, "governor");
@@ -91,7 +92,10 @@ public final class ExchangeGovernance implements Governance {
         this.budgetWindow = b.budgetWindow;
         this.failSafe = new FailSafe(this, b.failMode);
         this.preparation = new CallPreparation(this);
-        this.budgets = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(10)).build();
+        this.budgets = Caffeine.newBuilder()
+                .maximumSize(100_000)
+                .expireAfterAccess(Duration.ofMinutes(10))
+                .build();
     }
 
     public static Builder builder(Governor governor, ProviderRegistry registry) {
@@ -135,7 +139,9 @@ public final class ExchangeGovernance implements Governance {
     /** Retries the provider scope of this call may still spend now. */
     public double retryBudgetRemaining(String providerScopeKey) {
         RetryBudget b = budgets.getIfPresent(providerScopeKey);
-        return b == null ? budgetFloorPerSecond * budgetWindow.toNanos() / 1e9 : b.remaining(governor.clock().nanoTime());
+        return b == null
+                ? budgetFloorPerSecond * budgetWindow.toNanos() / 1e9
+                : b.remaining(governor.clock().nanoTime());
     }
 
     // ------------------------------------------------------------------ Governance
@@ -306,9 +312,14 @@ public final class ExchangeGovernance implements Governance {
             }
             RetryDecision decision = retryOrStop(call, error);
             GatewayDecision stopped = handedBackAs(decision);
-            explain(call, "provider_" + status, error + (decision.retries()
-                    ? " -> retry after " + decision.waitNanos() / 1_000_000 + " ms (attempt " + (call.attempts + 1) + ")"
-                    : " -> handed back, " + stopped.wireName()));
+            explain(
+                    call,
+                    "provider_" + status,
+                    error
+                            + (decision.retries()
+                                    ? " -> retry after " + decision.waitNanos() / 1_000_000 + " ms (attempt "
+                                            + (call.attempts + 1) + ")"
+                                    : " -> handed back, " + stopped.wireName()));
             if (decision.retries()) {
                 t.discard(response);
                 return retryStep(call, decision);
@@ -328,16 +339,23 @@ public final class ExchangeGovernance implements Governance {
      * (docs/design.md, Local rejections) so the SDK's usual exception says why Sluice stopped. Handed back as it
      * came when the body cannot be annotated (not JSON, compressed).
      */
-    private Object handBackRefusal(PreparedCall call, Object response, int status, ProviderError error, byte[] body,
+    private Object handBackRefusal(
+            PreparedCall call,
+            Object response,
+            int status,
+            ProviderError error,
+            byte[] body,
             GatewayDecision decision) {
         HttpTransport t = call.transport;
         CallContext c = call.context;
         Map<String, String> setHeaders = new HashMap<>(okHeaders());
         setHeaders.put(DECISION, decision.wireName());
-        Rejection why = Rejections.forCall(decision, c).limiter(error.limiter())
+        Rejection why = Rejections.forCall(decision, c)
+                .limiter(error.limiter())
                 .retryAfterMillis(error.hasWaitHint() ? error.retryAfterMillis() : 0)
                 .estimatedInputTokens(call.facts.estimatedInputTokens())
-                .detail(call.attempts + (call.attempts == 1 ? " attempt" : " attempts")).build();
+                .detail(call.attempts + (call.attempts == 1 ? " attempt" : " attempts"))
+                .build();
         byte[] annotated = RefusalAnnotation.annotate(body, why, call.facts, error.outcome());
         if (annotated == null) {
             return t.handBack(response, setHeaders);
@@ -345,8 +363,11 @@ public final class ExchangeGovernance implements Governance {
         Map<String, List<String>> headers = new java.util.LinkedHashMap<>();
         for (Map.Entry<String, List<String>> h : t.responseHeaders(response).entrySet()) {
             String name = h.getKey().toLowerCase(java.util.Locale.ROOT);
-            if (!name.equals("content-length") && !name.equals("transfer-encoding") && !name.equals("content-encoding")
-                    && !name.startsWith(":") && !setHeaders.containsKey(name)) {
+            if (!name.equals("content-length")
+                    && !name.equals("transfer-encoding")
+                    && !name.equals("content-encoding")
+                    && !name.startsWith(":")
+                    && !setHeaders.containsKey(name)) {
                 headers.put(h.getKey(), h.getValue());
             }
         }
@@ -371,8 +392,10 @@ public final class ExchangeGovernance implements Governance {
             observer.brokeBeforeHandBack();
             try {
                 governor.providerAnswered(permit, true);
-                explain(call, "body_broke", "a 2xx answer broke while read (" + error.getClass().getSimpleName()
-                        + ") -> not sent again");
+                explain(
+                        call,
+                        "body_broke",
+                        "a 2xx answer broke while read (" + error.getClass().getSimpleName() + ") -> not sent again");
             } catch (Throwable fault) {
                 fault(call, "handling a broken body", fault);
             }
@@ -390,7 +413,8 @@ public final class ExchangeGovernance implements Governance {
             }
             counters(call.provider.name()).connectionFailures.increment();
             ProviderError overload = ProviderError.builder(OutcomeClass.RETRYABLE_OVERLOAD)
-                    .message(String.valueOf(error.getMessage())).build();
+                    .message(String.valueOf(error.getMessage()))
+                    .build();
             RetryDecision decision = retryOrStop(call, overload);
             return decision.retries() ? retryStep(call, decision) : Step.fail(error);
         } catch (Throwable fault) {
@@ -402,9 +426,10 @@ public final class ExchangeGovernance implements Governance {
     /** The one retry decision ({@link RetryDecision#decide}) for this call's attempt, counted. */
     private RetryDecision retryOrStop(PreparedCall call, ProviderError error) {
         long hintNanos = error.hasWaitHint() ? error.retryAfterMillis() * 1_000_000L : -1;
-        RetryDecision.Attempt attempt = new RetryDecision.Attempt(error.outcome(), hintNanos, call.attempts,
-                call.transport.isCancelled(), call.deadlineNanos);
-        RetryDecision decision = RetryDecision.decide(attempt, retryPolicy, budget(call), governor.clock().nanoTime());
+        RetryDecision.Attempt attempt = new RetryDecision.Attempt(
+                error.outcome(), hintNanos, call.attempts, call.transport.isCancelled(), call.deadlineNanos);
+        RetryDecision decision = RetryDecision.decide(
+                attempt, retryPolicy, budget(call), governor.clock().nanoTime());
         if (decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED) {
             counters(call.provider.name()).retryBudgetExhausted.increment();
         }
@@ -422,7 +447,8 @@ public final class ExchangeGovernance implements Governance {
 
     /** How a refusal Sluice stopped on is handed back: the provider's answer, or the budget's word. */
     private static GatewayDecision handedBackAs(RetryDecision decision) {
-        return decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED ? GatewayDecision.RETRY_BUDGET_EXHAUSTED
+        return decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED
+                ? GatewayDecision.RETRY_BUDGET_EXHAUSTED
                 : GatewayDecision.ADMITTED_THEN_PROVIDER_REJECTED;
     }
 
@@ -449,17 +475,28 @@ public final class ExchangeGovernance implements Governance {
         if (snapshot.isEmpty() && organization == null) {
             return;
         }
-        List<Governor.LearnedBudget> budgets = new ArrayList<>(snapshot.budgets().size());
+        List<Governor.LearnedBudget> budgets =
+                new ArrayList<>(snapshot.budgets().size());
         for (RateLimitSnapshot.Budget b : snapshot.budgets()) {
-            budgets.add(new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
+            budgets.add(
+                    new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
         governor.learn(call.context, budgets, organization);
     }
 
     private void explain(PreparedCall call, String outcome, String explanation) {
         CallContext c = call.context;
-        governor.stats().decisions().record(new Decision(governor.clock().epochMillis(), outcome, c.provider(),
-                c.model(), c.tenant(), c.trafficClass(), 0, explanation));
+        governor.stats()
+                .decisions()
+                .record(new Decision(
+                        governor.clock().epochMillis(),
+                        outcome,
+                        c.provider(),
+                        c.model(),
+                        c.tenant(),
+                        c.trafficClass(),
+                        0,
+                        explanation));
     }
 
     private void countRefusal(PreparedCall call, int status) {
@@ -483,13 +520,13 @@ public final class ExchangeGovernance implements Governance {
         if (streamError != null) {
             c.streamErrors.increment();
         }
-        estimator.learn(call.route, call.facts, usage.reportedByProvider() ? usage.inputTokens() : -1,
-                usage.outputTokens());
+        estimator.learn(
+                call.route, call.facts, usage.reportedByProvider() ? usage.inputTokens() : -1, usage.outputTokens());
     }
 
     private RetryBudget budget(PreparedCall call) {
-        return budgets.get(call.context.providerScopeKey(),
-                k -> new RetryBudget(budgetRatio, budgetFloorPerSecond, budgetWindow));
+        return budgets.get(
+                call.context.providerScopeKey(), k -> new RetryBudget(budgetRatio, budgetFloorPerSecond, budgetWindow));
     }
 
     /**

@@ -79,8 +79,9 @@ final class FailSafe {
             return faultBeforeSend(call, "admitting a call (fail closed)", fault);
         }
         engine.fault(call, "admitting a call", fault);
-        ungovernedAsync(call.transport).whenComplete((response, error) ->
-                later.accept(error != null ? Step.fail(error) : Step.respond(response)));
+        ungovernedAsync(call.transport)
+                .whenComplete(
+                        (response, error) -> later.accept(error != null ? Step.fail(error) : Step.respond(response)));
         return null;
     }
 
@@ -95,8 +96,9 @@ final class FailSafe {
         try {
             ProviderBinding provider = engine.registry().match(t.url());
             Rejection r = Rejections.failedClosed(provider.name(), null);
-            LocalAnswer answer = provider.adapter().localRejection(r, RequestFacts.builder(provider.adapter().kind())
-                    .build());
+            LocalAnswer answer = provider.adapter()
+                    .localRejection(
+                            r, RequestFacts.builder(provider.adapter().kind()).build());
             engine.counters(provider.name()).localRejections.increment();
             return t.localResponse(answer.status(), answer.headers(), answer.body());
         } catch (Throwable again) {

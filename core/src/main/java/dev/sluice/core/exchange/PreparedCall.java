@@ -18,10 +18,18 @@ final class PreparedCall {
     final long startedNanos;
     /** The caller's own deadline (nanoTime), or 0 when it set none. */
     final long deadlineNanos;
+
     int attempts;
 
-    PreparedCall(HttpTransport transport, ProviderBinding provider, RequestFacts facts, CallContext context,
-            Demand demand, String route, long startedNanos, long deadlineNanos) {
+    PreparedCall(
+            HttpTransport transport,
+            ProviderBinding provider,
+            RequestFacts facts,
+            CallContext context,
+            Demand demand,
+            String route,
+            long startedNanos,
+            long deadlineNanos) {
         this.transport = transport;
         this.provider = provider;
         this.facts = facts;

@@ -5,7 +5,11 @@ import java.util.Map;
 /** What a logical call does next after an attempt: answer the caller, or try again after a wait. */
 final class Step {
 
-    enum Kind { RESPOND, FAIL, RETRY }
+    enum Kind {
+        RESPOND,
+        FAIL,
+        RETRY
+    }
 
     final Kind kind;
     /** RESPOND: the library response to return. */

@@ -18,8 +18,7 @@ public final class IdentityResolver {
     private final List<IdentitySource> team;
     private final List<IdentitySource> trafficClass;
 
-    public IdentityResolver(List<IdentitySource> tenant, List<IdentitySource> team,
-            List<IdentitySource> trafficClass) {
+    public IdentityResolver(List<IdentitySource> tenant, List<IdentitySource> team, List<IdentitySource> trafficClass) {
         this.tenant = List.copyOf(tenant);
         this.team = List.copyOf(team);
         this.trafficClass = List.copyOf(trafficClass);
@@ -37,8 +36,8 @@ public final class IdentityResolver {
         IdentitySource.Request request = new IdentitySource.Request(headers, apiKeyId);
         String t = first(tenant, request);
         String c = first(trafficClass, request);
-        return new Identity(t == null ? UNKNOWN_TENANT : t, first(team, request),
-                c == null ? CallContext.DEFAULT_CLASS : c);
+        return new Identity(
+                t == null ? UNKNOWN_TENANT : t, first(team, request), c == null ? CallContext.DEFAULT_CLASS : c);
     }
 
     private static String first(List<IdentitySource> sources, IdentitySource.Request request) {

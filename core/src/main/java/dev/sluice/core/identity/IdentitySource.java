@@ -89,10 +89,10 @@ public abstract class IdentitySource {
         return new IdentitySource() {
             @Override
             public String valueFor(Request r) {
-                Optional<String> found = StackWalker.getInstance().walk(frames -> frames
-                        .map(f -> valueOfClass.apply(f.getClassName()))
-                        .filter(v -> v != null)
-                        .findFirst());
+                Optional<String> found = StackWalker.getInstance()
+                        .walk(frames -> frames.map(f -> valueOfClass.apply(f.getClassName()))
+                                .filter(v -> v != null)
+                                .findFirst());
                 return found.orElse(null);
             }
 

@@ -17,8 +17,15 @@ public final class BucketRow {
     private final double utilisation;
     private final boolean enforced;
 
-    public BucketRow(String limitId, String scope, String dimension, long capacity, long available, long reserved,
-            double utilisation, boolean enforced) {
+    public BucketRow(
+            String limitId,
+            String scope,
+            String dimension,
+            long capacity,
+            long available,
+            long reserved,
+            double utilisation,
+            boolean enforced) {
         this.limitId = limitId;
         this.scope = scope;
         this.dimension = dimension;
@@ -31,9 +38,15 @@ public final class BucketRow {
 
     /** Rebuilds a row read from a JMX connection (what MXBean proxies call). */
     public static BucketRow from(CompositeData d) {
-        return new BucketRow((String) d.get("limitId"), (String) d.get("scope"), (String) d.get("dimension"),
-                (Long) d.get("capacity"), (Long) d.get("available"), (Long) d.get("reserved"),
-                (Double) d.get("utilisation"), (Boolean) d.get("enforced"));
+        return new BucketRow(
+                (String) d.get("limitId"),
+                (String) d.get("scope"),
+                (String) d.get("dimension"),
+                (Long) d.get("capacity"),
+                (Long) d.get("available"),
+                (Long) d.get("reserved"),
+                (Double) d.get("utilisation"),
+                (Boolean) d.get("enforced"));
     }
 
     public String getLimitId() {

@@ -42,6 +42,7 @@ final class ConfigReload {
     private final Callable<SluiceConfig> source;
     /** The configuration the governor was built from: what a reload may not change. */
     private final SluiceConfig structure;
+
     private volatile String origin;
 
     ConfigReload(SluiceRuntime runtime, Callable<SluiceConfig> source) {
@@ -62,15 +63,15 @@ final class ConfigReload {
      */
     synchronized String reload() {
         if (source == null) {
-            throw new IllegalStateException("reload refused: this Sluice was started without a config source to"
-                    + " reload from");
+            throw new IllegalStateException(
+                    "reload refused: this Sluice was started without a config source to" + " reload from");
         }
         SluiceConfig next;
         try {
             next = source.call();
         } catch (ConfigException invalid) {
-            throw new IllegalArgumentException("reload refused, nothing changed: the config is invalid\n"
-                    + invalid.getMessage());
+            throw new IllegalArgumentException(
+                    "reload refused, nothing changed: the config is invalid\n" + invalid.getMessage());
         } catch (Exception e) {
             throw new IllegalStateException("reload refused, nothing changed: " + e);
         }
@@ -85,7 +86,8 @@ final class ConfigReload {
         }
         runtime.governor().reconsiderWaiting();
         origin = next.origin();
-        StringBuilder report = new StringBuilder("reloaded ").append(next.origin()).append(": ");
+        StringBuilder report =
+                new StringBuilder("reloaded ").append(next.origin()).append(": ");
         if (changes.isEmpty()) {
             return report.append("no changes, the live values already match").toString();
         }
@@ -119,18 +121,21 @@ final class ConfigReload {
             changes.add(new Change("mode " + g.mode() + " -> " + next.mode(), () -> g.setMode(next.mode())));
         }
         if (governance.failMode() != next.failMode()) {
-            changes.add(new Change("failMode " + governance.failMode() + " -> " + next.failMode(),
+            changes.add(new Change(
+                    "failMode " + governance.failMode() + " -> " + next.failMode(),
                     () -> governance.setFailMode(next.failMode())));
         }
         for (LimitConfig lc : next.allLimits()) {
             Limit l = g.limit(lc.id());
             if (l.capacity() != lc.capacity()) {
                 check(lc.capacity() > 0, "limit " + lc.id() + " capacity must be > 0");
-                changes.add(new Change("limit " + lc.id() + " capacity " + l.capacity() + " -> " + lc.capacity(),
+                changes.add(new Change(
+                        "limit " + lc.id() + " capacity " + l.capacity() + " -> " + lc.capacity(),
                         () -> g.setCapacity(lc.id(), lc.capacity())));
             }
             if (l.enforced() != lc.enforced()) {
-                changes.add(new Change("limit " + lc.id() + " enforced " + l.enforced() + " -> " + lc.enforced(),
+                changes.add(new Change(
+                        "limit " + lc.id() + " enforced " + l.enforced() + " -> " + lc.enforced(),
                         () -> l.setEnforced(lc.enforced())));
             }
         }
@@ -141,7 +146,8 @@ final class ConfigReload {
             double weight = g.tenantWeight(t.name());
             if (weight != t.weight()) {
                 check(t.weight() > 0 && !Double.isInfinite(t.weight()), "tenant " + t.name() + " weight must be > 0");
-                changes.add(new Change("tenant " + t.name() + " weight " + weight + " -> " + t.weight(),
+                changes.add(new Change(
+                        "tenant " + t.name() + " weight " + weight + " -> " + t.weight(),
                         () -> g.setTenantWeight(t.name(), t.weight())));
             }
             double share = g.guarantees().share(t.name());
@@ -149,7 +155,8 @@ final class ConfigReload {
             check(wanted >= 0 && wanted < 1, "tenant " + t.name() + " guaranteedShare must be >= 0 and < 1");
             shareSum += wanted;
             if (share != wanted) {
-                Change c = new Change("tenant " + t.name() + " guaranteedShare " + share + " -> " + wanted,
+                Change c = new Change(
+                        "tenant " + t.name() + " guaranteedShare " + share + " -> " + wanted,
                         () -> g.guarantees().setShare(t.name(), wanted));
                 (wanted < share ? sharesDown : sharesUp).add(c);
             }
@@ -162,13 +169,15 @@ final class ConfigReload {
             Duration wait = Duration.ofNanos(live.maxWaitNanos());
             if (!wait.equals(c.maxWait())) {
                 check(!c.maxWait().isNegative() && !c.maxWait().isZero(), "class " + c.name() + " maxWait must be > 0");
-                changes.add(new Change("class " + c.name() + " maxWait " + millis(wait) + " -> " + millis(c.maxWait()),
+                changes.add(new Change(
+                        "class " + c.name() + " maxWait " + millis(wait) + " -> " + millis(c.maxWait()),
                         () -> live.setMaxWait(c.maxWait())));
             }
             if (live.maxQueueDepth() != c.maxQueueDepth()) {
                 check(c.maxQueueDepth() >= 1, "class " + c.name() + " maxQueueDepth must be >= 1");
-                changes.add(new Change("class " + c.name() + " maxQueueDepth " + live.maxQueueDepth() + " -> "
-                        + c.maxQueueDepth(), () -> live.setMaxQueueDepth(c.maxQueueDepth())));
+                changes.add(new Change(
+                        "class " + c.name() + " maxQueueDepth " + live.maxQueueDepth() + " -> " + c.maxQueueDepth(),
+                        () -> live.setMaxQueueDepth(c.maxQueueDepth())));
             }
         }
         return changes;
@@ -289,8 +298,8 @@ final class ConfigReload {
         }
     }
 
-    private static void addedRemoved(List<String> out, String what, java.util.Set<String> running,
-            java.util.Set<String> next) {
+    private static void addedRemoved(
+            List<String> out, String what, java.util.Set<String> running, java.util.Set<String> next) {
         for (String n : next) {
             if (!running.contains(n)) {
                 out.add(what + " " + n + " added");

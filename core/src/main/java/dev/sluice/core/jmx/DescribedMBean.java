@@ -79,8 +79,8 @@ final class DescribedMBean<T> extends StandardMBean {
     }
 
     @Override
-    public void setAttribute(Attribute attribute) throws AttributeNotFoundException,
-            InvalidAttributeValueException, MBeanException, ReflectionException {
+    public void setAttribute(Attribute attribute)
+            throws AttributeNotFoundException, InvalidAttributeValueException, MBeanException, ReflectionException {
         beforeAccess.run();
         super.setAttribute(attribute);
     }

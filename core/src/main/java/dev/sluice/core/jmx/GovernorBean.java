@@ -56,7 +56,8 @@ final class GovernorBean implements GovernorMXBean {
 
     @Override
     public void setFailMode(String failMode) {
-        FailMode f = FailMode.fromConfigName(failMode == null ? null : failMode.trim().toLowerCase(Locale.ROOT));
+        FailMode f = FailMode.fromConfigName(
+                failMode == null ? null : failMode.trim().toLowerCase(Locale.ROOT));
         if (f == null) {
             throw new IllegalArgumentException("failMode must be open or closed; was '" + failMode + "'");
         }
@@ -121,8 +122,7 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public Map<String, Long> getRetryLayers() {
         Map<String, Long> flat = new TreeMap<>();
-        RetryLayers.snapshot().forEach((layer, counts) ->
-                counts.forEach((what, n) -> flat.put(layer + "." + what, n)));
+        RetryLayers.snapshot().forEach((layer, counts) -> counts.forEach((what, n) -> flat.put(layer + "." + what, n)));
         return flat;
     }
 
@@ -147,7 +147,8 @@ final class GovernorBean implements GovernorMXBean {
         boolean was = governor.pausedTenants().contains(t);
         governor.pauseTenant(t);
         beans.changed();
-        return was ? "tenant " + t + " was already paused"
+        return was
+                ? "tenant " + t + " was already paused"
                 : "tenant " + t + " paused: its calls are rejected with 'paused' until resumed";
     }
 
@@ -168,7 +169,8 @@ final class GovernorBean implements GovernorMXBean {
         boolean was = governor.pausedApiKeys().contains(k);
         governor.pauseApiKey(k);
         beans.changed();
-        return was ? "API key " + k + " was already paused"
+        return was
+                ? "API key " + k + " was already paused"
                 : "API key " + k + " paused: its calls are rejected with 'paused' until resumed";
     }
 

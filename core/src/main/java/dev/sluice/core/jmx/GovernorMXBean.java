@@ -67,14 +67,16 @@ public interface GovernorMXBean {
     @Description("Where the running configuration came from (file, overrides, defaults)")
     String getConfigOrigin();
 
-    @Description(value = "Emergency stop: the tenant's calls are rejected with 'paused' until resumed",
+    @Description(
+            value = "Emergency stop: the tenant's calls are rejected with 'paused' until resumed",
             params = "tenant")
     String pauseTenant(String tenant);
 
     @Description(value = "Lets a paused tenant's calls through again", params = "tenant")
     String resumeTenant(String tenant);
 
-    @Description(value = "Emergency stop for one API key (its id as shown in rejections, e.g. k_3f9a1c)",
+    @Description(
+            value = "Emergency stop for one API key (its id as shown in rejections, e.g. k_3f9a1c)",
             params = "apiKeyId")
     String pauseApiKey(String apiKeyId);
 
@@ -86,11 +88,12 @@ public interface GovernorMXBean {
             + " refuses, changing nothing, a file that is invalid or changes what needs a restart")
     String reloadConfig();
 
-    @Description("The limits table, rendered from the live objects the governor reads; rows not enforced are"
-            + " marked")
+    @Description(
+            "The limits table, rendered from the live objects the governor reads; rows not enforced are" + " marked")
     String describeLimits();
 
-    @Description(value = "The last n decisions worth explaining (waits, rejections, provider refusals), newest"
-            + " first", params = "n")
+    @Description(
+            value = "The last n decisions worth explaining (waits, rejections, provider refusals), newest" + " first",
+            params = "n")
     String[] recentDecisions(int n);
 }

@@ -24,6 +24,7 @@ final class LimitBean implements LimitMXBean {
     private final Limit limit;
     /** For a learned limit: its scope and its one bucket; null for a configured limit. */
     private final ProviderScope scope;
+
     private final Bucket learnedBucket;
 
     private LimitBean(SluiceMBeans beans, Limit limit, ProviderScope scope, Bucket learnedBucket) {
@@ -93,7 +94,9 @@ final class LimitBean implements LimitMXBean {
     }
 
     static String algorithm(LimitSpec spec) {
-        return spec.dimension() == Dimension.CONCURRENCY ? "concurrency" : spec.algorithm().configName();
+        return spec.dimension() == Dimension.CONCURRENCY
+                ? "concurrency"
+                : spec.algorithm().configName();
     }
 
     @Override
@@ -202,14 +205,22 @@ final class LimitBean implements LimitMXBean {
     /** The busiest buckets first, then by scope. */
     static List<BucketRow> rows(List<BucketView> views, int max) {
         List<BucketView> sorted = new ArrayList<>(views);
-        sorted.sort(Comparator.comparingDouble(BucketView::utilisation).reversed().thenComparing(BucketView::scope));
+        sorted.sort(
+                Comparator.comparingDouble(BucketView::utilisation).reversed().thenComparing(BucketView::scope));
         List<BucketRow> rows = new ArrayList<>();
         for (BucketView v : sorted) {
             if (rows.size() == max) {
                 break;
             }
-            rows.add(new BucketRow(v.limitId(), v.scope(), v.dimension().configName(), v.capacity(), v.room(),
-                    v.reserved(), v.utilisation(), v.enforced()));
+            rows.add(new BucketRow(
+                    v.limitId(),
+                    v.scope(),
+                    v.dimension().configName(),
+                    v.capacity(),
+                    v.room(),
+                    v.reserved(),
+                    v.utilisation(),
+                    v.enforced()));
         }
         return rows;
     }

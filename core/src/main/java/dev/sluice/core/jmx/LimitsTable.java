@@ -21,8 +21,19 @@ final class LimitsTable {
     /** Rows shown per limit; a limit with more buckets (one per tenant, key...) says how many more. */
     static final int MAX_BUCKET_ROWS = 10;
 
-    private static final String[] HEADER = {"LIMIT", "SCOPE", "DIMENSION", "WINDOW", "CAPACITY", "AVAILABLE",
-        "RESERVED", "IN FLIGHT", "USED", "SOURCE", "NOTE"};
+    private static final String[] HEADER = {
+        "LIMIT",
+        "SCOPE",
+        "DIMENSION",
+        "WINDOW",
+        "CAPACITY",
+        "AVAILABLE",
+        "RESERVED",
+        "IN FLIGHT",
+        "USED",
+        "SOURCE",
+        "NOTE"
+    };
 
     private LimitsTable() {}
 
@@ -40,11 +51,18 @@ final class LimitsTable {
             addRows(rows, bean, s, note(bean));
         }
         StringBuilder out = new StringBuilder();
-        out.append("Sluice limits at ").append(Instant.ofEpochMilli(s.epochMillis)).append(", mode ")
-                .append(g.mode()).append(": ").append(configured.size()).append(" configured, ")
-                .append(learned.size()).append(" learned from provider headers\n");
+        out.append("Sluice limits at ")
+                .append(Instant.ofEpochMilli(s.epochMillis))
+                .append(", mode ")
+                .append(g.mode())
+                .append(": ")
+                .append(configured.size())
+                .append(" configured, ")
+                .append(learned.size())
+                .append(" learned from provider headers\n");
         if (rows.isEmpty()) {
-            return out.append("no limits: none configured, none learned from provider headers yet\n").toString();
+            return out.append("no limits: none configured, none learned from provider headers yet\n")
+                    .toString();
         }
         rows.add(0, HEADER);
         return out.append(table(rows)).toString();
@@ -58,22 +76,44 @@ final class LimitsTable {
         List<BucketView> views = new ArrayList<>(s.buckets(l.id()));
         if (views.isEmpty()) {
             String prefix = spec.provider() != null ? spec.provider() : "sluice";
-            rows.add(new String[] {l.id(), prefix + "/" + spec.level().configName() + "=*", l.dimension().configName(),
-                LimitBean.window(spec), Long.toString(l.capacity()), "-", "-", inFlight, "-", source,
-                join(note, "no calls yet")});
+            rows.add(new String[] {
+                l.id(),
+                prefix + "/" + spec.level().configName() + "=*",
+                l.dimension().configName(),
+                LimitBean.window(spec),
+                Long.toString(l.capacity()),
+                "-",
+                "-",
+                inFlight,
+                "-",
+                source,
+                join(note, "no calls yet")
+            });
             return;
         }
-        views.sort(Comparator.comparingDouble(BucketView::utilisation).reversed().thenComparing(BucketView::scope));
+        views.sort(
+                Comparator.comparingDouble(BucketView::utilisation).reversed().thenComparing(BucketView::scope));
         int shown = 0;
         for (BucketView v : views) {
             if (shown == MAX_BUCKET_ROWS) {
-                rows.add(new String[] {"", "... " + (views.size() - shown) + " more buckets", "", "", "", "", "", "",
-                    "", "", ""});
+                rows.add(new String[] {
+                    "", "... " + (views.size() - shown) + " more buckets", "", "", "", "", "", "", "", "", ""
+                });
                 break;
             }
-            rows.add(new String[] {shown == 0 ? l.id() : "", v.scope(), v.dimension().configName(),
-                LimitBean.window(spec), Long.toString(v.capacity()), Long.toString(v.room()), Long.toString(v.reserved()),
-                shown == 0 ? inFlight : "", percent(v.utilisation()), source, note});
+            rows.add(new String[] {
+                shown == 0 ? l.id() : "",
+                v.scope(),
+                v.dimension().configName(),
+                LimitBean.window(spec),
+                Long.toString(v.capacity()),
+                Long.toString(v.room()),
+                Long.toString(v.reserved()),
+                shown == 0 ? inFlight : "",
+                percent(v.utilisation()),
+                source,
+                note
+            });
             shown++;
         }
     }
@@ -83,8 +123,10 @@ final class LimitsTable {
         long limit = bean.getProviderLimit();
         long remaining = bean.getProviderRemaining();
         if (limit >= 0 || remaining >= 0) {
-            note = join(note, "provider: limit " + (limit >= 0 ? Long.toString(limit) : "?") + ", remaining "
-                    + (remaining >= 0 ? Long.toString(remaining) : "?"));
+            note = join(
+                    note,
+                    "provider: limit " + (limit >= 0 ? Long.toString(limit) : "?") + ", remaining "
+                            + (remaining >= 0 ? Long.toString(remaining) : "?"));
         }
         return note;
     }

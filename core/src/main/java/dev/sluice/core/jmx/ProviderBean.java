@@ -116,7 +116,10 @@ final class ProviderBean implements ProviderMXBean {
     @Override
     public String getPausedUntil() {
         long millis = getPausedForMillis();
-        return millis == 0 ? "" : Instant.ofEpochMilli(beans.governor().clock().epochMillis() + millis).toString();
+        return millis == 0
+                ? ""
+                : Instant.ofEpochMilli(beans.governor().clock().epochMillis() + millis)
+                        .toString();
     }
 
     @Override
@@ -178,10 +181,16 @@ final class ProviderBean implements ProviderMXBean {
                 break;
             }
             String model = SluiceMBeans.modelOf(s);
-            rows.add(new ScopeRow(s.displayName(), SluiceMBeans.apiKeyOf(s), SluiceMBeans.organizationOf(s),
+            rows.add(new ScopeRow(
+                    s.displayName(),
+                    SluiceMBeans.apiKeyOf(s),
+                    SluiceMBeans.organizationOf(s),
                     model == null ? "" : model,
-                    pausedForMillis(s, nowNanos), beans.governance().retryBudgetRemaining(s.key()),
-                    estimateError(s), s.learnedBuckets().length, s.externalShare()));
+                    pausedForMillis(s, nowNanos),
+                    beans.governance().retryBudgetRemaining(s.key()),
+                    estimateError(s),
+                    s.learnedBuckets().length,
+                    s.externalShare()));
         }
         return rows;
     }

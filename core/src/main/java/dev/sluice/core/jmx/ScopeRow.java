@@ -19,8 +19,16 @@ public final class ScopeRow {
     private final int learnedLimits;
     private final double externalShare;
 
-    public ScopeRow(String scope, String apiKeyId, String organization, String model, long pausedForMillis,
-            double retryBudgetRemaining, double inputEstimateError, int learnedLimits, double externalShare) {
+    public ScopeRow(
+            String scope,
+            String apiKeyId,
+            String organization,
+            String model,
+            long pausedForMillis,
+            double retryBudgetRemaining,
+            double inputEstimateError,
+            int learnedLimits,
+            double externalShare) {
         this.scope = scope;
         this.apiKeyId = apiKeyId;
         this.organization = organization;
@@ -34,10 +42,15 @@ public final class ScopeRow {
 
     /** Rebuilds a row read from a JMX connection (what MXBean proxies call). */
     public static ScopeRow from(CompositeData d) {
-        return new ScopeRow((String) d.get("scope"), (String) d.get("apiKeyId"), (String) d.get("organization"),
+        return new ScopeRow(
+                (String) d.get("scope"),
+                (String) d.get("apiKeyId"),
+                (String) d.get("organization"),
                 (String) d.get("model"),
-                (Long) d.get("pausedForMillis"), (Double) d.get("retryBudgetRemaining"),
-                (Double) d.get("inputEstimateError"), (Integer) d.get("learnedLimits"),
+                (Long) d.get("pausedForMillis"),
+                (Double) d.get("retryBudgetRemaining"),
+                (Double) d.get("inputEstimateError"),
+                (Integer) d.get("learnedLimits"),
                 d.containsKey("externalShare") ? (Double) d.get("externalShare") : 0.0);
     }
 

@@ -58,6 +58,7 @@ public final class SluiceMBeans implements AutoCloseable {
 
     /** Guarded by this. */
     private final Set<ObjectName> registered = new LinkedHashSet<>();
+
     private final Map<Limit, ObjectName> learnedLimits = new IdentityHashMap<>();
     private final Map<String, ObjectName> tenants = new LinkedHashMap<>();
     private final Map<String, ObjectName> providers = new LinkedHashMap<>();
@@ -66,8 +67,8 @@ public final class SluiceMBeans implements AutoCloseable {
     private volatile long lastSyncNanos;
     private volatile boolean syncDue = true;
 
-    private SluiceMBeans(SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource,
-            long refreshNanos) {
+    private SluiceMBeans(
+            SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, long refreshNanos) {
         this.runtime = runtime;
         this.server = server;
         this.refreshNanos = refreshNanos;
@@ -89,8 +90,9 @@ public final class SluiceMBeans implements AutoCloseable {
         return register(runtime, server, configSource, REFRESH_NANOS);
     }
 
-    static SluiceMBeans register(SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource,
-            long refreshNanos) throws JMException {
+    static SluiceMBeans register(
+            SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, long refreshNanos)
+            throws JMException {
         SluiceMBeans beans = new SluiceMBeans(runtime, server, configSource, refreshNanos);
         try {
             beans.registerFixed();

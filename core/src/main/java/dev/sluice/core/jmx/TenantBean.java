@@ -3,9 +3,9 @@ package dev.sluice.core.jmx;
 import dev.sluice.config.ScopeLevel;
 import dev.sluice.core.BucketView;
 import dev.sluice.core.Governor;
-import dev.sluice.core.telemetry.TenantCounters;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
+import dev.sluice.core.telemetry.TenantCounters;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +37,8 @@ final class TenantBean implements TenantMXBean {
 
     @Override
     public boolean isConfigured() {
-        return governor.guarantees().indexOf(tenant) >= 0 || beans.config().tenant(tenant).isPresent();
+        return governor.guarantees().indexOf(tenant) >= 0
+                || beans.config().tenant(tenant).isPresent();
     }
 
     @Override

@@ -145,8 +145,8 @@ public final class AdapterSettings {
             }
         }
         if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(key + ": \"" + value
-                    + "\" is not a positive duration such as 60s, 1m, 24h, 1d or PT24H");
+            throw new IllegalArgumentException(
+                    key + ": \"" + value + "\" is not a positive duration such as 60s, 1m, 24h, 1d or PT24H");
         }
         return d;
     }

@@ -24,8 +24,13 @@ import java.util.function.LongSupplier;
 public final class ProviderAdapters {
 
     /** Every kind, in the order config documentation lists them. */
-    public static final List<String> KINDS = List.of(OpenAiAdapter.KIND, AzureOpenAiAdapter.KIND,
-            AnthropicAdapter.KIND, GeminiAdapter.KIND, VertexAiAdapter.KIND, OpenAiCompatibleAdapter.KIND,
+    public static final List<String> KINDS = List.of(
+            OpenAiAdapter.KIND,
+            AzureOpenAiAdapter.KIND,
+            AnthropicAdapter.KIND,
+            GeminiAdapter.KIND,
+            VertexAiAdapter.KIND,
+            OpenAiCompatibleAdapter.KIND,
             FixedWindowGatewayAdapter.KIND);
 
     private ProviderAdapters() {}
@@ -37,8 +42,11 @@ public final class ProviderAdapters {
 
     /** {@link #known()} on the given wall clock (epoch milliseconds). */
     public static List<ProviderAdapter> known(LongSupplier wallClockMillis) {
-        return List.of(new OpenAiAdapter(wallClockMillis), new AzureOpenAiAdapter(wallClockMillis),
-                new AnthropicAdapter(wallClockMillis), new GeminiAdapter(wallClockMillis),
+        return List.of(
+                new OpenAiAdapter(wallClockMillis),
+                new AzureOpenAiAdapter(wallClockMillis),
+                new AnthropicAdapter(wallClockMillis),
+                new GeminiAdapter(wallClockMillis),
                 new VertexAiAdapter(wallClockMillis));
     }
 
@@ -95,8 +103,8 @@ public final class ProviderAdapters {
 
     private static String requireKnown(String kind) {
         if (kind == null || !KINDS.contains(kind)) {
-            throw new IllegalArgumentException("unknown provider kind \"" + kind + "\"; known kinds are "
-                    + String.join(", ", KINDS));
+            throw new IllegalArgumentException(
+                    "unknown provider kind \"" + kind + "\"; known kinds are " + String.join(", ", KINDS));
         }
         return kind;
     }

@@ -17,7 +17,11 @@ public final class ProviderBinding {
     private final Map<String, String> scope;
     private final boolean learnFromHeaders;
 
-    private ProviderBinding(String name, ProviderAdapter adapter, MatchConfig match, Map<String, String> scope,
+    private ProviderBinding(
+            String name,
+            ProviderAdapter adapter,
+            MatchConfig match,
+            Map<String, String> scope,
             boolean learnFromHeaders) {
         this.name = Objects.requireNonNull(name, "name");
         this.adapter = Objects.requireNonNull(adapter, "adapter");
@@ -32,8 +36,12 @@ public final class ProviderBinding {
      * @param match the hosts and URL prefixes config assigns to it; empty to rely on the adapter's
      *     known hosts
      */
-    public static ProviderBinding configured(String name, ProviderAdapter adapter, MatchConfig match,
-            Map<String, String> scope, boolean learnFromHeaders) {
+    public static ProviderBinding configured(
+            String name,
+            ProviderAdapter adapter,
+            MatchConfig match,
+            Map<String, String> scope,
+            boolean learnFromHeaders) {
         return new ProviderBinding(name, adapter, match, scope, learnFromHeaders);
     }
 

@@ -69,7 +69,12 @@ public final class RateLimitSnapshot {
         private final long resetAfterMillis;
         private final long windowMillis;
 
-        private Budget(String name, Dimension dimension, long limit, long remaining, long resetAfterMillis,
+        private Budget(
+                String name,
+                Dimension dimension,
+                long limit,
+                long remaining,
+                long resetAfterMillis,
                 long windowMillis) {
             this.name = name;
             this.dimension = dimension;
@@ -92,10 +97,16 @@ public final class RateLimitSnapshot {
          * @param resetAfterMillis when the budget is full again (or the window ends), or {@link #UNKNOWN}
          * @param windowMillis the window the limit is defined over (60 000 for per-minute limits)
          */
-        public static Budget of(String name, Dimension dimension, long limit, long remaining, long resetAfterMillis,
+        public static Budget of(
+                String name,
+                Dimension dimension,
+                long limit,
+                long remaining,
+                long resetAfterMillis,
                 long windowMillis) {
             long l = limit > 0 && limit <= HeaderNumbers.MAX_COUNT ? limit : UNKNOWN;
-            long r = remaining < 0 || remaining > HeaderNumbers.MAX_COUNT ? UNKNOWN
+            long r = remaining < 0 || remaining > HeaderNumbers.MAX_COUNT
+                    ? UNKNOWN
                     : l != UNKNOWN ? Math.min(remaining, l) : remaining;
             long reset = resetAfterMillis < 0 ? UNKNOWN : Math.min(resetAfterMillis, WaitHints.MAX_MILLIS);
             return new Budget(name, dimension, l, r, reset, windowMillis > 0 ? windowMillis : UNKNOWN);

@@ -324,8 +324,14 @@ public abstract class Bucket {
      * Ends a reservation of {@code reservedAmount} whose actual use was {@code actual}; what came
      * from a guaranteed tenant's reserve goes back to it first.
      */
-    public final void settle(long reservedAmount, long actual, long windowId, int tenant, long fromReserve,
-            long nowNanos, long nowMillis) {
+    public final void settle(
+            long reservedAmount,
+            long actual,
+            long windowId,
+            int tenant,
+            long fromReserve,
+            long nowNanos,
+            long nowMillis) {
         reserved -= reservedAmount;
         if (actual < reservedAmount) {
             long refund = reservedAmount - actual;
@@ -355,16 +361,14 @@ public abstract class Bucket {
     }
 
     /** Tops up what the calling thread's stripe holds of lent room. Lock held. */
-    public void lendToLane(int stripe, long nowNanos) {
-    }
+    public void lendToLane(int stripe, long nowNanos) {}
 
     /**
      * Lane admissions that took {@code amount} in all were registered: from now on it is counted
      * as reserved like any other reservation, no longer as lent. {@code nowNanos} must be a fresh
      * reading (see {@link TokenBucket}). Lock held.
      */
-    public void laneTakesRegistered(long amount, long nowNanos) {
-    }
+    public void laneTakesRegistered(long amount, long nowNanos) {}
 
     /**
      * Room on the governor's locked fast path, for a call of tenant {@code tenant}. A bucket that
@@ -410,8 +414,7 @@ public abstract class Bucket {
     }
 
     /** The bucket left its limit's cache (lock held). */
-    void onEvicted() {
-    }
+    void onEvicted() {}
 
     @Override
     public String toString() {

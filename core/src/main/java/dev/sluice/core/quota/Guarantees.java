@@ -96,7 +96,8 @@ public final class Guarantees {
     public synchronized void setShare(String tenant, double share) {
         int i = indexOf(tenant);
         if (i < 0) {
-            throw new IllegalArgumentException("tenant " + tenant + " is not configured; guarantees need a tenants[] entry");
+            throw new IllegalArgumentException(
+                    "tenant " + tenant + " is not configured; guarantees need a tenants[] entry");
         }
         double[] next = Arrays.copyOf(shares, shares.length);
         next[i] = share;

@@ -26,8 +26,7 @@ public final class LaneCredit {
     /** Per stripe: at {@code s * SPACING} the room held, next to it the time of the last loan. */
     private final AtomicLongArray cells = new AtomicLongArray(STRIPES * SPACING);
 
-    LaneCredit() {
-    }
+    LaneCredit() {}
 
     /** Takes {@code amount} from the stripe if it holds that much; any thread, no lock. */
     public boolean tryTake(int stripe, long amount) {

@@ -30,6 +30,7 @@ public final class Limit {
     private volatile long burst;
     /** Whether the provider announced this learned limit's capacity, rather than Sluice inferring it. */
     private volatile boolean capacityAnnounced;
+
     private volatile boolean enforced;
     private final long windowNanos;
     private final Bucket single;
@@ -39,11 +40,19 @@ public final class Limit {
     private final BucketPlacement placement;
     /** Answers window questions for buckets that do not keep a schedule of their own (shared ones). */
     private WindowSchedule windows;
+
     private final java.util.concurrent.atomic.LongAdder[] rejections =
             new java.util.concurrent.atomic.LongAdder[dev.sluice.core.GatewayDecision.values().length];
 
-    private Limit(LimitSpec spec, String displayScope, LongSupplier nanoTicker, long nowNanos, long nowMillis,
-            Duration leaseTimeout, Guarantees guarantees, BucketPlacement placement) {
+    private Limit(
+            LimitSpec spec,
+            String displayScope,
+            LongSupplier nanoTicker,
+            long nowNanos,
+            long nowMillis,
+            Duration leaseTimeout,
+            Guarantees guarantees,
+            BucketPlacement placement) {
         this.spec = spec;
         this.placement = placement;
         // only buckets shared between tenants hold reserves for guaranteed tenants
@@ -64,7 +73,8 @@ public final class Limit {
             this.single = null;
             // Kept well past the point where an idle bucket is full again and every reservation on
             // it was settled or reaped, so evicting it is indistinguishable from keeping it.
-            Duration retention = Duration.ofNanos(2 * windowNanos).plus(leaseTimeout).plusMinutes(1);
+            Duration retention =
+                    Duration.ofNanos(2 * windowNanos).plus(leaseTimeout).plusMinutes(1);
             this.perValue = Caffeine.newBuilder()
                     .ticker(nanoTicker::getAsLong)
                     .executor(Runnable::run)
@@ -80,37 +90,53 @@ public final class Limit {
     }
 
     /** A configured limit. */
-    public static Limit of(LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis,
-            Duration leaseTimeout, Guarantees guarantees) {
+    public static Limit of(
+            LimitSpec spec,
+            LongSupplier nanoTicker,
+            long nowNanos,
+            long nowMillis,
+            Duration leaseTimeout,
+            Guarantees guarantees) {
         return of(spec, nanoTicker, nowNanos, nowMillis, leaseTimeout, guarantees, BucketPlacement.LOCAL);
     }
 
     /** A configured limit whose buckets {@code placement} may put in a shared store. */
-    public static Limit of(LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis,
-            Duration leaseTimeout, Guarantees guarantees, BucketPlacement placement) {
+    public static Limit of(
+            LimitSpec spec,
+            LongSupplier nanoTicker,
+            long nowNanos,
+            long nowMillis,
+            Duration leaseTimeout,
+            Guarantees guarantees,
+            BucketPlacement placement) {
         return new Limit(spec, null, nanoTicker, nowNanos, nowMillis, leaseTimeout, guarantees, placement);
     }
 
     /** A configured limit, with no guaranteed tenants. */
-    public static Limit of(LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis,
-            Duration leaseTimeout) {
+    public static Limit of(
+            LimitSpec spec, LongSupplier nanoTicker, long nowNanos, long nowMillis, Duration leaseTimeout) {
         return of(spec, nanoTicker, nowNanos, nowMillis, leaseTimeout, Guarantees.none());
     }
 
     /** A limit whose single bucket stands for a fixed scope, e.g. a provider scope learned from headers. */
-    public static Limit forScope(LimitSpec spec, String displayScope, long nowNanos, long nowMillis,
-            Guarantees guarantees) {
+    public static Limit forScope(
+            LimitSpec spec, String displayScope, long nowNanos, long nowMillis, Guarantees guarantees) {
         return forScope(spec, displayScope, nowNanos, nowMillis, guarantees, BucketPlacement.LOCAL);
     }
 
     /** A fixed-scope limit whose bucket {@code placement} may put in a shared store. */
-    public static Limit forScope(LimitSpec spec, String displayScope, long nowNanos, long nowMillis,
-            Guarantees guarantees, BucketPlacement placement) {
+    public static Limit forScope(
+            LimitSpec spec,
+            String displayScope,
+            long nowNanos,
+            long nowMillis,
+            Guarantees guarantees,
+            BucketPlacement placement) {
         if (spec.level() != ScopeLevel.ORGANIZATION) {
             throw new IllegalArgumentException("a fixed-scope limit has a single bucket");
         }
-        return new Limit(spec, displayScope, System::nanoTime, nowNanos, nowMillis, Duration.ZERO, guarantees,
-                placement);
+        return new Limit(
+                spec, displayScope, System::nanoTime, nowNanos, nowMillis, Duration.ZERO, guarantees, placement);
     }
 
     /** The guarantees this limit's buckets hold reserves for (none for per-tenant limits). */

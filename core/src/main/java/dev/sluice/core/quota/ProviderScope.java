@@ -22,6 +22,7 @@ public final class ProviderScope {
      * remained, -1 when not announced. For status views only; written under the governor's lock.
      */
     private volatile long[] reportedLimits = new long[0];
+
     private volatile long[] reportedRemaining = new long[0];
     /** What others take of each learned budget (same index); see {@link ExternalShare}. */
     private volatile ExternalShare[] externalShares = new ExternalShare[0];
@@ -32,11 +33,13 @@ public final class ProviderScope {
      * call is the probe): 0 once that answer came, or the wait ran out.
      */
     private long coldUntilNanos;
+
     private boolean probeNeeded;
     private boolean probeOutstanding;
     private long probeStartedNanos;
     /** Whether a pause or its probe is under way: the lock-free lane then stays out (written under the lock). */
     private volatile boolean gated;
+
     private volatile boolean evicted;
 
     private final Guarantees guarantees;
@@ -77,8 +80,15 @@ public final class ProviderScope {
      *     what remains: the largest remaining seen stands for the capacity)
      * @param remaining what is left, or negative when unknown
      */
-    public void learn(String budgetName, Dimension dimension, long limit, long remaining, long windowMillis,
-            long ceiling, long nowNanos, long nowMillis) {
+    public void learn(
+            String budgetName,
+            Dimension dimension,
+            long limit,
+            long remaining,
+            long windowMillis,
+            long ceiling,
+            long nowNanos,
+            long nowMillis) {
         if (windowMillis <= 0 || (limit <= 0 && remaining < 0)) {
             return;
         }
@@ -101,7 +111,10 @@ public final class ProviderScope {
                     .mirrorsProvider(true)
                     .source(LimitSpec.Source.LEARNED)
                     .build();
-            bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis, guarantees, placement).buckets().iterator().next();
+            bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis, guarantees, placement)
+                    .buckets()
+                    .iterator()
+                    .next();
             Bucket[] grown = Arrays.copyOf(learned, learned.length + 1);
             grown[grown.length - 1] = bucket;
             reportedLimits = Arrays.copyOf(reportedLimits, grown.length);
@@ -151,8 +164,14 @@ public final class ProviderScope {
         String id = l.id();
         String name = id.startsWith(displayName + ":") ? id.substring(displayName.length() + 1) : id;
         ExternalShare others = externalShareOf(learnedBucket);
-        return new dev.sluice.core.state.SavedState.Budget(name, l.dimension(), l.capacity(), l.capacityAnnounced(),
-                l.burst(), l.windowNanos() / 1_000_000L, learnedBucket.roomAsCounted(nowNanos, nowMillis),
+        return new dev.sluice.core.state.SavedState.Budget(
+                name,
+                l.dimension(),
+                l.capacity(),
+                l.capacityAnnounced(),
+                l.burst(),
+                l.windowNanos() / 1_000_000L,
+                learnedBucket.roomAsCounted(nowNanos, nowMillis),
                 others == null ? 0 : others.share());
     }
 
@@ -167,7 +186,14 @@ public final class ProviderScope {
         }
         double refilled = (double) b.capacity * (1 - b.externalShare) * elapsedMillis / b.windowMillis;
         long room = (long) Math.min(b.capacity, Math.max(0, b.room) + refilled);
-        learn(b.name, b.dimension, b.announced ? b.capacity : -1, room, b.windowMillis, Long.MAX_VALUE, nowNanos,
+        learn(
+                b.name,
+                b.dimension,
+                b.announced ? b.capacity : -1,
+                room,
+                b.windowMillis,
+                Long.MAX_VALUE,
+                nowNanos,
                 nowMillis);
         Bucket bucket = find(b.dimension, b.windowMillis);
         if (bucket == null) {

@@ -205,7 +205,8 @@ final class TokenBucket extends Bucket {
             if (closing <= 0 && nextCapIn == Double.MAX_VALUE) {
                 return NEVER;
             }
-            double dt = closing > 0 ? Math.min(Math.min(deficit / closing, (ceiling - level) / rate), nextCapIn)
+            double dt = closing > 0
+                    ? Math.min(Math.min(deficit / closing, (ceiling - level) / rate), nextCapIn)
                     : nextCapIn;
             elapsed += dt;
             level = Math.min(ceiling, level + rate * dt);

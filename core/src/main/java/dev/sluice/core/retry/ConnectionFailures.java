@@ -16,7 +16,9 @@ public final class ConnectionFailures {
 
     /** Whether another attempt may succeed where this failure ended the last one. */
     public static boolean mayRetry(Throwable failure) {
-        if (!(failure instanceof IOException) || failure instanceof InterruptedIOException && Thread.currentThread().isInterrupted()) {
+        if (!(failure instanceof IOException)
+                || failure instanceof InterruptedIOException
+                        && Thread.currentThread().isInterrupted()) {
             return false;
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {

@@ -95,7 +95,8 @@ public final class RetryDecision {
 
     @Override
     public String toString() {
-        return retries() ? "retry after " + waitNanos / 1_000_000 + " ms" + (pausesScope ? " (scope paused)" : "")
+        return retries()
+                ? "retry after " + waitNanos / 1_000_000 + " ms" + (pausesScope ? " (scope paused)" : "")
                 : "stop: " + stop;
     }
 }

@@ -16,8 +16,8 @@ public final class RetryPolicy {
     private final double hintJitter;
     private final long maxHintWaitNanos;
 
-    public RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBackoff, double hintJitter,
-            Duration maxHintWait) {
+    public RetryPolicy(
+            int maxAttempts, Duration baseBackoff, Duration maxBackoff, double hintJitter, Duration maxHintWait) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be >= 1");
         }

@@ -53,13 +53,15 @@ public final class WaitHints {
      * StackOverflowError, which no parser's catch of RuntimeException stops.
      */
     static final int MAX_GO_TERMS = 16;
+
     static final int MAX_GO_DURATION_CHARS = 128;
 
     // A Go duration: one or more <decimal><unit> terms, "ms" before "m" so "84ms" is not 84 minutes.
     private static final String GO_TERM = "(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:ns|us|\u00b5s|\u03bcs|ms|h|m|s)";
     private static final String GO_TERMS = "(?:" + GO_TERM + "){1," + MAX_GO_TERMS + "}";
     private static final Pattern GO_DURATION = Pattern.compile(GO_TERMS);
-    private static final Pattern GO_TERM_PARTS = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|\u00b5s|\u03bcs|ms|h|m|s)");
+    private static final Pattern GO_TERM_PARTS =
+            Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|\u00b5s|\u03bcs|ms|h|m|s)");
 
     // "Please try again in 84ms" (OpenAI, Groq), "Please retry after 37 seconds" (Azure),
     // "Please retry in 29.083414095s" (Gemini), "Retry after 2026-11-29T10:15:00Z" (fixed-window gateway).
@@ -121,7 +123,8 @@ public final class WaitHints {
         }
         if (message.length() > 2 * MESSAGE_SCAN_CHARS) {
             long head = fromMessage(message.substring(0, MESSAGE_SCAN_CHARS), nowEpochMillis);
-            return head != NONE ? head
+            return head != NONE
+                    ? head
                     : fromMessage(message.substring(message.length() - MESSAGE_SCAN_CHARS), nowEpochMillis);
         }
         Matcher m = MESSAGE_HINT.matcher(message);
@@ -158,7 +161,9 @@ public final class WaitHints {
         if (s.equals("0")) {
             return 0;
         }
-        if (s.isEmpty() || s.length() > MAX_GO_DURATION_CHARS || !GO_DURATION.matcher(s).matches()) {
+        if (s.isEmpty()
+                || s.length() > MAX_GO_DURATION_CHARS
+                || !GO_DURATION.matcher(s).matches()) {
             return NONE;
         }
         BigDecimal nanos = BigDecimal.ZERO;
@@ -183,7 +188,8 @@ public final class WaitHints {
             if (s.length() > 10 && s.charAt(10) == ' ') {
                 s = s.substring(0, 10) + 'T' + s.substring(11); // RFC 3339 allows a space separator
             }
-            OffsetDateTime at = OffsetDateTime.parse(s.toUpperCase(Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            OffsetDateTime at =
+                    OffsetDateTime.parse(s.toUpperCase(Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME);
             return untilEpochMillis(at.toInstant().toEpochMilli(), nowEpochMillis);
         } catch (RuntimeException notAnInstant) {
             return NONE;

@@ -42,6 +42,7 @@ public final class ClassQueue<W extends QueuedCall> {
     private final Map<String, TenantQueue<W>> byTenant = new HashMap<>();
     /** Tenants with waiting calls, in turn order; the first one has the turn. */
     private final ArrayDeque<TenantQueue<W>> active = new ArrayDeque<>();
+
     private int size;
 
     public ClassQueue(TrafficClass trafficClass) {

@@ -32,7 +32,10 @@ public final class SavedState {
     /** {@code provider|keyId} to the organization its answers named. */
     public final Map<String, String> organizations;
 
-    public SavedState(long savedAtEpochMillis, List<Scope> scopes, List<ConfiguredBucket> buckets,
+    public SavedState(
+            long savedAtEpochMillis,
+            List<Scope> scopes,
+            List<ConfiguredBucket> buckets,
             Map<String, String> organizations) {
         this.savedAtEpochMillis = savedAtEpochMillis;
         this.scopes = Collections.unmodifiableList(new ArrayList<>(scopes));
@@ -66,8 +69,15 @@ public final class SavedState {
         public final long room;
         public final double externalShare;
 
-        public Budget(String name, Dimension dimension, long capacity, boolean announced, long burst, long windowMillis,
-                long room, double externalShare) {
+        public Budget(
+                String name,
+                Dimension dimension,
+                long capacity,
+                boolean announced,
+                long burst,
+                long windowMillis,
+                long room,
+                double externalShare) {
             this.name = name;
             this.dimension = dimension;
             this.capacity = capacity;
@@ -166,8 +176,14 @@ public final class SavedState {
                     if (d == null) {
                         throw new IOException("unknown dimension " + b.get("dimension"));
                     }
-                    budgets.add(new Budget(text(b, "name"), d, number(b, "capacity"), bool(b, "announced"),
-                            number(b, "burst"), number(b, "windowMillis"), number(b, "room"),
+                    budgets.add(new Budget(
+                            text(b, "name"),
+                            d,
+                            number(b, "capacity"),
+                            bool(b, "announced"),
+                            number(b, "burst"),
+                            number(b, "windowMillis"),
+                            number(b, "room"),
                             real(b, "externalShare")));
                 }
                 scopes.add(new Scope(text(s, "key"), text(s, "name"), number(s, "pausedUntil"), budgets));
@@ -175,8 +191,8 @@ public final class SavedState {
             List<ConfiguredBucket> buckets = new ArrayList<>();
             for (Object o : list(root, "buckets")) {
                 Map<String, Object> b = map(o);
-                buckets.add(new ConfiguredBucket(text(b, "limit"), text(b, "value"), number(b, "room"),
-                        number(b, "windowStart")));
+                buckets.add(new ConfiguredBucket(
+                        text(b, "limit"), text(b, "value"), number(b, "room"), number(b, "windowStart")));
             }
             Map<String, String> organizations = new LinkedHashMap<>();
             for (Map.Entry<String, Object> e : map(root.get("organizations")).entrySet()) {

@@ -47,7 +47,9 @@ public final class StateKeeper {
         try {
             state = file.read();
         } catch (IOException | RuntimeException e) {
-            LOG.warn("[sluice] state file {} could not be read ({}); starting with nothing learned", file.path(),
+            LOG.warn(
+                    "[sluice] state file {} could not be read ({}); starting with nothing learned",
+                    file.path(),
                     firstLine(e));
             return 0;
         }
@@ -62,7 +64,9 @@ public final class StateKeeper {
         try {
             return governor.restoreState(state);
         } catch (RuntimeException e) {
-            LOG.warn("[sluice] state file {} could not be restored ({}); starting with nothing learned", file.path(),
+            LOG.warn(
+                    "[sluice] state file {} could not be restored ({}); starting with nothing learned",
+                    file.path(),
                     e.toString());
             return 0;
         }
@@ -87,8 +91,10 @@ public final class StateKeeper {
         } catch (IOException | RuntimeException e) {
             if (!warnedWrite) {
                 warnedWrite = true;
-                LOG.warn("[sluice] state file {} could not be written ({}); a restart will start from nothing",
-                        file.path(), firstLine(e));
+                LOG.warn(
+                        "[sluice] state file {} could not be written ({}); a restart will start from nothing",
+                        file.path(),
+                        firstLine(e));
             }
         }
     }

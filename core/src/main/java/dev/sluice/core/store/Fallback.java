@@ -83,10 +83,15 @@ final class Fallback {
         epoch = next(epoch);
         fallbacks.incrementAndGet();
         sinceNanos = nowNanos;
-        LOG.warn("[sluice] store {} unreachable ({}): shared limits are enforced in this JVM at capacity/{}{} until it"
-                + " answers again", backend.describe(), error, instances(),
-                configuredInstances > 0 ? "" : liveInstances > 0 ? " (instances seen alive)"
-                        : " (fleet size unknown: set store.instances)");
+        LOG.warn(
+                "[sluice] store {} unreachable ({}): shared limits are enforced in this JVM at capacity/{}{} until it"
+                        + " answers again",
+                backend.describe(),
+                error,
+                instances(),
+                configuredInstances > 0
+                        ? ""
+                        : liveInstances > 0 ? " (instances seen alive)" : " (fleet size unknown: set store.instances)");
         return true;
     }
 
@@ -105,8 +110,11 @@ final class Fallback {
         for (SharedBucket b : new ArrayList<>(tracked)) {
             b.follow(nowNanos, nowMillis);
         }
-        LOG.warn("[sluice] store {} answers again after {} ms: shared limits are back in the store ({} instances alive)",
-                backend.describe(), (nowNanos - sinceNanos) / 1_000_000, liveInstances);
+        LOG.warn(
+                "[sluice] store {} answers again after {} ms: shared limits are back in the store ({} instances alive)",
+                backend.describe(),
+                (nowNanos - sinceNanos) / 1_000_000,
+                liveInstances);
         return true;
     }
 

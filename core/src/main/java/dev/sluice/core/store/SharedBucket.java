@@ -64,6 +64,7 @@ final class SharedBucket extends Bucket {
     private long storeRoom = -1;
     /** A window that went on admitting from its share after the store came back: the window it did. */
     private long recoveredInWindow = NOT_RECOVERED;
+
     private static final long NOT_RECOVERED = Long.MIN_VALUE;
 
     /** Whether the store's thread looks at this bucket in its passes. */
@@ -74,7 +75,8 @@ final class SharedBucket extends Bucket {
         this.store = store;
         this.key = key;
         Dimension d = limit.dimension();
-        this.kind = d == Dimension.CONCURRENCY ? SyncRequest.CONCURRENCY
+        this.kind = d == Dimension.CONCURRENCY
+                ? SyncRequest.CONCURRENCY
                 : limit.spec().algorithm() == Algorithm.TOKEN_BUCKET ? SyncRequest.TOKEN : SyncRequest.WINDOW;
         this.holder = kind == SyncRequest.CONCURRENCY ? store.holderName() : "";
         this.epoch = epoch;
@@ -135,10 +137,14 @@ final class SharedBucket extends Bucket {
         long share = Math.max(1, capacity() / n);
         // a share of a provider's limit still mirrors it: a fixed window closes early, a token
         // bucket keeps its transit allowance, as the provider counts calls when they arrive
-        LimitSpec spec = limit().spec().toBuilder().level(ScopeLevel.ORGANIZATION).tenant(null).capacity(share)
-                .shared(false).build();
-        Limit local = Limit.forScope(spec, scopeName() + " (fallback 1/" + n + ")", nowNanos, nowMillis,
-                Guarantees.none());
+        LimitSpec spec = limit().spec().toBuilder()
+                .level(ScopeLevel.ORGANIZATION)
+                .tenant(null)
+                .capacity(share)
+                .shared(false)
+                .build();
+        Limit local =
+                Limit.forScope(spec, scopeName() + " (fallback 1/" + n + ")", nowNanos, nowMillis, Guarantees.none());
         Bucket b = local.buckets().iterator().next();
         if (kind == SyncRequest.CONCURRENCY) {
             if (inUse > 0) {
@@ -404,7 +410,11 @@ final class SharedBucket extends Bucket {
     /** Whether a pass should lease it a chunk ahead of demand: active, below half a chunk, not told to wait. */
     boolean wantsLease(boolean active, long nowNanos, long nowMillis) {
         long chunk = chunk();
-        return chunk > 0 && active && stock < lowWater(chunk) && nowNanos - retryAtNanos >= 0 && !closing(nowMillis)
+        return chunk > 0
+                && active
+                && stock < lowWater(chunk)
+                && nowNanos - retryAtNanos >= 0
+                && !closing(nowMillis)
                 && !inFallback();
     }
 
@@ -527,7 +537,10 @@ final class SharedBucket extends Bucket {
 
     /** Whether this bucket still holds anything the store must give back or hear about. Lock held. */
     boolean holdsAnything() {
-        return stock != 0 || inUse > 0 || lowerTo >= 0 || initialRoom >= 0
+        return stock != 0
+                || inUse > 0
+                || lowerTo >= 0
+                || initialRoom >= 0
                 || (kind == SyncRequest.CONCURRENCY && sentHeld != 0);
     }
 

@@ -161,9 +161,18 @@ final class SharedStore implements QuotaStore {
     @Override
     public StoreStatus status() {
         boolean f = fallback.active();
-        return new StoreStatus(backend.describe(), f ? "fallback (capacity/" + fallback.instances() + ")" : "shared", f,
-                fallback.instances(), backend.calls(), fallback.fallbacks(), fallback.recoveries(), protocol.grants(),
-                protocol.refusals(), leaseChunk, thread.lastError());
+        return new StoreStatus(
+                backend.describe(),
+                f ? "fallback (capacity/" + fallback.instances() + ")" : "shared",
+                f,
+                fallback.instances(),
+                backend.calls(),
+                fallback.fallbacks(),
+                fallback.recoveries(),
+                protocol.grants(),
+                protocol.refusals(),
+                leaseChunk,
+                thread.lastError());
     }
 
     private void registerMBean() {

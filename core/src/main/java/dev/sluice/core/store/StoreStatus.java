@@ -17,8 +17,18 @@ public final class StoreStatus {
     private final double leaseChunk;
     private final String lastError;
 
-    StoreStatus(String store, String mode, boolean fallback, int instances, long calls, long fallbacks,
-            long recoveries, long grants, long refusals, double leaseChunk, String lastError) {
+    StoreStatus(
+            String store,
+            String mode,
+            boolean fallback,
+            int instances,
+            long calls,
+            long fallbacks,
+            long recoveries,
+            long grants,
+            long refusals,
+            double leaseChunk,
+            String lastError) {
         this.store = store;
         this.mode = mode;
         this.fallback = fallback;

@@ -117,9 +117,13 @@ final class StoreThread {
             boolean heartbeat = now - nextHeartbeat >= 0;
             boolean work = !fallback.active() && (urgent || now - lazyDue >= 0 || now - nextRetryNanos >= 0);
             if (!heartbeat && !work) {
-                long due = Math.min(nextHeartbeat - now, fallback.active() ? Long.MAX_VALUE
-                        : Math.min(lazyDue == Long.MAX_VALUE ? Long.MAX_VALUE : lazyDue - now,
-                                nextRetryNanos == Long.MAX_VALUE ? Long.MAX_VALUE : nextRetryNanos - now));
+                long due = Math.min(
+                        nextHeartbeat - now,
+                        fallback.active()
+                                ? Long.MAX_VALUE
+                                : Math.min(
+                                        lazyDue == Long.MAX_VALUE ? Long.MAX_VALUE : lazyDue - now,
+                                        nextRetryNanos == Long.MAX_VALUE ? Long.MAX_VALUE : nextRetryNanos - now));
                 LockSupport.parkNanos(this, Math.max(10_000L, due));
                 continue;
             }

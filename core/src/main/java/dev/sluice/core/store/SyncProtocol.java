@@ -94,7 +94,7 @@ final class SyncProtocol {
         Pass p = new Pass(r, false);
         Map<SharedBucket, Integer> entryOf = new IdentityHashMap<>();
         Set<String> keys = new HashSet<>();
-        for (Iterator<SharedBucket> it = tracked.iterator(); it.hasNext();) {
+        for (Iterator<SharedBucket> it = tracked.iterator(); it.hasNext(); ) {
             SharedBucket b = it.next();
             b.follow(nowNanos, nowMillis);
             long window = b.windowAt(nowMillis);

@@ -66,6 +66,7 @@ public final class SyncRequest {
         public final String key;
         /** {@link #TOKEN}, {@link #WINDOW} or {@link #CONCURRENCY}. */
         public final char kind;
+
         public final long capacity;
         /** Token buckets: the window over which the capacity refills. */
         public final long windowMillis;
@@ -84,7 +85,13 @@ public final class SyncRequest {
         /** Concurrency: this bucket's own field among the instance's holdings. */
         public final String holder;
 
-        Entry(String key, char kind, long capacity, long windowMillis, long windowId, long windowEndMillis,
+        Entry(
+                String key,
+                char kind,
+                long capacity,
+                long windowMillis,
+                long windowId,
+                long windowEndMillis,
                 String holder) {
             this.key = key;
             this.kind = kind;

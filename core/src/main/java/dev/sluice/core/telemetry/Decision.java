@@ -14,8 +14,15 @@ public final class Decision {
     private final long waitedMillis;
     private final String explanation;
 
-    public Decision(long epochMillis, String outcome, String provider, String model, String tenant,
-            String trafficClass, long waitedMillis, String explanation) {
+    public Decision(
+            long epochMillis,
+            String outcome,
+            String provider,
+            String model,
+            String tenant,
+            String trafficClass,
+            long waitedMillis,
+            String explanation) {
         this.epochMillis = epochMillis;
         this.outcome = outcome;
         this.provider = provider;

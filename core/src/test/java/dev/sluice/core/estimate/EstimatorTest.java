@@ -180,6 +180,9 @@ class EstimatorTest {
     }
 
     private static RequestFacts facts(String model, long estimatedInputTokens) {
-        return RequestFacts.builder("openai").model(model).estimatedInputTokens(estimatedInputTokens).build();
+        return RequestFacts.builder("openai")
+                .model(model)
+                .estimatedInputTokens(estimatedInputTokens)
+                .build();
     }
 }

@@ -7,8 +7,8 @@ import dev.sluice.config.Dimension;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.Governor;
-import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.provider.ProviderRegistry;
+import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.retry.RetryPolicy;
 import java.io.IOException;
 import java.time.Duration;
@@ -42,8 +42,8 @@ class ExchangeGovernanceTest {
         }
         governor = b.build();
         return ExchangeGovernance.builder(governor, new ProviderRegistry(List.of(), List.of(provider)))
-                .retryPolicy(new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(40), 0.2,
-                        Duration.ofSeconds(5)))
+                .retryPolicy(
+                        new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(40), 0.2, Duration.ofSeconds(5)))
                 .retryBudget(ratio, floor, Duration.ofSeconds(10))
                 .build();
     }
@@ -65,9 +65,10 @@ class ExchangeGovernanceTest {
     @Test
     void aSuccessIsHandedBackAndSettledFromItsBodyWithTheSdkRetriesOff() {
         // a daily window: the real clock's refill during the test stays under one token
-        ExchangeGovernance engine = engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000,
-                Duration.ofDays(1)));
-        ScriptedTransport t = new ScriptedTransport(URL, "hello").header("x-max-tokens", "500")
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
                 .answer(200, "in=7 out=20");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(r.header("x-should-retry")).isEqualTo("false");
@@ -88,8 +89,9 @@ class ExchangeGovernanceTest {
         assertThat(r.status).isEqualTo(200);
         assertThat(t.attempts()).isEqualTo(2);
         long gap = t.attemptTimes.get(1) - t.attemptTimes.get(0);
-        assertThat(gap).as("no attempt before the announced wait").isGreaterThanOrEqualTo(
-                TimeUnit.MILLISECONDS.toNanos(150));
+        assertThat(gap)
+                .as("no attempt before the announced wait")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(150));
         assertThat(t.discarded).isEqualTo(1);
         assertThat(governor.stats().providerPauses()).isEqualTo(1);
     }
@@ -110,7 +112,9 @@ class ExchangeGovernanceTest {
     @Test
     void overloadsBackOffUpToTheMaxAttempts() {
         ExchangeGovernance engine = engine();
-        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(503, "busy").answer(529, "busy")
+        ScriptedTransport t = new ScriptedTransport(URL, "x")
+                .answer(503, "busy")
+                .answer(529, "busy")
                 .answer(503, "busy");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(r.status).isEqualTo(503);
@@ -121,7 +125,8 @@ class ExchangeGovernanceTest {
     @Test
     void anEmptyRetryBudgetStopsAfterTheFirstAttempt() {
         ExchangeGovernance engine = engine(Mode.ENFORCE, 0.0, 0.0);
-        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(503, "busy").answer(200, "in=1 out=1");
+        ScriptedTransport t =
+                new ScriptedTransport(URL, "x").answer(503, "busy").answer(200, "in=1 out=1");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(t.attempts()).isEqualTo(1);
         assertThat(r.header("x-sluice-decision")).isEqualTo("retry_budget_exhausted");
@@ -130,7 +135,8 @@ class ExchangeGovernanceTest {
     @Test
     void aConnectionFailureBeforeAResponseIsRetried() {
         ExchangeGovernance engine = engine();
-        ScriptedTransport t = new ScriptedTransport(URL, "x").fail(new IOException("connection reset"))
+        ScriptedTransport t = new ScriptedTransport(URL, "x")
+                .fail(new IOException("connection reset"))
                 .answer(200, "in=1 out=1");
         assertThat(response(engine.execute(t)).status).isEqualTo(200);
         assertThat(engine.counters("scripted").connectionFailures()).isEqualTo(1);
@@ -139,7 +145,8 @@ class ExchangeGovernanceTest {
     @Test
     void aCallThatCannotBeAdmittedGetsALocalRejectionInTheProvidersShape() {
         ExchangeGovernance engine = engine(LimitSpec.perWindow("rpm", Dimension.REQUESTS, 1, Duration.ofMinutes(1)));
-        response(engine.execute(new ScriptedTransport(URL, "x").answer(200, "in=1 out=1"))).read();
+        response(engine.execute(new ScriptedTransport(URL, "x").answer(200, "in=1 out=1")))
+                .read();
         ScriptedTransport t = new ScriptedTransport(URL, "x").header("X-Sluice-Class", "interactive");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(r.local).isTrue();
@@ -150,11 +157,14 @@ class ExchangeGovernanceTest {
     @Test
     void learnedBudgetsPaceTheNextCalls() {
         ExchangeGovernance engine = engine();
-        ScriptedTransport first = new ScriptedTransport(URL, "x").header("x-key", "k1")
+        ScriptedTransport first = new ScriptedTransport(URL, "x")
+                .header("x-key", "k1")
                 .answer(200, "in=1 out=1", "x-limit-requests", "5", "x-remaining-requests", "0");
         response(engine.execute(first)).read();
-        ScriptedTransport second = new ScriptedTransport(URL, "x").header("x-key", "k1")
-                .header("X-Sluice-Class", "interactive").answer(200, "in=1 out=1");
+        ScriptedTransport second = new ScriptedTransport(URL, "x")
+                .header("x-key", "k1")
+                .header("X-Sluice-Class", "interactive")
+                .answer(200, "in=1 out=1");
         long start = System.nanoTime();
         ScriptedTransport.Response r = response(engine.execute(second));
         assertThat(r.status).isEqualTo(200);
@@ -165,24 +175,41 @@ class ExchangeGovernanceTest {
     @Test
     void anAnswerSayingTheTokensRanOutSlowsTheKeyAndNeverLocksItOut() {
         governor = Governor.builder().build();
-        ExchangeGovernance engine = ExchangeGovernance.builder(governor,
-                new ProviderRegistry(List.of(), dev.sluice.core.provider.ProviderAdapters.known())).build();
+        ExchangeGovernance engine = ExchangeGovernance.builder(
+                        governor, new ProviderRegistry(List.of(), dev.sluice.core.provider.ProviderAdapters.known()))
+                .build();
         String url = "https://api.openai.com/v1/chat/completions";
         String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":32,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
         String usage = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[],"
                 + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":20,\"total_tokens\":29}}";
         // what OpenAI sends when the tokens run out: a large limit, nothing left, a well-formed reset
-        ScriptedTransport first = new ScriptedTransport(url, body).header("Authorization", "Bearer sk-a")
-                .answer(200, usage, "x-ratelimit-limit-tokens", "100000000", "x-ratelimit-remaining-tokens", "0",
-                        "x-ratelimit-reset-tokens", "2s", "x-ratelimit-limit-requests", "10000",
-                        "x-ratelimit-remaining-requests", "9999", "x-ratelimit-reset-requests", "6ms");
+        ScriptedTransport first = new ScriptedTransport(url, body)
+                .header("Authorization", "Bearer sk-a")
+                .answer(
+                        200,
+                        usage,
+                        "x-ratelimit-limit-tokens",
+                        "100000000",
+                        "x-ratelimit-remaining-tokens",
+                        "0",
+                        "x-ratelimit-reset-tokens",
+                        "2s",
+                        "x-ratelimit-limit-requests",
+                        "10000",
+                        "x-ratelimit-remaining-requests",
+                        "9999",
+                        "x-ratelimit-reset-requests",
+                        "6ms");
         response(engine.execute(first)).read();
         for (int i = 0; i < 3; i++) {
-            ScriptedTransport next = new ScriptedTransport(url, body).header("Authorization", "Bearer sk-a")
+            ScriptedTransport next = new ScriptedTransport(url, body)
+                    .header("Authorization", "Bearer sk-a")
                     .answer(200, usage);
             ScriptedTransport.Response r = response(engine.execute(next));
-            assertThat(r.local).as("call %d answered locally: %s", i, r.bodyText()).isFalse();
+            assertThat(r.local)
+                    .as("call %d answered locally: %s", i, r.bodyText())
+                    .isFalse();
             assertThat(next.attempts()).isEqualTo(1);
             r.read();
         }
@@ -191,11 +218,13 @@ class ExchangeGovernanceTest {
     @Test
     void aSuccessWhoseBodyBrokeIsNeverSentAgainAndKeepsItsReservation() {
         // a daily window: the real clock's refill during the test stays under one token
-        ExchangeGovernance engine = engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000,
-                Duration.ofDays(1)));
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
         IOException cut = new IOException("fixed content-length: 400, bytes received: 120");
-        ScriptedTransport t = new ScriptedTransport(URL, "hello").header("x-max-tokens", "500")
-                .breakBody("{\"partial\":", cut).answer(200, "in=7 out=20");
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
+                .breakBody("{\"partial\":", cut)
+                .answer(200, "in=7 out=20");
         CallOutcome outcome = engine.execute(t);
         assertThat(outcome.failure()).isSameAs(cut);
         assertThat(t.attempts()).isEqualTo(1);
@@ -240,7 +269,8 @@ class ExchangeGovernanceTest {
     @Test
     void observeModeSendsOnceAndHandsTheAnswerBackUntouched() {
         ExchangeGovernance engine = engine(Mode.OBSERVE, 0.2, 1.0);
-        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(429, "slow", "retry-after-ms", "10")
+        ScriptedTransport t = new ScriptedTransport(URL, "x")
+                .answer(429, "slow", "retry-after-ms", "10")
                 .answer(200, "in=1 out=1");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(r.status).isEqualTo(429);
@@ -251,8 +281,10 @@ class ExchangeGovernanceTest {
     @Test
     void theAsynchronousFormRetriesWithoutBlocking() throws Exception {
         ExchangeGovernance engine = engine();
-        ScriptedTransport t = new ScriptedTransport(URL, "x").answer(503, "busy").answer(200, "in=3 out=4");
-        ScriptedTransport.Response r = (ScriptedTransport.Response) engine.executeAsync(t).get(5, TimeUnit.SECONDS);
+        ScriptedTransport t =
+                new ScriptedTransport(URL, "x").answer(503, "busy").answer(200, "in=3 out=4");
+        ScriptedTransport.Response r =
+                (ScriptedTransport.Response) engine.executeAsync(t).get(5, TimeUnit.SECONDS);
         assertThat(r.status).isEqualTo(200);
         assertThat(t.attempts()).isEqualTo(2);
         r.read();

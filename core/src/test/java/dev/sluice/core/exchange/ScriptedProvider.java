@@ -44,8 +44,11 @@ final class ScriptedProvider implements ProviderAdapter {
         long chars = request.body() == null ? 0 : request.body().length;
         String max = request.headers().first("x-max-tokens");
         long in = estimator.estimateInputTokens("m", chars, 0);
-        RequestFacts.Builder f = RequestFacts.builder(kind()).operation("chat").model("m")
-                .estimatedInputTokens(in).apiKeyId(request.headers().first("x-key"));
+        RequestFacts.Builder f = RequestFacts.builder(kind())
+                .operation("chat")
+                .model("m")
+                .estimatedInputTokens(in)
+                .apiKeyId(request.headers().first("x-key"));
         if (max != null) {
             f.maxOutputTokens(Long.parseLong(max));
         }
@@ -69,11 +72,16 @@ final class ScriptedProvider implements ProviderAdapter {
             public Usage usage() {
                 String s = text.toString();
                 if (!s.startsWith("in=")) {
-                    return Usage.builder().inputTokens(facts.estimatedInputTokens()).build();
+                    return Usage.builder()
+                            .inputTokens(facts.estimatedInputTokens())
+                            .build();
                 }
                 String[] parts = s.split(" ");
-                return Usage.builder().inputTokens(Long.parseLong(parts[0].substring(3)))
-                        .outputTokens(Long.parseLong(parts[1].substring(4))).reportedByProvider(true).build();
+                return Usage.builder()
+                        .inputTokens(Long.parseLong(parts[0].substring(3)))
+                        .outputTokens(Long.parseLong(parts[1].substring(4)))
+                        .reportedByProvider(true)
+                        .build();
             }
 
             @Override
@@ -90,22 +98,33 @@ final class ScriptedProvider implements ProviderAdapter {
             return RateLimitSnapshot.none();
         }
         String remaining = h.first("x-remaining-requests");
-        return RateLimitSnapshot.of(List.of(RateLimitSnapshot.Budget.of("requests", Dimension.REQUESTS,
-                Long.parseLong(limit), remaining == null ? -1 : Long.parseLong(remaining), -1, 1_000)));
+        return RateLimitSnapshot.of(List.of(RateLimitSnapshot.Budget.of(
+                "requests",
+                Dimension.REQUESTS,
+                Long.parseLong(limit),
+                remaining == null ? -1 : Long.parseLong(remaining),
+                -1,
+                1_000)));
     }
 
     @Override
     public ProviderError classifyError(int status, Headers headers, byte[] body, long nowEpochMillis) {
-        OutcomeClass c = status == 429 ? OutcomeClass.RETRYABLE_CAPACITY
-                : status == 503 || status == 529 ? OutcomeClass.RETRYABLE_OVERLOAD
-                : status == 402 ? OutcomeClass.NON_RETRYABLE_POLICY : OutcomeClass.NON_RETRYABLE_REQUEST;
+        OutcomeClass c = status == 429
+                ? OutcomeClass.RETRYABLE_CAPACITY
+                : status == 503 || status == 529
+                        ? OutcomeClass.RETRYABLE_OVERLOAD
+                        : status == 402 ? OutcomeClass.NON_RETRYABLE_POLICY : OutcomeClass.NON_RETRYABLE_REQUEST;
         String hint = headers.first("retry-after-ms");
-        return ProviderError.builder(c).retryAfterMillis(hint == null ? -1 : Long.parseLong(hint)).build();
+        return ProviderError.builder(c)
+                .retryAfterMillis(hint == null ? -1 : Long.parseLong(hint))
+                .build();
     }
 
     @Override
     public LocalAnswer localRejection(Rejection rejection, RequestFacts facts) {
-        return LocalAnswer.of(429, Map.of("x-should-retry", List.of("false")),
+        return LocalAnswer.of(
+                429,
+                Map.of("x-should-retry", List.of("false")),
                 ("local:" + rejection.decision().wireName()).getBytes(StandardCharsets.UTF_8));
     }
 }

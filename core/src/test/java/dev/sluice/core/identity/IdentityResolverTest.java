@@ -48,7 +48,8 @@ class IdentityResolverTest {
     @Test
     void byDefaultTheClassIsTheClassHeaderElseDefaultAndThereIsNoTeam() {
         IdentityResolver resolver = IdentityResolver.defaults();
-        assertThat(resolver.resolve(headers("X-Sluice-Class", "batch"), KEY_ID).trafficClass()).isEqualTo("batch");
+        assertThat(resolver.resolve(headers("X-Sluice-Class", "batch"), KEY_ID).trafficClass())
+                .isEqualTo("batch");
         Identity plain = resolver.resolve(Headers.empty(), KEY_ID);
         assertThat(plain.trafficClass()).isEqualTo("default");
         assertThat(plain.team()).isNull();
@@ -56,8 +57,8 @@ class IdentityResolverTest {
 
     @Test
     void withNoRuleThatYieldsTheTenantIsUnknownAndTheClassDefault() {
-        IdentityResolver resolver = new IdentityResolver(List.of(header("X-Tenant")), List.of(header("X-Team")),
-                List.of(header("X-Class")));
+        IdentityResolver resolver = new IdentityResolver(
+                List.of(header("X-Tenant")), List.of(header("X-Team")), List.of(header("X-Class")));
         Identity id = resolver.resolve(Headers.empty(), KEY_ID);
         assertThat(id.tenant()).isEqualTo("unknown");
         assertThat(id.team()).isNull();
@@ -69,7 +70,8 @@ class IdentityResolverTest {
     @Test
     void theFirstRuleWithAValueWins() {
         IdentityResolver resolver = tenantFrom(header("X-Tenant"), apiKeyId(), constant("everyone"));
-        assertThat(resolver.resolve(headers("X-Tenant", "search"), KEY_ID).tenant()).isEqualTo("search");
+        assertThat(resolver.resolve(headers("X-Tenant", "search"), KEY_ID).tenant())
+                .isEqualTo("search");
         assertThat(resolver.resolve(Headers.empty(), KEY_ID).tenant()).isEqualTo(KEY_ID);
         assertThat(resolver.resolve(Headers.empty(), null).tenant()).isEqualTo("everyone");
     }
@@ -88,13 +90,16 @@ class IdentityResolverTest {
                 throw new IllegalStateException("boom");
             }
         };
-        assertThat(tenantFrom(broken, apiKeyId()).resolve(Headers.empty(), KEY_ID).tenant()).isEqualTo(KEY_ID);
+        assertThat(tenantFrom(broken, apiKeyId())
+                        .resolve(Headers.empty(), KEY_ID)
+                        .tenant())
+                .isEqualTo(KEY_ID);
     }
 
     @Test
     void tenantTeamAndClassEachHaveTheirOwnRules() {
-        IdentityResolver resolver = new IdentityResolver(List.of(header("X-Tenant")), List.of(header("X-Team")),
-                List.of(constant("interactive")));
+        IdentityResolver resolver = new IdentityResolver(
+                List.of(header("X-Tenant")), List.of(header("X-Team")), List.of(constant("interactive")));
         Identity id = resolver.resolve(headers("X-Tenant", "search", "X-Team", "relevance"), KEY_ID);
         assertThat(id.tenant()).isEqualTo("search");
         assertThat(id.team()).isEqualTo("relevance");
@@ -119,12 +124,16 @@ class IdentityResolverTest {
     @Test
     void aThreadNameRuleReadsTheCallingThreadsName() throws InterruptedException {
         IdentityRule rule = IdentityRule.threadName("^batch-(?<value>[a-z]+)-\\d+$");
-        IdentityResolver resolver = tenantFrom(
-                IdentitySource.threadName(rule::valueFromThreadName, rule.argument()), constant("everyone"));
+        IdentityResolver resolver =
+                tenantFrom(IdentitySource.threadName(rule::valueFromThreadName, rule.argument()), constant("everyone"));
 
-        assertThat(onThreadNamed("batch-billing-7", () -> resolver.resolve(Headers.empty(), KEY_ID).tenant()))
+        assertThat(onThreadNamed(
+                        "batch-billing-7",
+                        () -> resolver.resolve(Headers.empty(), KEY_ID).tenant()))
                 .isEqualTo("billing");
-        assertThat(onThreadNamed("http-nio-8080-exec-1", () -> resolver.resolve(Headers.empty(), KEY_ID).tenant()))
+        assertThat(onThreadNamed(
+                        "http-nio-8080-exec-1",
+                        () -> resolver.resolve(Headers.empty(), KEY_ID).tenant()))
                 .isEqualTo("everyone");
     }
 
@@ -134,10 +143,14 @@ class IdentityResolverTest {
         IdentityRule junit = IdentityRule.callingPackage(Map.of("org.junit", "tests"));
         IdentityRule elsewhere = IdentityRule.callingPackage(Map.of("com.acme.search", "search"));
 
-        assertThat(tenantFrom(callingPackage(junit), constant("everyone")).resolve(Headers.empty(), KEY_ID).tenant())
+        assertThat(tenantFrom(callingPackage(junit), constant("everyone"))
+                        .resolve(Headers.empty(), KEY_ID)
+                        .tenant())
                 .isEqualTo("tests");
-        assertThat(tenantFrom(callingPackage(elsewhere), constant("everyone")).resolve(Headers.empty(), KEY_ID)
-                .tenant()).isEqualTo("everyone");
+        assertThat(tenantFrom(callingPackage(elsewhere), constant("everyone"))
+                        .resolve(Headers.empty(), KEY_ID)
+                        .tenant())
+                .isEqualTo("everyone");
     }
 
     @Test
@@ -178,7 +191,8 @@ class IdentityResolverTest {
     }
 
     private static IdentitySource callingPackage(IdentityRule rule) {
-        return IdentitySource.callingPackage(rule::valueForClass, rule.packageValues().keySet().toString());
+        return IdentitySource.callingPackage(
+                rule::valueForClass, rule.packageValues().keySet().toString());
     }
 
     private static Headers headers(String... namesAndValues) {

@@ -33,17 +33,22 @@ class ConfigReloadTest {
 
     @Test
     void reloadAppliesWhatChangedLiveAndSaysWhat() {
-        jmx.write("mode: observe\n" + edited(
-                "        capacity: 10\n", "        capacity: 20\n",
-                "    weight: 2\n", "    weight: 3\n    guaranteedShare: 0.25\n",
-                "    enforced: false\n", "    enforced: true\n")
+        jmx.write("mode: observe\n"
+                + edited(
+                        "        capacity: 10\n", "        capacity: 20\n",
+                        "    weight: 2\n", "    weight: 3\n    guaranteedShare: 0.25\n",
+                        "    enforced: false\n", "    enforced: true\n")
                 + "trafficClasses:\n  - name: interactive\n    maxWait: 500ms\n    maxQueueDepth: 50\n");
 
         String report = jmx.governor().reloadConfig();
 
-        assertThat(report).startsWith("reloaded file " + jmx.file).contains("7 changes applied")
-                .contains("mode enforce -> observe").contains("limit sim-rpm capacity 10 -> 20")
-                .contains("limit documented enforced false -> true").contains("tenant alpha weight 2.0 -> 3.0")
+        assertThat(report)
+                .startsWith("reloaded file " + jmx.file)
+                .contains("7 changes applied")
+                .contains("mode enforce -> observe")
+                .contains("limit sim-rpm capacity 10 -> 20")
+                .contains("limit documented enforced false -> true")
+                .contains("tenant alpha weight 2.0 -> 3.0")
                 .contains("tenant alpha guaranteedShare 0.0 -> 0.25")
                 .contains("class interactive maxWait 300ms -> 500ms")
                 .contains("class interactive maxQueueDepth 1000 -> 50");
@@ -69,10 +74,15 @@ class ConfigReloadTest {
 
     @Test
     void aChangeTheLiveGovernorCannotApplyIsRefusedAndNothingChanges() {
-        jmx.write(edited("        capacity: 10\n", "        capacity: 20\n",
-                "    window: 1m\n    level: tenant\n", "    window: 10s\n    level: tenant\n",
-                "  - name: beta\n", "  - name: beta\n  - name: gamma\n",
-                "\nlimits:\n", "\nlimits:\n  - id: extra\n    dimension: requests\n    capacity: 1\n    window: 1m\n"));
+        jmx.write(edited(
+                "        capacity: 10\n",
+                "        capacity: 20\n",
+                "    window: 1m\n    level: tenant\n",
+                "    window: 10s\n    level: tenant\n",
+                "  - name: beta\n",
+                "  - name: beta\n  - name: gamma\n",
+                "\nlimits:\n",
+                "\nlimits:\n  - id: extra\n    dimension: requests\n    capacity: 1\n    window: 1m\n"));
 
         assertThatThrownBy(() -> jmx.governor().reloadConfig())
                 .hasStackTraceContaining("reload refused, nothing changed: these changes need a restart")
@@ -98,8 +108,11 @@ class ConfigReloadTest {
     void sharesThatTradePlacesNeverSumOverOneOnTheWay() {
         governor.guarantees().setShare("alpha", 0.6);
         governor.guarantees().setShare("beta", 0.3);
-        jmx.write(edited("    weight: 2\n", "    weight: 2\n    guaranteedShare: 0.3\n",
-                "  - name: beta\n", "  - name: beta\n    guaranteedShare: 0.6\n"));
+        jmx.write(edited(
+                "    weight: 2\n",
+                "    weight: 2\n    guaranteedShare: 0.3\n",
+                "  - name: beta\n",
+                "  - name: beta\n    guaranteedShare: 0.6\n"));
 
         assertThat(jmx.governor().reloadConfig()).contains("2 changes applied");
         assertThat(governor.guarantees().share("alpha")).isEqualTo(0.3);

@@ -23,7 +23,8 @@ import javax.management.ObjectName;
  */
 final class JmxFixture implements AutoCloseable {
 
-    static final String CONFIG = String.join("\n",
+    static final String CONFIG = String.join(
+            "\n",
             "providers:",
             "  - name: sim",
             "    kind: openai",
@@ -84,8 +85,12 @@ final class JmxFixture implements AutoCloseable {
     }
 
     static CallContext call(String tenant, String trafficClass) {
-        return CallContext.builder("sim").model("gpt-4o-mini").tenant(tenant).apiKeyId("k_abc")
-                .trafficClass(trafficClass).build();
+        return CallContext.builder("sim")
+                .model("gpt-4o-mini")
+                .tenant(tenant)
+                .apiKeyId("k_abc")
+                .trafficClass(trafficClass)
+                .build();
     }
 
     GovernorMXBean governor() {

@@ -43,12 +43,19 @@ class SluiceMBeansTest {
 
     @Test
     void registersTheGovernorEveryConfiguredLimitClassAndTenantUnderStableNames() throws Exception {
-        assertThat(jmx.server.queryNames(new ObjectName("dev.sluice:*"), null)).extracting(ObjectName::toString)
-                .contains("dev.sluice:type=Governor", "dev.sluice:type=Limit,name=sim-rpm",
-                        "dev.sluice:type=Limit,name=tenant-tpm", "dev.sluice:type=Limit,name=documented",
-                        "dev.sluice:type=TrafficClass,name=default", "dev.sluice:type=TrafficClass,name=interactive",
-                        "dev.sluice:type=TrafficClass,name=batch", "dev.sluice:type=Tenant,name=alpha",
-                        "dev.sluice:type=Tenant,name=beta", "dev.sluice:type=Provider,name=sim");
+        assertThat(jmx.server.queryNames(new ObjectName("dev.sluice:*"), null))
+                .extracting(ObjectName::toString)
+                .contains(
+                        "dev.sluice:type=Governor",
+                        "dev.sluice:type=Limit,name=sim-rpm",
+                        "dev.sluice:type=Limit,name=tenant-tpm",
+                        "dev.sluice:type=Limit,name=documented",
+                        "dev.sluice:type=TrafficClass,name=default",
+                        "dev.sluice:type=TrafficClass,name=interactive",
+                        "dev.sluice:type=TrafficClass,name=batch",
+                        "dev.sluice:type=Tenant,name=alpha",
+                        "dev.sluice:type=Tenant,name=beta",
+                        "dev.sluice:type=Provider,name=sim");
     }
 
     @Test
@@ -57,7 +64,9 @@ class SluiceMBeansTest {
             MBeanInfo info = jmx.server.getMBeanInfo(name);
             for (MBeanAttributeInfo a : info.getAttributes()) {
                 Descriptor d = a.getDescriptor();
-                assertThat(d.getFieldValue("openType")).as(name + " " + a.getName()).isInstanceOf(OpenType.class);
+                assertThat(d.getFieldValue("openType"))
+                        .as(name + " " + a.getName())
+                        .isInstanceOf(OpenType.class);
                 assertThat(a.getDescription()).as(name + " " + a.getName()).isNotBlank();
                 jmx.server.getAttribute(name, a.getName()); // every attribute reads without failing
             }
@@ -74,7 +83,8 @@ class SluiceMBeansTest {
         dev.sluice.bootstrap.RetryLayers.passed("test-layer");
         dev.sluice.bootstrap.RetryLayers.declined("test-layer");
         dev.sluice.bootstrap.RetryLayers.declined("test-layer");
-        assertThat(jmx.governor().getRetryLayers()).containsEntry("test-layer.passed", 1L)
+        assertThat(jmx.governor().getRetryLayers())
+                .containsEntry("test-layer.passed", 1L)
                 .containsEntry("test-layer.declined", 2L);
     }
 
@@ -114,8 +124,8 @@ class SluiceMBeansTest {
 
     @Test
     void anInvalidValueIsRefusedWithAMessageAndChangesNothing() {
-        assertThatThrownBy(() -> jmx.limit("sim-rpm").setCapacity(0)).hasStackTraceContaining(
-                "capacity must be > 0, was 0");
+        assertThatThrownBy(() -> jmx.limit("sim-rpm").setCapacity(0))
+                .hasStackTraceContaining("capacity must be > 0, was 0");
         assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(10);
 
         assertThatThrownBy(() -> jmx.governor().setMode("fast"))
@@ -123,8 +133,7 @@ class SluiceMBeansTest {
         assertThat(jmx.governor().getMode()).isEqualTo("enforce");
 
         jmx.tenant("alpha").setGuaranteedShare(0.6);
-        assertThatThrownBy(() -> jmx.tenant("beta").setGuaranteedShare(0.5))
-                .hasStackTraceContaining("more than 1");
+        assertThatThrownBy(() -> jmx.tenant("beta").setGuaranteedShare(0.5)).hasStackTraceContaining("more than 1");
         assertThat(jmx.tenant("beta").getGuaranteedShare()).isZero();
         assertThat(jmx.tenant("alpha").getGuaranteedShare()).isEqualTo(0.6);
 
@@ -208,7 +217,9 @@ class SluiceMBeansTest {
 
     @Test
     void tenantsSeenInCallsGetABeanWithTheirUse() {
-        Permit p = governor.tryAdmit(call("delta"), Demand.builder().inputTokens(100).outputTokens(50).build())
+        Permit p = governor.tryAdmit(
+                        call("delta"),
+                        Demand.builder().inputTokens(100).outputTokens(50).build())
                 .permit();
         p.settleAndRelease(Usage.builder().inputTokens(90).outputTokens(30).build());
         jmx.governor().getAdmitted();
@@ -232,8 +243,15 @@ class SluiceMBeansTest {
         String table = jmx.governor().describeLimits();
 
         assertThat(table).contains("3 configured, 0 learned");
-        assertThat(line(table, "sim-rpm")).contains("sim ").contains("requests").contains("1m").contains(" 8 ")
-                .contains(" 7 ").contains("13%").contains("configured").doesNotContain("NOT ENFORCED");
+        assertThat(line(table, "sim-rpm"))
+                .contains("sim ")
+                .contains("requests")
+                .contains("1m")
+                .contains(" 8 ")
+                .contains(" 7 ")
+                .contains("13%")
+                .contains("configured")
+                .doesNotContain("NOT ENFORCED");
         assertThat(line(table, "documented")).contains("NOT ENFORCED");
         assertThat(line(table, "tenant-tpm")).contains("sluice/tenant=alpha");
 
@@ -258,14 +276,17 @@ class SluiceMBeansTest {
         admit("beta");
         String[] decisions = jmx.governor().recentDecisions(5);
         assertThat(decisions).hasSize(1);
-        assertThat(decisions[0]).contains("rejected_locally").contains("tenant=beta").contains("needs 1, 0 free");
+        assertThat(decisions[0])
+                .contains("rejected_locally")
+                .contains("tenant=beta")
+                .contains("needs 1, 0 free");
         assertThatThrownBy(() -> jmx.governor().recentDecisions(0)).hasStackTraceContaining("n must be >= 1");
     }
 
     @Test
     void limitsLearnedFromProviderHeadersAppearWithWhatTheProviderSaid() {
-        governor.learn(call("alpha"), List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 500, 120,
-                60_000)));
+        governor.learn(
+                call("alpha"), List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
         jmx.governor().getMode();
 
         String id = "sim/k_abc/gpt-4o-mini:requests";
@@ -283,7 +304,9 @@ class SluiceMBeansTest {
         assertThat(jmx.limit("sim-rpm").getProviderLimit()).isEqualTo(500);
         assertThat(jmx.limit("sim-rpm").getProviderRemaining()).isEqualTo(120);
         assertThatThrownBy(() -> learned.setCapacity(50)).hasStackTraceContaining("learned from the provider");
-        assertThat(jmx.governor().describeLimits()).contains("1 learned").contains("provider: limit 500, remaining 120");
+        assertThat(jmx.governor().describeLimits())
+                .contains("1 learned")
+                .contains("provider: limit 500, remaining 120");
 
         ProviderMXBean sim = jmx.provider("sim");
         assertThat(sim.getScopeCount()).isEqualTo(1);

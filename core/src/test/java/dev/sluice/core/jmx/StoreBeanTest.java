@@ -57,15 +57,31 @@ class StoreBeanTest {
     void showsTheFallbackUnderTheStoreName() throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = new ObjectName("dev.sluice:type=Store");
-        LimitSpec rps = LimitSpec.builder("rps", Dimension.REQUESTS, 30).window(Duration.ofSeconds(1))
-                .algorithm(Algorithm.FIXED_WINDOW).shared(true).build();
-        try (Governor g = Governor.builder().store(QuotaStore.shared(new Unreachable(), 3, 0)).limit(rps).build()) {
+        LimitSpec rps = LimitSpec.builder("rps", Dimension.REQUESTS, 30)
+                .window(Duration.ofSeconds(1))
+                .algorithm(Algorithm.FIXED_WINDOW)
+                .shared(true)
+                .build();
+        try (Governor g = Governor.builder()
+                .store(QuotaStore.shared(new Unreachable(), 3, 0))
+                .limit(rps)
+                .build()) {
             assertThat(server.isRegistered(name)).isTrue();
             await().atMost(Duration.ofSeconds(5)).until(() -> (Boolean) server.getAttribute(name, "Fallback"));
 
             assertThat(Arrays.stream(server.getMBeanInfo(name).getAttributes()).map(MBeanAttributeInfo::getName))
-                    .containsExactlyInAnyOrder("Store", "Mode", "Fallback", "Instances", "Calls", "Fallbacks",
-                            "Recoveries", "Grants", "Refusals", "LeaseChunk", "LastError");
+                    .containsExactlyInAnyOrder(
+                            "Store",
+                            "Mode",
+                            "Fallback",
+                            "Instances",
+                            "Calls",
+                            "Fallbacks",
+                            "Recoveries",
+                            "Grants",
+                            "Refusals",
+                            "LeaseChunk",
+                            "LastError");
             assertThat(server.getAttribute(name, "Store")).isEqualTo("redis://store-test:6379");
             assertThat(server.getAttribute(name, "Mode")).isEqualTo("fallback (capacity/3)");
             assertThat(server.getAttribute(name, "Instances")).isEqualTo(3);

@@ -24,18 +24,28 @@ import org.junit.jupiter.api.Test;
  */
 class ErrorClassificationPropertiesTest {
 
-    static final List<String> HEADER_NAMES = List.of("retry-after", "retry-after-ms", "x-should-retry",
-            "content-type", "x-ratelimit-reset-tokens", "anthropic-ratelimit-tokens-reset");
+    static final List<String> HEADER_NAMES = List.of(
+            "retry-after",
+            "retry-after-ms",
+            "x-should-retry",
+            "content-type",
+            "x-ratelimit-reset-tokens",
+            "anthropic-ratelimit-tokens-reset");
 
     static final Gen<Integer> STATUSES = Gen.<Integer>weighted(5, Gen.just(429))
             .or(4, Gen.of(400, 401, 402, 403, 404, 408, 409, 413, 500, 502, 503, 504, 529, 200))
             .or(1, Gen.ints(Integer.MIN_VALUE, Integer.MAX_VALUE));
 
-    static final Gen<Headers> ERROR_HEADERS = ParserInputs.headers(HEADER_NAMES, name -> HEADER_NAMES.indexOf(name),
-            List.of(Gen.oneOf(ParserInputs.countText(), ParserInputs.httpDate()), ParserInputs.countText(),
+    static final Gen<Headers> ERROR_HEADERS = ParserInputs.headers(
+            HEADER_NAMES,
+            name -> HEADER_NAMES.indexOf(name),
+            List.of(
+                    Gen.oneOf(ParserInputs.countText(), ParserInputs.httpDate()),
+                    ParserInputs.countText(),
                     Gen.of("true", "false", "TRUE", "maybe", ""),
                     Gen.of("application/json", "text/html", "text/plain; charset=utf-8", ""),
-                    ParserInputs.durationText(), ParserInputs.rfc3339()));
+                    ParserInputs.durationText(),
+                    ParserInputs.rfc3339()));
 
     /** An error body a provider, a proxy or a broken network could deliver. */
     static final Gen<byte[]> ERROR_BODIES = errorBodies();
@@ -72,7 +82,8 @@ class ErrorClassificationPropertiesTest {
     static final String PER_DAY = "{\"error\":{\"code\":429,\"status\":\"RESOURCE_EXHAUSTED\",\"details\":[{"
             + "\"violations\":[{\"quotaId\":\"GenerateRequestsPerDayPerProjectPerModel\"}]}]}}";
 
-    static final Gen<byte[]> BODIES_WITH_PER_DAY = Gen.oneOf(ERROR_BODIES, Gen.just(PER_DAY).map(ParserInputs::utf8));
+    static final Gen<byte[]> BODIES_WITH_PER_DAY =
+            Gen.oneOf(ERROR_BODIES, Gen.just(PER_DAY).map(ParserInputs::utf8));
 
     /** The clock is the caller's: whatever it reads, even the ends of a long, no adapter throws. */
     @Test
@@ -91,13 +102,14 @@ class ErrorClassificationPropertiesTest {
     @Test
     void aDailyQuotaAtTheEndOfTimeIsNoHintNotAnException() {
         for (String kind : List.of("gemini", "vertex-ai")) {
-            ProviderError e = ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind)).classifyError(429, Headers.empty(),
-                    ParserInputs.utf8(PER_DAY), Long.MAX_VALUE);
+            ProviderError e = ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind))
+                    .classifyError(429, Headers.empty(), ParserInputs.utf8(PER_DAY), Long.MAX_VALUE);
             assertThat(e.outcome()).isEqualTo(dev.sluice.core.retry.OutcomeClass.NON_RETRYABLE_POLICY);
             assertThat(e.hasWaitHint()).isFalse();
-            assertThat(ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind)).classifyError(429, Headers.empty(),
-                    ParserInputs.utf8(PER_DAY), NOW).retryAfterMillis()).isEqualTo(8 * 3_600_000L - 14 * 60_000L
-                    + 24 * 3_600_000L - 10 * 3_600_000L);
+            assertThat(ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind))
+                            .classifyError(429, Headers.empty(), ParserInputs.utf8(PER_DAY), NOW)
+                            .retryAfterMillis())
+                    .isEqualTo(8 * 3_600_000L - 14 * 60_000L + 24 * 3_600_000L - 10 * 3_600_000L);
         }
     }
 
@@ -112,8 +124,12 @@ class ErrorClassificationPropertiesTest {
         forAll(200, trial -> {
             int status = trial.draw("status", STATUSES);
             for (ProviderAdapter adapter : ADAPTERS) {
-                assertThat(adapter.classifyError(status, null, null, NOW).outcome()).as(adapter.kind()).isNotNull();
-                assertThat(adapter.classifyError(status, Headers.empty(), new byte[0], NOW).outcome()).isNotNull();
+                assertThat(adapter.classifyError(status, null, null, NOW).outcome())
+                        .as(adapter.kind())
+                        .isNotNull();
+                assertThat(adapter.classifyError(status, Headers.empty(), new byte[0], NOW)
+                                .outcome())
+                        .isNotNull();
             }
         });
     }
@@ -136,8 +152,10 @@ class ErrorClassificationPropertiesTest {
             long expected = ms.setScale(0, RoundingMode.CEILING).longValueExact();
             Headers h = ParserInputs.headersOf("retry-after-ms", ms.toPlainString(), "retry-after", "999");
             for (ProviderAdapter adapter : ADAPTERS) {
-                assertThat(adapter.classifyError(429, h, ParserInputs.utf8(PLAIN_429), NOW).retryAfterMillis())
-                        .as(adapter.kind() + " retry-after-ms " + ms.toPlainString()).isEqualTo(expected);
+                assertThat(adapter.classifyError(429, h, ParserInputs.utf8(PLAIN_429), NOW)
+                                .retryAfterMillis())
+                        .as(adapter.kind() + " retry-after-ms " + ms.toPlainString())
+                        .isEqualTo(expected);
             }
         });
     }
@@ -148,13 +166,18 @@ class ErrorClassificationPropertiesTest {
     void tryAgainInTheMessageIsEveryAdaptersHint() {
         forAll(200, trial -> {
             ParserInputs.Duration d = trial.draw("duration", GO_DURATIONS);
-            String body = "{\"error\":{\"message\":" + json("Rate limit reached for gpt-4o-mini in organization org-x "
-                    + "on tokens per min (TPM): Limit 200000, Used 195869, Requested 4412. Please try again in " + d.text
-                    + ". Visit https://platform.openai.com/account/rate-limits") + ",\"type\":\"rate_limit_error\","
+            String body = "{\"error\":{\"message\":"
+                    + json("Rate limit reached for gpt-4o-mini in organization org-x "
+                            + "on tokens per min (TPM): Limit 200000, Used 195869, Requested 4412. Please try again in "
+                            + d.text
+                            + ". Visit https://platform.openai.com/account/rate-limits")
+                    + ",\"type\":\"rate_limit_error\","
                     + "\"code\":\"rate_limit_exceeded\"}}";
             for (ProviderAdapter adapter : ADAPTERS) {
-                assertThat(adapter.classifyError(429, Headers.empty(), ParserInputs.utf8(body), NOW).retryAfterMillis())
-                        .as(adapter.kind() + " " + d).isEqualTo(d.millis);
+                assertThat(adapter.classifyError(429, Headers.empty(), ParserInputs.utf8(body), NOW)
+                                .retryAfterMillis())
+                        .as(adapter.kind() + " " + d)
+                        .isEqualTo(d.millis);
             }
         });
     }
@@ -170,28 +193,29 @@ class ErrorClassificationPropertiesTest {
                     + "\"type.googleapis.com/google.rpc.RetryInfo\",\"retryDelay\":" + json(d.text) + "}]}}";
             byte[] body = ParserInputs.utf8(wrapped ? "[" + error + "]" : error);
             for (String kind : List.of("gemini", "vertex-ai")) {
-                ProviderError e = ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind)).classifyError(429,
-                        Headers.empty(), body, NOW);
+                ProviderError e = ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind))
+                        .classifyError(429, Headers.empty(), body, NOW);
                 assertThat(e.retryAfterMillis()).as(kind + " " + d).isEqualTo(d.millis);
             }
         });
     }
 
     /** Ends of a gateway's window; the message form takes four-digit years only. */
-    static final Gen<Long> WINDOW_ENDS = Gen.oneOf(Gen.longs(NOW - 120_000, NOW + 120_000),
-            Gen.longs(-62_135_596_800_000L, 253_402_300_799_999L));
+    static final Gen<Long> WINDOW_ENDS =
+            Gen.oneOf(Gen.longs(NOW - 120_000, NOW + 120_000), Gen.longs(-62_135_596_800_000L, 253_402_300_799_999L));
 
     @Test
     void retryAfterAnInstantIsTheGatewaysHint() {
         forAll(300, trial -> {
             long at = trial.draw("at", WINDOW_ENDS);
-            String instant = Instant.ofEpochMilli(at).atOffset(ZoneOffset.UTC)
-                    .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            String instant =
+                    Instant.ofEpochMilli(at).atOffset(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
             String body = "{\"error\":{\"type\":\"rate_limit_error\",\"code\":\"rate_limit_exceeded\",\"message\":"
                     + json("Rate limit of 600 per minute for this key exceeded. Retry after " + instant) + "}}";
             ProviderError e = ADAPTERS.get(ProviderAdapters.KINDS.indexOf("fixed-window-gateway"))
                     .classifyError(429, Headers.empty(), ParserInputs.utf8(body), NOW);
-            assertThat(e.retryAfterMillis()).as(instant)
+            assertThat(e.retryAfterMillis())
+                    .as(instant)
                     .isEqualTo(at <= NOW ? 0 : Math.min(at - NOW, WaitHints.MAX_MILLIS));
         });
     }
@@ -203,28 +227,45 @@ class ErrorClassificationPropertiesTest {
         Gen<String> duration = ParserInputs.durationText();
         Gen<String> count = ParserInputs.countText();
         Gen<String> instant = ParserInputs.rfc3339();
-        Gen<String> code = Gen.of("429", "\"429\"", "\"rate_limit_exceeded\"", "\"insufficient_quota\"",
-                "\"server_is_overloaded\"", "\"slow_down\"", "\"budget_exceeded\"", "\"no_endpoint_for_policy\"",
-                "\"organization_spend_limit_exceeded\"", "null", "529", "4.29e2", "[]", "{}", "true");
-        Gen<String> anthropicType = Gen.of("rate_limit_error", "overloaded_error", "api_error", "billing_error",
-                "invalid_request_error", "");
+        Gen<String> code = Gen.of(
+                "429",
+                "\"429\"",
+                "\"rate_limit_exceeded\"",
+                "\"insufficient_quota\"",
+                "\"server_is_overloaded\"",
+                "\"slow_down\"",
+                "\"budget_exceeded\"",
+                "\"no_endpoint_for_policy\"",
+                "\"organization_spend_limit_exceeded\"",
+                "null",
+                "529",
+                "4.29e2",
+                "[]",
+                "{}",
+                "true");
+        Gen<String> anthropicType = Gen.of(
+                "rate_limit_error", "overloaded_error", "api_error", "billing_error", "invalid_request_error", "");
         Gen<String> anthropicDetail = Gen.of("", "enforced_spend_limit_reached", "x");
         Gen<String> per = Gen.of("PerMinute", "PerDay", "perday", "");
         return Gen.oneOf(
-                random -> "{\"error\":{\"message\":" + json(
-                        "Rate limit reached for gpt-4o-mini in organization org-x on tokens per min (TPM): Limit "
-                                + "200000, Used 195869, Requested 4412. Please try again in " + duration.next(random)
-                                + ". Visit")
+                random -> "{\"error\":{\"message\":"
+                        + json(
+                                "Rate limit reached for gpt-4o-mini in organization org-x on tokens per min (TPM): Limit "
+                                        + "200000, Used 195869, Requested 4412. Please try again in "
+                                        + duration.next(random)
+                                        + ". Visit")
                         + ",\"type\":\"tokens\",\"param\":null,\"code\":" + code.next(random) + "}}",
-                random -> "{\"error\":{\"message\":" + json(
-                        "Request too large for gpt-4o on tokens per min (TPM): Limit " + count.next(random)
+                random -> "{\"error\":{\"message\":"
+                        + json("Request too large for gpt-4o on tokens per min (TPM): Limit " + count.next(random)
                                 + ", Requested " + count.next(random) + ".")
                         + ",\"type\":\"tokens\",\"code\":\"rate_limit_exceeded\"}}",
-                count.map(n -> "{\"error\":{\"code\":\"429\",\"message\":" + json("Requests to the ChatCompletions_Create "
-                        + "Operation under Azure OpenAI API version 2024-10-01-preview have exceeded token rate limit "
-                        + "of your current AIServices S0 pricing tier. Please retry after " + n + " seconds.") + "}}"),
-                count.map(n -> "{\"error\":{\"code\":\"429\",\"message\":" + json("Daily quota exceeded. Please retry "
-                        + "after " + n + " seconds.") + "}}"),
+                count.map(n -> "{\"error\":{\"code\":\"429\",\"message\":"
+                        + json("Requests to the ChatCompletions_Create "
+                                + "Operation under Azure OpenAI API version 2024-10-01-preview have exceeded token rate limit "
+                                + "of your current AIServices S0 pricing tier. Please retry after " + n + " seconds.")
+                        + "}}"),
+                count.map(n -> "{\"error\":{\"code\":\"429\",\"message\":"
+                        + json("Daily quota exceeded. Please retry " + "after " + n + " seconds.") + "}}"),
                 random -> {
                     String type = anthropicType.next(random);
                     String detail = anthropicDetail.next(random);
@@ -237,17 +278,20 @@ class ErrorClassificationPropertiesTest {
                 random -> {
                     String d1 = duration.next(random);
                     String d2 = duration.next(random);
-                    return "{\"error\":{\"code\":" + code.next(random) + ",\"message\":" + json("You exceeded "
-                            + "your current quota. Please retry in " + d1 + ".") + ",\"status\":"
+                    return "{\"error\":{\"code\":" + code.next(random) + ",\"message\":"
+                            + json("You exceeded " + "your current quota. Please retry in " + d1 + ".") + ",\"status\":"
                             + "\"RESOURCE_EXHAUSTED\",\"details\":[{\"@type\":\"type.googleapis.com/google.rpc."
                             + "QuotaFailure\",\"violations\":[{\"quotaMetric\":\"generativelanguage.googleapis.com/"
                             + "generate_content_free_tier_input_token_count\",\"quotaId\":\"GenerateRequests"
                             + per.next(random) + "PerProjectPerModel-FreeTier\"}]},{\"@type\":\"type.googleapis.com/"
                             + "google.rpc.RetryInfo\",\"retryDelay\":" + json(d2) + "}]}}";
                 },
-                Gen.of("[{\"error\":{\"code\":429,\"message\":\"Resource exhausted. Please try again later.\","
-                        + "\"status\":\"RESOURCE_EXHAUSTED\"}}]", "[{\"error\":{\"code\":503,\"status\":\"UNAVAILABLE\"}}]",
-                        "{\"error\":\"Too many requests\"}", "{\"detail\":\"Rate limit exceeded: try again in 5s\"}",
+                Gen.of(
+                        "[{\"error\":{\"code\":429,\"message\":\"Resource exhausted. Please try again later.\","
+                                + "\"status\":\"RESOURCE_EXHAUSTED\"}}]",
+                        "[{\"error\":{\"code\":503,\"status\":\"UNAVAILABLE\"}}]",
+                        "{\"error\":\"Too many requests\"}",
+                        "{\"detail\":\"Rate limit exceeded: try again in 5s\"}",
                         "{\"object\":\"error\",\"message\":\"Requests rate limit exceeded\",\"type\":\"rate_limit\","
                                 + "\"code\":\"1300\"}",
                         "{\"error\":{\"type\":\"rate_limit_error\",\"code\":\"rate_limit_exceeded\",\"message\":"

@@ -36,8 +36,11 @@ public final class LoopbackServer implements AutoCloseable {
 
         /** The request as an adapter reads it, sent to {@code origin} (e.g. {@code https://api.anthropic.com}). */
         public ProviderRequest asRequest(String origin) {
-            return ProviderRequest.of(method, java.net.URI.create(origin + path + (query == null ? "" : "?" + query)),
-                    Headers.of(headers), body);
+            return ProviderRequest.of(
+                    method,
+                    java.net.URI.create(origin + path + (query == null ? "" : "?" + query)),
+                    Headers.of(headers),
+                    body);
         }
     }
 
@@ -59,8 +62,11 @@ public final class LoopbackServer implements AutoCloseable {
     private void answer(HttpExchange exchange, int status, Map<String, List<String>> headers, byte[] body)
             throws IOException {
         hits.incrementAndGet();
-        seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-                exchange.getRequestURI().getRawQuery(), Map.copyOf(exchange.getRequestHeaders()),
+        seen.add(new Seen(
+                exchange.getRequestMethod(),
+                exchange.getRequestURI().getRawPath(),
+                exchange.getRequestURI().getRawQuery(),
+                Map.copyOf(exchange.getRequestHeaders()),
                 exchange.getRequestBody().readAllBytes()));
         headers.forEach((name, values) -> exchange.getResponseHeaders().put(name, values));
         exchange.sendResponseHeaders(status, body.length);

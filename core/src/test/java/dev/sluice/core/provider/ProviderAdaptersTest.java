@@ -13,21 +13,42 @@ import org.junit.jupiter.api.Test;
 
 class ProviderAdaptersTest {
 
-    final ProviderRegistry registry = new ProviderRegistry(List.of(
-            ProviderBinding.configured("vllm", ProviderAdapters.forKind("openai-compatible"),
-                    MatchConfig.urls("http://vllm.internal:8000/v1/"), Map.of(), true),
-            ProviderBinding.configured("groq", ProviderAdapters.forKind("openai-compatible",
-                    Map.of("requestsWindow", "1d")), MatchConfig.hosts("api.groq.com"), Map.of(), true),
-            ProviderBinding.configured("gateway", ProviderAdapters.forKind("fixed-window-gateway"),
-                    MatchConfig.urls("https://llm.example.com/api/"), Map.of(), false)),
+    final ProviderRegistry registry = new ProviderRegistry(
+            List.of(
+                    ProviderBinding.configured(
+                            "vllm",
+                            ProviderAdapters.forKind("openai-compatible"),
+                            MatchConfig.urls("http://vllm.internal:8000/v1/"),
+                            Map.of(),
+                            true),
+                    ProviderBinding.configured(
+                            "groq",
+                            ProviderAdapters.forKind("openai-compatible", Map.of("requestsWindow", "1d")),
+                            MatchConfig.hosts("api.groq.com"),
+                            Map.of(),
+                            true),
+                    ProviderBinding.configured(
+                            "gateway",
+                            ProviderAdapters.forKind("fixed-window-gateway"),
+                            MatchConfig.urls("https://llm.example.com/api/"),
+                            Map.of(),
+                            false)),
             ProviderAdapters.known());
 
     @Test
     void knownAdaptersAreThoseWithAPublicHost() {
-        assertThat(ProviderAdapters.known()).extracting(ProviderAdapter::kind)
+        assertThat(ProviderAdapters.known())
+                .extracting(ProviderAdapter::kind)
                 .containsExactly("openai", "azure-openai", "anthropic", "gemini", "vertex-ai");
-        assertThat(ProviderAdapters.KINDS).containsExactly("openai", "azure-openai", "anthropic", "gemini",
-                "vertex-ai", "openai-compatible", "fixed-window-gateway");
+        assertThat(ProviderAdapters.KINDS)
+                .containsExactly(
+                        "openai",
+                        "azure-openai",
+                        "anthropic",
+                        "gemini",
+                        "vertex-ai",
+                        "openai-compatible",
+                        "fixed-window-gateway");
         for (String kind : ProviderAdapters.KINDS) {
             assertThat(ProviderAdapters.forKind(kind).kind()).isEqualTo(kind);
             assertThat(ProviderAdapters.requiresMatch(kind))
@@ -39,36 +60,51 @@ class ProviderAdaptersTest {
     void theRegistryFindsEachProviderByHostOrConfiguredUrl() {
         Map<String, String> expected = new LinkedHashMap<>();
         expected.put("https://api.openai.com/v1/chat/completions", "openai");
-        expected.put("https://my-res.openai.azure.com/openai/deployments/gpt4o/chat/completions?api-version=1", "azure-openai");
+        expected.put(
+                "https://my-res.openai.azure.com/openai/deployments/gpt4o/chat/completions?api-version=1",
+                "azure-openai");
         expected.put("https://api.anthropic.com/v1/messages", "anthropic");
-        expected.put("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", "gemini");
-        expected.put("https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent", "vertex-ai");
+        expected.put(
+                "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+                "gemini");
+        expected.put(
+                "https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent",
+                "vertex-ai");
         expected.put("http://vllm.internal:8000/v1/chat/completions", "vllm");
         expected.put("https://api.groq.com/openai/v1/chat/completions", "groq");
         expected.put("https://llm.example.com/api/v1/chat/completions", "gateway");
-        expected.forEach((url, name) -> assertThat(registry.match(url)).as(url).isNotNull()
-                .extracting(ProviderBinding::name).isEqualTo(name));
-        for (String url : new String[] {"https://api.anthropic.com/v1/messages/count_tokens",
-                "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens",
-                "http://vllm.example.org/v1/chat/completions", "https://example.com/v1/messages"}) {
+        expected.forEach((url, name) -> assertThat(registry.match(url))
+                .as(url)
+                .isNotNull()
+                .extracting(ProviderBinding::name)
+                .isEqualTo(name));
+        for (String url : new String[] {
+            "https://api.anthropic.com/v1/messages/count_tokens",
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens",
+            "http://vllm.example.org/v1/chat/completions",
+            "https://example.com/v1/messages"
+        }) {
             assertThat(registry.match(url)).as(url).isNull();
         }
     }
 
     @Test
     void optionsReachTheCompatibleAdapter() {
-        OpenAiCompatibleAdapter groq = (OpenAiCompatibleAdapter) ProviderAdapters.forKind("openai-compatible",
-                Map.of("requestsWindow", "1d", "tokensWindow", "PT1M", "truesUpTokens", "false"));
+        OpenAiCompatibleAdapter groq = (OpenAiCompatibleAdapter) ProviderAdapters.forKind(
+                "openai-compatible", Map.of("requestsWindow", "1d", "tokensWindow", "PT1M", "truesUpTokens", "false"));
         assertThat(groq.settings().requestsWindow()).isEqualTo(Duration.ofDays(1));
         assertThat(groq.settings().tokensWindow()).isEqualTo(Duration.ofMinutes(1));
         assertThat(groq.settings().truesUpTokens()).isFalse();
         assertThat(ProviderAdapters.forKind("openai", Map.of()).kind()).isEqualTo("openai");
-        assertThat(ProviderAdapters.forKind("anthropic", (Map<String, String>) null).kind()).isEqualTo("anthropic");
+        assertThat(ProviderAdapters.forKind("anthropic", (Map<String, String>) null)
+                        .kind())
+                .isEqualTo("anthropic");
     }
 
     @Test
     void mistakesAreNamedPrecisely() {
-        assertThatThrownBy(() -> ProviderAdapters.forKind("bedrock")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ProviderAdapters.forKind("bedrock"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown provider kind \"bedrock\"; known kinds are openai, azure-openai, anthropic, "
                         + "gemini, vertex-ai, openai-compatible, fixed-window-gateway");
         assertThatThrownBy(() -> ProviderAdapters.forKind(null)).isInstanceOf(IllegalArgumentException.class);
@@ -97,8 +133,11 @@ class ProviderAdaptersTest {
         forms.put("PT10S", Duration.ofSeconds(10));
         forms.put("pt24h", Duration.ofHours(24));
         forms.forEach((text, d) -> assertThat(AdapterSettings.fromOptions(Map.of("requestsWindow", text))
-                .requestsWindow()).as(text).isEqualTo(d));
-        assertThat(AdapterSettings.defaults().asOptions()).containsEntry("requestsWindow", "PT1M")
+                        .requestsWindow())
+                .as(text)
+                .isEqualTo(d));
+        assertThat(AdapterSettings.defaults().asOptions())
+                .containsEntry("requestsWindow", "PT1M")
                 .containsEntry("truesUpTokens", "true");
     }
 }

@@ -38,7 +38,10 @@ public final class ProviderFixtures {
     }
 
     public static ProviderRequest post(String url, String body, String... headerNameValues) {
-        return ProviderRequest.of("POST", URI.create(url), headers(headerNameValues),
+        return ProviderRequest.of(
+                "POST",
+                URI.create(url),
+                headers(headerNameValues),
                 body == null ? null : body.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -79,7 +82,8 @@ public final class ProviderFixtures {
         String expected = whole.usage() + " " + whole.streamError();
         for (int cut = 0; cut <= body.length; cut++) {
             UsageParser p = feed(parsers.get(), body, cut);
-            org.assertj.core.api.Assertions.assertThat(p.usage() + " " + p.streamError()).as("cut at %d", cut)
+            org.assertj.core.api.Assertions.assertThat(p.usage() + " " + p.streamError())
+                    .as("cut at %d", cut)
                     .isEqualTo(expected);
         }
         UsageParser byteByByte = parsers.get();
@@ -88,7 +92,8 @@ public final class ProviderFixtures {
         }
         byteByByte.finish();
         org.assertj.core.api.Assertions.assertThat(byteByByte.usage() + " " + byteByByte.streamError())
-                .as("byte by byte").isEqualTo(expected);
+                .as("byte by byte")
+                .isEqualTo(expected);
         return whole.usage();
     }
 }

@@ -10,11 +10,11 @@ import dev.sluice.config.Dimension;
 import dev.sluice.core.provider.RateLimitSnapshot.Budget;
 import dev.sluice.core.provider.wire.HeaderNumbers;
 import dev.sluice.core.retry.WaitHints;
-import java.time.Instant;
-import java.time.format.DateTimeFormatter;
-import java.time.ZoneOffset;
-import java.util.List;
 import dev.sluice.core.testing.Gen;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,23 +25,42 @@ import org.junit.jupiter.api.Test;
 class RateLimitHeadersPropertiesTest {
 
     static final List<String> NAMES = List.of(
-            "x-ratelimit-limit-requests", "x-ratelimit-limit-tokens", "x-ratelimit-remaining-requests",
-            "x-ratelimit-remaining-tokens", "x-ratelimit-reset-requests", "x-ratelimit-reset-tokens",
-            "anthropic-ratelimit-requests-limit", "anthropic-ratelimit-requests-remaining",
-            "anthropic-ratelimit-requests-reset", "anthropic-ratelimit-input-tokens-limit",
-            "anthropic-ratelimit-input-tokens-remaining", "anthropic-ratelimit-input-tokens-reset",
-            "anthropic-ratelimit-output-tokens-limit", "anthropic-ratelimit-output-tokens-remaining",
-            "anthropic-ratelimit-output-tokens-reset", "anthropic-ratelimit-tokens-limit",
-            "anthropic-ratelimit-tokens-remaining", "anthropic-ratelimit-tokens-reset",
-            "x-ratelimitbysize-limit-minute", "x-ratelimitbysize-remaining-minute", "x-ratelimitbysize-limit-month",
-            "x-ratelimitbysize-remaining-month", "ratelimitbysize-limit", "ratelimitbysize-remaining",
-            "ratelimitbysize-reset", "retry-after", "retry-after-ms", "content-type");
+            "x-ratelimit-limit-requests",
+            "x-ratelimit-limit-tokens",
+            "x-ratelimit-remaining-requests",
+            "x-ratelimit-remaining-tokens",
+            "x-ratelimit-reset-requests",
+            "x-ratelimit-reset-tokens",
+            "anthropic-ratelimit-requests-limit",
+            "anthropic-ratelimit-requests-remaining",
+            "anthropic-ratelimit-requests-reset",
+            "anthropic-ratelimit-input-tokens-limit",
+            "anthropic-ratelimit-input-tokens-remaining",
+            "anthropic-ratelimit-input-tokens-reset",
+            "anthropic-ratelimit-output-tokens-limit",
+            "anthropic-ratelimit-output-tokens-remaining",
+            "anthropic-ratelimit-output-tokens-reset",
+            "anthropic-ratelimit-tokens-limit",
+            "anthropic-ratelimit-tokens-remaining",
+            "anthropic-ratelimit-tokens-reset",
+            "x-ratelimitbysize-limit-minute",
+            "x-ratelimitbysize-remaining-minute",
+            "x-ratelimitbysize-limit-month",
+            "x-ratelimitbysize-remaining-month",
+            "ratelimitbysize-limit",
+            "ratelimitbysize-remaining",
+            "ratelimitbysize-reset",
+            "retry-after",
+            "retry-after-ms",
+            "content-type");
 
     /** The longest window any adapter announces: Mistral's month. */
     static final long MAX_WINDOW_MILLIS = 31L * 24 * 3_600_000;
 
-    static final Gen<Headers> ANY_BUDGET_HEADERS = ParserInputs.headers(NAMES,
-            name -> name.startsWith("anthropic-") && name.endsWith("-reset") ? 2
+    static final Gen<Headers> ANY_BUDGET_HEADERS = ParserInputs.headers(
+            NAMES,
+            name -> name.startsWith("anthropic-") && name.endsWith("-reset")
+                    ? 2
                     : name.contains("reset") || name.startsWith("retry-after") ? 1 : 0,
             List.of(ParserInputs.countText(), ParserInputs.durationText(), ParserInputs.rfc3339()));
 
@@ -66,12 +85,15 @@ class RateLimitHeadersPropertiesTest {
         String what = kind + " " + b;
         assertThat(b.name()).as(what).isNotNull();
         assertThat(b.dimension()).as(what).isNotNull();
-        assertThat(b.limit() == UNKNOWN && b.remaining() == UNKNOWN).as(what + ": says nothing").isFalse();
+        assertThat(b.limit() == UNKNOWN && b.remaining() == UNKNOWN)
+                .as(what + ": says nothing")
+                .isFalse();
         if (b.limit() != UNKNOWN) {
             assertThat(b.limit()).as(what + ": limit").isBetween(1L, HeaderNumbers.MAX_COUNT);
         }
         if (b.remaining() != UNKNOWN) {
-            assertThat(b.remaining()).as(what + ": remaining")
+            assertThat(b.remaining())
+                    .as(what + ": remaining")
                     .isBetween(0L, b.limit() != UNKNOWN ? b.limit() : HeaderNumbers.MAX_COUNT);
         }
         if (b.resetAfterMillis() != UNKNOWN) {
@@ -124,7 +146,9 @@ class RateLimitHeadersPropertiesTest {
                         assertBudget(budgets.get(1), Dimension.TOTAL_TOKENS, tokens, tokensReset.millis);
                         break;
                     default:
-                        assertThat(budgets).as(adapter.kind() + " reads no OpenAI headers").isEmpty();
+                        assertThat(budgets)
+                                .as(adapter.kind() + " reads no OpenAI headers")
+                                .isEmpty();
                 }
             }
         });
@@ -146,7 +170,8 @@ class RateLimitHeadersPropertiesTest {
             long[] output = trial.draw("output", LIMIT_AND_REMAINING);
             long[] requests = trial.draw("requests", LIMIT_AND_REMAINING);
             long resetInMillis = trial.draw("resetInMillis", RESETS);
-            String reset = Instant.ofEpochMilli(NOW + resetInMillis).atOffset(ZoneOffset.UTC)
+            String reset = Instant.ofEpochMilli(NOW + resetInMillis)
+                    .atOffset(ZoneOffset.UTC)
                     .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
             Headers h = ParserInputs.headersOf(
                     "anthropic-ratelimit-requests-limit", String.valueOf(requests[0]),
@@ -160,9 +185,11 @@ class RateLimitHeadersPropertiesTest {
                     "anthropic-ratelimit-output-tokens-reset", reset,
                     "anthropic-ratelimit-tokens-limit", "1",
                     "anthropic-ratelimit-tokens-remaining", "1");
-            List<Budget> budgets = ADAPTERS.get(ProviderAdapters.KINDS.indexOf("anthropic")).readRateLimits(h, NOW)
+            List<Budget> budgets = ADAPTERS.get(ProviderAdapters.KINDS.indexOf("anthropic"))
+                    .readRateLimits(h, NOW)
                     .budgets();
-            assertThat(budgets).extracting(Budget::dimension)
+            assertThat(budgets)
+                    .extracting(Budget::dimension)
                     .containsExactly(Dimension.REQUESTS, Dimension.INPUT_TOKENS, Dimension.OUTPUT_TOKENS);
             long expectedReset = Math.max(0, Math.min(resetInMillis, WaitHints.MAX_MILLIS));
             assertThat(budgets.get(0).remaining()).isEqualTo(requests[1]);
@@ -196,7 +223,8 @@ class RateLimitHeadersPropertiesTest {
                     "x-ratelimitbysize-remaining-month", String.valueOf(month[1]),
                     "ratelimitbysize-reset", String.valueOf(reset));
             List<Budget> budgets = ADAPTERS.get(ProviderAdapters.KINDS.indexOf("openai-compatible"))
-                    .readRateLimits(h, NOW).budgets();
+                    .readRateLimits(h, NOW)
+                    .budgets();
             assertThat(budgets).hasSize(2);
             assertThat(budgets.get(0).limit()).isEqualTo(minute[0]);
             assertThat(budgets.get(0).remaining()).isEqualTo(minute[1]);
@@ -211,8 +239,11 @@ class RateLimitHeadersPropertiesTest {
         forAll(100, trial -> {
             Headers headers = trial.draw("headers", ANY_BUDGET_HEADERS, Headers::asMap);
             for (String kind : List.of("gemini", "vertex-ai", "fixed-window-gateway")) {
-                assertThat(ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind)).readRateLimits(headers, NOW).isEmpty())
-                        .as(kind).isTrue();
+                assertThat(ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind))
+                                .readRateLimits(headers, NOW)
+                                .isEmpty())
+                        .as(kind)
+                        .isTrue();
             }
         });
     }
@@ -226,20 +257,32 @@ class RateLimitHeadersPropertiesTest {
     /** {@code x-ratelimit-limit-requests: 0} reached the governor as a limit of 0. */
     @Test
     void aLimitOfZeroIsUnknown() {
-        List<Budget> budgets = adapter("openai").readRateLimits(ParserInputs.headersOf("x-ratelimit-limit-requests", "0",
-                "x-ratelimit-remaining-requests", "0"), NOW).budgets();
+        List<Budget> budgets = adapter("openai")
+                .readRateLimits(
+                        ParserInputs.headersOf(
+                                "x-ratelimit-limit-requests", "0", "x-ratelimit-remaining-requests", "0"),
+                        NOW)
+                .budgets();
         assertThat(budgets).hasSize(1);
         assertThat(budgets.get(0).limit()).isEqualTo(UNKNOWN);
         assertThat(budgets.get(0).remaining()).isZero();
-        assertThat(adapter("openai").readRateLimits(ParserInputs.headersOf("x-ratelimit-limit-requests", "0"), NOW)
-                .isEmpty()).as("a budget that says nothing is left out").isTrue();
+        assertThat(adapter("openai")
+                        .readRateLimits(ParserInputs.headersOf("x-ratelimit-limit-requests", "0"), NOW)
+                        .isEmpty())
+                .as("a budget that says nothing is left out")
+                .isTrue();
     }
 
     /** A remaining figure above the limit passed as it was. */
     @Test
     void remainingAboveTheLimitIsTheLimit() {
-        Budget b = adapter("azure-openai").readRateLimits(ParserInputs.headersOf("x-ratelimit-limit-tokens", "100",
-                "x-ratelimit-remaining-tokens", "250"), NOW).budgets().get(0);
+        Budget b = adapter("azure-openai")
+                .readRateLimits(
+                        ParserInputs.headersOf(
+                                "x-ratelimit-limit-tokens", "100", "x-ratelimit-remaining-tokens", "250"),
+                        NOW)
+                .budgets()
+                .get(0);
         assertThat(b.limit()).isEqualTo(100);
         assertThat(b.remaining()).isEqualTo(100);
     }
@@ -247,8 +290,16 @@ class RateLimitHeadersPropertiesTest {
     /** {@code 99999999999999999999} became a limit of Long.MAX_VALUE. */
     @Test
     void countsBeyondAnyProvidersAreUnknown() {
-        Budget b = adapter("openai-compatible").readRateLimits(ParserInputs.headersOf("x-ratelimitbysize-limit-minute",
-                "99999999999999999999", "x-ratelimitbysize-remaining-minute", "5"), NOW).budgets().get(0);
+        Budget b = adapter("openai-compatible")
+                .readRateLimits(
+                        ParserInputs.headersOf(
+                                "x-ratelimitbysize-limit-minute",
+                                "99999999999999999999",
+                                "x-ratelimitbysize-remaining-minute",
+                                "5"),
+                        NOW)
+                .budgets()
+                .get(0);
         assertThat(b.limit()).isEqualTo(UNKNOWN);
         assertThat(b.remaining()).isEqualTo(5);
     }

@@ -27,9 +27,18 @@ class UsageParsingPropertiesTest {
     /** No usage sums more than two reported counts and an estimate. */
     static final long MOST_TOKENS = 2 * HeaderNumbers.MAX_COUNT + MAX_ESTIMATE;
 
-    static final String[] CONTENT_TYPES = {"text/event-stream", "text/event-stream; charset=utf-8",
-            "application/json", "application/json; charset=utf-8", "TEXT/EVENT-STREAM", "text/html", "text/plain",
-            "application/octet-stream", "", null};
+    static final String[] CONTENT_TYPES = {
+        "text/event-stream",
+        "text/event-stream; charset=utf-8",
+        "application/json",
+        "application/json; charset=utf-8",
+        "TEXT/EVENT-STREAM",
+        "text/html",
+        "text/plain",
+        "application/octet-stream",
+        "",
+        null
+    };
 
     // ------------------------------------------------------------ nothing escapes, nothing absurd
 
@@ -53,8 +62,9 @@ class UsageParsingPropertiesTest {
     static final Gen<Fed> ANY_BODY = anyBody();
 
     static Gen<Fed> anyBody() {
-        Gen<byte[]> realistic = Gen.oneOf(openAiStream(), anthropicStream(), geminiStream(),
-                openAiJson(), anthropicJson(), geminiJson()).map(a -> a.body);
+        Gen<byte[]> realistic = Gen.oneOf(
+                        openAiStream(), anthropicStream(), geminiStream(), openAiJson(), anthropicJson(), geminiJson())
+                .map(a -> a.body);
         Gen<byte[]> body = Gen.<byte[]>weighted(4, realistic)
                 .or(3, ParserInputs.damaged(realistic))
                 .or(2, oddUsageJson())
@@ -72,10 +82,15 @@ class UsageParsingPropertiesTest {
     static Gen<RequestFacts> anyFacts() {
         Gen<Long> maxs = Gen.longs(-5, 100_000);
         Gen<Long> estimates = Gen.longs(-5, MAX_ESTIMATE);
-        Gen<String> operations = Gen.of("chat.completions", "responses", "embeddings", "messages",
-                "streamGenerateContent", "unknown");
-        return random -> RequestFacts.builder("test").streaming(random.nextBoolean()).maxOutputTokens(maxs.next(random))
-                .estimatedInputTokens(estimates.next(random)).operation(operations.next(random)).model("m").build();
+        Gen<String> operations =
+                Gen.of("chat.completions", "responses", "embeddings", "messages", "streamGenerateContent", "unknown");
+        return random -> RequestFacts.builder("test")
+                .streaming(random.nextBoolean())
+                .maxOutputTokens(maxs.next(random))
+                .estimatedInputTokens(estimates.next(random))
+                .operation(operations.next(random))
+                .model("m")
+                .build();
     }
 
     @Test
@@ -85,11 +100,11 @@ class UsageParsingPropertiesTest {
             Fed fed = trial.draw("fed", ANY_BODY);
             RequestFacts facts = trial.draw("facts", ANY_FACTS);
             String contentType = trial.draw("contentType", contentTypes);
-            Headers headers = contentType == null ? Headers.empty()
-                    : ParserInputs.headersOf("content-type", contentType);
+            Headers headers =
+                    contentType == null ? Headers.empty() : ParserInputs.headersOf("content-type", contentType);
             for (ProviderAdapter adapter : ADAPTERS) {
-                UsageParser parser = ParserInputs.feed(adapter.usageParser(facts, headers, ESTIMATOR), fed.body,
-                        fed.cuts);
+                UsageParser parser =
+                        ParserInputs.feed(adapter.usageParser(facts, headers, ESTIMATOR), fed.body, fed.cuts);
                 Usage u = parser.usage();
                 assertSane(adapter.kind(), u);
                 ProviderError streamError = parser.streamError();
@@ -103,8 +118,9 @@ class UsageParsingPropertiesTest {
 
     static void assertSane(String kind, Usage u) {
         assertThat(u).as(kind).isNotNull();
-        for (long figure : new long[] {u.inputTokens(), u.outputTokens(), u.cachedInputTokens(),
-                u.cacheCreationInputTokens(), u.reasoningTokens()}) {
+        for (long figure : new long[] {
+            u.inputTokens(), u.outputTokens(), u.cachedInputTokens(), u.cacheCreationInputTokens(), u.reasoningTokens()
+        }) {
             assertThat(figure).as(kind + " " + u).isBetween(0L, MOST_TOKENS);
         }
         assertThat(u.totalTokens()).as(kind + " " + u).isBetween(0L, 2 * MOST_TOKENS);
@@ -147,8 +163,8 @@ class UsageParsingPropertiesTest {
 
         @Override
         public String toString() {
-            return format + " in=" + input + " out=" + output + ": " + new String(body, 0, Math.min(body.length, 800),
-                    java.nio.charset.StandardCharsets.UTF_8);
+            return format + " in=" + input + " out=" + output + ": "
+                    + new String(body, 0, Math.min(body.length, 800), java.nio.charset.StandardCharsets.UTF_8);
         }
     }
 
@@ -157,16 +173,25 @@ class UsageParsingPropertiesTest {
     @Test
     void openAiFormatStreamsReadTheReportedUsage() {
         Gen<Answer> openAiStreams = openAiStream();
-        forAll(200, trial -> assertReadsReportedUsage(trial.draw("answer", openAiStreams),
-                List.of("openai", "azure-openai", "openai-compatible", "fixed-window-gateway"), "text/event-stream",
-                trial.draw("cutSeed", CUT_SEEDS)));
+        forAll(
+                200,
+                trial -> assertReadsReportedUsage(
+                        trial.draw("answer", openAiStreams),
+                        List.of("openai", "azure-openai", "openai-compatible", "fixed-window-gateway"),
+                        "text/event-stream",
+                        trial.draw("cutSeed", CUT_SEEDS)));
     }
 
     @Test
     void anthropicStreamsReadTheReportedUsage() {
         Gen<Answer> anthropicStreams = anthropicStream();
-        forAll(200, trial -> assertReadsReportedUsage(trial.draw("answer", anthropicStreams), List.of("anthropic"),
-                "text/event-stream", trial.draw("cutSeed", CUT_SEEDS)));
+        forAll(
+                200,
+                trial -> assertReadsReportedUsage(
+                        trial.draw("answer", anthropicStreams),
+                        List.of("anthropic"),
+                        "text/event-stream",
+                        trial.draw("cutSeed", CUT_SEEDS)));
     }
 
     @Test
@@ -195,16 +220,24 @@ class UsageParsingPropertiesTest {
 
     private static void assertReadsReportedUsage(Answer answer, List<String> kinds, String contentType, long seed) {
         java.util.Random random = new java.util.Random(seed);
-        int[] cuts = random.ints(random.nextInt(12), 0, answer.body.length + 1).sorted().toArray();
-        RequestFacts facts = RequestFacts.builder("test").streaming(true).estimatedInputTokens(7).model("m").build();
+        int[] cuts = random.ints(random.nextInt(12), 0, answer.body.length + 1)
+                .sorted()
+                .toArray();
+        RequestFacts facts = RequestFacts.builder("test")
+                .streaming(true)
+                .estimatedInputTokens(7)
+                .model("m")
+                .build();
         Headers headers = contentType == null ? Headers.empty() : ParserInputs.headersOf("content-type", contentType);
         for (String kind : kinds) {
             ProviderAdapter adapter = ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind));
             UsageParser parser = ParserInputs.feed(adapter.usageParser(facts, headers, ESTIMATOR), answer.body, cuts);
             Usage u = parser.usage();
-            assertThat(u.inputTokens()).as(kind + " input, cut at " + java.util.Arrays.toString(cuts))
+            assertThat(u.inputTokens())
+                    .as(kind + " input, cut at " + java.util.Arrays.toString(cuts))
                     .isEqualTo(answer.input);
-            assertThat(u.outputTokens()).as(kind + " output, cut at " + java.util.Arrays.toString(cuts))
+            assertThat(u.outputTokens())
+                    .as(kind + " output, cut at " + java.util.Arrays.toString(cuts))
                     .isEqualTo(answer.output);
             assertThat(u.reportedByProvider()).as(kind).isTrue();
             assertThat(parser.streamError()).as(kind).isNull();
@@ -256,16 +289,34 @@ class UsageParsingPropertiesTest {
      * pings, ids, junk data, and now and then a 1 MB line. {@link #EOL} marks line ends.
      */
     static Gen<String> junkEvents() {
-        Gen<String> one = Gen.<String>weighted(3, Gen.of(": ping", ": keep-alive", "event: ping" + EOL + "data: {}",
-                        "id: 5" + EOL + "retry: 100", "data: <html><body>502</body></html>",
-                        "data: {\"choices\":[{\"delta\":{\"content\":\"tru",
-                        "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"x\"}]}}]}", "data:",
-                        "data: null", "data: 42", "data: []",
-                        "data: {\"type\":\"content_block_delta\",\"delta\":{\"text\":5}}",
-                        "event: " + EOL + "data: {\"type\":\"ping\"}", "data: \uFFFD\uFFFD garbage \u00ff"))
-                .or(1, Gen.anyStrings(30)
-                        .map(s -> "data: " + s.replace('\n', ' ').replace('\r', ' ').replace('\u0000', ' ')))
-                .or(1, Gen.ints(0, 40).map(i -> i == 0 ? "data: " + "x".repeat(1 << 20) : "data: " + "y".repeat(i * 100)));
+        Gen<String> one = Gen.<String>weighted(
+                        3,
+                        Gen.of(
+                                ": ping",
+                                ": keep-alive",
+                                "event: ping" + EOL + "data: {}",
+                                "id: 5" + EOL + "retry: 100",
+                                "data: <html><body>502</body></html>",
+                                "data: {\"choices\":[{\"delta\":{\"content\":\"tru",
+                                "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"x\"}]}}]}",
+                                "data:",
+                                "data: null",
+                                "data: 42",
+                                "data: []",
+                                "data: {\"type\":\"content_block_delta\",\"delta\":{\"text\":5}}",
+                                "event: " + EOL + "data: {\"type\":\"ping\"}",
+                                "data: \uFFFD\uFFFD garbage \u00ff"))
+                .or(
+                        1,
+                        Gen.anyStrings(30)
+                                .map(s -> "data: "
+                                        + s.replace('\n', ' ')
+                                                .replace('\r', ' ')
+                                                .replace('\u0000', ' ')))
+                .or(
+                        1,
+                        Gen.ints(0, 40)
+                                .map(i -> i == 0 ? "data: " + "x".repeat(1 << 20) : "data: " + "y".repeat(i * 100)));
         return one.list(0, 2).map(events -> {
             StringBuilder b = new StringBuilder();
             for (String e : events) {
@@ -284,7 +335,10 @@ class UsageParsingPropertiesTest {
     static String sse(List<String> events, String eol, List<String> junk) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < events.size(); i++) {
-            b.append(junk.get(i).replace(EOL, eol)).append(events.get(i).replace("\n", eol)).append(eol).append(eol);
+            b.append(junk.get(i).replace(EOL, eol))
+                    .append(events.get(i).replace("\n", eol))
+                    .append(eol)
+                    .append(eol);
         }
         return b.append(junk.get(events.size()).replace(EOL, eol)).toString();
     }
@@ -304,7 +358,8 @@ class UsageParsingPropertiesTest {
             List<String> junk = junkBetween.next(random);
             List<String> events = new ArrayList<>();
             if (responsesApi) {
-                events.add("event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r\"}}");
+                events.add(
+                        "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r\"}}");
                 for (String t : text) {
                     events.add("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
                             + "\"delta\":" + json(t) + "}");
@@ -396,11 +451,15 @@ class UsageParsingPropertiesTest {
             Count prompt = count.next(random);
             Count completion = count.next(random);
             String text = texts.next(random);
-            return new Answer("openai", "{\"id\":\"chatcmpl-1\",\"object\":"
-                    + "\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":"
-                    + json(text) + "},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":" + prompt.json
-                    + ",\"completion_tokens\":" + completion.json + ",\"total_tokens\":"
-                    + (prompt.n + completion.n) + "}}", prompt.n, completion.n);
+            return new Answer(
+                    "openai",
+                    "{\"id\":\"chatcmpl-1\",\"object\":"
+                            + "\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":"
+                            + json(text) + "},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":" + prompt.json
+                            + ",\"completion_tokens\":" + completion.json + ",\"total_tokens\":"
+                            + (prompt.n + completion.n) + "}}",
+                    prompt.n,
+                    completion.n);
         };
     }
 
@@ -412,12 +471,17 @@ class UsageParsingPropertiesTest {
             Count output = count.next(random);
             Count cacheCreation = count.next(random);
             String text = texts.next(random);
-            return new Answer("anthropic", "{\"id\":\"msg_1\",\"type\":"
-                    + "\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":" + json(text)
-                    + "},{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{\"a\":[1,2]}}],\"usage\":{"
-                    + "\"input_tokens\":" + input.json + ",\"cache_creation_input_tokens\":" + cacheCreation.json
-                    + ",\"cache_read_input_tokens\":0,\"output_tokens\":" + output.json + "}}",
-                    input.n + cacheCreation.n, output.n);
+            return new Answer(
+                    "anthropic",
+                    "{\"id\":\"msg_1\",\"type\":"
+                            + "\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":"
+                            + json(text)
+                            + "},{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{\"a\":[1,2]}}],\"usage\":{"
+                            + "\"input_tokens\":" + input.json + ",\"cache_creation_input_tokens\":"
+                            + cacheCreation.json
+                            + ",\"cache_read_input_tokens\":0,\"output_tokens\":" + output.json + "}}",
+                    input.n + cacheCreation.n,
+                    output.n);
         };
     }
 
@@ -442,34 +506,44 @@ class UsageParsingPropertiesTest {
         Gen<String> c = ParserInputs.jsonCount();
         Gen<List<String>> four = c.list(4, 4);
         return Gen.<String>oneOf(
-                four.map(x -> "{\"usage\":{\"prompt_tokens\":" + x.get(0)
-                        + ",\"completion_tokens\":" + x.get(1) + ",\"total_tokens\":" + x.get(2) + ",\"input_tokens\":"
-                        + x.get(3) + ",\"output_tokens\":" + x.get(0) + ",\"prompt_tokens_details\":{\"cached_tokens\":"
-                        + x.get(2) + "},\"completion_tokens_details\":{\"reasoning_tokens\":" + x.get(3) + "}}}"),
-                four.map(x -> "{\"type\":\"message\",\"usage\":{\"input_tokens\":"
-                        + x.get(0) + ",\"cache_creation_input_tokens\":" + x.get(1) + ",\"cache_read_input_tokens\":"
-                        + x.get(2) + ",\"output_tokens\":" + x.get(3) + "}}"),
-                four.map(x -> "{\"candidates\":[{\"finishReason\":\"STOP\"}],"
-                        + "\"usageMetadata\":{\"promptTokenCount\":" + x.get(0) + ",\"toolUsePromptTokenCount\":"
-                        + x.get(1) + ",\"candidatesTokenCount\":" + x.get(2) + ",\"thoughtsTokenCount\":" + x.get(3)
-                        + ",\"totalTokenCount\":" + x.get(0) + ",\"cachedContentTokenCount\":" + x.get(1) + "}}"),
-                four.map(x -> "event: message_start\ndata: {\"type\":"
-                        + "\"message_start\",\"message\":{\"usage\":{\"input_tokens\":" + x.get(0)
-                        + ",\"cache_creation_input_tokens\":" + x.get(1) + "}}}\n\nevent: message_delta\ndata: {\"type\":"
-                        + "\"message_delta\",\"usage\":{\"output_tokens\":" + x.get(2) + "}}\n\ndata: {\"choices\":[],"
-                        + "\"usage\":{\"prompt_tokens\":" + x.get(3) + ",\"completion_tokens\":" + x.get(0)
-                        + "}}\n\ndata: {\"usageMetadata\":{\"promptTokenCount\":" + x.get(0)
-                        + ",\"toolUsePromptTokenCount\":" + x.get(1) + ",\"candidatesTokenCount\":" + x.get(2)
-                        + ",\"thoughtsTokenCount\":" + x.get(3) + "}}\n\n"))
+                        four.map(x -> "{\"usage\":{\"prompt_tokens\":" + x.get(0)
+                                + ",\"completion_tokens\":" + x.get(1) + ",\"total_tokens\":" + x.get(2)
+                                + ",\"input_tokens\":"
+                                + x.get(3) + ",\"output_tokens\":" + x.get(0)
+                                + ",\"prompt_tokens_details\":{\"cached_tokens\":"
+                                + x.get(2) + "},\"completion_tokens_details\":{\"reasoning_tokens\":" + x.get(3)
+                                + "}}}"),
+                        four.map(x -> "{\"type\":\"message\",\"usage\":{\"input_tokens\":"
+                                + x.get(0) + ",\"cache_creation_input_tokens\":" + x.get(1)
+                                + ",\"cache_read_input_tokens\":"
+                                + x.get(2) + ",\"output_tokens\":" + x.get(3) + "}}"),
+                        four.map(x -> "{\"candidates\":[{\"finishReason\":\"STOP\"}],"
+                                + "\"usageMetadata\":{\"promptTokenCount\":" + x.get(0)
+                                + ",\"toolUsePromptTokenCount\":"
+                                + x.get(1) + ",\"candidatesTokenCount\":" + x.get(2) + ",\"thoughtsTokenCount\":"
+                                + x.get(3)
+                                + ",\"totalTokenCount\":" + x.get(0) + ",\"cachedContentTokenCount\":" + x.get(1)
+                                + "}}"),
+                        four.map(x -> "event: message_start\ndata: {\"type\":"
+                                + "\"message_start\",\"message\":{\"usage\":{\"input_tokens\":" + x.get(0)
+                                + ",\"cache_creation_input_tokens\":" + x.get(1)
+                                + "}}}\n\nevent: message_delta\ndata: {\"type\":"
+                                + "\"message_delta\",\"usage\":{\"output_tokens\":" + x.get(2)
+                                + "}}\n\ndata: {\"choices\":[],"
+                                + "\"usage\":{\"prompt_tokens\":" + x.get(3) + ",\"completion_tokens\":" + x.get(0)
+                                + "}}\n\ndata: {\"usageMetadata\":{\"promptTokenCount\":" + x.get(0)
+                                + ",\"toolUsePromptTokenCount\":" + x.get(1) + ",\"candidatesTokenCount\":" + x.get(2)
+                                + ",\"thoughtsTokenCount\":" + x.get(3) + "}}\n\n"))
                 .map(ParserInputs::utf8);
     }
 
     // ------------------------------------------------------------ regressions the properties found
 
     static Usage readJson(String kind, String body) {
-        RequestFacts facts = RequestFacts.builder("test").estimatedInputTokens(7).model("m").build();
-        UsageParser parser = ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind)).usageParser(facts,
-                ParserInputs.headersOf("content-type", "application/json"), ESTIMATOR);
+        RequestFacts facts =
+                RequestFacts.builder("test").estimatedInputTokens(7).model("m").build();
+        UsageParser parser = ADAPTERS.get(ProviderAdapters.KINDS.indexOf(kind))
+                .usageParser(facts, ParserInputs.headersOf("content-type", "application/json"), ESTIMATOR);
         return ParserInputs.feed(parser, ParserInputs.utf8(body), new int[0]).usage();
     }
 
@@ -480,8 +554,10 @@ class UsageParsingPropertiesTest {
      */
     @Test
     void anthropicHugeCountsNeitherOverflowNorThrow() {
-        Usage u = readJson("anthropic", "{\"type\":\"message\",\"usage\":{\"input_tokens\":4611686018427387904,"
-                + "\"cache_creation_input_tokens\":4611686018427387904,\"output_tokens\":5}}");
+        Usage u = readJson(
+                "anthropic",
+                "{\"type\":\"message\",\"usage\":{\"input_tokens\":4611686018427387904,"
+                        + "\"cache_creation_input_tokens\":4611686018427387904,\"output_tokens\":5}}");
         assertThat(u.inputTokens()).isEqualTo(7);
         assertThat(u.outputTokens()).isEqualTo(5);
     }
@@ -489,9 +565,11 @@ class UsageParsingPropertiesTest {
     /** The same overflow in Gemini's candidates plus thoughts. */
     @Test
     void geminiHugeCountsNeitherOverflowNorThrow() {
-        Usage u = readJson("gemini", "{\"candidates\":[{\"finishReason\":\"STOP\"}],\"usageMetadata\":{"
-                + "\"promptTokenCount\":10,\"candidatesTokenCount\":4611686018427387904,"
-                + "\"thoughtsTokenCount\":4611686018427387904}}");
+        Usage u = readJson(
+                "gemini",
+                "{\"candidates\":[{\"finishReason\":\"STOP\"}],\"usageMetadata\":{"
+                        + "\"promptTokenCount\":10,\"candidatesTokenCount\":4611686018427387904,"
+                        + "\"thoughtsTokenCount\":4611686018427387904}}");
         assertThat(u.inputTokens()).isEqualTo(10);
         assertThat(u.outputTokens()).isZero();
     }

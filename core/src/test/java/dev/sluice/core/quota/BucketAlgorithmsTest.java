@@ -15,7 +15,9 @@ class BucketAlgorithmsTest {
 
     private static Bucket bucketOf(LimitSpec spec, FakeClock clock) {
         return Limit.of(spec, clock::nanoTime, clock.nanoTime(), clock.epochMillis(), Duration.ofMinutes(1))
-                .buckets().iterator().next();
+                .buckets()
+                .iterator()
+                .next();
     }
 
     @Test
@@ -25,7 +27,8 @@ class BucketAlgorithmsTest {
         b.reserve(6_000, clock.nanoTime(), clock.epochMillis());
         // 100 tokens per second come back
         assertThat(b.nanosUntilRoom(250, clock.nanoTime(), clock.epochMillis())).isEqualTo(2_500_000_000L);
-        assertThat(b.nanosUntilRoom(6_001, clock.nanoTime(), clock.epochMillis())).isEqualTo(Bucket.NEVER);
+        assertThat(b.nanosUntilRoom(6_001, clock.nanoTime(), clock.epochMillis()))
+                .isEqualTo(Bucket.NEVER);
         clock.advance(Duration.ofMillis(2_500));
         assertThat(b.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(250);
     }
@@ -45,22 +48,38 @@ class BucketAlgorithmsTest {
     @Test
     void aWindowMirroringAProviderStopsAdmittingJustBeforeItEnds() {
         FakeClock clock = new FakeClock(Instant.parse("2026-11-29T10:15:59.400Z"));
-        Bucket mirror = bucketOf(LimitSpec.builder("gw-key", Dimension.REQUESTS, 600).window(Duration.ofMinutes(1))
-                .algorithm(Algorithm.FIXED_WINDOW).mirrorsProvider(true).build(), clock);
-        Bucket own = bucketOf(LimitSpec.builder("own", Dimension.REQUESTS, 600).window(Duration.ofMinutes(1))
-                .algorithm(Algorithm.FIXED_WINDOW).build(), clock);
+        Bucket mirror = bucketOf(
+                LimitSpec.builder("gw-key", Dimension.REQUESTS, 600)
+                        .window(Duration.ofMinutes(1))
+                        .algorithm(Algorithm.FIXED_WINDOW)
+                        .mirrorsProvider(true)
+                        .build(),
+                clock);
+        Bucket own = bucketOf(
+                LimitSpec.builder("own", Dimension.REQUESTS, 600)
+                        .window(Duration.ofMinutes(1))
+                        .algorithm(Algorithm.FIXED_WINDOW)
+                        .build(),
+                clock);
         assertThat(mirror.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(600);
         clock.advance(Duration.ofMillis(100)); // 500 ms before 10:16:00
         assertThat(mirror.room(clock.nanoTime(), clock.epochMillis())).isZero();
-        assertThat(mirror.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis())).isEqualTo(500_000_000L);
+        assertThat(mirror.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis()))
+                .isEqualTo(500_000_000L);
         assertThat(own.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(600);
         clock.advance(Duration.ofMillis(500));
-        assertThat(mirror.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis())).isZero();
+        assertThat(mirror.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis()))
+                .isZero();
         assertThat(mirror.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(600);
 
         FakeClock fast = new FakeClock(Instant.parse("2026-11-29T10:15:01.850Z"));
-        Bucket twoSeconds = bucketOf(LimitSpec.builder("gw-2s", Dimension.REQUESTS, 9).window(Duration.ofSeconds(2))
-                .algorithm(Algorithm.FIXED_WINDOW).mirrorsProvider(true).build(), fast);
+        Bucket twoSeconds = bucketOf(
+                LimitSpec.builder("gw-2s", Dimension.REQUESTS, 9)
+                        .window(Duration.ofSeconds(2))
+                        .algorithm(Algorithm.FIXED_WINDOW)
+                        .mirrorsProvider(true)
+                        .build(),
+                fast);
         // a tenth of a short window: 200 ms
         assertThat(twoSeconds.room(fast.nanoTime(), fast.epochMillis())).isZero();
         fast.advance(Duration.ofMillis(150));
@@ -70,8 +89,12 @@ class BucketAlgorithmsTest {
     @Test
     void fixedWindowsAlignOnTheEpochAndRefundOnlyWithinTheirWindow() {
         FakeClock clock = new FakeClock(Instant.parse("2026-11-29T10:15:59.500Z"));
-        Bucket b = bucketOf(LimitSpec.builder("gw-key", Dimension.REQUESTS, 600).window(Duration.ofMinutes(1))
-                .algorithm(Algorithm.FIXED_WINDOW).build(), clock);
+        Bucket b = bucketOf(
+                LimitSpec.builder("gw-key", Dimension.REQUESTS, 600)
+                        .window(Duration.ofMinutes(1))
+                        .algorithm(Algorithm.FIXED_WINDOW)
+                        .build(),
+                clock);
         long window = b.reserve(600, clock.nanoTime(), clock.epochMillis());
         assertThat(window).isEqualTo(Instant.parse("2026-11-29T10:15:00Z").toEpochMilli());
         assertThat(b.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis())).isEqualTo(500_000_000L);
@@ -87,8 +110,11 @@ class BucketAlgorithmsTest {
     void aDailyResetHappensAtMidnightPacificAcrossDaylightSavingChanges() {
         // 2026-11-01 is the day US daylight saving time ends: that day lasts 25 hours in Los Angeles
         FakeClock clock = new FakeClock(Instant.parse("2026-11-01T06:59:00Z")); // 23:59 PDT, Oct 31
-        Bucket b = bucketOf(LimitSpec.builder("rpd", Dimension.REQUESTS, 100)
-                .dailyReset(LocalTime.MIDNIGHT, ZoneId.of("America/Los_Angeles")).build(), clock);
+        Bucket b = bucketOf(
+                LimitSpec.builder("rpd", Dimension.REQUESTS, 100)
+                        .dailyReset(LocalTime.MIDNIGHT, ZoneId.of("America/Los_Angeles"))
+                        .build(),
+                clock);
         b.reserve(100, clock.nanoTime(), clock.epochMillis());
         assertThat(b.nanosUntilRoom(1, clock.nanoTime(), clock.epochMillis()))
                 .isEqualTo(Duration.ofMinutes(1).toNanos());

@@ -16,9 +16,13 @@ class TransitAllowanceTest {
 
     private static Bucket mirrorOf(long perSecond, FakeClock clock) {
         LimitSpec spec = LimitSpec.builder("provider-rps", Dimension.REQUESTS, perSecond)
-                .window(Duration.ofSeconds(1)).mirrorsProvider(true).build();
+                .window(Duration.ofSeconds(1))
+                .mirrorsProvider(true)
+                .build();
         return Limit.of(spec, clock::nanoTime, clock.nanoTime(), clock.epochMillis(), Duration.ofMinutes(1))
-                .buckets().iterator().next();
+                .buckets()
+                .iterator()
+                .next();
     }
 
     @Test
@@ -65,21 +69,34 @@ class TransitAllowanceTest {
         mirror.reserve(10, clock.nanoTime(), clock.epochMillis());
         clock.advance(Duration.ofSeconds(5));
         assertThat(mirror.room(clock.nanoTime(), clock.epochMillis())).isEqualTo(10);
-        assertThat(mirror.nanosUntilRoom(10, clock.nanoTime(), clock.epochMillis())).isZero();
+        assertThat(mirror.nanosUntilRoom(10, clock.nanoTime(), clock.epochMillis()))
+                .isZero();
         mirror.reserve(10, clock.nanoTime(), clock.epochMillis());
         // back at the ceiling (7.5 of 10) in 1 s, when the whole capacity fits again
-        assertThat(mirror.nanosUntilRoom(10, clock.nanoTime(), clock.epochMillis())).isEqualTo(1_000_000_000L);
+        assertThat(mirror.nanosUntilRoom(10, clock.nanoTime(), clock.epochMillis()))
+                .isEqualTo(1_000_000_000L);
     }
 
     @Test
     void aCallOfAlmostTheWholeCapacityStillWaitsBesideAGuaranteedReserve() {
         FakeClock clock = new FakeClock();
         LimitSpec spec = LimitSpec.builder("provider-tps", Dimension.TOTAL_TOKENS, 100)
-                .window(Duration.ofSeconds(1)).mirrorsProvider(true).build();
-        Bucket mirror = Limit.of(spec, clock::nanoTime, clock.nanoTime(), clock.epochMillis(), Duration.ofMinutes(1),
-                Guarantees.of(Map.of("g", 0.1))).buckets().iterator().next();
+                .window(Duration.ofSeconds(1))
+                .mirrorsProvider(true)
+                .build();
+        Bucket mirror = Limit.of(
+                        spec,
+                        clock::nanoTime,
+                        clock.nanoTime(),
+                        clock.epochMillis(),
+                        Duration.ofMinutes(1),
+                        Guarantees.of(Map.of("g", 0.1)))
+                .buckets()
+                .iterator()
+                .next();
         // 85 fits beside the guaranteed tenant's 10, though it is more than the ceiling of 75
-        assertThat(mirror.nanosUntilRoomFor(-1, 85, clock.nanoTime(), clock.epochMillis())).isZero();
+        assertThat(mirror.nanosUntilRoomFor(-1, 85, clock.nanoTime(), clock.epochMillis()))
+                .isZero();
         mirror.reserve(85, clock.nanoTime(), clock.epochMillis());
         long wait = mirror.nanosUntilRoomFor(-1, 85, clock.nanoTime(), clock.epochMillis());
         assertThat(wait).isNotEqualTo(Bucket.NEVER).isBetween(500_000_000L, 2_000_000_000L);

@@ -12,21 +12,27 @@ class ConnectionFailuresTest {
 
     @Test
     void transientConnectionFailuresMayBeRetried() {
-        assertThat(ConnectionFailures.mayRetry(new IOException("Connection reset"))).isTrue();
-        assertThat(ConnectionFailures.mayRetry(new ConnectException("Connection refused"))).isTrue();
-        assertThat(ConnectionFailures.mayRetry(new SocketTimeoutException("Read timed out"))).isTrue();
+        assertThat(ConnectionFailures.mayRetry(new IOException("Connection reset")))
+                .isTrue();
+        assertThat(ConnectionFailures.mayRetry(new ConnectException("Connection refused")))
+                .isTrue();
+        assertThat(ConnectionFailures.mayRetry(new SocketTimeoutException("Read timed out")))
+                .isTrue();
     }
 
     @Test
     void aProtocolViolationFailsTheSameWayEveryTime() {
-        assertThat(ConnectionFailures.mayRetry(new ProtocolException("Header size too big"))).isFalse();
+        assertThat(ConnectionFailures.mayRetry(new ProtocolException("Header size too big")))
+                .isFalse();
         // the JDK client rethrows the failure of its selector thread wrapped in one of the caller's
-        assertThat(ConnectionFailures.mayRetry(new IOException("wrapped", new ProtocolException("too big")))).isFalse();
+        assertThat(ConnectionFailures.mayRetry(new IOException("wrapped", new ProtocolException("too big"))))
+                .isFalse();
     }
 
     @Test
     void whatIsNotAConnectionFailureIsNotRetried() {
-        assertThat(ConnectionFailures.mayRetry(new IllegalStateException("bug"))).isFalse();
+        assertThat(ConnectionFailures.mayRetry(new IllegalStateException("bug")))
+                .isFalse();
         assertThat(ConnectionFailures.mayRetry(null)).isFalse();
     }
 }

@@ -10,8 +10,8 @@ class RetryDecisionTest {
 
     private static final long MS = 1_000_000L;
     /** Three attempts, backoff from 100 ms to 1 s, no jitter on hints, hints up to 10 s worth waiting for. */
-    private final RetryPolicy policy = new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1), 0.0,
-            Duration.ofSeconds(10));
+    private final RetryPolicy policy =
+            new RetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1), 0.0, Duration.ofSeconds(10));
 
     private static RetryBudget ample() {
         return new RetryBudget(1.0, 100.0, Duration.ofSeconds(10));
@@ -39,20 +39,24 @@ class RetryDecisionTest {
 
     @Test
     void stopsWhenRetryingCannotHelpOrNoAttemptIsLeft() {
-        assertThat(RetryDecision.decide(attempt(OutcomeClass.NON_RETRYABLE_POLICY, -1, 1), policy, ample(), 0).stop())
+        assertThat(RetryDecision.decide(attempt(OutcomeClass.NON_RETRYABLE_POLICY, -1, 1), policy, ample(), 0)
+                        .stop())
                 .isEqualTo(RetryDecision.Stop.PROVIDER_ANSWER);
-        assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_CAPACITY, 100, 3), policy, ample(), 0).stop())
+        assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_CAPACITY, 100, 3), policy, ample(), 0)
+                        .stop())
                 .isEqualTo(RetryDecision.Stop.PROVIDER_ANSWER);
         RetryDecision.Attempt cancelled = new RetryDecision.Attempt(OutcomeClass.RETRYABLE_OVERLOAD, -1, 1, true, 0);
-        assertThat(RetryDecision.decide(cancelled, policy, ample(), 0).retries()).isFalse();
+        assertThat(RetryDecision.decide(cancelled, policy, ample(), 0).retries())
+                .isFalse();
     }
 
     @Test
     void aHintTooLongToWaitForOrPastTheDeadlineStops() {
         assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_CAPACITY, 60_000, 1), policy, ample(), 0)
-                .retries()).isFalse();
-        RetryDecision.Attempt due = new RetryDecision.Attempt(OutcomeClass.RETRYABLE_CAPACITY, 2_000 * MS, 1, false,
-                1_000 * MS);
+                        .retries())
+                .isFalse();
+        RetryDecision.Attempt due =
+                new RetryDecision.Attempt(OutcomeClass.RETRYABLE_CAPACITY, 2_000 * MS, 1, false, 1_000 * MS);
         assertThat(RetryDecision.decide(due, policy, ample(), 0).retries()).isFalse();
     }
 
@@ -68,9 +72,11 @@ class RetryDecisionTest {
         RetryBudget one = new RetryBudget(0.0, 0.1, Duration.ofSeconds(10)); // one retry in the window
         RetryDecision.decide(attempt(OutcomeClass.NON_RETRYABLE_REQUEST, -1, 1), policy, one, 0);
         RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_CAPACITY, 60_000, 1), policy, one, 0);
-        assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_OVERLOAD, -1, 1), policy, one, 0).retries())
+        assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_OVERLOAD, -1, 1), policy, one, 0)
+                        .retries())
                 .isTrue();
-        assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_OVERLOAD, -1, 1), policy, one, 0).stop())
+        assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_OVERLOAD, -1, 1), policy, one, 0)
+                        .stop())
                 .isEqualTo(RetryDecision.Stop.BUDGET_EXHAUSTED);
     }
 }

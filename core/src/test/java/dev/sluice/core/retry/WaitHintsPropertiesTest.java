@@ -7,10 +7,10 @@ import static dev.sluice.core.testing.PropertyRun.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.provider.ParserInputs;
+import dev.sluice.core.testing.Gen;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import dev.sluice.core.testing.Gen;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,8 +20,11 @@ import org.junit.jupiter.api.Test;
  */
 class WaitHintsPropertiesTest {
 
-    static final Gen<String> ANY_VALUE = Gen.oneOf(ParserInputs.anyHeaderValue(), ParserInputs.durationText(),
-            ParserInputs.rfc3339(), ParserInputs.httpDate());
+    static final Gen<String> ANY_VALUE = Gen.oneOf(
+            ParserInputs.anyHeaderValue(),
+            ParserInputs.durationText(),
+            ParserInputs.rfc3339(),
+            ParserInputs.httpDate());
 
     static final Gen<Long> NOWS = Gen.oneOf(Gen.just(NOW), ParserInputs.epochMillis());
 
@@ -39,9 +42,11 @@ class WaitHintsPropertiesTest {
         assertHint(WaitHints.fromMessage(value, now), value);
         assertHint(WaitHints.fromMessage("Rate limit reached. Please try again in " + value + ". Visit", now), value);
         assertHint(WaitHints.fromMessage("Please retry after " + value, now), value);
-        assertHint(WaitHints.fromHeaders(ParserInputs.headersOf("retry-after-ms", value, "retry-after", value), now),
+        assertHint(
+                WaitHints.fromHeaders(ParserInputs.headersOf("retry-after-ms", value, "retry-after", value), now),
                 value);
-        assertThat(WaitHints.shouldRetry(ParserInputs.headersOf("x-should-retry", value))).isNotNull();
+        assertThat(WaitHints.shouldRetry(ParserInputs.headersOf("x-should-retry", value)))
+                .isNotNull();
     }
 
     static void assertHint(long hint, String from) {
@@ -61,7 +66,8 @@ class WaitHintsPropertiesTest {
             ParserInputs.Duration d = trial.draw("duration", goDurations);
             assertThat(WaitHints.goDuration(d.text)).as(d.toString()).isEqualTo(d.millis);
             assertThat(WaitHints.fromMessage("Please try again in " + d.text + ". Visit https://x", NOW))
-                    .as(d.toString()).isEqualTo(d.millis);
+                    .as(d.toString())
+                    .isEqualTo(d.millis);
         });
     }
 
@@ -70,16 +76,16 @@ class WaitHintsPropertiesTest {
         Gen<Long> instants = ParserInputs.epochMillis();
         forAll(500, trial -> {
             long at = trial.draw("at", instants);
-            String rfc3339 = Instant.ofEpochMilli(at).atOffset(ZoneOffset.UTC)
-                    .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+            String rfc3339 =
+                    Instant.ofEpochMilli(at).atOffset(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
             assertThat(WaitHints.untilInstant(rfc3339, NOW)).as(rfc3339).isEqualTo(expectedWait(at));
         });
     }
 
     @Test
     void httpDatesCountFromNow() {
-        Gen<Long> httpInstants = Gen.oneOf(Gen.longs(NOW - 3_600_000, NOW + 3_600_000),
-                Gen.longs(-62_135_596_800_000L, 253_402_300_799_999L));
+        Gen<Long> httpInstants = Gen.oneOf(
+                Gen.longs(NOW - 3_600_000, NOW + 3_600_000), Gen.longs(-62_135_596_800_000L, 253_402_300_799_999L));
         forAll(300, trial -> {
             long at = trial.draw("at", httpInstants);
             String date = Instant.ofEpochMilli(at).atZone(ZoneOffset.UTC).format(DateTimeFormatter.RFC_1123_DATE_TIME);
@@ -119,7 +125,8 @@ class WaitHintsPropertiesTest {
     @Test
     void anInstantAtTheStartOfTimeHasPassed() {
         assertThat(WaitHints.untilInstant("-292275055-05-17T00:00:00Z", NOW)).isZero();
-        assertThat(WaitHints.untilInstant("+292278994-08-17T07:12:55.807Z", NOW)).isEqualTo(MAX_MILLIS);
+        assertThat(WaitHints.untilInstant("+292278994-08-17T07:12:55.807Z", NOW))
+                .isEqualTo(MAX_MILLIS);
         assertThat(WaitHints.untilInstant("2026-11-29T10:14:30Z", NOW)).isEqualTo(30_000);
     }
 }

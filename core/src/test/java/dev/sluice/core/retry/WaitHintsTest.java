@@ -24,14 +24,16 @@ class WaitHintsTest {
 
     @Test
     void retryAfterMsWinsOverRetryAfter() {
-        assertThat(WaitHints.fromHeaders(headers("Retry-After", "20", "retry-after-ms", "84.2"), NOW)).isEqualTo(85);
+        assertThat(WaitHints.fromHeaders(headers("Retry-After", "20", "retry-after-ms", "84.2"), NOW))
+                .isEqualTo(85);
         assertThat(WaitHints.fromHeaders(headers("retry-after", "1.5"), NOW)).isEqualTo(1500);
         assertThat(WaitHints.fromHeaders(headers("retry-after", "37"), NOW)).isEqualTo(37_000);
     }
 
     @Test
     void unparseableRetryAfterMsFallsBackToRetryAfter() {
-        assertThat(WaitHints.fromHeaders(headers("retry-after-ms", "soon", "retry-after", "2"), NOW)).isEqualTo(2000);
+        assertThat(WaitHints.fromHeaders(headers("retry-after-ms", "soon", "retry-after", "2"), NOW))
+                .isEqualTo(2000);
     }
 
     @Test
@@ -42,8 +44,20 @@ class WaitHintsTest {
 
     @Test
     void junkHeadersGiveNoHint() {
-        for (String junk : new String[] {null, "", " ", "-1", "NaN", "Infinity", "1e3", "0x10", "abc", "1,5", "++1",
-                "99999999999999999999999999999999999999999999999"}) {
+        for (String junk : new String[] {
+            null,
+            "",
+            " ",
+            "-1",
+            "NaN",
+            "Infinity",
+            "1e3",
+            "0x10",
+            "abc",
+            "1,5",
+            "++1",
+            "99999999999999999999999999999999999999999999999"
+        }) {
             assertThat(WaitHints.retryAfterMs(junk)).as(junk).isEqualTo(NONE);
             assertThat(WaitHints.retryAfter(junk, NOW)).as(junk).isEqualTo(NONE);
         }
@@ -100,23 +114,30 @@ class WaitHintsTest {
 
     @Test
     void groqMessageHint() {
-        assertThat(WaitHints.fromMessage("Rate limit reached for model `llama-3.1-8b-instant` ... "
-                + "Please try again in 5.289s. Need more tokens?", NOW)).isEqualTo(5289);
+        assertThat(WaitHints.fromMessage(
+                        "Rate limit reached for model `llama-3.1-8b-instant` ... "
+                                + "Please try again in 5.289s. Need more tokens?",
+                        NOW))
+                .isEqualTo(5289);
     }
 
     @Test
     void azureMessageHint() {
-        String msg = "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-01-preview "
-                + "have exceeded token rate limit of your current AIServices S0 pricing tier. Please retry after 37 seconds. "
-                + "Please contact Azure support service if you would like to further increase the default rate limit.";
+        String msg =
+                "Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-01-preview "
+                        + "have exceeded token rate limit of your current AIServices S0 pricing tier. Please retry after 37 seconds. "
+                        + "Please contact Azure support service if you would like to further increase the default rate limit.";
         assertThat(WaitHints.fromMessage(msg, NOW)).isEqualTo(37_000);
         assertThat(WaitHints.fromMessage("Please retry after 1 second.", NOW)).isEqualTo(1000);
     }
 
     @Test
     void geminiMessageHint() {
-        assertThat(WaitHints.fromMessage("You exceeded your current quota, please check your plan and billing details. "
-                + "Please retry in 29.083414095s.", NOW)).isEqualTo(29_084);
+        assertThat(WaitHints.fromMessage(
+                        "You exceeded your current quota, please check your plan and billing details. "
+                                + "Please retry in 29.083414095s.",
+                        NOW))
+                .isEqualTo(29_084);
         assertThat(WaitHints.fromMessage("Please retry in 651.39ms.", NOW)).isEqualTo(652);
     }
 
@@ -124,21 +145,30 @@ class WaitHintsTest {
     void fixedWindowGatewayInstant() {
         assertThat(WaitHints.fromMessage("Rate limit exceeded for key bucket. Retry after 2026-11-29T10:15:00Z", NOW))
                 .isEqualTo(60_000);
-        assertThat(WaitHints.fromMessage("Retry after 2026-11-29T11:15:00+01:00.", NOW)).isEqualTo(60_000);
-        assertThat(WaitHints.fromMessage("Retry after 2026-11-29T10:00:00Z", NOW)).as("already passed").isZero();
+        assertThat(WaitHints.fromMessage("Retry after 2026-11-29T11:15:00+01:00.", NOW))
+                .isEqualTo(60_000);
+        assertThat(WaitHints.fromMessage("Retry after 2026-11-29T10:00:00Z", NOW))
+                .as("already passed")
+                .isZero();
     }
 
     @Test
     void messagesThatNameNoTime() {
-        assertThat(WaitHints.fromMessage("Resource exhausted. Please try again later.", NOW)).isEqualTo(NONE);
-        assertThat(WaitHints.fromMessage("Organization rate limit exceeded.", NOW)).isEqualTo(NONE);
+        assertThat(WaitHints.fromMessage("Resource exhausted. Please try again later.", NOW))
+                .isEqualTo(NONE);
+        assertThat(WaitHints.fromMessage("Organization rate limit exceeded.", NOW))
+                .isEqualTo(NONE);
         assertThat(WaitHints.fromMessage(null, NOW)).isEqualTo(NONE);
         assertThat(WaitHints.fromMessage("", NOW)).isEqualTo(NONE);
         assertThat(WaitHints.fromMessage("try again in ", NOW)).isEqualTo(NONE);
-        assertThat(WaitHints.fromMessage("x".repeat(100_000) + " retry after", NOW)).isEqualTo(NONE);
-        assertThat(WaitHints.fromMessage("try again in 1".repeat(50_000), NOW)).as("bounded work").isEqualTo(NONE);
+        assertThat(WaitHints.fromMessage("x".repeat(100_000) + " retry after", NOW))
+                .isEqualTo(NONE);
+        assertThat(WaitHints.fromMessage("try again in 1".repeat(50_000), NOW))
+                .as("bounded work")
+                .isEqualTo(NONE);
         assertThat(WaitHints.fromMessage("x".repeat(100_000) + " Retry after 2026-11-29T10:15:00Z", NOW))
-                .as("a long message still ends with its instant").isEqualTo(60_000);
+                .as("a long message still ends with its instant")
+                .isEqualTo(60_000);
     }
 
     @Test

@@ -295,7 +295,10 @@ class ClassQueueTest {
         }
 
         long tokensServed(String tenant) {
-            return admitted.stream().filter(c -> c.tenant.equals(tenant)).mapToLong(c -> c.cost).sum();
+            return admitted.stream()
+                    .filter(c -> c.tenant.equals(tenant))
+                    .mapToLong(c -> c.cost)
+                    .sum();
         }
 
         List<String> admittedNames() {

@@ -38,7 +38,9 @@ class FallbackTest {
         assertThat(f.enter("still down", 1)).as("already in a fallback").isFalse();
         assertThat(f.active()).isTrue();
         assertThat(f.epoch()).isNotEqualTo(shared);
-        assertThat(f.epochOfNewBucket()).as("a bucket born in a fallback starts in it").isNotEqualTo(f.epoch());
+        assertThat(f.epochOfNewBucket())
+                .as("a bucket born in a fallback starts in it")
+                .isNotEqualTo(f.epoch());
 
         assertThat(f.recover(Collections.emptyList(), 2, 0)).isTrue();
         assertThat(f.recover(Collections.emptyList(), 3, 0)).as("already back").isFalse();

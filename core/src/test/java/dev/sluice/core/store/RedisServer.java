@@ -33,7 +33,8 @@ public final class RedisServer implements AutoCloseable {
     /** Starts one, or skips the calling test when redis-server is not installed. */
     public static RedisServer start() throws IOException, InterruptedException {
         String binary = binary();
-        Assumptions.assumeTrue(binary != null,
+        Assumptions.assumeTrue(
+                binary != null,
                 "SKIPPED: redis-server is not installed (apt-get install -y redis-server); the Redis store tests need it");
         RedisServer s = new RedisServer(binary, freePort());
         s.startAgain();
@@ -66,11 +67,27 @@ public final class RedisServer implements AutoCloseable {
 
     /** (Re)starts the server on its port, empty, and waits until it accepts connections. */
     public void startAgain() throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "no",
-                "--dir", System.getProperty("java.io.tmpdir")));
+        List<String> cmd = new ArrayList<>(List.of(
+                binary,
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--protected-mode",
+                "no",
+                "--dir",
+                System.getProperty("java.io.tmpdir")));
         Path log = Files.createTempFile("redis-" + port + "-", ".log");
-        process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        process = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
             try (Socket ignored = new Socket("127.0.0.1", port)) {

@@ -57,13 +57,24 @@ class SharedStoreInvariantTest {
         try (RedisServer redis = RedisServer.start()) {
             List<Governor> governors = new ArrayList<>();
             for (int g = 0; g < GOVERNORS; g++) {
-                StoreConfig config = StoreConfig.builder().url(redis.url()).leaseChunk(leaseChunk).build();
-                governors.add(Governor.builder().store(RedisBackend.store(config))
-                        .limit(LimitSpec.builder("slots", Dimension.CONCURRENCY, SLOTS).shared(true).build())
+                StoreConfig config = StoreConfig.builder()
+                        .url(redis.url())
+                        .leaseChunk(leaseChunk)
+                        .build();
+                governors.add(Governor.builder()
+                        .store(RedisBackend.store(config))
+                        .limit(LimitSpec.builder("slots", Dimension.CONCURRENCY, SLOTS)
+                                .shared(true)
+                                .build())
                         .limit(LimitSpec.builder("rps", Dimension.REQUESTS, REQUESTS_PER_SECOND)
-                                .window(Duration.ofSeconds(1)).algorithm(Algorithm.FIXED_WINDOW).shared(true).build())
+                                .window(Duration.ofSeconds(1))
+                                .algorithm(Algorithm.FIXED_WINDOW)
+                                .shared(true)
+                                .build())
                         .limit(LimitSpec.builder("tokens", Dimension.TOTAL_TOKENS, 20_000)
-                                .window(Duration.ofSeconds(1)).shared(true).build())
+                                .window(Duration.ofSeconds(1))
+                                .shared(true)
+                                .build())
                         .build());
             }
             AtomicInteger inFlight = new AtomicInteger();
@@ -80,18 +91,25 @@ class SharedStoreInvariantTest {
                 Governor governor = governors.get(g);
                 for (int t = 0; t < THREADS_PER_GOVERNOR; t++) {
                     SplittableRandom random = new SplittableRandom(seed + g * 31L + t);
-                    CallContext call = CallContext.builder("openai").tenant("t" + t).build();
+                    CallContext call =
+                            CallContext.builder("openai").tenant("t" + t).build();
                     Thread th = new Thread(() -> {
                         List<Held> held = new ArrayList<>();
                         try {
                             while (System.currentTimeMillis() < end) {
                                 if (held.isEmpty() || random.nextInt(3) == 0) {
                                     long before = System.currentTimeMillis();
-                                    Demand d = Demand.builder().inputTokens(random.nextInt(500))
-                                            .outputTokens(random.nextInt(500)).build();
-                                    Admission a = random.nextInt(4) == 0 ? governor.tryAdmit(call, d)
-                                            : governor.admit(call, d, System.nanoTime()
-                                                    + TimeUnit.MILLISECONDS.toNanos(random.nextInt(200)));
+                                    Demand d = Demand.builder()
+                                            .inputTokens(random.nextInt(500))
+                                            .outputTokens(random.nextInt(500))
+                                            .build();
+                                    Admission a = random.nextInt(4) == 0
+                                            ? governor.tryAdmit(call, d)
+                                            : governor.admit(
+                                                    call,
+                                                    d,
+                                                    System.nanoTime()
+                                                            + TimeUnit.MILLISECONDS.toNanos(random.nextInt(200)));
                                     long after = System.currentTimeMillis();
                                     if (a.isAdmitted()) {
                                         int now = inFlight.incrementAndGet();
@@ -99,7 +117,9 @@ class SharedStoreInvariantTest {
                                         admitted.incrementAndGet();
                                         long window = before / 1000 == after / 1000 ? before / 1000 : -1;
                                         if (window >= 0) {
-                                            perWindow.computeIfAbsent(window, k -> new AtomicLong()).incrementAndGet();
+                                            perWindow
+                                                    .computeIfAbsent(window, k -> new AtomicLong())
+                                                    .incrementAndGet();
                                         } else {
                                             uncertain.add(before / 1000);
                                             uncertain.add(after / 1000);
@@ -121,8 +141,10 @@ class SharedStoreInvariantTest {
                                             uncertain.add(h.window);
                                         }
                                     } else {
-                                        p.settleAndRelease(Usage.builder().inputTokens(random.nextInt(600))
-                                                .outputTokens(random.nextInt(600)).build());
+                                        p.settleAndRelease(Usage.builder()
+                                                .inputTokens(random.nextInt(600))
+                                                .outputTokens(random.nextInt(600))
+                                                .build());
                                     }
                                 }
                             }
@@ -145,10 +167,13 @@ class SharedStoreInvariantTest {
                 g.close();
             }
             assertThat(failure.get()).as("seed %s", seed).isNull();
-            assertThat(maxInFlight.get()).as("calls in flight at once, seed %s", seed).isLessThanOrEqualTo((int) SLOTS);
+            assertThat(maxInFlight.get())
+                    .as("calls in flight at once, seed %s", seed)
+                    .isLessThanOrEqualTo((int) SLOTS);
             perWindow.forEach((window, n) -> {
                 if (!uncertain.contains(window)) {
-                    assertThat(n.get()).as("admitted and not cancelled in window %s, seed %s", window, seed)
+                    assertThat(n.get())
+                            .as("admitted and not cancelled in window %s, seed %s", window, seed)
                             .isLessThanOrEqualTo(REQUESTS_PER_SECOND);
                 }
             });

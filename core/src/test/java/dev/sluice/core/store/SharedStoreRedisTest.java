@@ -10,7 +10,6 @@ import dev.sluice.core.Admission;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
-import dev.sluice.core.Permit;
 import dev.sluice.core.Usage;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.store.redis.RedisBackend;
@@ -55,8 +54,12 @@ class SharedStoreRedisTest {
     }
 
     private Governor governor(double leaseChunk, int instances, LimitSpec... limits) {
-        StoreConfig config = StoreConfig.builder().url(redis.url()).leaseChunk(leaseChunk).instances(instances)
-                .timeout(Duration.ofMillis(100)).build();
+        StoreConfig config = StoreConfig.builder()
+                .url(redis.url())
+                .leaseChunk(leaseChunk)
+                .instances(instances)
+                .timeout(Duration.ofMillis(100))
+                .build();
         Governor.Builder b = Governor.builder().store(RedisBackend.store(config));
         for (LimitSpec l : limits) {
             b.limit(l);
@@ -67,8 +70,11 @@ class SharedStoreRedisTest {
     }
 
     private static LimitSpec requestsPerSecondWindow(long capacity) {
-        return LimitSpec.builder("rps", Dimension.REQUESTS, capacity).window(Duration.ofSeconds(1))
-                .algorithm(Algorithm.FIXED_WINDOW).shared(true).build();
+        return LimitSpec.builder("rps", Dimension.REQUESTS, capacity)
+                .window(Duration.ofSeconds(1))
+                .algorithm(Algorithm.FIXED_WINDOW)
+                .shared(true)
+                .build();
     }
 
     private static long deadline(long millis) {
@@ -102,7 +108,8 @@ class SharedStoreRedisTest {
                             if (a.isAdmitted()) {
                                 admitted.incrementAndGet();
                                 if (before / 1000 == after / 1000) {
-                                    definite.computeIfAbsent(before / 1000, w -> new AtomicLong()).incrementAndGet();
+                                    definite.computeIfAbsent(before / 1000, w -> new AtomicLong())
+                                            .incrementAndGet();
                                 }
                                 a.permit().settleAndRelease(Usage.NONE);
                                 // a caller at 3x the limit: 60 per window over 9 threads
@@ -118,7 +125,9 @@ class SharedStoreRedisTest {
                 th.join();
             }
             for (AtomicLong n : definite.values()) {
-                assertThat(n.get()).as("admitted in one window, leaseChunk %s", chunk).isLessThanOrEqualTo(capacity);
+                assertThat(n.get())
+                        .as("admitted in one window, leaseChunk %s", chunk)
+                        .isLessThanOrEqualTo(capacity);
             }
             // and the fleet used the limit: at least 2 full windows' worth over 2.2 s
             assertThat(admitted.get()).as("admitted, leaseChunk %s", chunk).isGreaterThanOrEqualTo(2 * capacity);
@@ -127,8 +136,10 @@ class SharedStoreRedisTest {
 
     @Test
     void exactReservationsCostAboutOneRedisCallPerAdmissionAndLeasesFarFewer() throws Exception {
-        LimitSpec tpm = LimitSpec.builder("tpm", Dimension.TOTAL_TOKENS, 1_000_000).window(Duration.ofMinutes(1))
-                .shared(true).build();
+        LimitSpec tpm = LimitSpec.builder("tpm", Dimension.TOTAL_TOKENS, 1_000_000)
+                .window(Duration.ofMinutes(1))
+                .shared(true)
+                .build();
         double[] perAdmission = new double[2];
         double[] chunks = {0, 0.05};
         for (int c = 0; c < 2; c++) {
@@ -138,22 +149,32 @@ class SharedStoreRedisTest {
             long before = g.store().status().calls();
             int n = 400;
             for (int i = 0; i < n; i++) {
-                Admission a = g.admit(call, Demand.builder().inputTokens(100).outputTokens(100).build(), deadline(2_000));
+                Admission a = g.admit(
+                        call,
+                        Demand.builder().inputTokens(100).outputTokens(100).build(),
+                        deadline(2_000));
                 assertThat(a.isAdmitted()).isTrue();
                 a.permit().settleAndRelease(usage(100, 100));
             }
             perAdmission[c] = (double) (g.store().status().calls() - before) / n;
             g.close();
         }
-        System.out.printf("FIGURES Redis calls per admission: %.3f without leasing, %.4f with leases of 5%%%n",
+        System.out.printf(
+                "FIGURES Redis calls per admission: %.3f without leasing, %.4f with leases of 5%%%n",
                 perAdmission[0], perAdmission[1]);
-        assertThat(perAdmission[0]).as("Redis calls per admission without leasing").isBetween(0.5, 2.5);
-        assertThat(perAdmission[1]).as("Redis calls per admission with leases of 5%").isLessThan(0.1);
+        assertThat(perAdmission[0])
+                .as("Redis calls per admission without leasing")
+                .isBetween(0.5, 2.5);
+        assertThat(perAdmission[1])
+                .as("Redis calls per admission with leases of 5%")
+                .isLessThan(0.1);
     }
 
     @Test
     void whenRedisStopsEachGovernorAdmitsFromItsShareAndComesBackWhenRedisDoes() throws Exception {
-        LimitSpec rps = LimitSpec.builder("rps", Dimension.REQUESTS, 40).window(Duration.ofSeconds(1)).shared(true)
+        LimitSpec rps = LimitSpec.builder("rps", Dimension.REQUESTS, 40)
+                .window(Duration.ofSeconds(1))
+                .shared(true)
                 .build();
         Governor a = governor(0.05, 2, rps);
         Governor b = governor(0.05, 2, rps);
@@ -170,7 +191,9 @@ class SharedStoreRedisTest {
         long outageEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500);
         while (System.nanoTime() < outageEnd) {
             Admission adm = a.admit(callA, Demand.oneRequest(), deadline(1_000));
-            assertThat(adm.isAdmitted()).as("admitted during the outage: %s", a.store().status()).isTrue();
+            assertThat(adm.isAdmitted())
+                    .as("admitted during the outage: %s", a.store().status())
+                    .isTrue();
             adm.permit().settleAndRelease(Usage.NONE);
             admittedDuringOutage.incrementAndGet();
         }
@@ -180,8 +203,9 @@ class SharedStoreRedisTest {
         assertThat(admittedDuringOutage.get()).isBetween(10, 20 + 30 + 2);
 
         redis.startAgain();
-        await().atMost(Duration.ofSeconds(5)).until(() -> !a.store().status().isFallback()
-                && !b.store().status().isFallback());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() ->
+                        !a.store().status().isFallback() && !b.store().status().isFallback());
         assertThat(a.store().status().recoveries()).isEqualTo(1);
         Admission after = b.admit(callB, Demand.oneRequest(), deadline(2_000));
         assertThat(after.isAdmitted()).isTrue();
@@ -190,9 +214,12 @@ class SharedStoreRedisTest {
 
     @Test
     void aDeadInstancesConcurrencyHoldingsExpireAndTheOthersGetTheSlots() throws Exception {
-        LimitSpec slots = LimitSpec.builder("slots", Dimension.CONCURRENCY, 3).shared(true).build();
+        LimitSpec slots = LimitSpec.builder("slots", Dimension.CONCURRENCY, 3)
+                .shared(true)
+                .build();
         // an instance that takes every slot and then dies: it never announces itself again
-        RedisBackend dead = RedisBackend.of(StoreConfig.builder().url(redis.url()).build());
+        RedisBackend dead =
+                RedisBackend.of(StoreConfig.builder().url(redis.url()).build());
         SyncRequest r = new SyncRequest("dead-1", 600);
         SyncRequest.Entry e = new SyncRequest.Entry("slots", SyncRequest.CONCURRENCY, 3, 0, 0, 0, "dead-1/1");
         e.held = 3;
@@ -206,14 +233,19 @@ class SharedStoreRedisTest {
         long sinceDeathMillis = (System.nanoTime() - diedAt) / 1_000_000;
         assertThat(a.isAdmitted()).isTrue();
         // its heartbeat said 600 ms; the slots come back then, not before and not much later
-        assertThat(sinceDeathMillis).as("slots came back after the dead instance expired").isBetween(400L, 2_500L);
+        assertThat(sinceDeathMillis)
+                .as("slots came back after the dead instance expired")
+                .isBetween(400L, 2_500L);
         a.permit().settleAndRelease(Usage.NONE);
     }
 
     @Test
     void aSharedWindowMirroringTheProviderAdmitsNothingInItsLastMoments() throws Exception {
-        LimitSpec providers = LimitSpec.builder("provider-rps", Dimension.REQUESTS, 30).window(Duration.ofSeconds(1))
-                .algorithm(Algorithm.FIXED_WINDOW).mirrorsProvider(true).build();
+        LimitSpec providers = LimitSpec.builder("provider-rps", Dimension.REQUESTS, 30)
+                .window(Duration.ofSeconds(1))
+                .algorithm(Algorithm.FIXED_WINDOW)
+                .mirrorsProvider(true)
+                .build();
         Governor g = governor(0, 1, providers);
         // warm the store up, then wait for the closing stretch: the last 100 ms of a 1 s window
         g.admit(call(), Demand.oneRequest(), deadline(2_000)).permit().settleAndRelease(Usage.NONE);
@@ -225,7 +257,9 @@ class SharedStoreRedisTest {
         long admitted = System.currentTimeMillis();
         assertThat(a.isAdmitted()).isTrue();
         // room was left in that window (1 of 30 used), yet the call waits for the next window
-        assertThat(admitted / 1000).as("asked at %d, admitted at %d", asked, admitted).isGreaterThan(asked / 1000);
+        assertThat(admitted / 1000)
+                .as("asked at %d, admitted at %d", asked, admitted)
+                .isGreaterThan(asked / 1000);
         a.permit().settleAndRelease(Usage.NONE);
     }
 
@@ -234,8 +268,8 @@ class SharedStoreRedisTest {
         Governor a = governor(0, 2);
         Governor b = governor(0, 2);
         // both instances read the same headers: 20 requests a minute, all 20 left
-        List<Governor.LearnedBudget> headers = List.of(
-                new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
+        List<Governor.LearnedBudget> headers =
+                List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
         a.learn(call(), headers);
         b.learn(call(), headers);
         long admitted = 0;
@@ -247,7 +281,9 @@ class SharedStoreRedisTest {
             aRefused |= !fromA.isAdmitted();
             bRefused |= !fromB.isAdmitted();
             admitted += (fromA.isAdmitted() ? 1 : 0) + (fromB.isAdmitted() ? 1 : 0);
-            assertThat(admitted).as("admitted by the fleet under a learned budget of 20").isLessThanOrEqualTo(21);
+            assertThat(admitted)
+                    .as("admitted by the fleet under a learned budget of 20")
+                    .isLessThanOrEqualTo(21);
         }
         // 20, and the refill of one request every 3 s during the loop
         assertThat(admitted).isGreaterThanOrEqualTo(18);
@@ -262,8 +298,10 @@ class SharedStoreRedisTest {
 
     @Test
     void aCallLargerThanWhatTheFleetHasLeftWaitsForTheRefillNotForever() throws Exception {
-        LimitSpec tokens = LimitSpec.builder("tokens", Dimension.TOTAL_TOKENS, 1_000).window(Duration.ofSeconds(1))
-                .shared(true).build();
+        LimitSpec tokens = LimitSpec.builder("tokens", Dimension.TOTAL_TOKENS, 1_000)
+                .window(Duration.ofSeconds(1))
+                .shared(true)
+                .build();
         Governor a = governor(0, 2, tokens);
         Governor b = governor(0, 2, tokens);
         Admission big = a.admit(call(), Demand.builder().inputTokens(900).build(), deadline(1_000));

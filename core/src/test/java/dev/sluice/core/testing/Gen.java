@@ -100,8 +100,17 @@ public interface Gen<T> {
     static Gen<Double> doubles() {
         return random -> {
             if (random.nextInt(16) == 0) {
-                return new double[] {0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MAX_VALUE,
-                        -Double.MAX_VALUE, 1.0, -1.0}[random.nextInt(8)];
+                return new double[] {
+                            0.0,
+                            -0.0,
+                            Double.MIN_VALUE,
+                            -Double.MIN_VALUE,
+                            Double.MAX_VALUE,
+                            -Double.MAX_VALUE,
+                            1.0,
+                            -1.0
+                        }
+                        [random.nextInt(8)];
             }
             double d;
             do {
@@ -146,8 +155,8 @@ public interface Gen<T> {
                 case 0:
                     return (char) random.nextInt(0x80);
                 case 1:
-                    return Character.highSurrogate(random.nextInt(Character.MIN_SUPPLEMENTARY_CODE_POINT,
-                            Character.MAX_CODE_POINT + 1));
+                    return Character.highSurrogate(
+                            random.nextInt(Character.MIN_SUPPLEMENTARY_CODE_POINT, Character.MAX_CODE_POINT + 1));
                 default:
                     return (char) random.nextInt(0x10000);
             }

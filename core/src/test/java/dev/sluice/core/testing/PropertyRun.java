@@ -78,11 +78,18 @@ public final class PropertyRun {
     }
 
     private static String report(long seed, int i, int tries, Trial trial, Throwable e) {
-        StringBuilder b = new StringBuilder("Property failed on try ").append(i).append(" of ").append(tries)
-                .append(" (seed ").append(seed).append("); replay with -Dsluice.seed=").append(seed);
+        StringBuilder b = new StringBuilder("Property failed on try ")
+                .append(i)
+                .append(" of ")
+                .append(tries)
+                .append(" (seed ")
+                .append(seed)
+                .append("); replay with -Dsluice.seed=")
+                .append(seed);
         StackTraceElement test = caller();
         if (test != null) {
-            String simpleName = test.getClassName().substring(test.getClassName().lastIndexOf('.') + 1);
+            String simpleName =
+                    test.getClassName().substring(test.getClassName().lastIndexOf('.') + 1);
             b.append(" -Dtest=").append(simpleName).append('#').append(test.getMethodName());
         }
         for (Supplier<String> d : trial.drawn) {
@@ -109,8 +116,8 @@ public final class PropertyRun {
         }
         if (value instanceof byte[]) {
             byte[] bytes = (byte[]) value;
-            return bytes.length + " bytes " + quoted(new String(bytes, 0, Math.min(bytes.length, 4 * SHOWN_CHARS),
-                    StandardCharsets.UTF_8));
+            return bytes.length + " bytes "
+                    + quoted(new String(bytes, 0, Math.min(bytes.length, 4 * SHOWN_CHARS), StandardCharsets.UTF_8));
         }
         if (value instanceof Map) {
             StringBuilder b = new StringBuilder("{");
@@ -151,7 +158,9 @@ public final class PropertyRun {
             }
         }
         b.append('"');
-        return s.length() > SHOWN_CHARS ? b.append("... (").append(s.length()).append(" chars)").toString() : b.toString();
+        return s.length() > SHOWN_CHARS
+                ? b.append("... (").append(s.length()).append(" chars)").toString()
+                : b.toString();
     }
 
     private static String abbreviated(String s) {

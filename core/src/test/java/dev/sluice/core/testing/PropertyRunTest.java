@@ -24,12 +24,15 @@ class PropertyRunTest {
     @Test
     void aFailureNamesItsSeedTryAndInputs() {
         assertThatThrownBy(() -> PropertyRun.forAll(7, 1_000, trial -> {
-            long n = trial.draw("n", COUNTS);
-            String text = trial.draw("text", Gen.of("a\"b", "x".repeat(1_000)));
-            assertThat(n).as("n").isLessThan(900_000);
-        })).isInstanceOf(AssertionError.class)
-                .hasMessageContaining("replay with -Dsluice.seed=7 -Dtest=PropertyRunTest#aFailureNamesItsSeedTryAndInputs")
-                .hasMessageMatching("(?s)Property failed on try \\d+ of 1000 .*\n  n = \\d+\n  text = \".*\n.*\\[n\\].*");
+                    long n = trial.draw("n", COUNTS);
+                    String text = trial.draw("text", Gen.of("a\"b", "x".repeat(1_000)));
+                    assertThat(n).as("n").isLessThan(900_000);
+                }))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining(
+                        "replay with -Dsluice.seed=7 -Dtest=PropertyRunTest#aFailureNamesItsSeedTryAndInputs")
+                .hasMessageMatching(
+                        "(?s)Property failed on try \\d+ of 1000 .*\n  n = \\d+\n  text = \".*\n.*\\[n\\].*");
     }
 
     @Test

@@ -17,24 +17,32 @@ import dev.sluice.it.harness.AppReport;
 public final class AnthropicApp {
 
     public static void main(String[] args) throws Exception {
-        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(args[0]).apiKey("sk-ant-test-app").build();
+        AnthropicClient client = AnthropicOkHttpClient.builder()
+                .baseUrl(args[0])
+                .apiKey("sk-ant-test-app")
+                .build();
         boolean stream = args[1].equals("stream");
         MessageCreateParams params = MessageCreateParams.builder()
                 .model("claude-3-5-haiku-latest")
                 .maxTokens(32)
                 .addUserMessage("Say hello to the integration test, briefly.")
                 .build();
-        AppReport report = Load.closedLoop(Integer.parseInt(args[2]), Integer.parseInt(args[3]), (thread, i) -> {
-            if (!stream) {
-                client.messages().create(params);
-                return;
-            }
-            try (StreamResponse<RawMessageStreamEvent> events = client.messages().createStreaming(params)) {
-                if (events.stream().count() == 0) {
-                    throw new IllegalStateException("empty stream");
-                }
-            }
-        }, AnthropicApp::body);
+        AppReport report = Load.closedLoop(
+                Integer.parseInt(args[2]),
+                Integer.parseInt(args[3]),
+                (thread, i) -> {
+                    if (!stream) {
+                        client.messages().create(params);
+                        return;
+                    }
+                    try (StreamResponse<RawMessageStreamEvent> events =
+                            client.messages().createStreaming(params)) {
+                        if (events.stream().count() == 0) {
+                            throw new IllegalStateException("empty stream");
+                        }
+                    }
+                },
+                AnthropicApp::body);
         Load.finish(report);
     }
 

@@ -18,10 +18,13 @@ public final class GoogleGenAiApp {
                 .apiKey("gemini-test-key")
                 .httpOptions(HttpOptions.builder().baseUrl(args[0]).build())
                 .build();
-        GenerateContentConfig config = GenerateContentConfig.builder().maxOutputTokens(32).build();
-        AppReport report = Load.closedLoop(Integer.parseInt(args[1]), Integer.parseInt(args[2]),
-                (thread, i) -> client.models.generateContent("gemini-2.0-flash",
-                        "Say hello to the integration test, briefly.", config),
+        GenerateContentConfig config =
+                GenerateContentConfig.builder().maxOutputTokens(32).build();
+        AppReport report = Load.closedLoop(
+                Integer.parseInt(args[1]),
+                Integer.parseInt(args[2]),
+                (thread, i) -> client.models.generateContent(
+                        "gemini-2.0-flash", "Say hello to the integration test, briefly.", config),
                 failure -> null);
         Load.finish(report);
     }

@@ -20,8 +20,11 @@ public final class LangChain4jApp {
                 .maxTokens(32)
                 .httpClientBuilder(JdkHttpClient.builder())
                 .build();
-        AppReport report = Load.closedLoop(Integer.parseInt(args[1]), Integer.parseInt(args[2]),
-                (thread, i) -> model.chat("Say hello to the integration test, briefly."), failure -> null);
+        AppReport report = Load.closedLoop(
+                Integer.parseInt(args[1]),
+                Integer.parseInt(args[2]),
+                (thread, i) -> model.chat("Say hello to the integration test, briefly."),
+                failure -> null);
         Load.finish(report);
     }
 }

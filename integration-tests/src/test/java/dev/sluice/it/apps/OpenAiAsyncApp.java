@@ -25,16 +25,20 @@ public final class OpenAiAsyncApp {
         for (int i = 0; i < total; i++) {
             slots.acquire();
             long begun = report.begin();
-            all[i] = client.async().chat().completions().create(OpenAiChatApp.params()).whenComplete((r, failure) -> {
-                if (failure == null) {
-                    report.succeeded(begun);
-                } else {
-                    Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-                    report.count(Outcomes.classify(cause, OpenAiChatApp.body(cause)), 1);
-                    report.failed(begun, cause);
-                }
-                slots.release();
-            });
+            all[i] = client.async()
+                    .chat()
+                    .completions()
+                    .create(OpenAiChatApp.params())
+                    .whenComplete((r, failure) -> {
+                        if (failure == null) {
+                            report.succeeded(begun);
+                        } else {
+                            Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+                            report.count(Outcomes.classify(cause, OpenAiChatApp.body(cause)), 1);
+                            report.failed(begun, cause);
+                        }
+                        slots.release();
+                    });
         }
         CompletableFuture.allOf(all).handle((v, e) -> null).get(5, TimeUnit.MINUTES);
         Load.finish(report);

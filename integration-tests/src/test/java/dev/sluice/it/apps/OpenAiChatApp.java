@@ -26,13 +26,14 @@ public final class OpenAiChatApp {
         int calls = Integer.parseInt(args[2]);
         String tenant = args.length > 3 ? args[3] : null;
         OpenAIClient client = client(baseUrl, tenant);
-        AppReport report = Load.closedLoop(threads, calls,
-                (thread, i) -> client.chat().completions().create(params()), OpenAiChatApp::body);
+        AppReport report = Load.closedLoop(
+                threads, calls, (thread, i) -> client.chat().completions().create(params()), OpenAiChatApp::body);
         Load.finish(report);
     }
 
     static OpenAIClient client(String baseUrl, String tenant) {
-        OpenAIOkHttpClient.Builder builder = OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-test-app");
+        OpenAIOkHttpClient.Builder builder =
+                OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-test-app");
         if (tenant != null) {
             builder.putHeader("X-Sluice-Tenant", tenant).putHeader("x-sim-tenant", tenant);
         }

@@ -64,7 +64,8 @@ public final class OpenAiLocalRejectionApp {
                     report.note("exception", e.getClass().getName());
                     report.note("message", e.getMessage());
                     Optional<Map<String, JsonValue>> error = e.body().asObject();
-                    Optional<Map<String, JsonValue>> sluice = error.orElseThrow().get("sluice").asObject();
+                    Optional<Map<String, JsonValue>> sluice =
+                            error.orElseThrow().get("sluice").asObject();
                     sluice.orElseThrow().forEach((k, v) -> report.note("sluice." + k, text(v)));
                     throw e;
                 }

@@ -15,15 +15,19 @@ public final class OpenAiStreamingApp {
 
     public static void main(String[] args) throws Exception {
         OpenAIClient client = OpenAiChatApp.client(args[0], null);
-        AppReport report = Load.closedLoop(Integer.parseInt(args[1]), Integer.parseInt(args[2]), (thread, i) -> {
-            try (StreamResponse<ChatCompletionChunk> stream =
-                    client.chat().completions().createStreaming(OpenAiChatApp.params())) {
-                long chunks = stream.stream().count();
-                if (chunks == 0) {
-                    throw new IllegalStateException("empty stream");
-                }
-            }
-        }, OpenAiChatApp::body);
+        AppReport report = Load.closedLoop(
+                Integer.parseInt(args[1]),
+                Integer.parseInt(args[2]),
+                (thread, i) -> {
+                    try (StreamResponse<ChatCompletionChunk> stream =
+                            client.chat().completions().createStreaming(OpenAiChatApp.params())) {
+                        long chunks = stream.stream().count();
+                        if (chunks == 0) {
+                            throw new IllegalStateException("empty stream");
+                        }
+                    }
+                },
+                OpenAiChatApp::body);
         Load.finish(report);
     }
 }

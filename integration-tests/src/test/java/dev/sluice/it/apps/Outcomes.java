@@ -53,7 +53,9 @@ public final class Outcomes {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             String name = t.getClass().getSimpleName();
             String message = String.valueOf(t.getMessage());
-            if (name.equals("RateLimitException") || message.startsWith("429") || message.contains("status code 429")
+            if (name.equals("RateLimitException")
+                    || message.startsWith("429")
+                    || message.contains("status code 429")
                     || message.contains("RESOURCE_EXHAUSTED")) {
                 return true;
             }

@@ -35,7 +35,8 @@ public final class RawHttpApp {
         HttpClient client = HttpClient.newHttpClient();
         return (thread, i) -> {
             HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-                    .header("Authorization", "Bearer sk-test-raw-jdk").header("X-Sluice-Tenant", "raw-" + thread)
+                    .header("Authorization", "Bearer sk-test-raw-jdk")
+                    .header("X-Sluice-Tenant", "raw-" + thread)
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(BODY))
                     .build();
@@ -50,8 +51,10 @@ public final class RawHttpApp {
         OkHttpClient client = new OkHttpClient();
         MediaType json = MediaType.get("application/json");
         return (thread, i) -> {
-            Request request = new Request.Builder().url(url)
-                    .header("Authorization", "Bearer sk-test-raw-okhttp").header("X-Sluice-Tenant", "raw-" + thread)
+            Request request = new Request.Builder()
+                    .url(url)
+                    .header("Authorization", "Bearer sk-test-raw-okhttp")
+                    .header("X-Sluice-Tenant", "raw-" + thread)
                     .post(RequestBody.create(BODY.getBytes(StandardCharsets.UTF_8), json))
                     .build();
             try (Response response = client.newCall(request).execute()) {

@@ -38,12 +38,21 @@ public final class TenantsApp {
         Map<String, OpenAIClient> clients = new LinkedHashMap<>();
         for (int a = 2; a < args.length; a++) {
             String[] spec = args[a].split(":");
-            OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-test-tenants")
-                    .putHeader("X-Sluice-Tenant", spec[0]).putHeader("x-sim-tenant", spec[0])
-                    .putHeader("X-Sluice-Class", spec[1]).build();
+            OpenAIClient client = OpenAIOkHttpClient.builder()
+                    .baseUrl(baseUrl)
+                    .apiKey("sk-test-tenants")
+                    .putHeader("X-Sluice-Tenant", spec[0])
+                    .putHeader("x-sim-tenant", spec[0])
+                    .putHeader("X-Sluice-Class", spec[1])
+                    .build();
             // one call each first: the measured load must not include the JVM's cold start
-            client.chat().completions().create(ChatCompletionCreateParams.builder().model(ChatModel.GPT_4O_MINI)
-                    .addUserMessage("warm up").maxCompletionTokens(1).build());
+            client.chat()
+                    .completions()
+                    .create(ChatCompletionCreateParams.builder()
+                            .model(ChatModel.GPT_4O_MINI)
+                            .addUserMessage("warm up")
+                            .maxCompletionTokens(1)
+                            .build());
             clients.put(spec[0], client);
         }
         long t0 = System.currentTimeMillis();
@@ -65,12 +74,14 @@ public final class TenantsApp {
                 }
                 group.call(() -> {
                     try {
-                        client.chat().completions().create(ChatCompletionCreateParams.builder()
-                                .model(ChatModel.GPT_4O_MINI)
-                                .addUserMessage("Write a short report for tenant " + tenant + ".")
-                                .maxCompletionTokens(maxTokens)
-                                .putAdditionalHeader("x-sim-call-id", id)
-                                .build());
+                        client.chat()
+                                .completions()
+                                .create(ChatCompletionCreateParams.builder()
+                                        .model(ChatModel.GPT_4O_MINI)
+                                        .addUserMessage("Write a short report for tenant " + tenant + ".")
+                                        .maxCompletionTokens(maxTokens)
+                                        .putAdditionalHeader("x-sim-call-id", id)
+                                        .build());
                     } catch (Throwable failure) {
                         group.count(Outcomes.classify(failure, OpenAiChatApp.body(failure)), 1);
                         throw failure;

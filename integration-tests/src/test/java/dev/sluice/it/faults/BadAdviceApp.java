@@ -54,30 +54,48 @@ import okhttp3.Response;
  */
 public final class BadAdviceApp {
 
-    enum Op { JDK_SEND, JDK_SEND_ASYNC, OKHTTP_EXECUTE, OKHTTP_ENQUEUE, OKHTTP_CANCEL, OPENAI_SDK }
+    enum Op {
+        JDK_SEND,
+        JDK_SEND_ASYNC,
+        OKHTTP_EXECUTE,
+        OKHTTP_ENQUEUE,
+        OKHTTP_CANCEL,
+        OPENAI_SDK
+    }
 
     /** What the server answers: 200, 400, 503 (retryable), nothing listening, or a slow 200 to cancel. */
-    enum Kind { OK, BAD, BUSY, REFUSED, SLOW }
+    enum Kind {
+        OK,
+        BAD,
+        BUSY,
+        REFUSED,
+        SLOW
+    }
 
-    private static final String OK_BODY = "{\"id\":\"chatcmpl-fixed\",\"object\":\"chat.completion\",\"created\":1700000000,"
-            + "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
-            + "\"content\":\"hello from the fixed provider\"},\"finish_reason\":\"stop\"}],"
-            + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":5,\"total_tokens\":14}}";
-    private static final String BAD_BODY = "{\"error\":{\"message\":\"bad request, fixed\",\"type\":\"invalid_request_error\","
-            + "\"param\":null,\"code\":null}}";
+    private static final String OK_BODY =
+            "{\"id\":\"chatcmpl-fixed\",\"object\":\"chat.completion\",\"created\":1700000000,"
+                    + "\"model\":\"gpt-4o-mini\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                    + "\"content\":\"hello from the fixed provider\"},\"finish_reason\":\"stop\"}],"
+                    + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":5,\"total_tokens\":14}}";
+    private static final String BAD_BODY =
+            "{\"error\":{\"message\":\"bad request, fixed\",\"type\":\"invalid_request_error\","
+                    + "\"param\":null,\"code\":null}}";
     private static final String BUSY_BODY = "{\"error\":{\"message\":\"overloaded, fixed\",\"type\":\"server_error\","
             + "\"param\":null,\"code\":null}}";
-    private static final String REQUEST = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],"
-            + "\"max_tokens\":16}";
+    private static final String REQUEST =
+            "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]," + "\"max_tokens\":16}";
     private static final long CALL_TIMEOUT_SECONDS = 15;
-    private static final ObjectMapper JSON = new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+    private static final ObjectMapper JSON =
+            new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
     private final AtomicInteger ids = new AtomicInteger();
     private final String base;
     private final String refusedBase;
-    private final HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient jdk = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final OkHttpClient okhttp = new OkHttpClient();
     private final OpenAIClient sdk;
     private final OpenAIClient sdkRefused;
@@ -85,8 +103,14 @@ public final class BadAdviceApp {
     private BadAdviceApp(int port, int closedPort) {
         base = "http://api.openai.com:" + port;
         refusedBase = "http://api.openai.com:" + closedPort;
-        sdk = OpenAIOkHttpClient.builder().baseUrl(base + "/v1").apiKey("sk-test-faults").build();
-        sdkRefused = OpenAIOkHttpClient.builder().baseUrl(refusedBase + "/v1").apiKey("sk-test-faults").build();
+        sdk = OpenAIOkHttpClient.builder()
+                .baseUrl(base + "/v1")
+                .apiKey("sk-test-faults")
+                .build();
+        sdkRefused = OpenAIOkHttpClient.builder()
+                .baseUrl(refusedBase + "/v1")
+                .apiKey("sk-test-faults")
+                .build();
     }
 
     public static void main(String[] args) throws Exception {
@@ -200,7 +224,8 @@ public final class BadAdviceApp {
             case OKHTTP_CANCEL:
                 return List.of(Kind.SLOW);
             case OPENAI_SDK:
-                return List.of(Kind.OK, Kind.BAD); // the SDK's own retries of 503 and refusals take seconds without the agent
+                return List.of(
+                        Kind.OK, Kind.BAD); // the SDK's own retries of 503 and refusals take seconds without the agent
             default:
                 return List.of(Kind.OK, Kind.BAD, Kind.BUSY, Kind.REFUSED);
         }
@@ -224,9 +249,19 @@ public final class BadAdviceApp {
         long sluiceFaults = probe.sluiceFaults() - sluiceFaultsBefore;
         String held = probe.awaitGovernorIdle();
         AtomicInteger seen = attempts.get(id);
-        System.out.println(String.join("\t", "ROW", fault, op.name(), kind.name(), outcome,
-                String.valueOf(seen == null ? 0 : seen.get()), String.valueOf(hookFaults), String.valueOf(sluiceFaults),
-                String.valueOf(fired), held, String.valueOf(millis)));
+        System.out.println(String.join(
+                "\t",
+                "ROW",
+                fault,
+                op.name(),
+                kind.name(),
+                outcome,
+                String.valueOf(seen == null ? 0 : seen.get()),
+                String.valueOf(hookFaults),
+                String.valueOf(sluiceFaults),
+                String.valueOf(fired),
+                held,
+                String.valueOf(millis)));
     }
 
     private String call(Op op, Kind kind, String id) throws Exception {
@@ -238,7 +273,8 @@ public final class BadAdviceApp {
             }
             case JDK_SEND_ASYNC: {
                 try {
-                    HttpResponse<String> r = jdk.sendAsync(jdkRequest(url, kind, id), HttpResponse.BodyHandlers.ofString())
+                    HttpResponse<String> r = jdk.sendAsync(
+                                    jdkRequest(url, kind, id), HttpResponse.BodyHandlers.ofString())
                             .get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
                     return "status=" + r.statusCode() + " body=" + normalize(r.body());
                 } catch (ExecutionException e) {
@@ -261,16 +297,18 @@ public final class BadAdviceApp {
                     @Override
                     public void onFailure(Call c, IOException e) {
                         // a cancelled call fails with some IOException, which one depends on when the cancel lands
-                        result.set("onFailure " + (op == Op.OKHTTP_CANCEL ? IOException.class.getName()
-                                : e.getClass().getName()) + (c == call ? "" : " (another Call)"));
+                        result.set("onFailure "
+                                + (op == Op.OKHTTP_CANCEL
+                                        ? IOException.class.getName()
+                                        : e.getClass().getName()) + (c == call ? "" : " (another Call)"));
                         done.countDown();
                     }
 
                     @Override
                     public void onResponse(Call c, Response r) {
                         try (r) {
-                            result.set("onResponse status=" + r.code() + " body=" + normalize(r.body().string())
-                                    + (c == call ? "" : " (another Call)"));
+                            result.set("onResponse status=" + r.code() + " body="
+                                    + normalize(r.body().string()) + (c == call ? "" : " (another Call)"));
                         } catch (Throwable t) {
                             result.set("onResponse threw " + describe(t));
                         }
@@ -288,11 +326,19 @@ public final class BadAdviceApp {
             }
             case OPENAI_SDK: {
                 ChatCompletionCreateParams params = ChatCompletionCreateParams.builder()
-                        .model(ChatModel.GPT_4O_MINI).addUserMessage("hi").maxCompletionTokens(16)
-                        .putAdditionalHeader("x-test-id", id).putAdditionalHeader("x-test-kind", kind.name()).build();
+                        .model(ChatModel.GPT_4O_MINI)
+                        .addUserMessage("hi")
+                        .maxCompletionTokens(16)
+                        .putAdditionalHeader("x-test-id", id)
+                        .putAdditionalHeader("x-test-kind", kind.name())
+                        .build();
                 try {
-                    ChatCompletion c = (kind == Kind.REFUSED ? sdkRefused : sdk).chat().completions().create(params);
-                    return "completion content=" + c.choices().get(0).message().content().orElse("?");
+                    ChatCompletion c = (kind == Kind.REFUSED ? sdkRefused : sdk)
+                            .chat()
+                            .completions()
+                            .create(params);
+                    return "completion content="
+                            + c.choices().get(0).message().content().orElse("?");
                 } catch (OpenAIServiceException e) {
                     return "threw " + e.getClass().getName() + " status=" + e.statusCode();
                 }
@@ -312,17 +358,23 @@ public final class BadAdviceApp {
 
     private static HttpRequest jdkRequest(String url, Kind kind, String id) {
         return HttpRequest.newBuilder(URI.create(url))
-                .header("authorization", "Bearer sk-test-faults").header("content-type", "application/json")
-                .header("x-test-id", id).header("x-test-kind", kind.name())
+                .header("authorization", "Bearer sk-test-faults")
+                .header("content-type", "application/json")
+                .header("x-test-id", id)
+                .header("x-test-kind", kind.name())
                 .timeout(Duration.ofSeconds(CALL_TIMEOUT_SECONDS))
-                .POST(HttpRequest.BodyPublishers.ofString(REQUEST)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(REQUEST))
+                .build();
     }
 
     private static Request okRequest(String url, Kind kind, String id) {
-        return new Request.Builder().url(url)
+        return new Request.Builder()
+                .url(url)
                 .header("authorization", "Bearer sk-test-faults")
-                .header("x-test-id", id).header("x-test-kind", kind.name())
-                .post(RequestBody.create(REQUEST, MediaType.get("application/json"))).build();
+                .header("x-test-id", id)
+                .header("x-test-kind", kind.name())
+                .post(RequestBody.create(REQUEST, MediaType.get("application/json")))
+                .build();
     }
 
     /**
@@ -353,6 +405,10 @@ public final class BadAdviceApp {
 
     private static String describe(Throwable t) {
         boolean injected = t != null && t.getMessage() != null && t.getMessage().startsWith("injected fault");
-        return t == null ? "null" : injected ? "an injected fault (" + t.getMessage() + ")" : t.getClass().getName();
+        return t == null
+                ? "null"
+                : injected
+                        ? "an injected fault (" + t.getMessage() + ")"
+                        : t.getClass().getName();
     }
 }

@@ -70,12 +70,15 @@ class BadAdviceIT {
         @Override
         public String toString() {
             return fault + " " + call() + ": " + outcome + " (attempts " + attempts + ", hook faults " + hookFaults
-                    + ", sluice faults " + sluiceFaults + ", fired " + fired + ", held " + held + ", " + millis + " ms)";
+                    + ", sluice faults " + sluiceFaults + ", fired " + fired + ", held " + held + ", " + millis
+                    + " ms)";
         }
     }
 
     private static ForkedApp app(String mode) {
-        return ForkedApp.of(BadAdviceApp.class).args(mode).timeout(Duration.ofMinutes(3))
+        return ForkedApp.of(BadAdviceApp.class)
+                .args(mode)
+                .timeout(Duration.ofMinutes(3))
                 .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST));
     }
 
@@ -98,8 +101,8 @@ class BadAdviceIT {
         }
         assertThat(baseline).hasSize(19);
         // the provider answers each call at once; only a refused connection never reaches it
-        baseline.values().forEach(row -> assertThat(row.attempts).as("%s", row)
-                .isEqualTo(row.kind.equals("REFUSED") ? 0 : 1));
+        baseline.values()
+                .forEach(row -> assertThat(row.attempts).as("%s", row).isEqualTo(row.kind.equals("REFUSED") ? 0 : 1));
         assertThat(baseline.get("JDK_SEND/OK").outcome).contains("hello from the fixed provider");
         assertThat(baseline.get("JDK_SEND/REFUSED").outcome).contains("java.net.ConnectException");
         assertThat(baseline.get("OKHTTP_CANCEL/SLOW").outcome).startsWith("onFailure java.io.IOException");
@@ -107,7 +110,8 @@ class BadAdviceIT {
 
     @Test
     void everyFaultBehindEveryHookLeavesTheApplicationsOutcomeAsWithoutTheAgent() throws Exception {
-        ForkedApp.Result r = app("matrix").withAgent("retry.baseBackoff=1ms").run().assertOk();
+        ForkedApp.Result r =
+                app("matrix").withAgent("retry.baseBackoff=1ms").run().assertOk();
         List<Row> rows = rows(r);
         Set<String> firedFaults = new TreeSet<>();
         Set<String> allFaults = new TreeSet<>();
@@ -119,10 +123,14 @@ class BadAdviceIT {
             soft.assertThat(row.outcome).as("outcome of %s", row).isEqualTo(expected.outcome);
             soft.assertThat(row.held).as("in flight/waiting after %s", row).isEqualTo("0/0");
             if (row.kind.equals("OK") || row.kind.equals("BAD")) {
-                soft.assertThat(row.attempts).as("attempts of %s (never sent twice)", row).isEqualTo(1);
+                soft.assertThat(row.attempts)
+                        .as("attempts of %s (never sent twice)", row)
+                        .isEqualTo(1);
             }
             if (row.fault.equals("none")) {
-                soft.assertThat(row.hookFaults + row.sluiceFaults).as("faults counted without a fault: %s", row).isZero();
+                soft.assertThat(row.hookFaults + row.sluiceFaults)
+                        .as("faults counted without a fault: %s", row)
+                        .isZero();
             } else if (row.fired > 0) {
                 firedFaults.add(row.fault);
                 if (row.hookFaults + row.sluiceFaults > 0) {
@@ -133,15 +141,18 @@ class BadAdviceIT {
             }
         }
         allFaults.remove("none");
-        soft.assertThat(firedFaults).as("faults that fired in at least one call").isEqualTo(allFaults);
-        System.out.printf("bad advice: %d calls, %d faults fired, counted: %s%n", rows.size(), firedFaults.size(),
-                counted);
+        soft.assertThat(firedFaults)
+                .as("faults that fired in at least one call")
+                .isEqualTo(allFaults);
+        System.out.printf(
+                "bad advice: %d calls, %d faults fired, counted: %s%n", rows.size(), firedFaults.size(), counted);
         soft.assertAll();
     }
 
     @Test
     void aHookFactoryThatThrowsLetsEveryCallThroughAndIsCounted() throws Exception {
-        ForkedApp.Result r = app("factory").withAgent("retry.baseBackoff=1ms").run().assertOk();
+        ForkedApp.Result r =
+                app("factory").withAgent("retry.baseBackoff=1ms").run().assertOk();
         List<Row> rows = rows(r);
         assertThat(rows).hasSize(baseline.size());
         SoftAssertions soft = new SoftAssertions();

@@ -259,22 +259,38 @@ final class FaultyGovernance implements Governance {
     static InjectedFault transportFault(String method) {
         String where = "transport." + method;
         switch (method) {
-            case "method": return new InjectedFault(where) {};
-            case "url": return new InjectedFault(where) {};
-            case "requestHeaders": return new InjectedFault(where) {};
-            case "requestBody": return new InjectedFault(where) {};
-            case "callerTimeoutNanos": return new InjectedFault(where) {};
-            case "isCancelled": return new InjectedFault(where) {};
-            case "send": return new InjectedFault(where) {};
-            case "sendAsync": return new InjectedFault(where) {};
-            case "status": return new InjectedFault(where) {};
-            case "responseHeaders": return new InjectedFault(where) {};
-            case "errorBody": return new InjectedFault(where) {};
-            case "handBack": return new InjectedFault(where) {};
-            case "discard": return new InjectedFault(where) {};
-            case "localResponse": return new InjectedFault(where) {};
-            case "callbackExecutor": return new InjectedFault(where) {};
-            default: throw new IllegalArgumentException(method);
+            case "method":
+                return new InjectedFault(where) {};
+            case "url":
+                return new InjectedFault(where) {};
+            case "requestHeaders":
+                return new InjectedFault(where) {};
+            case "requestBody":
+                return new InjectedFault(where) {};
+            case "callerTimeoutNanos":
+                return new InjectedFault(where) {};
+            case "isCancelled":
+                return new InjectedFault(where) {};
+            case "send":
+                return new InjectedFault(where) {};
+            case "sendAsync":
+                return new InjectedFault(where) {};
+            case "status":
+                return new InjectedFault(where) {};
+            case "responseHeaders":
+                return new InjectedFault(where) {};
+            case "errorBody":
+                return new InjectedFault(where) {};
+            case "handBack":
+                return new InjectedFault(where) {};
+            case "discard":
+                return new InjectedFault(where) {};
+            case "localResponse":
+                return new InjectedFault(where) {};
+            case "callbackExecutor":
+                return new InjectedFault(where) {};
+            default:
+                throw new IllegalArgumentException(method);
         }
     }
 

@@ -55,7 +55,9 @@ interface Probe {
 
     /** The probe of the agent in this JVM. */
     static Probe sluice() throws ReflectiveOperationException {
-        return (Probe) Class.forName("dev.sluice.it.faults.SluiceProbe").getDeclaredConstructor().newInstance();
+        return (Probe) Class.forName("dev.sluice.it.faults.SluiceProbe")
+                .getDeclaredConstructor()
+                .newInstance();
     }
 
     /** Puts {@link FaultyGovernance} around the agent's governance, and a hook wrapper around its hook factory. */

@@ -48,8 +48,8 @@ final class SluiceProbe implements Probe {
         while (!server.isRegistered(governor)
                 || faulty != null && server.queryNames(providers, null).isEmpty()) {
             if (System.nanoTime() > end) {
-                throw new IllegalStateException("the agent's MXBeans did not appear; jmx: "
-                        + System.getProperty("dev.sluice.agent.jmx"));
+                throw new IllegalStateException(
+                        "the agent's MXBeans did not appear; jmx: " + System.getProperty("dev.sluice.agent.jmx"));
             }
             if (server.isRegistered(governor)) {
                 server.getAttribute(governor, "InFlight"); // a read brings the set of beans up to date

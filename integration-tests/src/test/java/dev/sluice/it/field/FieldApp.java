@@ -46,8 +46,12 @@ public final class FieldApp {
             String[] spec = args[a].split(":");
             String tenant = spec[0];
             int callers = Integer.parseInt(spec[2]);
-            OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey(spec[1])
-                    .putHeader("X-Sluice-Tenant", tenant).putHeader("x-sim-tenant", tenant).build();
+            OpenAIClient client = OpenAIOkHttpClient.builder()
+                    .baseUrl(baseUrl)
+                    .apiKey(spec[1])
+                    .putHeader("X-Sluice-Tenant", tenant)
+                    .putHeader("x-sim-tenant", tenant)
+                    .build();
             AppReport group = report.group(tenant);
             ExecutorService pool = Executors.newFixedThreadPool(callers);
             pools.add(pool);
@@ -55,12 +59,16 @@ public final class FieldApp {
                 pool.submit(() -> {
                     while (counted ? callsLeft.getAndDecrement() > 0 : System.nanoTime() - end < 0) {
                         ChatCompletionCreateParams.Builder params = ChatCompletionCreateParams.builder()
-                                .model(ChatModel.GPT_4O_MINI).addUserMessage(prompt).maxCompletionTokens(maxTokens)
+                                .model(ChatModel.GPT_4O_MINI)
+                                .addUserMessage(prompt)
+                                .maxCompletionTokens(maxTokens)
                                 .putAdditionalHeader("x-sim-call-id", tenant + "-" + ids.incrementAndGet());
                         group.call(() -> {
                             try {
                                 if (stream) {
-                                    params.streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build());
+                                    params.streamOptions(ChatCompletionStreamOptions.builder()
+                                            .includeUsage(true)
+                                            .build());
                                     try (StreamResponse<ChatCompletionChunk> s =
                                             client.chat().completions().createStreaming(params.build())) {
                                         if (s.stream().count() == 0) {

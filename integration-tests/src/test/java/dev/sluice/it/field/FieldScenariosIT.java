@@ -38,8 +38,8 @@ class FieldScenariosIT {
 
     private static final String HOST = "api.openai.com";
     private static final String ORG = "org-field";
-    private static final Table TABLE = new Table("scenario", "agent", "calls ok", "attempts", "provider 429s",
-            "429s at (s after first arrival)", "figure");
+    private static final Table TABLE = new Table(
+            "scenario", "agent", "calls ok", "attempts", "provider 429s", "429s at (s after first arrival)", "figure");
 
     @AfterAll
     static void print() {
@@ -61,11 +61,17 @@ class FieldScenariosIT {
         }
 
         Instant firstArrival() {
-            return exchanges.stream().map(Exchange::arrivedAt).min(Comparator.naturalOrder()).orElseThrow();
+            return exchanges.stream()
+                    .map(Exchange::arrivedAt)
+                    .min(Comparator.naturalOrder())
+                    .orElseThrow();
         }
 
         Instant lastArrival() {
-            return exchanges.stream().map(Exchange::arrivedAt).max(Comparator.naturalOrder()).orElseThrow();
+            return exchanges.stream()
+                    .map(Exchange::arrivedAt)
+                    .max(Comparator.naturalOrder())
+                    .orElseThrow();
         }
 
         /** When the 429s came, per second after the first arrival: "0s:3 5s:1". */
@@ -74,9 +80,13 @@ class FieldScenariosIT {
                 return "-";
             }
             Instant first = firstArrival();
-            Map<Long, Long> perSecond = provider429s().stream().collect(Collectors.groupingBy(
-                    e -> Duration.between(first, e.arrivedAt()).toSeconds(), TreeMap::new, Collectors.counting()));
-            return perSecond.entrySet().stream().map(en -> en.getKey() + "s:" + en.getValue())
+            Map<Long, Long> perSecond = provider429s().stream()
+                    .collect(Collectors.groupingBy(
+                            e -> Duration.between(first, e.arrivedAt()).toSeconds(),
+                            TreeMap::new,
+                            Collectors.counting()));
+            return perSecond.entrySet().stream()
+                    .map(en -> en.getKey() + "s:" + en.getValue())
                     .collect(Collectors.joining(" "));
         }
 
@@ -99,22 +109,31 @@ class FieldScenariosIT {
 
         String failures() {
             StringBuilder out = new StringBuilder();
-            summary.path("groups").fields().forEachRemaining(g -> out.append(g.getKey()).append(g.getValue().get("failures"))
-                    .append(g.getValue().get("counters")).append(' '));
+            summary.path("groups")
+                    .fields()
+                    .forEachRemaining(g -> out.append(g.getKey())
+                            .append(g.getValue().get("failures"))
+                            .append(g.getValue().get("counters"))
+                            .append(' '));
             return out.toString().trim();
         }
     }
 
     static Run run(boolean agent, UnaryOperator<Simulator.Builder> limits, Object... appArgs) throws Exception {
-        Simulator sim = limits.apply(Simulator.builder().profile(Profile.OPENAI)
-                .firstByteLatency(Duration.ofMillis(100)).latencyPerToken(Duration.ofMillis(5))
-                .eachUnmappedKeyItsOwnOrganization()).start();
+        Simulator sim = limits.apply(Simulator.builder()
+                        .profile(Profile.OPENAI)
+                        .firstByteLatency(Duration.ofMillis(100))
+                        .latencyPerToken(Duration.ofMillis(5))
+                        .eachUnmappedKeyItsOwnOrganization())
+                .start();
         try {
             Object[] args = new Object[appArgs.length + 1];
             args[0] = LoopbackHosts.url(HOST, sim.port(), "/v1");
             System.arraycopy(appArgs, 0, args, 1, appArgs.length);
-            ForkedApp app = ForkedApp.of(FieldApp.class).timeout(Duration.ofSeconds(150))
-                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST)).args(args);
+            ForkedApp app = ForkedApp.of(FieldApp.class)
+                    .timeout(Duration.ofSeconds(150))
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .args(args);
             if (agent) {
                 app.withAgent((String) null);
             }
@@ -127,11 +146,26 @@ class FieldScenariosIT {
     }
 
     private static void row(String scenario, boolean agent, Run run, String figure) {
-        TABLE.row(scenario, agent ? "with" : "without", run.completed() + " of " + run.calls(), run.attempts(),
-                String.format("%d (%.1f %%)", run.provider429s().size(), run.percent429()), run.when429s(), figure);
-        System.out.printf("%s, %s agent: calls %d, completed %d, failures %s, attempts %d, 429s %d (%.1f %%) at %s; %s%n",
-                scenario, agent ? "with" : "without", run.calls(), run.completed(), run.failures(), run.attempts(),
-                run.provider429s().size(), run.percent429(), run.when429s(), figure);
+        TABLE.row(
+                scenario,
+                agent ? "with" : "without",
+                run.completed() + " of " + run.calls(),
+                run.attempts(),
+                String.format("%d (%.1f %%)", run.provider429s().size(), run.percent429()),
+                run.when429s(),
+                figure);
+        System.out.printf(
+                "%s, %s agent: calls %d, completed %d, failures %s, attempts %d, 429s %d (%.1f %%) at %s; %s%n",
+                scenario,
+                agent ? "with" : "without",
+                run.calls(),
+                run.completed(),
+                run.failures(),
+                run.attempts(),
+                run.provider429s().size(),
+                run.percent429(),
+                run.when429s(),
+                figure);
     }
 
     // a. -------------------------------------------------------------------------------------------
@@ -153,7 +187,8 @@ class FieldScenariosIT {
     void a_coldStartSixThreadsSync() throws Exception {
         coldStart(false);
         Run run = coldStart(true);
-        assertThat(run.percent429()).as("provider 429s, %% of attempts: %s", run.when429s())
+        assertThat(run.percent429())
+                .as("provider 429s, %% of attempts: %s", run.when429s())
                 .isLessThanOrEqualTo(1.0);
     }
 
@@ -161,7 +196,8 @@ class FieldScenariosIT {
 
     /** 24,000 tokens a minute, 2,000 at once: ten calls of 200 at once, then two a second. */
     static Simulator.Builder streamingLimits(Simulator.Builder b) {
-        return b.organization(ORG, "sk-field-1").outputTokens(200)
+        return b.organization(ORG, "sk-field-1")
+                .outputTokens(200)
                 .limit(Limit.perMinute(Dimension.REQUESTS, 600).burst(100))
                 .limit(Limit.perMinute(Dimension.TOKENS, 24_000).burst(2_000));
     }
@@ -170,7 +206,8 @@ class FieldScenariosIT {
         // ~100 prompt tokens: 400 characters.
         Run run = run(agent, FieldScenariosIT::streamingLimits, "stream", 200, 400, 60, 40, "app:sk-field-1:6");
         long late = run.provider429s().stream()
-                .filter(e -> e.arrivedAt().isAfter(run.firstArrival().plusSeconds(1))).count();
+                .filter(e -> e.arrivedAt().isAfter(run.firstArrival().plusSeconds(1)))
+                .count();
         row("b. streaming, include_usage, 200 max", agent, run, "429s after 1 s: " + late);
         return run;
     }
@@ -180,7 +217,8 @@ class FieldScenariosIT {
         streaming(false);
         Run run = streaming(true);
         Instant oneSecondIn = run.firstArrival().plusSeconds(1);
-        assertThat(run.provider429s()).as("provider 429s after the first second: %s", run.when429s())
+        assertThat(run.provider429s())
+                .as("provider 429s after the first second: %s", run.when429s())
                 .noneMatch(e -> e.arrivedAt().isAfter(oneSecondIn));
     }
 
@@ -217,10 +255,23 @@ class FieldScenariosIT {
     }
 
     static Run fourKeys(boolean agent) throws Exception {
-        Run run = run(agent, FieldScenariosIT::fourKeysLimits, "sync", 32, 200, 15, 0,
-                "t1:sk-field-1:8", "t2:sk-field-2:1", "t3:sk-field-3:1", "t4:sk-field-4:1");
+        Run run = run(
+                agent,
+                FieldScenariosIT::fourKeysLimits,
+                "sync",
+                32,
+                200,
+                15,
+                0,
+                "t1:sk-field-1:8",
+                "t2:sk-field-2:1",
+                "t3:sk-field-3:1",
+                "t4:sk-field-4:1");
         Map<String, Long> shares = admittedTokens(run);
-        row("c. 4 keys of one org, callers 8:1:1:1", agent, run,
+        row(
+                "c. 4 keys of one org, callers 8:1:1:1",
+                agent,
+                run,
                 String.format("Jain %.3f over %s", jain(shares), shares));
         return run;
     }
@@ -229,8 +280,11 @@ class FieldScenariosIT {
     void c_fourKeysOfOneOrganizationEightOneOneOne() throws Exception {
         fourKeys(false);
         Run run = fourKeys(true);
-        assertThat(run.completed()).as("every call completes: %s", run.failures()).isEqualTo(run.calls());
-        assertThat(run.percent429()).as("provider 429s, %% of attempts: %s", run.when429s())
+        assertThat(run.completed())
+                .as("every call completes: %s", run.failures())
+                .isEqualTo(run.calls());
+        assertThat(run.percent429())
+                .as("provider 429s, %% of attempts: %s", run.when429s())
                 .isLessThanOrEqualTo(1.0);
     }
 
@@ -242,7 +296,8 @@ class FieldScenariosIT {
     @Test
     void c_fourKeysOfOneOrganizationShareItFairly() throws Exception {
         Run run = fourKeys(true);
-        assertThat(jain(admittedTokens(run))).as("Jain's index over %s", admittedTokens(run))
+        assertThat(jain(admittedTokens(run)))
+                .as("Jain's index over %s", admittedTokens(run))
                 .isGreaterThanOrEqualTo(0.95);
     }
 
@@ -253,7 +308,8 @@ class FieldScenariosIT {
 
     /** 300 requests a minute for the organization, 50 at once; an unseen service takes 40 %. */
     static Simulator.Builder neighbourLimits(Simulator.Builder b) {
-        return b.organization(ORG, "sk-field-1").neighbour(ORG, 0.40)
+        return b.organization(ORG, "sk-field-1")
+                .neighbour(ORG, 0.40)
                 .limit(Limit.perMinute(Dimension.REQUESTS, NEIGHBOUR_RPM).burst(NEIGHBOUR_BURST))
                 .limit(Limit.perMinute(Dimension.TOKENS, 60_000).burst(10_000));
     }
@@ -271,8 +327,9 @@ class FieldScenariosIT {
 
     static Run neighbour(boolean agent) throws Exception {
         Run run = run(agent, FieldScenariosIT::neighbourLimits, "sync", 32, 200, 15, 0, "app:sk-field-1:6");
-        row("d. a neighbour takes 40 %", agent, run, String.format("goodput %.0f %% of what the neighbour leaves",
-                100 * goodput(run)));
+        row(
+                "d. a neighbour takes 40 %",
+                agent, run, String.format("goodput %.0f %% of what the neighbour leaves", 100 * goodput(run)));
         return run;
     }
 
@@ -280,8 +337,11 @@ class FieldScenariosIT {
     void d_aNeighbourTakesFortyPercentOfEveryLimit() throws Exception {
         neighbour(false);
         Run run = neighbour(true);
-        assertThat(run.completed()).as("every call completes: %s", run.failures()).isEqualTo(run.calls());
-        assertThat(run.percent429()).as("provider 429s, %% of attempts: %s", run.when429s())
+        assertThat(run.completed())
+                .as("every call completes: %s", run.failures())
+                .isEqualTo(run.calls());
+        assertThat(run.percent429())
+                .as("provider 429s, %% of attempts: %s", run.when429s())
                 .isLessThanOrEqualTo(2.0);
         assertThat(goodput(run)).as("goodput over what the neighbour leaves").isGreaterThanOrEqualTo(0.85);
     }

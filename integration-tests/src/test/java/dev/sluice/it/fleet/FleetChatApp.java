@@ -31,7 +31,8 @@ public final class FleetChatApp {
         double seconds = Double.parseDouble(args[2]);
         int threads = Integer.parseInt(args[3]);
         boolean stream = args.length > 4 && args[4].equals("stream");
-        OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-fleet").build();
+        OpenAIClient client =
+                OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-fleet").build();
         AppReport report = new AppReport();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         warmUp(client);
@@ -46,11 +47,15 @@ public final class FleetChatApp {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
             pool.submit(() -> report.call(() -> {
-                ChatCompletionCreateParams params = ChatCompletionCreateParams.builder().model(ChatModel.GPT_4O_MINI)
-                        .addUserMessage("Hello from one instance of the fleet.").maxCompletionTokens(8).build();
+                ChatCompletionCreateParams params = ChatCompletionCreateParams.builder()
+                        .model(ChatModel.GPT_4O_MINI)
+                        .addUserMessage("Hello from one instance of the fleet.")
+                        .maxCompletionTokens(8)
+                        .build();
                 try {
                     if (stream) {
-                        try (StreamResponse<ChatCompletionChunk> s = client.chat().completions().createStreaming(params)) {
+                        try (StreamResponse<ChatCompletionChunk> s =
+                                client.chat().completions().createStreaming(params)) {
                             s.stream().forEach(chunk -> report.count("chunks", 1));
                         }
                     } else {
@@ -76,8 +81,13 @@ public final class FleetChatApp {
      */
     private static void warmUp(OpenAIClient client) {
         try {
-            client.chat().completions().create(ChatCompletionCreateParams.builder().model(ChatModel.GPT_4O_MINI)
-                    .addUserMessage("warm-up").maxCompletionTokens(1).build());
+            client.chat()
+                    .completions()
+                    .create(ChatCompletionCreateParams.builder()
+                            .model(ChatModel.GPT_4O_MINI)
+                            .addUserMessage("warm-up")
+                            .maxCompletionTokens(1)
+                            .build());
         } catch (RuntimeException e) {
             System.err.println("warm-up call failed: " + e);
         }

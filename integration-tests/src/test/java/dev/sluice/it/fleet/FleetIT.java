@@ -34,30 +34,35 @@ class FleetIT {
 
     private static Path config(RedisServer redis, String providerLimits, String maxWait) throws Exception {
         Path file = Files.createTempFile("sluice-fleet-", ".yaml");
-        Files.writeString(file, String.join("\n",
-                // -Dfleet.withoutStore=true: the baseline, each JVM alone (figures only, the test fails)
-                WITHOUT_STORE ? "" : "store:",
-                WITHOUT_STORE ? "" : "  url: " + redis.url(),
-                WITHOUT_STORE ? "" : "  leaseChunk: 0.05",
-                "providers:",
-                "  - name: openai",
-                "    kind: openai",
-                "    match: {hosts: 127.0.0.1}",
-                // the simulator's OpenAI headers announce its one-second limit as OpenAI's per-minute
-                // ones: the configured limit is the model here (learned limits are shared in core tests)
-                "    learnFromHeaders: false",
-                "    limits:",
-                providerLimits,
-                "trafficClasses:",
-                // the built-in default class lets a call through once its wait is over (never fail a
-                // call the SDK would have made): at 3x the limit the fleet must say no instead
-                "  - {name: default, maxWait: " + maxWait + ", overloadAction: reject}",
-                ""));
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        // -Dfleet.withoutStore=true: the baseline, each JVM alone (figures only, the test fails)
+                        WITHOUT_STORE ? "" : "store:",
+                        WITHOUT_STORE ? "" : "  url: " + redis.url(),
+                        WITHOUT_STORE ? "" : "  leaseChunk: 0.05",
+                        "providers:",
+                        "  - name: openai",
+                        "    kind: openai",
+                        "    match: {hosts: 127.0.0.1}",
+                        // the simulator's OpenAI headers announce its one-second limit as OpenAI's per-minute
+                        // ones: the configured limit is the model here (learned limits are shared in core tests)
+                        "    learnFromHeaders: false",
+                        "    limits:",
+                        providerLimits,
+                        "trafficClasses:",
+                        // the built-in default class lets a call through once its wait is over (never fail a
+                        // call the SDK would have made): at 3x the limit the fleet must say no instead
+                        "  - {name: default, maxWait: " + maxWait + ", overloadAction: reject}",
+                        ""));
         return file;
     }
 
     private static ForkedApp instance(Path config, Object... args) {
-        return ForkedApp.of(FleetChatApp.class).withAgent("config=" + config).args(args)
+        return ForkedApp.of(FleetChatApp.class)
+                .withAgent("config=" + config)
+                .args(args)
                 .timeout(Duration.ofMinutes(2));
     }
 
@@ -93,16 +98,21 @@ class FleetIT {
 
     /** The provider: {@link #CAPACITY} requests per one-second fixed window. */
     private static Simulator providerWithOneSecondWindows() throws Exception {
-        return Simulator.builder().profile(Profile.OPENAI)
-                .limit(Limit.of(Dimension.REQUESTS, CAPACITY, Duration.ofSeconds(1)).fixedWindow())
-                .firstByteLatency(Duration.ofMillis(20)).start();
+        return Simulator.builder()
+                .profile(Profile.OPENAI)
+                .limit(Limit.of(Dimension.REQUESTS, CAPACITY, Duration.ofSeconds(1))
+                        .fixedWindow())
+                .firstByteLatency(Duration.ofMillis(20))
+                .start();
     }
 
     /** Three instances mirroring the provider's limit in the shared store, each running {@code args}. */
     private static List<ForkedApp.Running> startThree(RedisServer redis, String maxWait, Object... args)
             throws Exception {
-        Path config = config(redis, "      - {dimension: requests, capacity: " + CAPACITY
-                + ", window: 1s, algorithm: fixed_window}", maxWait);
+        Path config = config(
+                redis,
+                "      - {dimension: requests, capacity: " + CAPACITY + ", window: 1s, algorithm: fixed_window}",
+                maxWait);
         List<ForkedApp.Running> fleet = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             fleet.add(instance(config, args).start());
@@ -112,7 +122,8 @@ class FleetIT {
 
     @Test
     void threeInstancesAtThreeTimesTheProviderLimitStayUnderItAndUseIt() throws Exception {
-        try (RedisServer redis = RedisServer.start(); Simulator sim = providerWithOneSecondWindows()) {
+        try (RedisServer redis = RedisServer.start();
+                Simulator sim = providerWithOneSecondWindows()) {
             // each instance alone offers the whole limit: the fleet offers three times it
             List<ForkedApp.Running> fleet = startThree(redis, "1s", sim.apiBaseUrl(), CAPACITY, 8, 48);
             long completed = 0;
@@ -127,12 +138,20 @@ class FleetIT {
             long arrivals = exchanges.size();
             long rejected = sim.ledger().counts().rejected();
             Map<Long, long[]> windows = windows(exchanges);
-            long maxArrivals = windows.values().stream().mapToLong(w -> w[0]).max().orElse(0);
+            long maxArrivals =
+                    windows.values().stream().mapToLong(w -> w[0]).max().orElse(0);
             List<long[]> steady = new ArrayList<>(windows.values()).subList(1, Math.max(1, windows.size() - 1));
             double goodput = steady.stream().mapToLong(w -> w[1]).average().orElse(0) / CAPACITY;
-            System.out.printf("FIGURES fleet=3 offered=3x attempts=%d provider429=%d (%.2f%%) maxPerWindow=%d/%d"
-                            + " goodput=%.1f%% completed=%d storeCallsPerAdmission=%.3f%n", arrivals, rejected,
-                    100.0 * rejected / arrivals, maxArrivals, CAPACITY, 100 * goodput, completed,
+            System.out.printf(
+                    "FIGURES fleet=3 offered=3x attempts=%d provider429=%d (%.2f%%) maxPerWindow=%d/%d"
+                            + " goodput=%.1f%% completed=%d storeCallsPerAdmission=%.3f%n",
+                    arrivals,
+                    rejected,
+                    100.0 * rejected / arrivals,
+                    maxArrivals,
+                    CAPACITY,
+                    100 * goodput,
+                    completed,
                     (double) storeCalls / Math.max(1, sim.ledger().counts().admitted()));
             System.out.println("FIGURES admitted/attempts per window:" + perWindow(windows));
             assertThat(rejected).as("provider 429s").isLessThanOrEqualTo(arrivals / 100);
@@ -143,51 +162,74 @@ class FleetIT {
 
     @Test
     void redisStoppedMidRunLosesNoCallAndEveryInstanceFallsBackAndReturns() throws Exception {
-        try (RedisServer redis = RedisServer.start(); Simulator sim = providerWithOneSecondWindows()) {
+        try (RedisServer redis = RedisServer.start();
+                Simulator sim = providerWithOneSecondWindows()) {
             List<ForkedApp.Running> fleet = startThree(redis, "60s", sim.apiBaseUrl(), 8, 14, 16);
             for (ForkedApp.Running r : fleet) {
-                await().atMost(Duration.ofSeconds(30)).until(() -> r.stdoutSoFar().contains("READY"));
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> r.stdoutSoFar().contains("READY"));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> sim.ledger().counts().admitted() >= 40);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> sim.ledger().counts().admitted() >= 40);
             redis.stop();
-            await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
+            await().pollDelay(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(4))
+                    .until(() -> true);
             redis.startAgain();
             List<ForkedApp.Result> results = new ArrayList<>();
             for (ForkedApp.Running r : fleet) {
                 results.add(r.awaitExit(Duration.ofMinutes(2)).assertOk());
             }
-            System.out.printf("FIGURES outage: attempts=%d provider429=%d per window:%s refused by:%s%n",
-                    sim.ledger().counts().arrivals(), sim.ledger().counts().rejected(),
-                    perWindow(windows(sim.ledger().exchanges())), refusedBy(sim.ledger().exchanges()));
+            System.out.printf(
+                    "FIGURES outage: attempts=%d provider429=%d per window:%s refused by:%s%n",
+                    sim.ledger().counts().arrivals(),
+                    sim.ledger().counts().rejected(),
+                    perWindow(windows(sim.ledger().exchanges())),
+                    refusedBy(sim.ledger().exchanges()));
             for (ForkedApp.Result result : results) {
                 JsonNode s = result.summary();
                 System.out.println("FIGURES instance " + s);
-                assertThat(s.get("completed").asLong()).as("no call lost: %s", s).isEqualTo(s.get("calls").asLong());
+                assertThat(s.get("completed").asLong())
+                        .as("no call lost: %s", s)
+                        .isEqualTo(s.get("calls").asLong());
                 assertThat(result.stderr).contains("unreachable").contains("answers again");
-                assertThat(s.get("counters").path("storeFallbacks").asLong()).as("JMX Fallbacks").isGreaterThanOrEqualTo(1);
-                assertThat(s.get("counters").path("storeRecoveries").asLong()).as("JMX Recoveries").isGreaterThanOrEqualTo(1);
+                assertThat(s.get("counters").path("storeFallbacks").asLong())
+                        .as("JMX Fallbacks")
+                        .isGreaterThanOrEqualTo(1);
+                assertThat(s.get("counters").path("storeRecoveries").asLong())
+                        .as("JMX Recoveries")
+                        .isGreaterThanOrEqualTo(1);
             }
-            assertThat(sim.ledger().counts().rejected()).isLessThanOrEqualTo(sim.ledger().counts().arrivals() / 50);
+            assertThat(sim.ledger().counts().rejected())
+                    .isLessThanOrEqualTo(sim.ledger().counts().arrivals() / 50);
         }
     }
 
     @Test
     void anInstanceKilledMidStreamGivesItsSlotsBackToTheOthers() throws Exception {
         try (RedisServer redis = RedisServer.start();
-                Simulator sim = Simulator.builder().profile(Profile.OPENAI).requestsPerMinute(6_000)
-                        .tokensPerMinute(1_000_000).latencyPerToken(Duration.ofMillis(400)).start()) {
+                Simulator sim = Simulator.builder()
+                        .profile(Profile.OPENAI)
+                        .requestsPerMinute(6_000)
+                        .tokensPerMinute(1_000_000)
+                        .latencyPerToken(Duration.ofMillis(400))
+                        .start()) {
             // slots are only ever freed by releases or by expiry: without expiry the survivor would wait past 5 s
             Path config = config(redis, "      - {dimension: concurrency, capacity: 4}", "5s");
-            ForkedApp.Running doomed = instance(config, sim.apiBaseUrl(), 100, 0.04, 4, "stream").start();
+            ForkedApp.Running doomed =
+                    instance(config, sim.apiBaseUrl(), 100, 0.04, 4, "stream").start();
             await().atMost(Duration.ofSeconds(30)).until(() -> sim.ledger().inFlight() >= 4);
             doomed.kill();
             doomed.awaitExit(Duration.ofSeconds(10));
             long start = System.nanoTime();
-            ForkedApp.Result survivor = instance(config, sim.apiBaseUrl(), 100, 0.04, 4, "stream").run().assertOk();
+            ForkedApp.Result survivor = instance(config, sim.apiBaseUrl(), 100, 0.04, 4, "stream")
+                    .run()
+                    .assertOk();
             long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
             JsonNode s = survivor.summary();
-            System.out.printf("FIGURES kill: survivor completed %d of %d in %d ms%n", s.get("completed").asLong(),
-                    s.get("calls").asLong(), elapsedMillis);
+            System.out.printf(
+                    "FIGURES kill: survivor completed %d of %d in %d ms%n",
+                    s.get("completed").asLong(), s.get("calls").asLong(), elapsedMillis);
             assertThat(s.get("completed").asLong()).as("%s", s).isEqualTo(4);
         }
     }

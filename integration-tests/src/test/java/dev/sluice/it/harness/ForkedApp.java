@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class ForkedApp {
 
-    public static final Path AGENT_JAR =
-            Paths.get(System.getProperty("sluice.agent.jar", "../agent/target/sluice-agent.jar")).toAbsolutePath();
+    public static final Path AGENT_JAR = Paths.get(
+                    System.getProperty("sluice.agent.jar", "../agent/target/sluice-agent.jar"))
+            .toAbsolutePath();
 
     /** A JDK the applications run on. */
     public enum Jdk {
@@ -133,7 +134,8 @@ public final class ForkedApp {
     static String applicationClassPath() {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> !e.matches(".*sluice-(agent|core|config|bootstrap|instrumentation)[^/]*\\.jar")
-                        && !e.matches(".*/(agent|core|config|bootstrap|instrumentations/[^/]+)/target/(test-)?classes/?"))
+                        && !e.matches(
+                                ".*/(agent|core|config|bootstrap|instrumentations/[^/]+)/target/(test-)?classes/?"))
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
@@ -141,7 +143,8 @@ public final class ForkedApp {
     public Running start() throws IOException {
         Path out = Files.createTempFile("sluice-app-", ".out");
         Path err = Files.createTempFile("sluice-app-", ".err");
-        ProcessBuilder pb = new ProcessBuilder(command()).redirectOutput(out.toFile()).redirectError(err.toFile());
+        ProcessBuilder pb =
+                new ProcessBuilder(command()).redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().putAll(env);
         return new Running(pb.start(), out, err);
     }
@@ -182,8 +185,11 @@ public final class ForkedApp {
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
             }
-            Result result = new Result(exited ? process.exitValue() : -1, Files.readString(out, StandardCharsets.UTF_8),
-                    Files.readString(err, StandardCharsets.UTF_8), !exited);
+            Result result = new Result(
+                    exited ? process.exitValue() : -1,
+                    Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8),
+                    !exited);
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
             return result;
@@ -211,8 +217,12 @@ public final class ForkedApp {
         }
 
         public Result assertOk() {
-            assertThat(timedOut).as("timed out; stdout:%n%s%nstderr:%n%s", stdout, stderr).isFalse();
-            assertThat(exitCode).as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr).isZero();
+            assertThat(timedOut)
+                    .as("timed out; stdout:%n%s%nstderr:%n%s", stdout, stderr)
+                    .isFalse();
+            assertThat(exitCode)
+                    .as("exit code; stdout:%n%s%nstderr:%n%s", stdout, stderr)
+                    .isZero();
             return this;
         }
 
@@ -232,7 +242,10 @@ public final class ForkedApp {
 
         /** The agent's start line, or null. */
         public String startLine() {
-            return Arrays.stream(stderr.split("\n")).filter(l -> l.startsWith("[sluice] ")).findFirst().orElse(null);
+            return Arrays.stream(stderr.split("\n"))
+                    .filter(l -> l.startsWith("[sluice] "))
+                    .findFirst()
+                    .orElse(null);
         }
     }
 }

@@ -52,7 +52,10 @@ public final class Table {
     private static void line(StringBuilder s, String[] cells, int[] width) {
         s.append('|');
         for (int i = 0; i < cells.length; i++) {
-            s.append(' ').append(cells[i]).append(" ".repeat(width[i] - cells[i].length())).append(" |");
+            s.append(' ')
+                    .append(cells[i])
+                    .append(" ".repeat(width[i] - cells[i].length()))
+                    .append(" |");
         }
         s.append('\n');
     }

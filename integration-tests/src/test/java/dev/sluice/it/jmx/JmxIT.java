@@ -52,32 +52,42 @@ class JmxIT {
 
     @BeforeEach
     void startService() throws Exception {
-        sim = Simulator.builder().profile(Profile.OPENAI).requestsPerMinute(1_000_000).tokensPerMinute(100_000_000)
-                .instant().start();
+        sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .requestsPerMinute(1_000_000)
+                .tokensPerMinute(100_000_000)
+                .instant()
+                .start();
         config = Files.createTempFile("sluice-jmx-it-", ".yaml");
-        Files.writeString(config, String.join("\n",
-                "providers:",
-                "  - name: sim",
-                "    kind: openai",
-                "    match:",
-                "      urls: [\"" + sim.apiBaseUrl() + "/\"]",
-                "    limits:",
-                "      - id: sim-rpm",
-                "        dimension: requests",
-                "        capacity: 20",
-                "        window: 1s",
-                "limits:",
-                "  - id: documented-daily",
-                "    dimension: requests",
-                "    capacity: 100000",
-                "    window: 1d",
-                "    enforced: false",
-                "tenants:",
-                "  - name: alpha",
-                "  - name: beta",
-                ""), StandardCharsets.UTF_8);
-        app = ForkedApp.of(SteadyTrafficApp.class).withAgent("config=" + config)
-                .args(sim.apiBaseUrl(), 120, 2, "alpha", "beta").start();
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "providers:",
+                        "  - name: sim",
+                        "    kind: openai",
+                        "    match:",
+                        "      urls: [\"" + sim.apiBaseUrl() + "/\"]",
+                        "    limits:",
+                        "      - id: sim-rpm",
+                        "        dimension: requests",
+                        "        capacity: 20",
+                        "        window: 1s",
+                        "limits:",
+                        "  - id: documented-daily",
+                        "    dimension: requests",
+                        "    capacity: 100000",
+                        "    window: 1d",
+                        "    enforced: false",
+                        "tenants:",
+                        "  - name: alpha",
+                        "  - name: beta",
+                        ""),
+                StandardCharsets.UTF_8);
+        app = ForkedApp.of(SteadyTrafficApp.class)
+                .withAgent("config=" + config)
+                .args(sim.apiBaseUrl(), 120, 2, "alpha", "beta")
+                .start();
         connector = connectLikeJConsole(app.pid());
         jmx = connector.getMBeanServerConnection();
         await("the agent's MXBeans").atMost(Duration.ofSeconds(20)).until(() -> jmx.isRegistered(GOVERNOR));
@@ -107,11 +117,15 @@ class JmxIT {
         assertThat(jmx.getAttribute(RPM, "Capacity")).isEqualTo(20L);
         assertThat(jmx.getAttribute(RPM, "Dimension")).isEqualTo("requests");
         assertThat((Double) jmx.getAttribute(RPM, "Utilisation")).isGreaterThan(0.0);
-        assertThat((Long) jmx.getAttribute(name("dev.sluice:type=Tenant,name=alpha"), "Admitted")).isPositive();
-        assertThat((Long) jmx.getAttribute(name("dev.sluice:type=Provider,name=sim"), "Calls")).isPositive();
-        assertThat(jmx.getAttribute(name("dev.sluice:type=Limit,name=documented-daily"), "Enforced")).isEqualTo(false);
-        await().atMost(Duration.ofSeconds(10)).until(() -> (Integer) jmx.getAttribute(
-                name("dev.sluice:type=TrafficClass,name=default"), "QueueDepth") > 0);
+        assertThat((Long) jmx.getAttribute(name("dev.sluice:type=Tenant,name=alpha"), "Admitted"))
+                .isPositive();
+        assertThat((Long) jmx.getAttribute(name("dev.sluice:type=Provider,name=sim"), "Calls"))
+                .isPositive();
+        assertThat(jmx.getAttribute(name("dev.sluice:type=Limit,name=documented-daily"), "Enforced"))
+                .isEqualTo(false);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> (Integer) jmx.getAttribute(name("dev.sluice:type=TrafficClass,name=default"), "QueueDepth")
+                        > 0);
 
         // Tuning: a lower capacity applies to the next admission; the provider sees the slower pace.
         long atTwenty = admittedDuring(Duration.ofSeconds(2));
@@ -121,20 +135,25 @@ class JmxIT {
         long atFour = admittedDuring(Duration.ofSeconds(2));
         assertThat(atTwenty).as("admitted in 2 s at 20/s").isLessThanOrEqualTo(60L);
         assertThat(atFour).as("admitted in 2 s at 4/s").isBetween(4L, 14L);
-        assertThat(atTwenty).as("admitted in 2 s at 20/s, against %s at 4/s", atFour).isGreaterThan(2 * atFour);
+        assertThat(atTwenty)
+                .as("admitted in 2 s at 20/s, against %s at 4/s", atFour)
+                .isGreaterThan(2 * atFour);
         assertThat((Double) jmx.getAttribute(name("dev.sluice:type=TrafficClass,name=default"), "WaitP95Millis"))
                 .isPositive();
         jmx.setAttribute(RPM, new Attribute("Capacity", 20L));
 
         // Emergency stop: beta's calls are rejected with 'paused'; alpha's go on.
-        assertThat((String) jmx.invoke(GOVERNOR, "pauseTenant", new Object[] {"beta"},
-                new String[] {String.class.getName()})).contains("beta paused");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(app.stdoutSoFar())
-                .contains("OUTCOME beta rejected:paused"));
+        assertThat((String) jmx.invoke(
+                        GOVERNOR, "pauseTenant", new Object[] {"beta"}, new String[] {String.class.getName()}))
+                .contains("beta paused");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(app.stdoutSoFar()).contains("OUTCOME beta rejected:paused"));
         // a beta call already waiting in the queue when the pause landed may still go in the next moment
         Instant stopped = Instant.now().plusMillis(500);
         await().atMost(Duration.ofSeconds(10)).until(() -> admittedSince("alpha", stopped) >= 10);
-        assertThat(arrivedSince("beta", stopped)).as("beta calls reaching the provider").isZero();
+        assertThat(arrivedSince("beta", stopped))
+                .as("beta calls reaching the provider")
+                .isZero();
         ObjectName beta = name("dev.sluice:type=Tenant,name=beta");
         assertThat(jmx.getAttribute(beta, "Paused")).isEqualTo(true);
         assertThat((Long) jmx.getAttribute(beta, "Rejected")).isPositive();
@@ -149,16 +168,32 @@ class JmxIT {
 
         // The commands an operator types.
         String list = cli("status");
-        assertThat(list).contains("Local JVMs running the Sluice agent").contains(Long.toString(app.pid()))
+        assertThat(list)
+                .contains("Local JVMs running the Sluice agent")
+                .contains(Long.toString(app.pid()))
                 .contains("SteadyTrafficApp");
         String status = cli("status", Long.toString(app.pid()));
-        assertThat(status).contains("Sluice ").contains("in JVM " + app.pid()).contains("mode enforce")
-                .contains("sim-rpm").contains("requests/1s").containsPattern("\\[[#.]{20}]")
-                .contains("NOT ENFORCED").contains("alpha").contains("beta").contains("default")
-                .contains("PROVIDER").contains("rejected").contains("paused");
+        assertThat(status)
+                .contains("Sluice ")
+                .contains("in JVM " + app.pid())
+                .contains("mode enforce")
+                .contains("sim-rpm")
+                .contains("requests/1s")
+                .containsPattern("\\[[#.]{20}]")
+                .contains("NOT ENFORCED")
+                .contains("alpha")
+                .contains("beta")
+                .contains("default")
+                .contains("PROVIDER")
+                .contains("rejected")
+                .contains("paused");
         String limits = cli("limits", Long.toString(app.pid()));
-        assertThat(limits).contains("Sluice limits at").contains("LIMIT").contains("sim-rpm")
-                .containsPattern("documented-daily .* NOT ENFORCED").contains("learned");
+        assertThat(limits)
+                .contains("Sluice limits at")
+                .contains("LIMIT")
+                .contains("sim-rpm")
+                .containsPattern("documented-daily .* NOT ENFORCED")
+                .contains("learned");
     }
 
     private long admittedDuring(Duration window) throws InterruptedException {
@@ -169,12 +204,15 @@ class JmxIT {
 
     private long admittedSince(String tenant, Instant since) {
         return sim.ledger().forTenant(tenant).exchanges().stream()
-                .filter(e -> e.admitted() && e.admittedAt().isAfter(since)).count();
+                .filter(e -> e.admitted() && e.admittedAt().isAfter(since))
+                .count();
     }
 
     private long arrivedSince(String tenant, Instant since) {
-        return sim.ledger().forTenant(tenant).exchanges().stream().map(Exchange::arrivedAt)
-                .filter(t -> t.isAfter(since)).count();
+        return sim.ledger().forTenant(tenant).exchanges().stream()
+                .map(Exchange::arrivedAt)
+                .filter(t -> t.isAfter(since))
+                .count();
     }
 
     private Map<String, Long> rejectionsByReason() throws Exception {
@@ -189,13 +227,19 @@ class JmxIT {
 
     /** {@code java -jar sluice-agent.jar <args>}, as an operator runs it; its output. */
     private static String cli(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(ForkedApp.Jdk.JDK17.java(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", ForkedApp.AGENT_JAR.toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                ForkedApp.Jdk.JDK17.java(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-jar",
+                ForkedApp.AGENT_JAR.toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("exit code of %s; output:%n%s", String.join(" ", args), output).isZero();
+        assertThat(p.exitValue())
+                .as("exit code of %s; output:%n%s", String.join(" ", args), output)
+                .isZero();
         return output;
     }
 

@@ -27,8 +27,12 @@ public final class SteadyTrafficApp {
         int threads = Integer.parseInt(args[2]);
         for (int i = 3; i < args.length; i++) {
             String tenant = args[i];
-            OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-steady-app")
-                    .putHeader("X-Sluice-Tenant", tenant).putHeader("x-sim-tenant", tenant).build();
+            OpenAIClient client = OpenAIOkHttpClient.builder()
+                    .baseUrl(baseUrl)
+                    .apiKey("sk-steady-app")
+                    .putHeader("X-Sluice-Tenant", tenant)
+                    .putHeader("x-sim-tenant", tenant)
+                    .build();
             for (int t = 0; t < threads; t++) {
                 Thread caller = new Thread(() -> callUntil(client, tenant, end), "caller-" + tenant + "-" + t);
                 caller.start();
@@ -39,11 +43,13 @@ public final class SteadyTrafficApp {
     private static void callUntil(OpenAIClient client, String tenant, long end) {
         while (System.nanoTime() - end < 0) {
             try {
-                client.chat().completions().create(ChatCompletionCreateParams.builder()
-                        .model(ChatModel.GPT_4O_MINI)
-                        .addUserMessage("Say hello to the JMX test, briefly.")
-                        .maxCompletionTokens(16)
-                        .build());
+                client.chat()
+                        .completions()
+                        .create(ChatCompletionCreateParams.builder()
+                                .model(ChatModel.GPT_4O_MINI)
+                                .addUserMessage("Say hello to the JMX test, briefly.")
+                                .maxCompletionTokens(16)
+                                .build());
                 seen(tenant, "ok");
             } catch (RateLimitException e) {
                 seen(tenant, "rejected:" + OpenAiChatApp.sluiceDecision(e));

@@ -84,11 +84,16 @@ class LeakIT {
         /** {@code slots}: the provider has a concurrency limit too (its slots are then held by bodies). */
         static Run of(long seed, int calls, int threads, String clients, String endings, boolean slots)
                 throws Exception {
-            try (Simulator sim = Simulator.builder().profile(Profile.OPENAI).instant()
-                    .requestsPerMinute(1_000_000).tokensPerMinute(100_000_000).start()) {
+            try (Simulator sim = Simulator.builder()
+                    .profile(Profile.OPENAI)
+                    .instant()
+                    .requestsPerMinute(1_000_000)
+                    .tokensPerMinute(100_000_000)
+                    .start()) {
                 // longer than the client's timeout and than any cancel delay, so both happen before the head
                 sim.faults().slowFirstByteDelay(Duration.ofMillis(1500));
-                String config = String.join("\n",
+                String config = String.join(
+                        "\n",
                         "mode: enforce",
                         "retry:",
                         "  maxAttempts: 2",
@@ -108,7 +113,8 @@ class LeakIT {
                         .withAgent(SluiceYaml.agentOptions(config))
                         .timeout(Duration.ofMinutes(2))
                         .args(sim.baseUrl(), seed, calls, threads, clients, endings, QUIET_SECONDS)
-                        .run().assertOk();
+                        .run()
+                        .assertOk();
                 Run run = new Run(seed, r.summary(), r.stdout, r.stderr);
                 System.out.println("LeakIT seed " + seed + " " + clients + " / " + endings + ": " + run.counters());
                 return run;
@@ -122,7 +128,9 @@ class LeakIT {
 
         Map<String, Long> counters() {
             Map<String, Long> out = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = summary.get("counters").fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it =
+                            summary.get("counters").fields();
+                    it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 out.put(e.getKey(), e.getValue().asLong());
             }
@@ -142,20 +150,28 @@ class LeakIT {
                 }
                 String kind = e.getKey().substring(0, e.getKey().length() - ":planned".length());
                 planned += e.getValue();
-                assertThat(counter(kind + ":as-planned")).as("%s ended as planned; %s", kind, describe())
+                assertThat(counter(kind + ":as-planned"))
+                        .as("%s ended as planned; %s", kind, describe())
                         .isGreaterThanOrEqualTo((e.getValue() + 1) / 2);
             }
             assertThat(planned).as(describe()).isPositive();
-            assertThat(counter("state:admitted")).as("calls admitted by the governor; %s", describe())
+            assertThat(counter("state:admitted"))
+                    .as("calls admitted by the governor; %s", describe())
                     .isGreaterThanOrEqualTo(planned);
         }
 
         /** The governor holds nothing, and not because leases expired. */
         void assertQuiet() {
-            assertThat(counter("state:inFlight")).as("calls in flight; %s", describe()).isZero();
+            assertThat(counter("state:inFlight"))
+                    .as("calls in flight; %s", describe())
+                    .isZero();
             assertThat(counter("state:reserved")).as("reserved; %s", describe()).isZero();
-            assertThat(counter("state:waiting")).as("calls waiting; %s", describe()).isZero();
-            assertThat(counter("state:leaseExpired")).as("leases the reaper expired; %s", describe()).isZero();
+            assertThat(counter("state:waiting"))
+                    .as("calls waiting; %s", describe())
+                    .isZero();
+            assertThat(counter("state:leaseExpired"))
+                    .as("leases the reaper expired; %s", describe())
+                    .isZero();
         }
 
         private String describe() {

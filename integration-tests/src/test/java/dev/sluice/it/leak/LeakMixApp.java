@@ -62,8 +62,12 @@ public final class LeakMixApp {
 
     /** The clients a call can go through. */
     enum Client {
-        JDK_SYNC("jdk-sync"), JDK_ASYNC("jdk-async"), OKHTTP("okhttp"), OKHTTP_ASYNC("okhttp-async"),
-        OPENAI("openai"), OPENAI_STREAM("openai-stream");
+        JDK_SYNC("jdk-sync"),
+        JDK_ASYNC("jdk-async"),
+        OKHTTP("okhttp"),
+        OKHTTP_ASYNC("okhttp-async"),
+        OPENAI("openai"),
+        OPENAI_STREAM("openai-stream");
 
         final String wire;
 
@@ -88,8 +92,14 @@ public final class LeakMixApp {
      * (its own timeout) without cancelling it; the answer comes later, and nobody reads it.
      */
     enum Ending {
-        OK("ok"), ERROR("error"), CANCEL("cancel"), RESET("reset"), TRUNCATED("truncated"), STALL("stall"),
-        DROP("drop"), ABANDON("abandon");
+        OK("ok"),
+        ERROR("error"),
+        CANCEL("cancel"),
+        RESET("reset"),
+        TRUNCATED("truncated"),
+        STALL("stall"),
+        DROP("drop"),
+        ABANDON("abandon");
 
         final String wire;
 
@@ -121,6 +131,7 @@ public final class LeakMixApp {
 
     /** How long a stalled or abandoning caller waits; the simulator delays a stalled head longer (see LeakIT). */
     static final Duration CLIENT_TIMEOUT = Duration.ofMillis(300);
+
     private static final MediaType JSON = MediaType.parse("application/json");
 
     private final String baseUrl;
@@ -130,17 +141,25 @@ public final class LeakMixApp {
         t.setDaemon(true);
         return t;
     });
-    private final HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient jdk =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final OkHttpClient okhttp = new OkHttpClient();
-    private final OkHttpClient okhttpImpatient = okhttp.newBuilder().readTimeout(CLIENT_TIMEOUT).build();
+    private final OkHttpClient okhttpImpatient =
+            okhttp.newBuilder().readTimeout(CLIENT_TIMEOUT).build();
     private final OpenAIClient openai;
     private final OpenAIClient openaiImpatient;
 
     private LeakMixApp(String baseUrl) {
         this.baseUrl = baseUrl;
-        this.openai = OpenAIOkHttpClient.builder().baseUrl(baseUrl + "/v1").apiKey("sk-leak").build();
-        this.openaiImpatient = OpenAIOkHttpClient.builder().baseUrl(baseUrl + "/v1").apiKey("sk-leak")
-                .timeout(CLIENT_TIMEOUT).build();
+        this.openai = OpenAIOkHttpClient.builder()
+                .baseUrl(baseUrl + "/v1")
+                .apiKey("sk-leak")
+                .build();
+        this.openaiImpatient = OpenAIOkHttpClient.builder()
+                .baseUrl(baseUrl + "/v1")
+                .apiKey("sk-leak")
+                .timeout(CLIENT_TIMEOUT)
+                .build();
     }
 
     public static void main(String[] args) throws Exception {
@@ -242,7 +261,12 @@ public final class LeakMixApp {
         } catch (Throwable t) {
             report.failed(started, t);
             boolean asPlanned = p.ending != Ending.OK && p.ending != Ending.DROP;
-            report.count(p.key() + (asPlanned ? ":as-planned" : ":failed:" + t.getClass().getSimpleName()), 1);
+            report.count(
+                    p.key()
+                            + (asPlanned
+                                    ? ":as-planned"
+                                    : ":failed:" + t.getClass().getSimpleName()),
+                    1);
         } finally {
             Thread.interrupted(); // a cancel by interrupt must not reach the next call
         }
@@ -270,7 +294,8 @@ public final class LeakMixApp {
 
     private String body(boolean stream) {
         return "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Say hello to the leak test.\"}],"
-                + "\"max_completion_tokens\":40" + (stream ? ",\"stream\":true,\"stream_options\":{\"include_usage\":true}" : "")
+                + "\"max_completion_tokens\":40"
+                + (stream ? ",\"stream\":true,\"stream_options\":{\"include_usage\":true}" : "")
                 + "}";
     }
 
@@ -278,7 +303,8 @@ public final class LeakMixApp {
 
     private boolean jdk(Planned p) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/v1/chat/completions"))
-                .header("Content-Type", "application/json").header("Authorization", "Bearer sk-leak")
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer sk-leak")
                 .POST(HttpRequest.BodyPublishers.ofString(body(p.stream)));
         if (p.force != null) {
             b.header("x-sim-force", p.force);
@@ -289,8 +315,8 @@ public final class LeakMixApp {
         HttpRequest request = b.build();
         HttpResponse<InputStream> response;
         if (p.client == Client.JDK_ASYNC) {
-            CompletableFuture<HttpResponse<InputStream>> future = jdk.sendAsync(request,
-                    HttpResponse.BodyHandlers.ofInputStream());
+            CompletableFuture<HttpResponse<InputStream>> future =
+                    jdk.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
             if (p.ending == Ending.CANCEL) {
                 canceller.schedule(() -> future.cancel(true), p.cancelAfterMillis, TimeUnit.MILLISECONDS);
             }
@@ -309,7 +335,10 @@ public final class LeakMixApp {
                 }
             }
         }
-        return consume(p, response.statusCode(), response.headers().firstValue("x-sluice-decision").isPresent(),
+        return consume(
+                p,
+                response.statusCode(),
+                response.headers().firstValue("x-sluice-decision").isPresent(),
                 response.body());
     }
 
@@ -373,8 +402,10 @@ public final class LeakMixApp {
     // ------------------------------------------------------------------ OkHttp
 
     private boolean okhttp(Planned p) throws Exception {
-        Request.Builder b = new Request.Builder().url(baseUrl + "/v1/chat/completions")
-                .header("Authorization", "Bearer sk-leak").post(RequestBody.create(JSON, body(p.stream)));
+        Request.Builder b = new Request.Builder()
+                .url(baseUrl + "/v1/chat/completions")
+                .header("Authorization", "Bearer sk-leak")
+                .post(RequestBody.create(JSON, body(p.stream)));
         if (p.force != null) {
             b.header("x-sim-force", p.force);
         }
@@ -417,8 +448,10 @@ public final class LeakMixApp {
     // ------------------------------------------------------------------ openai-java
 
     private ChatCompletionCreateParams params(Planned p) {
-        ChatCompletionCreateParams.Builder b = ChatCompletionCreateParams.builder().model(ChatModel.GPT_4O_MINI)
-                .addUserMessage("Say hello to the leak test.").maxCompletionTokens(40);
+        ChatCompletionCreateParams.Builder b = ChatCompletionCreateParams.builder()
+                .model(ChatModel.GPT_4O_MINI)
+                .addUserMessage("Say hello to the leak test.")
+                .maxCompletionTokens(40);
         if (p.force != null) {
             b.putAdditionalHeader("x-sim-force", p.force);
         }
@@ -435,7 +468,8 @@ public final class LeakMixApp {
     }
 
     private boolean openaiStream(Planned p) {
-        StreamResponse<ChatCompletionChunk> stream = openaiFor(p).chat().completions().createStreaming(params(p));
+        StreamResponse<ChatCompletionChunk> stream =
+                openaiFor(p).chat().completions().createStreaming(params(p));
         if (p.ending == Ending.DROP) {
             return true; // the stream is never read nor closed
         }
@@ -517,14 +551,22 @@ public final class LeakMixApp {
                 long f = ((Number) jmx.getAttribute(limit, "InFlight")).longValue();
                 reserved += r;
                 if (r != 0 || f != 0) {
-                    byLimit.append(' ').append(limit.getKeyProperty("name")).append("=").append(r).append('/')
-                            .append(f).append(" calls");
+                    byLimit.append(' ')
+                            .append(limit.getKeyProperty("name"))
+                            .append("=")
+                            .append(r)
+                            .append('/')
+                            .append(f)
+                            .append(" calls");
                 }
             }
-            return new State(((Number) jmx.getAttribute(governor, "InFlight")).longValue(),
-                    ((Number) jmx.getAttribute(governor, "Waiting")).longValue(), reserved,
+            return new State(
+                    ((Number) jmx.getAttribute(governor, "InFlight")).longValue(),
+                    ((Number) jmx.getAttribute(governor, "Waiting")).longValue(),
+                    reserved,
                     ((Number) jmx.getAttribute(governor, "LeaseExpired")).longValue(),
-                    ((Number) jmx.getAttribute(governor, "Admitted")).longValue(), byLimit.toString());
+                    ((Number) jmx.getAttribute(governor, "Admitted")).longValue(),
+                    byLimit.toString());
         }
 
         boolean quiet() {

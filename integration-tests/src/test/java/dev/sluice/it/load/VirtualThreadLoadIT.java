@@ -39,6 +39,7 @@ class VirtualThreadLoadIT {
     static final int REQUESTS_PER_MINUTE = 4_000;
     /** Half the app's 512 MB heap; measured 29 to 109 MB (the JDK client keeps thousands of pooled connections). */
     static final int HEAP_BOUND_MB = 256;
+
     static final int ATTEMPT_MARGIN_PERCENT = 2;
     static final int PROVIDER_429_PERCENT = 5;
     private static final String HOST = "api.openai.com";
@@ -64,59 +65,97 @@ class VirtualThreadLoadIT {
             if (exchanges.isEmpty()) {
                 return "-";
             }
-            java.time.Instant first = exchanges.stream().map(Exchange::arrivedAt).min(java.util.Comparator.naturalOrder())
+            java.time.Instant first = exchanges.stream()
+                    .map(Exchange::arrivedAt)
+                    .min(java.util.Comparator.naturalOrder())
                     .orElseThrow();
             java.util.TreeMap<Long, long[]> perSecond = new java.util.TreeMap<>();
             for (Exchange e : exchanges) {
-                long[] c = perSecond.computeIfAbsent(Duration.between(first, e.arrivedAt()).toSeconds(), k -> new long[2]);
+                long[] c = perSecond.computeIfAbsent(
+                        Duration.between(first, e.arrivedAt()).toSeconds(), k -> new long[2]);
                 c[0]++;
                 if (e.status() == 429) {
                     c[1]++;
                 }
             }
             StringBuilder out = new StringBuilder();
-            perSecond.forEach((second, c) -> out.append(second).append("s:").append(c[0]).append('/').append(c[1]).append(' '));
+            perSecond.forEach((second, c) -> out.append(second)
+                    .append("s:")
+                    .append(c[0])
+                    .append('/')
+                    .append(c[1])
+                    .append(' '));
             return out.toString().trim();
         }
 
         @Override
         public String toString() {
-            return String.format("wall %d ms (calls %d ms), provider attempts %d, provider 429s %d, app outcomes %s, "
-                    + "heap after GC %d MB, governor %s/%s in flight/waiting, reserved %s, rejections %s", wallMillis,
-                    summary.get("elapsedMillis").asLong(), attempts(), provider429s(), summary.get("outcomes"),
-                    summary.get("heapUsedAfterGcMb").asLong(), summary.get("inFlight"), summary.get("waiting"),
-                    summary.get("reserved"), summary.get("rejectionsByReason"));
+            return String.format(
+                    "wall %d ms (calls %d ms), provider attempts %d, provider 429s %d, app outcomes %s, "
+                            + "heap after GC %d MB, governor %s/%s in flight/waiting, reserved %s, rejections %s",
+                    wallMillis,
+                    summary.get("elapsedMillis").asLong(),
+                    attempts(),
+                    provider429s(),
+                    summary.get("outcomes"),
+                    summary.get("heapUsedAfterGcMb").asLong(),
+                    summary.get("inFlight"),
+                    summary.get("waiting"),
+                    summary.get("reserved"),
+                    summary.get("rejectionsByReason"));
         }
     }
 
     static Run run(String client, int threads, String agentOptions) throws Exception {
-        try (Simulator sim = Simulator.builder().profile(Profile.OPENAI).instant()
-                .limit(Dimension.REQUESTS, REQUESTS_PER_MINUTE, Duration.ofMinutes(1)).start()) {
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .instant()
+                .limit(Dimension.REQUESTS, REQUESTS_PER_MINUTE, Duration.ofMinutes(1))
+                .start()) {
             long started = System.nanoTime();
-            ForkedApp.Result r = ForkedApp.of(VirtualThreadsApp.class).jdk(ForkedApp.Jdk.JDK25)
-                    .withAgent(agentOptions).timeout(Duration.ofSeconds(APP_DEADLINE_SECONDS + 25))
+            ForkedApp.Result r = ForkedApp.of(VirtualThreadsApp.class)
+                    .jdk(ForkedApp.Jdk.JDK25)
+                    .withAgent(agentOptions)
+                    .timeout(Duration.ofSeconds(APP_DEADLINE_SECONDS + 25))
                     .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
                     .args(LoopbackHosts.url(HOST, sim.port(), ""), threads, APP_DEADLINE_SECONDS, client)
                     .run();
             long wall = (System.nanoTime() - started) / 1_000_000;
-            assertThat(r.timedOut).as("the app ended on its own; stdout:%n%s%nstderr:%n%s", r.stdout, r.stderr).isFalse();
+            assertThat(r.timedOut)
+                    .as("the app ended on its own; stdout:%n%s%nstderr:%n%s", r.stdout, r.stderr)
+                    .isFalse();
             Run run = new Run(r.summary(), sim.ledger().exchanges(), wall);
-            System.out.printf("virtual threads, %s, %d threads, %d req/min: %s%n  attempts/429s per second: %s%n", client,
-                    threads, REQUESTS_PER_MINUTE, run, run.timeline());
+            System.out.printf(
+                    "virtual threads, %s, %d threads, %d req/min: %s%n  attempts/429s per second: %s%n",
+                    client, threads, REQUESTS_PER_MINUTE, run, run.timeline());
             return run;
         }
     }
 
     static void assertNoDeadlockNoLeakNoFlood(Run run, int threads) {
-        assertThat(run.summary.get("finished").asBoolean()).as("every call ended (no deadlock): %s", run).isTrue();
-        assertThat(run.summary.get("heapUsedAfterGcMb").asLong()).as("heap after GC: %s", run).isLessThan(HEAP_BOUND_MB);
-        assertThat(run.summary.get("inFlight").asInt()).as("in flight afterwards: %s", run).isZero();
-        assertThat(run.summary.get("waiting").asInt()).as("waiting afterwards: %s", run).isZero();
-        assertThat(run.summary.get("reserved").asLong()).as("reserved afterwards: %s", run).isZero();
-        assertThat(run.summary.get("limitsInFlight").asLong()).as("limits' in flight afterwards: %s", run).isZero();
-        assertThat(run.attempts()).as("provider attempts (no flood): %s", run)
+        assertThat(run.summary.get("finished").asBoolean())
+                .as("every call ended (no deadlock): %s", run)
+                .isTrue();
+        assertThat(run.summary.get("heapUsedAfterGcMb").asLong())
+                .as("heap after GC: %s", run)
+                .isLessThan(HEAP_BOUND_MB);
+        assertThat(run.summary.get("inFlight").asInt())
+                .as("in flight afterwards: %s", run)
+                .isZero();
+        assertThat(run.summary.get("waiting").asInt())
+                .as("waiting afterwards: %s", run)
+                .isZero();
+        assertThat(run.summary.get("reserved").asLong())
+                .as("reserved afterwards: %s", run)
+                .isZero();
+        assertThat(run.summary.get("limitsInFlight").asLong())
+                .as("limits' in flight afterwards: %s", run)
+                .isZero();
+        assertThat(run.attempts())
+                .as("provider attempts (no flood): %s", run)
                 .isLessThanOrEqualTo(threads + threads * ATTEMPT_MARGIN_PERCENT / 100);
-        assertThat(run.provider429s()).as("provider 429s: %s", run)
+        assertThat(run.provider429s())
+                .as("provider 429s: %s", run)
                 .isLessThanOrEqualTo(run.attempts() * PROVIDER_429_PERCENT / 100);
     }
 
@@ -144,14 +183,14 @@ class VirtualThreadLoadIT {
     void whenTheWaitRunsOutCallsGetALocal429InsteadOfFloodingTheProvider() throws Exception {
         Path config = Files.createTempFile("sluice-load-", ".yaml");
         config.toFile().deleteOnExit();
-        Files.writeString(config, String.join("\n",
-                "trafficClasses:",
-                "  - name: default",
-                "    maxWait: 2s",
-                ""), StandardCharsets.UTF_8);
+        Files.writeString(
+                config,
+                String.join("\n", "trafficClasses:", "  - name: default", "    maxWait: 2s", ""),
+                StandardCharsets.UTF_8);
         Run run = run("jdk", THREADS, "config=" + config);
         assertNoDeadlockNoLeakNoFlood(run, THREADS);
-        assertThat(run.outcome("200") + run.outcome("429 local")).as("every call succeeded or was refused locally: %s", run)
+        assertThat(run.outcome("200") + run.outcome("429 local"))
+                .as("every call succeeded or was refused locally: %s", run)
                 .isEqualTo(THREADS);
         assertThat(run.outcome("429 local")).as("some waits ran out: %s", run).isPositive();
     }

@@ -42,8 +42,8 @@ import javax.management.ObjectName;
  */
 public final class VirtualThreadsApp {
 
-    private static final String BODY = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],"
-            + "\"max_tokens\":16}";
+    private static final String BODY =
+            "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]," + "\"max_tokens\":16}";
 
     public static void main(String[] args) throws Throwable {
         String url = args[0];
@@ -52,7 +52,10 @@ public final class VirtualThreadsApp {
         String client = args[3];
 
         ExecutorService executor = (ExecutorService) MethodHandles.publicLookup()
-                .findStatic(Executors.class, "newVirtualThreadPerTaskExecutor", MethodType.methodType(ExecutorService.class))
+                .findStatic(
+                        Executors.class,
+                        "newVirtualThreadPerTaskExecutor",
+                        MethodType.methodType(ExecutorService.class))
                 .invoke();
         Call call = client.equals("openai") ? openAi(url) : jdk(url);
         Map<String, AtomicLong> outcomes = new ConcurrentHashMap<>();
@@ -81,14 +84,19 @@ public final class VirtualThreadsApp {
         summary.put("finished", finished);
         summary.put("unfinished", done.getCount());
         summary.put("elapsedMillis", elapsedMillis);
-        summary.put("outcomes", new TreeMap<>(outcomes.entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().get()))));
+        summary.put(
+                "outcomes",
+                new TreeMap<>(outcomes.entrySet().stream()
+                        .collect(Collectors.toMap(
+                                Map.Entry::getKey, e -> e.getValue().get()))));
         if (!finished) {
             summary.put("threadDump", threadDumpSummary());
         }
         summary.putAll(governorState(finished));
         System.gc();
-        summary.put("heapUsedAfterGcMb", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024));
+        summary.put(
+                "heapUsedAfterGcMb",
+                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024 * 1024));
         System.out.println("SUMMARY " + json(summary));
         System.out.flush();
         Runtime.getRuntime().halt(0); // parked virtual threads of a deadlocked run must not keep the JVM
@@ -99,20 +107,29 @@ public final class VirtualThreadsApp {
     }
 
     private static Call jdk(String url) {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         return () -> {
             HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/v1/chat/completions"))
-                    .header("authorization", "Bearer sk-load-test").header("content-type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(BODY)).build();
+                    .header("authorization", "Bearer sk-load-test")
+                    .header("content-type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                    .build();
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             return outcome(response.statusCode(), response.body());
         };
     }
 
     private static Call openAi(String url) {
-        OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(url + "/v1").apiKey("sk-load-test").build();
+        OpenAIClient client = OpenAIOkHttpClient.builder()
+                .baseUrl(url + "/v1")
+                .apiKey("sk-load-test")
+                .build();
         ChatCompletionCreateParams params = ChatCompletionCreateParams.builder()
-                .model(ChatModel.GPT_4O_MINI).addUserMessage("hi").maxCompletionTokens(16).build();
+                .model(ChatModel.GPT_4O_MINI)
+                .addUserMessage("hi")
+                .maxCompletionTokens(16)
+                .build();
         return () -> {
             try {
                 client.chat().completions().create(params);
@@ -141,7 +158,8 @@ public final class VirtualThreadsApp {
         }
         String decision = m.group(1);
         return decision.equals("admitted_then_provider_rejected") || decision.equals("retry_budget_exhausted")
-                ? "429 provider (" + decision + ")" : "429 local";
+                ? "429 provider (" + decision + ")"
+                : "429 local";
     }
 
     /** In flight and waiting (Governor bean) and reserved (Limit beans) once settled, polled up to 10 s. */
@@ -166,7 +184,9 @@ public final class VirtualThreadsApp {
                 state.put("reserved", reserved);
                 state.put("limitsInFlight", limitsInFlight);
                 boolean idle = ((Number) state.get("inFlight")).intValue() == 0
-                        && ((Number) state.get("waiting")).intValue() == 0 && reserved == 0 && limitsInFlight == 0;
+                        && ((Number) state.get("waiting")).intValue() == 0
+                        && reserved == 0
+                        && limitsInFlight == 0;
                 if (idle || System.nanoTime() > end) {
                     return state;
                 }
@@ -195,13 +215,15 @@ public final class VirtualThreadsApp {
         Map<String, Object> out = new LinkedHashMap<>();
         try {
             Path file = Files.createTempDirectory("sluice-dump").resolve("threads.txt");
-            Object bean = ManagementFactory.getPlatformMXBean(
-                    Class.forName("com.sun.management.HotSpotDiagnosticMXBean").asSubclass(
-                            java.lang.management.PlatformManagedObject.class));
+            Object bean =
+                    ManagementFactory.getPlatformMXBean(Class.forName("com.sun.management.HotSpotDiagnosticMXBean")
+                            .asSubclass(java.lang.management.PlatformManagedObject.class));
             @SuppressWarnings({"unchecked", "rawtypes"})
-            Object format = Enum.valueOf((Class) Class.forName(
-                    "com.sun.management.HotSpotDiagnosticMXBean$ThreadDumpFormat"), "TEXT_PLAIN");
-            bean.getClass().getMethod("dumpThreads", String.class, format.getClass()).invoke(bean, file.toString(), format);
+            Object format = Enum.valueOf(
+                    (Class) Class.forName("com.sun.management.HotSpotDiagnosticMXBean$ThreadDumpFormat"), "TEXT_PLAIN");
+            bean.getClass()
+                    .getMethod("dumpThreads", String.class, format.getClass())
+                    .invoke(bean, file.toString(), format);
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             Map<String, Long> topFrames = new TreeMap<>();
             boolean header = false;
@@ -210,7 +232,8 @@ public final class VirtualThreadsApp {
                 if (line.startsWith("#")) {
                     header = true;
                     threads++;
-                } else if (header && line.trim().startsWith("java.") || header && line.trim().contains("(")) {
+                } else if (header && line.trim().startsWith("java.")
+                        || header && line.trim().contains("(")) {
                     topFrames.merge(line.trim(), 1L, Long::sum);
                     header = false;
                 }
@@ -230,9 +253,10 @@ public final class VirtualThreadsApp {
     /** Enough JSON for the summary: maps, strings, numbers, booleans. */
     private static String json(Object value) {
         if (value instanceof Map) {
-            return ((Map<?, ?>) value).entrySet().stream()
-                    .map(e -> json(String.valueOf(e.getKey())) + ":" + json(e.getValue()))
-                    .collect(Collectors.joining(",", "{", "}"));
+            return ((Map<?, ?>) value)
+                    .entrySet().stream()
+                            .map(e -> json(String.valueOf(e.getKey())) + ":" + json(e.getValue()))
+                            .collect(Collectors.joining(",", "{", "}"));
         }
         if (value instanceof Number || value instanceof Boolean) {
             return value.toString();

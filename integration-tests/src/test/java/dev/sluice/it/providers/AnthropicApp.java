@@ -28,7 +28,10 @@ public final class AnthropicApp {
         int threads = Integer.parseInt(args[1]);
         int calls = Integer.parseInt(args[2]);
         String mode = args[3];
-        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-ant-test-app").build();
+        AnthropicClient client = AnthropicOkHttpClient.builder()
+                .baseUrl(baseUrl)
+                .apiKey("sk-ant-test-app")
+                .build();
         MessageCreateParams params = MessageCreateParams.builder()
                 .model(Model.CLAUDE_SONNET_4_5)
                 .maxTokens(32)
@@ -43,8 +46,11 @@ public final class AnthropicApp {
                     report.call(() -> {
                         try {
                             if (streaming) {
-                                try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params)) {
-                                    long stops = stream.stream().filter(RawMessageStreamEvent::isMessageStop).count();
+                                try (StreamResponse<RawMessageStreamEvent> stream =
+                                        client.messages().createStreaming(params)) {
+                                    long stops = stream.stream()
+                                            .filter(RawMessageStreamEvent::isMessageStop)
+                                            .count();
                                     report.count(stops == 1 ? "streams.complete" : "streams.broken", 1);
                                 }
                             } else {

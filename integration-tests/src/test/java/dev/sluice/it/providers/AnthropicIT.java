@@ -23,19 +23,23 @@ class AnthropicIT {
     static final int RPM = 60;
 
     private static Simulator simulator() {
-        return Simulator.builder().profile(Profile.ANTHROPIC)
+        return Simulator.builder()
+                .profile(Profile.ANTHROPIC)
                 .limit(Dimension.REQUESTS, RPM, Duration.ofMinutes(1))
                 .inputTokensPerMinute(400_000)
                 .outputTokensPerMinute(100_000)
-                .firstByteLatency(Duration.ofMillis(10)).latencyPerToken(Duration.ofMillis(1))
+                .firstByteLatency(Duration.ofMillis(10))
+                .latencyPerToken(Duration.ofMillis(1))
                 .start();
     }
 
     private static ForkedApp.Result run(Simulator sim, boolean agent) throws Exception {
-        return ForkedApp.of(AnthropicApp.class).withAgent(agent)
+        return ForkedApp.of(AnthropicApp.class)
+                .withAgent(agent)
                 .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
                 .args(LoopbackHosts.url(HOST, sim.port(), ""), THREADS, CALLS, "mixed")
-                .run().assertOk();
+                .run()
+                .assertOk();
     }
 
     @Test
@@ -54,16 +58,20 @@ class AnthropicIT {
             s = r.summary();
             governed = sim.ledger().counts();
         }
-        System.out.printf("anthropic baseline: %s%n  %s%nanthropic governed: %s%n  %s%n", baseline, baselineSummary,
-                governed, s);
+        System.out.printf(
+                "anthropic baseline: %s%n  %s%nanthropic governed: %s%n  %s%n", baseline, baselineSummary, governed, s);
         assertThat(r.startLine()).contains("config=defaults");
         long calls = (long) THREADS * CALLS;
         assertThat(s.get("calls").asLong()).isEqualTo(calls);
-        assertThat(governed.rejected()).as("provider 429s with the agent").isLessThanOrEqualTo(governed.arrivals() / 100);
+        assertThat(governed.rejected())
+                .as("provider 429s with the agent")
+                .isLessThanOrEqualTo(governed.arrivals() / 100);
         assertThat(s.path("counters").path("rejected:provider").asLong()).isZero();
         long localRejections = s.get("failures").path("RateLimitException").asLong();
         assertThat(s.get("completed").asLong() + localRejections).isEqualTo(calls);
         assertThat(s.path("counters").path("streams.broken").asLong()).isZero();
-        assertThat(baseline.rejected()).as("the baseline meets 429s, or the test proves nothing").isGreaterThan(10);
+        assertThat(baseline.rejected())
+                .as("the baseline meets 429s, or the test proves nothing")
+                .isGreaterThan(10);
     }
 }

@@ -23,13 +23,20 @@ class AzureOpenAiIT {
     void noConfigPacesADeploymentUnderItsTenSecondWindow() throws Exception {
         int threads = 4;
         int calls = 8;
-        try (Simulator sim = Simulator.builder().profile(Profile.AZURE_OPENAI).requestsPerMinute(120)
-                .tokensPerMinute(200_000).firstByteLatency(Duration.ofMillis(5)).start()) {
-            String url = LoopbackHosts.url(HOST, sim.port(),
-                    "/openai/deployments/gpt-4o-mini/chat/completions?api-version=2024-10-21");
-            ForkedApp.Result r = ProviderRuns.jdkHttp(url, threads, calls, ProviderRuns.CHAT_BODY, "api-key=az-test-key", null)
-                    .withAgent((String) null).systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
-                    .run().assertOk();
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.AZURE_OPENAI)
+                .requestsPerMinute(120)
+                .tokensPerMinute(200_000)
+                .firstByteLatency(Duration.ofMillis(5))
+                .start()) {
+            String url = LoopbackHosts.url(
+                    HOST, sim.port(), "/openai/deployments/gpt-4o-mini/chat/completions?api-version=2024-10-21");
+            ForkedApp.Result r = ProviderRuns.jdkHttp(
+                            url, threads, calls, ProviderRuns.CHAT_BODY, "api-key=az-test-key", null)
+                    .withAgent((String) null)
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .run()
+                    .assertOk();
             JsonNode s = r.summary();
             Counts c = sim.ledger().counts();
             System.out.printf("azure governed: %s%n  %s%n", c, s);

@@ -22,24 +22,36 @@ class BrokenAnswerIT {
     void aSuccessCutHalfWayIsSentOnceWithAndWithoutTheAgent() throws Exception {
         long without = attempts(false);
         long with = attempts(true);
-        System.out.printf("broken 200 bodies: %d attempts without the agent, %d with, for %d calls%n",
+        System.out.printf(
+                "broken 200 bodies: %d attempts without the agent, %d with, for %d calls%n",
                 without, with, THREADS * CALLS);
         assertThat(without).isEqualTo(THREADS * CALLS);
         assertThat(with).isEqualTo(THREADS * CALLS);
     }
 
     private static long attempts(boolean agent) throws Exception {
-        try (Simulator sim = Simulator.builder().profile(Profile.OPENAI).instant()
-                .requestsPerMinute(1_000_000).tokensPerMinute(100_000_000).start()) {
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .instant()
+                .requestsPerMinute(1_000_000)
+                .tokensPerMinute(100_000_000)
+                .start()) {
             String base = sim.baseUrl() + "/v1/";
-            ForkedApp app = ProviderRuns.jdkHttp(base + "chat/completions", THREADS, CALLS, ProviderRuns.CHAT_BODY,
-                    "Authorization=Bearer sk-test;x-sim-force=truncated_stream", null);
+            ForkedApp app = ProviderRuns.jdkHttp(
+                    base + "chat/completions",
+                    THREADS,
+                    CALLS,
+                    ProviderRuns.CHAT_BODY,
+                    "Authorization=Bearer sk-test;x-sim-force=truncated_stream",
+                    null);
             if (agent) {
-                app.withAgent("config=" + ProviderRuns.file(".yaml",
-                        "providers:",
-                        "  - name: sim",
-                        "    kind: openai",
-                        "    match: {urls: [\"" + base + "\"]}"));
+                app.withAgent("config="
+                        + ProviderRuns.file(
+                                ".yaml",
+                                "providers:",
+                                "  - name: sim",
+                                "    kind: openai",
+                                "    match: {urls: [\"" + base + "\"]}"));
             }
             JsonNode s = app.run().assertOk().summary();
             assertThat(s.path("completed").asLong()).as("%s", s).isZero();

@@ -25,17 +25,29 @@ class FixedWindowGatewayIT {
     static final int CALLS = 8;
 
     private static Simulator gateway() {
-        return Simulator.builder().profile(Profile.GATEWAY)
-                .limit(Limit.of(Dimension.REQUESTS, 6, Duration.ofSeconds(2)).fixedWindow().scope(Scope.API_KEY).named("key_chat"))
-                .limit(Limit.of(Dimension.REQUESTS, 9, Duration.ofSeconds(2)).fixedWindow().scope(Scope.ORGANIZATION)
+        return Simulator.builder()
+                .profile(Profile.GATEWAY)
+                .limit(Limit.of(Dimension.REQUESTS, 6, Duration.ofSeconds(2))
+                        .fixedWindow()
+                        .scope(Scope.API_KEY)
+                        .named("key_chat"))
+                .limit(Limit.of(Dimension.REQUESTS, 9, Duration.ofSeconds(2))
+                        .fixedWindow()
+                        .scope(Scope.ORGANIZATION)
                         .named("org_chat"))
                 .limit(Limit.concurrency(8).scope(Scope.API_KEY).named("key_concurrency"))
-                .firstByteLatency(Duration.ofMillis(5)).start();
+                .firstByteLatency(Duration.ofMillis(5))
+                .start();
     }
 
     private static ForkedApp app(Simulator sim) {
-        return ProviderRuns.jdkHttp("http://127.0.0.1:" + sim.port() + "/v1/chat/completions", THREADS, CALLS,
-                ProviderRuns.CHAT_BODY, "Authorization=Bearer gw-key-{t}", "budget_exceeded,no_endpoint_for_policy");
+        return ProviderRuns.jdkHttp(
+                "http://127.0.0.1:" + sim.port() + "/v1/chat/completions",
+                THREADS,
+                CALLS,
+                ProviderRuns.CHAT_BODY,
+                "Authorization=Bearer gw-key-{t}",
+                "budget_exceeded,no_endpoint_for_policy");
     }
 
     @Test
@@ -47,7 +59,8 @@ class FixedWindowGatewayIT {
         }
         try (Simulator sim = gateway()) {
             String base = "http://127.0.0.1:" + sim.port() + "/v1/";
-            String config = ProviderRuns.file(".yaml",
+            String config = ProviderRuns.file(
+                    ".yaml",
                     "providers:",
                     "  - name: llm-gateway",
                     "    kind: fixed-window-gateway",
@@ -61,12 +74,19 @@ class FixedWindowGatewayIT {
             JsonNode s = r.summary();
             Counts c = sim.ledger().counts();
             System.out.printf("gateway baseline: %s%ngateway governed: %s%n  %s%n", baseline, c, s);
-            assertThat(baseline.rejected()).as("the baseline meets 429s, or the test proves nothing").isPositive();
+            assertThat(baseline.rejected())
+                    .as("the baseline meets 429s, or the test proves nothing")
+                    .isPositive();
             assertThat(c.rejected()).as("provider 429s").isZero();
             assertThat(s.path("counters").path("status:200").asLong()).isEqualTo((long) THREADS * CALLS);
-            assertThat(s.path("counters").path("after:budget_exceeded:402").asLong()).isEqualTo(1);
-            assertThat(s.path("counters").path("after:no_endpoint_for_policy:409").asLong()).isEqualTo(1);
-            assertThat(sim.ledger().attemptsPerCall()).containsEntry("after-budget_exceeded", 1)
+            assertThat(s.path("counters").path("after:budget_exceeded:402").asLong())
+                    .isEqualTo(1);
+            assertThat(s.path("counters")
+                            .path("after:no_endpoint_for_policy:409")
+                            .asLong())
+                    .isEqualTo(1);
+            assertThat(sim.ledger().attemptsPerCall())
+                    .containsEntry("after-budget_exceeded", 1)
                     .containsEntry("after-no_endpoint_for_policy", 1);
         }
     }

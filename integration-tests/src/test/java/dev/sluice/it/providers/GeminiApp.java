@@ -25,9 +25,12 @@ public final class GeminiApp {
         String baseUrl = args[0];
         int threads = Integer.parseInt(args[1]);
         int calls = Integer.parseInt(args[2]);
-        Client client = Client.builder().apiKey("gm-test-key")
-                .httpOptions(HttpOptions.builder().baseUrl(baseUrl).build()).build();
-        GenerateContentConfig config = GenerateContentConfig.builder().maxOutputTokens(32).build();
+        Client client = Client.builder()
+                .apiKey("gm-test-key")
+                .httpOptions(HttpOptions.builder().baseUrl(baseUrl).build())
+                .build();
+        GenerateContentConfig config =
+                GenerateContentConfig.builder().maxOutputTokens(32).build();
         String model = "gemini-2.0-flash";
         String prompt = "Say hello to the integration test, briefly.";
         AppReport report = new AppReport();
@@ -52,7 +55,8 @@ public final class GeminiApp {
                                 report.count("sync.complete", 1);
                             }
                         } catch (ApiException e) {
-                            boolean local = e.getMessage() != null && e.getMessage().contains("sluice.dev");
+                            boolean local =
+                                    e.getMessage() != null && e.getMessage().contains("sluice.dev");
                             report.count(local ? "rejected:local" : "rejected:provider:" + e.code(), 1);
                             throw e;
                         }

@@ -26,19 +26,26 @@ class GeminiIT {
     void aConfiguredQuotaPacesSyncAndStreamingCalls() throws Exception {
         int threads = 4;
         int calls = 8;
-        try (Simulator sim = Simulator.builder().profile(Profile.GEMINI)
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.GEMINI)
                 .limit(Dimension.REQUESTS, 10, Duration.ofSeconds(2))
                 .inputTokensPerMinute(1_000_000)
-                .firstByteLatency(Duration.ofMillis(5)).latencyPerToken(Duration.ofMillis(1)).start()) {
-            String config = ProviderRuns.file(".yaml",
+                .firstByteLatency(Duration.ofMillis(5))
+                .latencyPerToken(Duration.ofMillis(1))
+                .start()) {
+            String config = ProviderRuns.file(
+                    ".yaml",
                     "providers:",
                     "  - name: gemini",
                     "    kind: gemini",
                     "    limits:",
                     "      - {dimension: requests, capacity: 10, window: 2s}");
-            ForkedApp.Result r = ForkedApp.of(GeminiApp.class).withAgent("config=" + config)
+            ForkedApp.Result r = ForkedApp.of(GeminiApp.class)
+                    .withAgent("config=" + config)
                     .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
-                    .args(LoopbackHosts.url(HOST, sim.port(), "/"), threads, calls).run().assertOk();
+                    .args(LoopbackHosts.url(HOST, sim.port(), "/"), threads, calls)
+                    .run()
+                    .assertOk();
             JsonNode s = r.summary();
             Counts c = sim.ledger().counts();
             System.out.printf("gemini governed: %s%n  %s%n", c, s);

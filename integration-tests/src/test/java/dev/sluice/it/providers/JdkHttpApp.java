@@ -42,7 +42,8 @@ public final class JdkHttpApp {
         }
         String[] after = args[5].equals("-") ? new String[0] : args[5].split(",");
         boolean async = args.length > 6 && args[6].equals("async");
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         AppReport report = new AppReport();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         for (int t = 0; t < threads; t++) {
@@ -53,7 +54,8 @@ public final class JdkHttpApp {
                     report.call(() -> {
                         HttpRequest request = request(url, body, headers, parity, null, null);
                         HttpResponse<String> response = useAsync
-                                ? client.sendAsync(request, HttpResponse.BodyHandlers.ofString()).get(2, TimeUnit.MINUTES)
+                                ? client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                                        .get(2, TimeUnit.MINUTES)
                                 : client.send(request, HttpResponse.BodyHandlers.ofString());
                         report.count(outcome(response), 1);
                         if (response.statusCode() != 200) {
@@ -66,17 +68,18 @@ public final class JdkHttpApp {
         pool.shutdown();
         pool.awaitTermination(5, TimeUnit.MINUTES);
         for (String fault : after) {
-            HttpResponse<String> response = client.send(request(url, body, headers, "0", fault, "after-" + fault),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = client.send(
+                    request(url, body, headers, "0", fault, "after-" + fault), HttpResponse.BodyHandlers.ofString());
             report.count("after:" + fault + ":" + response.statusCode(), 1);
         }
         report.print();
         System.exit(0);
     }
 
-    private static HttpRequest request(URI url, String body, List<String[]> headers, String parity, String fault,
-            String callId) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(url).header("Content-Type", "application/json")
+    private static HttpRequest request(
+            URI url, String body, List<String[]> headers, String parity, String fault, String callId) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(url)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         for (String[] h : headers) {
             b.header(h[0], h[1].replace("{t}", parity));

@@ -33,7 +33,10 @@ public final class LateAttachApp {
     public static void main(String[] args) throws Exception {
         String base = args[0];
         int calls = Integer.parseInt(args[1]);
-        OpenAIClient openai = OpenAIOkHttpClient.builder().baseUrl(base).apiKey("sk-late-attach").build();
+        OpenAIClient openai = OpenAIOkHttpClient.builder()
+                .baseUrl(base)
+                .apiKey("sk-late-attach")
+                .build();
         OkHttpClient okhttp = new OkHttpClient();
         AppReport report = new AppReport();
         phase("before", calls, openai, okhttp, base, report);
@@ -46,10 +49,13 @@ public final class LateAttachApp {
         System.exit(0);
     }
 
-    private static void phase(String phase, int calls, OpenAIClient openai, OkHttpClient okhttp, String base,
-            AppReport report) {
-        ChatCompletionCreateParams params = ChatCompletionCreateParams.builder().model(ChatModel.GPT_4O_MINI)
-                .addUserMessage("Say hello to the integration test, briefly.").maxCompletionTokens(32).build();
+    private static void phase(
+            String phase, int calls, OpenAIClient openai, OkHttpClient okhttp, String base, AppReport report) {
+        ChatCompletionCreateParams params = ChatCompletionCreateParams.builder()
+                .model(ChatModel.GPT_4O_MINI)
+                .addUserMessage("Say hello to the integration test, briefly.")
+                .maxCompletionTokens(32)
+                .build();
         for (int i = 0; i < calls; i++) {
             report.call(() -> {
                 try {
@@ -62,9 +68,11 @@ public final class LateAttachApp {
                 }
             });
             report.call(() -> {
-                Request request = new Request.Builder().url(base + "/chat/completions")
+                Request request = new Request.Builder()
+                        .url(base + "/chat/completions")
                         .header("Authorization", "Bearer sk-late-attach")
-                        .post(RequestBody.create(BODY, MediaType.get("application/json"))).build();
+                        .post(RequestBody.create(BODY, MediaType.get("application/json")))
+                        .build();
                 try (Response response = okhttp.newCall(request).execute()) {
                     String decision = response.header("x-sluice-decision");
                     report.count(phase + ".okhttp." + response.code() + (decision == null ? "" : ":" + decision), 1);

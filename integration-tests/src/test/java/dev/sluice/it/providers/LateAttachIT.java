@@ -32,9 +32,14 @@ class LateAttachIT {
     @EnumSource(ForkedApp.Jdk.class)
     void attachingGovernsClientsBuiltBeforeIt(ForkedApp.Jdk jdk) throws Exception {
         String java = jdk.java();
-        try (Simulator sim = Simulator.builder().profile(Profile.OPENAI).requestsPerMinute(6_000)
-                .tokensPerMinute(1_000_000).instant().start()) {
-            String config = ProviderRuns.file(".yaml",
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .requestsPerMinute(6_000)
+                .tokensPerMinute(1_000_000)
+                .instant()
+                .start()) {
+            String config = ProviderRuns.file(
+                    ".yaml",
                     "providers:",
                     "  - name: openai-local",
                     "    kind: openai",
@@ -43,17 +48,29 @@ class LateAttachIT {
                     "      - {dimension: requests, capacity: 4, window: 1m}",
                     "trafficClasses:",
                     "  - {name: default, maxWait: 200ms}");
-            ForkedApp.Running app = ForkedApp.of(LateAttachApp.class).jdk(jdk).args(sim.apiBaseUrl(), CALLS).start();
+            ForkedApp.Running app = ForkedApp.of(LateAttachApp.class)
+                    .jdk(jdk)
+                    .args(sim.apiBaseUrl(), CALLS)
+                    .start();
             try {
                 awaitReady(app);
-                assertThat(sim.ledger().counts().admitted()).as("calls before the attach").isEqualTo(2L * CALLS);
+                assertThat(sim.ledger().counts().admitted())
+                        .as("calls before the attach")
+                        .isEqualTo(2L * CALLS);
 
                 Attach attached = attach(java, app.pid(), config);
-                assertThat(attached.exitCode).as("attach exit status; it said: %s", attached.said).isZero();
-                assertThat(attached.said).contains("sluice attached to JVM " + app.pid()).contains("mode=enforce")
-                        .contains("config=file " + config).contains("start=attach");
+                assertThat(attached.exitCode)
+                        .as("attach exit status; it said: %s", attached.said)
+                        .isZero();
+                assertThat(attached.said)
+                        .contains("sluice attached to JVM " + app.pid())
+                        .contains("mode=enforce")
+                        .contains("config=file " + config)
+                        .contains("start=attach");
                 Attach again = attach(java, app.pid(), config);
-                assertThat(again.exitCode).as("a second attach; it said: %s", again.said).isEqualTo(3);
+                assertThat(again.exitCode)
+                        .as("a second attach; it said: %s", again.said)
+                        .isEqualTo(3);
                 assertThat(again.said).contains("already runs the agent").contains("nothing was loaded");
 
                 try (OutputStream stdin = app.process().getOutputStream()) {
@@ -61,16 +78,21 @@ class LateAttachIT {
                 }
                 ForkedApp.Result r = app.awaitExit(Duration.ofSeconds(60)).assertOk();
                 JsonNode counters = r.summary().get("counters");
-                System.out.printf("late attach on %s: %s%n  %s%n", jdk, sim.ledger().counts(), counters);
+                System.out.printf(
+                        "late attach on %s: %s%n  %s%n", jdk, sim.ledger().counts(), counters);
                 assertThat(counters.path("before.openai.ok").asLong()).isEqualTo(CALLS);
                 assertThat(counters.path("before.okhttp.200").asLong()).isEqualTo(CALLS);
-                long passed = counters.path("after.openai.ok").asLong() + counters.path("after.okhttp.200").asLong();
-                long rejected = counters.path("after.openai.429:rejected_locally").asLong()
+                long passed = counters.path("after.openai.ok").asLong()
+                        + counters.path("after.okhttp.200").asLong();
+                long rejected = counters.path("after.openai.429:rejected_locally")
+                                .asLong()
                         + counters.path("after.okhttp.429:rejected_locally").asLong();
                 assertThat(passed).as("calls admitted after the attach").isEqualTo(4);
                 assertThat(rejected).as("local rejections after the attach").isEqualTo(2L * CALLS - 4);
-                assertThat(counters.path("after.openai.429:rejected_locally").asLong()).isPositive();
-                assertThat(counters.path("after.okhttp.429:rejected_locally").asLong()).isPositive();
+                assertThat(counters.path("after.openai.429:rejected_locally").asLong())
+                        .isPositive();
+                assertThat(counters.path("after.okhttp.429:rejected_locally").asLong())
+                        .isPositive();
                 assertThat(sim.ledger().counts().admitted()).isEqualTo(2L * CALLS + 4);
                 assertThat(sim.ledger().counts().rejected()).isZero();
                 assertThat(r.stderr).contains("[sluice] ").contains("config=file " + config);
@@ -84,15 +106,22 @@ class LateAttachIT {
     @Test
     void aJvmThatDisallowsAttachIsNamedAsSuch() throws Exception {
         String java = ForkedApp.Jdk.JDK17.java();
-        try (Simulator sim = Simulator.builder().profile(Profile.OPENAI).instant().start()) {
-            ForkedApp.Running app = ForkedApp.of(LateAttachApp.class).env("JAVA_TOOL_OPTIONS", "-XX:+DisableAttachMechanism")
-                    .args(sim.apiBaseUrl(), 1).start();
+        try (Simulator sim =
+                Simulator.builder().profile(Profile.OPENAI).instant().start()) {
+            ForkedApp.Running app = ForkedApp.of(LateAttachApp.class)
+                    .env("JAVA_TOOL_OPTIONS", "-XX:+DisableAttachMechanism")
+                    .args(sim.apiBaseUrl(), 1)
+                    .start();
             try {
                 awaitReady(app);
                 Attach refused = attach(java, app.pid(), null);
-                assertThat(refused.exitCode).as("attach exit status; it said: %s", refused.said).isEqualTo(1);
-                assertThat(refused.said).contains("cannot attach to JVM " + app.pid())
-                        .contains("-XX:+DisableAttachMechanism").contains("-javaagent:");
+                assertThat(refused.exitCode)
+                        .as("attach exit status; it said: %s", refused.said)
+                        .isEqualTo(1);
+                assertThat(refused.said)
+                        .contains("cannot attach to JVM " + app.pid())
+                        .contains("-XX:+DisableAttachMechanism")
+                        .contains("-javaagent:");
             } finally {
                 app.kill();
             }
@@ -113,13 +142,18 @@ class LateAttachIT {
     private static Attach attach(String java, long pid, String config) throws Exception {
         Path out = Files.createTempFile("sluice-attach-", ".out");
         try {
-            List<String> command = new java.util.ArrayList<>(List.of(java, "-jar", ForkedApp.AGENT_JAR.toString(),
-                    "attach", Long.toString(pid)));
+            List<String> command = new java.util.ArrayList<>(
+                    List.of(java, "-jar", ForkedApp.AGENT_JAR.toString(), "attach", Long.toString(pid)));
             if (config != null) {
                 command.add(config);
             }
-            Process attach = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            assertThat(attach.waitFor(60, TimeUnit.SECONDS)).as("attach finished").isTrue();
+            Process attach = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(out.toFile())
+                    .start();
+            assertThat(attach.waitFor(60, TimeUnit.SECONDS))
+                    .as("attach finished")
+                    .isTrue();
             return new Attach(attach.exitValue(), Files.readString(out));
         } finally {
             Files.deleteIfExists(out);
@@ -129,7 +163,9 @@ class LateAttachIT {
     private static void awaitReady(ForkedApp.Running app) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!List.of(app.stdoutSoFar().split("\n")).contains("READY")) {
-            assertThat(app.process().isAlive()).as("the app is running; it said: %s", app.stdoutSoFar()).isTrue();
+            assertThat(app.process().isAlive())
+                    .as("the app is running; it said: %s", app.stdoutSoFar())
+                    .isTrue();
             assertThat(System.nanoTime() - deadline).as("READY within 60 s").isNegative();
             Thread.sleep(50);
         }

@@ -22,19 +22,30 @@ class OpenAiCompatibleIT {
     void aConfiguredUrlIsPacedUnderHeadersReadOverTheWindowsItsOptionsName() throws Exception {
         int threads = 4;
         int calls = 8;
-        try (Simulator sim = Simulator.builder().profile(Profile.OPENAI)
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
                 .limit(Dimension.REQUESTS, 20, Duration.ofSeconds(10))
                 .limit(Dimension.TOKENS, 200_000, Duration.ofSeconds(10))
-                .firstByteLatency(Duration.ofMillis(5)).start()) {
+                .firstByteLatency(Duration.ofMillis(5))
+                .start()) {
             String base = "http://127.0.0.1:" + sim.port() + "/v1/";
-            String config = ProviderRuns.file(".yaml",
+            String config = ProviderRuns.file(
+                    ".yaml",
                     "providers:",
                     "  - name: local-llm",
                     "    kind: openai-compatible",
                     "    match: {urls: [\"" + base + "\"]}",
                     "    options: {requestsWindow: 10s, tokensWindow: 10s}");
-            ForkedApp.Result r = ProviderRuns.jdkHttp(base + "chat/completions", threads, calls, ProviderRuns.CHAT_BODY,
-                    "Authorization=Bearer sk-local", null).withAgent("config=" + config).run().assertOk();
+            ForkedApp.Result r = ProviderRuns.jdkHttp(
+                            base + "chat/completions",
+                            threads,
+                            calls,
+                            ProviderRuns.CHAT_BODY,
+                            "Authorization=Bearer sk-local",
+                            null)
+                    .withAgent("config=" + config)
+                    .run()
+                    .assertOk();
             JsonNode s = r.summary();
             Counts c = sim.ledger().counts();
             System.out.printf("openai-compatible governed: %s%n  %s%n", c, s);

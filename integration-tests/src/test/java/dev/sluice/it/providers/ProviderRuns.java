@@ -33,7 +33,14 @@ final class ProviderRuns {
      * is the thread's parity), faults to force after the load as {@code f1,f2}; either may be null.
      */
     static ForkedApp jdkHttp(String url, int threads, int calls, String body, String headers, String after) {
-        return ForkedApp.of(JdkHttpApp.class).args(url, threads, calls, file(".json", body),
-                headers == null ? "-" : headers, after == null ? "-" : after, "async");
+        return ForkedApp.of(JdkHttpApp.class)
+                .args(
+                        url,
+                        threads,
+                        calls,
+                        file(".json", body),
+                        headers == null ? "-" : headers,
+                        after == null ? "-" : after,
+                        "async");
     }
 }

@@ -2,7 +2,6 @@ package dev.sluice.it.providers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.simulator.Dimension;
 import dev.sluice.simulator.Limit;
 import dev.sluice.simulator.Profile;
@@ -26,10 +25,14 @@ class RestartIT {
     private static final int CALLS_PER_RUN = 8;
 
     private static Simulator gateway() {
-        return Simulator.builder().profile(Profile.GATEWAY)
-                .limit(Limit.of(Dimension.REQUESTS, LIMIT, Duration.ofMinutes(1)).fixedWindow().scope(Scope.API_KEY)
+        return Simulator.builder()
+                .profile(Profile.GATEWAY)
+                .limit(Limit.of(Dimension.REQUESTS, LIMIT, Duration.ofMinutes(1))
+                        .fixedWindow()
+                        .scope(Scope.API_KEY)
                         .named("key_chat"))
-                .firstByteLatency(Duration.ofMillis(5)).start();
+                .firstByteLatency(Duration.ofMillis(5))
+                .start();
     }
 
     /**
@@ -41,7 +44,8 @@ class RestartIT {
         long window = System.currentTimeMillis() / 60_000;
         try (Simulator sim = gateway()) {
             String base = "http://127.0.0.1:" + sim.port() + "/v1/";
-            String config = ProviderRuns.file(".yaml",
+            String config = ProviderRuns.file(
+                    ".yaml",
                     "providers:",
                     "  - name: llm-gateway",
                     "    kind: fixed-window-gateway",
@@ -53,13 +57,24 @@ class RestartIT {
                     "trafficClasses:",
                     "  - {name: default, maxWait: 300ms, overloadAction: reject}");
             for (int run = 0; run < 2; run++) {
-                ProviderRuns.jdkHttp(base + "chat/completions", 1, CALLS_PER_RUN, ProviderRuns.CHAT_BODY,
-                        "Authorization=Bearer gw-key", null)
-                        .withAgent("config=" + config).systemProperty("sluice.stateFile", stateFile).run().assertOk();
+                ProviderRuns.jdkHttp(
+                                base + "chat/completions",
+                                1,
+                                CALLS_PER_RUN,
+                                ProviderRuns.CHAT_BODY,
+                                "Authorization=Bearer gw-key",
+                                null)
+                        .withAgent("config=" + config)
+                        .systemProperty("sluice.stateFile", stateFile)
+                        .run()
+                        .assertOk();
             }
             long refused = sim.ledger().counts().rejected();
-            System.out.printf("restart mid-window, state file %s: gateway saw %s%n", stateFile, sim.ledger().counts());
-            assertThat(sim.ledger().counts().arrivals() - refused).as("calls the gateway let through")
+            System.out.printf(
+                    "restart mid-window, state file %s: gateway saw %s%n",
+                    stateFile, sim.ledger().counts());
+            assertThat(sim.ledger().counts().arrivals() - refused)
+                    .as("calls the gateway let through")
                     .isLessThanOrEqualTo(LIMIT);
             return System.currentTimeMillis() / 60_000 == window ? refused : -1;
         }
@@ -80,7 +95,9 @@ class RestartIT {
                 withoutState = twoRuns("off");
             }
         }
-        assertThat(withoutState).as("without the state file the second run overruns the window").isPositive();
+        assertThat(withoutState)
+                .as("without the state file the second run overruns the window")
+                .isPositive();
         assertThat(withState).as("with it, the gateway refuses nothing").isZero();
     }
 }

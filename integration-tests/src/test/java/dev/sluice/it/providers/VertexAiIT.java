@@ -26,21 +26,27 @@ class VertexAiIT {
         int threads = 4;
         int calls = 8;
         try (VertexStub vertex = new VertexStub(10, 2_000)) {
-            String config = ProviderRuns.file(".yaml",
+            String config = ProviderRuns.file(
+                    ".yaml",
                     "providers:",
                     "  - name: vertex",
                     "    kind: vertex-ai",
                     "    limits:",
                     "      - {dimension: requests, capacity: 10, window: 2s}");
-            String url = LoopbackHosts.url(HOST, vertex.port(),
+            String url = LoopbackHosts.url(
+                    HOST,
+                    vertex.port(),
                     "/v1/projects/acme/locations/us-central1/publishers/google/models/gemini-2.0-flash:generateContent");
-            ForkedApp.Result r = ProviderRuns.jdkHttp(url, threads, calls, ProviderRuns.GEMINI_BODY,
-                            "Authorization=Bearer ya29.test-token", null)
-                    .withAgent("config=" + config).systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
-                    .run().assertOk();
+            ForkedApp.Result r = ProviderRuns.jdkHttp(
+                            url, threads, calls, ProviderRuns.GEMINI_BODY, "Authorization=Bearer ya29.test-token", null)
+                    .withAgent("config=" + config)
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .run()
+                    .assertOk();
             JsonNode s = r.summary();
-            System.out.printf("vertex governed: arrivals=%d admitted=%d rejected=%d%n  %s%n", vertex.arrivals.get(),
-                    vertex.admitted.get(), vertex.rejected.get(), s);
+            System.out.printf(
+                    "vertex governed: arrivals=%d admitted=%d rejected=%d%n  %s%n",
+                    vertex.arrivals.get(), vertex.admitted.get(), vertex.rejected.get(), s);
             assertThat(r.startLine()).contains("config=file " + config);
             // Every call succeeds: Vertex's 429 has no RetryInfo, so Sluice backs off and retries it itself.
             assertThat(s.path("counters").path("status:200").asLong()).isEqualTo((long) threads * calls);

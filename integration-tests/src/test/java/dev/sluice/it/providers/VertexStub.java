@@ -21,15 +21,16 @@ import java.util.regex.Pattern;
  */
 final class VertexStub implements AutoCloseable {
 
-    private static final Pattern PATH = Pattern.compile(
-            "/v1/projects/[^/]+/locations/[^/]+/publishers/google/models/[^/:]+:generateContent");
+    private static final Pattern PATH =
+            Pattern.compile("/v1/projects/[^/]+/locations/[^/]+/publishers/google/models/[^/:]+:generateContent");
     private static final byte[] OK = ("{\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":"
-            + "\"Hello, integration test.\"}]},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":12,"
-            + "\"candidatesTokenCount\":5,\"totalTokenCount\":17},\"modelVersion\":\"gemini-2.0-flash-001\"}")
+                    + "\"Hello, integration test.\"}]},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":12,"
+                    + "\"candidatesTokenCount\":5,\"totalTokenCount\":17},\"modelVersion\":\"gemini-2.0-flash-001\"}")
             .getBytes(StandardCharsets.UTF_8);
     private static final byte[] EXHAUSTED = ("[{\"error\":{\"code\":429,\"message\":\"Resource exhausted. Please try"
-            + " again later. Please refer to https://cloud.google.com/vertex-ai/generative-ai/docs/error-code-429 for"
-            + " more details.\",\"status\":\"RESOURCE_EXHAUSTED\"}}]").getBytes(StandardCharsets.UTF_8);
+                    + " again later. Please refer to https://cloud.google.com/vertex-ai/generative-ai/docs/error-code-429 for"
+                    + " more details.\",\"status\":\"RESOURCE_EXHAUSTED\"}}]")
+            .getBytes(StandardCharsets.UTF_8);
 
     final AtomicLong arrivals = new AtomicLong();
     final AtomicLong admitted = new AtomicLong();
@@ -58,8 +59,12 @@ final class VertexStub implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             exchange.getRequestBody().readAllBytes();
-            if (!exchange.getRequestMethod().equals("POST") || !PATH.matcher(exchange.getRequestURI().getPath()).matches()) {
-                send(exchange, 404, "{\"error\":{\"code\":404,\"status\":\"NOT_FOUND\"}}".getBytes(StandardCharsets.UTF_8));
+            if (!exchange.getRequestMethod().equals("POST")
+                    || !PATH.matcher(exchange.getRequestURI().getPath()).matches()) {
+                send(
+                        exchange,
+                        404,
+                        "{\"error\":{\"code\":404,\"status\":\"NOT_FOUND\"}}".getBytes(StandardCharsets.UTF_8));
                 return;
             }
             arrivals.incrementAndGet();

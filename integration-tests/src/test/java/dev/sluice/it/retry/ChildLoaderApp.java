@@ -22,6 +22,8 @@ public final class ChildLoaderApp {
         }
         URLClassLoader child = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         Thread.currentThread().setContextClassLoader(child);
-        child.loadClass(SdkCallsApp.class.getName()).getMethod("main", String[].class).invoke(null, (Object) args);
+        child.loadClass(SdkCallsApp.class.getName())
+                .getMethod("main", String[].class)
+                .invoke(null, (Object) args);
     }
 }

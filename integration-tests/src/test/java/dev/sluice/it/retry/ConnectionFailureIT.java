@@ -37,18 +37,20 @@ class ConnectionFailureIT {
     /** The same with the SDKs in a child class loader: the genai helper is defined next to that copy. */
     @Test
     void neutralisersWorkWithTheSdkInAChildClassLoader() throws Exception {
-        RetryRun genai = RetryRun.run(ChildLoaderApp.class, Sdk.GENAI, true, 0, false, 2, 2, "connection_reset", false,
-                "enforce");
+        RetryRun genai = RetryRun.run(
+                ChildLoaderApp.class, Sdk.GENAI, true, 0, false, 2, 2, "connection_reset", false, "enforce");
         genai.record("connection reset, SDK in a child class loader");
         assertThat(genai.counter("child-loader")).as("%s", genai).isOne();
         assertThat(genai.attempts().getMax()).as("%s", genai).isLessThanOrEqualTo(3);
         assertThat(genai.counter("layer:google-genai:declined")).as("%s", genai).isPositive();
 
-        RetryRun openai = RetryRun.run(ChildLoaderApp.class, Sdk.OPENAI, true, 0, false, 2, 2, "connection_reset", false,
-                "enforce");
+        RetryRun openai = RetryRun.run(
+                ChildLoaderApp.class, Sdk.OPENAI, true, 0, false, 2, 2, "connection_reset", false, "enforce");
         openai.record("connection reset, SDK in a child class loader");
         assertThat(openai.counter("child-loader")).as("%s", openai).isOne();
         assertThat(openai.attempts().getMax()).as("%s", openai).isLessThanOrEqualTo(3);
-        assertThat(openai.counter("layer:openai-java:declined")).as("%s", openai).isPositive();
+        assertThat(openai.counter("layer:openai-java:declined"))
+                .as("%s", openai)
+                .isPositive();
     }
 }

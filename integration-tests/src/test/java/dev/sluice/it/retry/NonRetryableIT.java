@@ -34,16 +34,21 @@ class NonRetryableIT {
         run.record(fault + " (" + status + ")");
         int calls = THREADS * CALLS;
         assertThat(run.attemptsPerCall).as("attempts per call\n%s", run).hasSize(calls);
-        assertThat(run.attemptsPerCall.values()).as("attempts per call\n%s", run).containsOnly(1);
+        assertThat(run.attemptsPerCall.values())
+                .as("attempts per call\n%s", run)
+                .containsOnly(1);
         assertThat(run.completed()).as("%s", run).isZero();
         long usual = 0;
         for (String type : exceptions.split("\\|")) {
             usual += run.counters("exception:" + type + ":");
         }
-        assertThat(usual).as("the SDK's usual exception (%s)\n%s", exceptions, run).isEqualTo(calls);
+        assertThat(usual)
+                .as("the SDK's usual exception (%s)\n%s", exceptions, run)
+                .isEqualTo(calls);
         if (sdk == Sdk.OPENAI || sdk == Sdk.ANTHROPIC) {
             assertThat(run.counter("sluice:admitted_then_provider_rejected"))
-                    .as("error bodies carrying the sluice object\n%s", run).isEqualTo(calls);
+                    .as("error bodies carrying the sluice object\n%s", run)
+                    .isEqualTo(calls);
         }
     }
 
@@ -58,7 +63,8 @@ class NonRetryableIT {
     /** Mode observe takes nothing away: the SDK keeps its own retries, and nothing is counted as declined. */
     @Test
     void inObserveModeTheSdkKeepsItsRetries() throws Exception {
-        RetryRun run = RetryRun.run(Sdk.OPENAI, true, 0, false, THREADS, CALLS, "no_endpoint_for_policy", false, "observe");
+        RetryRun run =
+                RetryRun.run(Sdk.OPENAI, true, 0, false, THREADS, CALLS, "no_endpoint_for_policy", false, "observe");
         run.record("no_endpoint_for_policy (409), mode observe");
         assertThat(run.attemptsPerCall.values()).as("%s", run).containsOnly(3);
         assertThat(run.counters("layer:")).as("%s", run).isZero();

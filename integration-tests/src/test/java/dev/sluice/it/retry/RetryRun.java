@@ -52,8 +52,13 @@ final class RetryRun {
     final Map<String, Integer> attemptsPerCall;
     final String stderr;
 
-    private RetryRun(Sdk sdk, boolean agent, JsonNode summary, List<Exchange> exchanges,
-                     Map<String, Integer> attemptsPerCall, String stderr) {
+    private RetryRun(
+            Sdk sdk,
+            boolean agent,
+            JsonNode summary,
+            List<Exchange> exchanges,
+            Map<String, Integer> attemptsPerCall,
+            String stderr) {
         this.sdk = sdk;
         this.agent = agent;
         this.summary = summary;
@@ -66,26 +71,64 @@ final class RetryRun {
      * Runs the app. {@code requestsPerSecond} 0 means no limit; {@code force} a simulator fault
      * name for every request, or null.
      */
-    static RetryRun run(Sdk sdk, boolean agent, int requestsPerSecond, int threads, int calls, String force,
-                        boolean lateAttach) throws Exception {
+    static RetryRun run(
+            Sdk sdk, boolean agent, int requestsPerSecond, int threads, int calls, String force, boolean lateAttach)
+            throws Exception {
         return run(sdk, agent, requestsPerSecond, false, threads, calls, force, lateAttach);
     }
 
     /** As above; {@code sluiceKnowsLimit}: Sluice's config declares the provider's limit, as a team would for its tier. */
-    static RetryRun run(Sdk sdk, boolean agent, int requestsPerSecond, boolean sluiceKnowsLimit, int threads, int calls,
-                        String force, boolean lateAttach) throws Exception {
+    static RetryRun run(
+            Sdk sdk,
+            boolean agent,
+            int requestsPerSecond,
+            boolean sluiceKnowsLimit,
+            int threads,
+            int calls,
+            String force,
+            boolean lateAttach)
+            throws Exception {
         return run(sdk, agent, requestsPerSecond, sluiceKnowsLimit, threads, calls, force, lateAttach, "enforce");
     }
 
     /** As above, in the given agent mode (an agent option, over the config file's {@code enforce}). */
-    static RetryRun run(Sdk sdk, boolean agent, int requestsPerSecond, boolean sluiceKnowsLimit, int threads, int calls,
-                        String force, boolean lateAttach, String mode) throws Exception {
-        return run(SdkCallsApp.class, sdk, agent, requestsPerSecond, sluiceKnowsLimit, threads, calls, force, lateAttach, mode);
+    static RetryRun run(
+            Sdk sdk,
+            boolean agent,
+            int requestsPerSecond,
+            boolean sluiceKnowsLimit,
+            int threads,
+            int calls,
+            String force,
+            boolean lateAttach,
+            String mode)
+            throws Exception {
+        return run(
+                SdkCallsApp.class,
+                sdk,
+                agent,
+                requestsPerSecond,
+                sluiceKnowsLimit,
+                threads,
+                calls,
+                force,
+                lateAttach,
+                mode);
     }
 
     /** As above, started through {@code main} ({@link SdkCallsApp}, or {@link ChildLoaderApp} around it). */
-    static RetryRun run(Class<?> main, Sdk sdk, boolean agent, int requestsPerSecond, boolean sluiceKnowsLimit,
-                        int threads, int calls, String force, boolean lateAttach, String mode) throws Exception {
+    static RetryRun run(
+            Class<?> main,
+            Sdk sdk,
+            boolean agent,
+            int requestsPerSecond,
+            boolean sluiceKnowsLimit,
+            int threads,
+            int calls,
+            String force,
+            boolean lateAttach,
+            String mode)
+            throws Exception {
         Simulator.Builder b = Simulator.builder().profile(sdk.profile).instant();
         if (requestsPerSecond > 0) {
             b.limit(Dimension.REQUESTS, requestsPerSecond, Duration.ofSeconds(1));
@@ -93,7 +136,8 @@ final class RetryRun {
             b.requestsPerMinute(1_000_000).tokensPerMinute(100_000_000);
         }
         try (Simulator sim = b.start()) {
-            List<Object> args = new ArrayList<>(List.of(sdk.app, sim.baseUrl(), threads, calls, force == null ? "-" : force));
+            List<Object> args =
+                    new ArrayList<>(List.of(sdk.app, sim.baseUrl(), threads, calls, force == null ? "-" : force));
             ForkedApp app = ForkedApp.of(main).timeout(Duration.ofMinutes(2));
             String agentArgs = "config=" + config(sim, sdk, sluiceKnowsLimit ? requestsPerSecond : 0) + ",mode=" + mode;
             if (lateAttach) {
@@ -103,8 +147,13 @@ final class RetryRun {
                 app.withAgent(agentArgs);
             }
             ForkedApp.Result r = app.args(args.toArray()).run().assertOk();
-            return new RetryRun(sdk, agent || lateAttach, r.summary(), sim.ledger().exchanges(),
-                    sim.ledger().attemptsPerCall(), r.stderr);
+            return new RetryRun(
+                    sdk,
+                    agent || lateAttach,
+                    r.summary(),
+                    sim.ledger().exchanges(),
+                    sim.ledger().attemptsPerCall(),
+                    r.stderr);
         }
     }
 
@@ -117,21 +166,28 @@ final class RetryRun {
     private static String config(Simulator sim, Sdk sdk, int requestsPerSecond) throws IOException {
         Path file = Files.createTempFile("sluice-retry-", ".yaml");
         file.toFile().deleteOnExit();
-        Files.writeString(file, String.join("\n",
-                "mode: enforce",
-                "providers:",
-                "  - name: sim",
-                "    kind: " + sdk.kind,
-                "    learnFromHeaders: false",
-                "    match:",
-                "      urls: [\"" + sim.baseUrl() + sdk.prefix + "\"]",
-                requestsPerSecond <= 0 ? "" : String.join("\n",
-                        "    limits:",
-                        "      - dimension: requests",
-                        "        capacity: " + requestsPerSecond,
-                        "        window: 1s",
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "mode: enforce",
+                        "providers:",
+                        "  - name: sim",
+                        "    kind: " + sdk.kind,
+                        "    learnFromHeaders: false",
+                        "    match:",
+                        "      urls: [\"" + sim.baseUrl() + sdk.prefix + "\"]",
+                        requestsPerSecond <= 0
+                                ? ""
+                                : String.join(
+                                        "\n",
+                                        "    limits:",
+                                        "      - dimension: requests",
+                                        "        capacity: " + requestsPerSecond,
+                                        "        window: 1s",
+                                        ""),
                         ""),
-                ""), StandardCharsets.UTF_8);
+                StandardCharsets.UTF_8);
         return file.toString();
     }
 
@@ -166,7 +222,9 @@ final class RetryRun {
 
     /** Attempts the provider refused (429, 503/529, other errors, resets). */
     long refusedAttempts() {
-        return exchanges.stream().filter(e -> e.callId() != null && e.outcome() != Outcome.ADMITTED).count();
+        return exchanges.stream()
+                .filter(e -> e.callId() != null && e.outcome() != Outcome.ADMITTED)
+                .count();
     }
 
     /** The ledger's exchanges of one logical call, in arrival order. */
@@ -191,19 +249,31 @@ final class RetryRun {
     }
 
     long rateLimited() {
-        return exchanges.stream().filter(e -> e.callId() != null && e.status() == 429).count();
+        return exchanges.stream()
+                .filter(e -> e.callId() != null && e.status() == 429)
+                .count();
     }
 
     /** One line of the comparison table. */
     String row(String scenario) {
         IntSummaryStatistics a = attempts();
-        return String.format("| %s | %s | %s | %d | %d / %d | %d | %.2f | %d | %d |", sdk.app, scenario,
-                agent ? "Sluice" : "SDK retries (no agent)", exchanges.stream().filter(e -> e.callId() != null).count(),
-                completed(), calls(), a.getMax(), a.getAverage(), rateLimited(), refusedAttempts());
+        return String.format(
+                "| %s | %s | %s | %d | %d / %d | %d | %.2f | %d | %d |",
+                sdk.app,
+                scenario,
+                agent ? "Sluice" : "SDK retries (no agent)",
+                exchanges.stream().filter(e -> e.callId() != null).count(),
+                completed(),
+                calls(),
+                a.getMax(),
+                a.getAverage(),
+                rateLimited(),
+                refusedAttempts());
     }
 
-    static final String HEADER = "| SDK | scenario | retries by | attempts seen by provider | calls completed | max attempts/call "
-            + "| mean attempts/call | 429s seen by provider | refused attempts |\n|---|---|---|---|---|---|---|---|---|";
+    static final String HEADER =
+            "| SDK | scenario | retries by | attempts seen by provider | calls completed | max attempts/call "
+                    + "| mean attempts/call | 429s seen by provider | refused attempts |\n|---|---|---|---|---|---|---|---|---|";
 
     /** Prints the row and appends it to target/retry-comparison.md (the table docs/retries.md quotes). */
     void record(String scenario) throws IOException {
@@ -220,7 +290,10 @@ final class RetryRun {
         StringBuilder s = new StringBuilder();
         summary.get("counters").fields().forEachRemaining(e -> {
             if (e.getKey().startsWith("layer:")) {
-                s.append(e.getKey().substring(6)).append('=').append(e.getValue().asLong()).append(' ');
+                s.append(e.getKey().substring(6))
+                        .append('=')
+                        .append(e.getValue().asLong())
+                        .append(' ');
             }
         });
         return s.toString().trim();

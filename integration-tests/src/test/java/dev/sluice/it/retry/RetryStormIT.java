@@ -28,11 +28,14 @@ class RetryStormIT {
         RetryRun governed = RetryRun.run(sdk, true, LIMIT_PER_SECOND, true, THREADS, CALLS, null, false);
         governed.record("429 storm, limit configured");
 
-        assertThat(governed.attempts().getMax()).as("attempts per logical call under Sluice\n%s", governed)
+        assertThat(governed.attempts().getMax())
+                .as("attempts per logical call under Sluice\n%s", governed)
                 .isLessThanOrEqualTo(3);
-        assertThat(governed.completed()).as("calls completed\n%s\n%s", governed, own)
+        assertThat(governed.completed())
+                .as("calls completed\n%s\n%s", governed, own)
                 .isGreaterThanOrEqualTo(own.completed());
-        assertThat(governed.refusedAttempts()).as("attempts the provider refused\n%s\n%s", governed, own)
+        assertThat(governed.refusedAttempts())
+                .as("attempts the provider refused\n%s\n%s", governed, own)
                 .isLessThanOrEqualTo(own.refusedAttempts() / 4);
     }
 
@@ -49,7 +52,8 @@ class RetryStormIT {
 
         assertThat(governed.attempts().getMax()).as("%s", governed).isLessThanOrEqualTo(3);
         double budget = 0.2 * governed.attemptsPerCall.size() + 1.0 * (governed.elapsedSeconds() + 10);
-        assertThat((double) governed.retries()).as("retries the provider saw vs the budget\n%s", governed)
+        assertThat((double) governed.retries())
+                .as("retries the provider saw vs the budget\n%s", governed)
                 .isLessThanOrEqualTo(budget);
     }
 }

@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
 public final class SdkCallsApp {
 
     private static final ThreadLocal<String> CALL_ID = new ThreadLocal<>();
-    private static final java.util.concurrent.atomic.AtomicBoolean FIRST_BODY = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final java.util.concurrent.atomic.AtomicBoolean FIRST_BODY =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     private SdkCallsApp() {}
 
@@ -51,8 +52,8 @@ public final class SdkCallsApp {
         AppReport report = new AppReport();
         if (args.length > 5 && args[5].equals("attach")) {
             call(caller, report, "before-attach");
-            com.sun.tools.attach.VirtualMachine vm =
-                    com.sun.tools.attach.VirtualMachine.attach(String.valueOf(ProcessHandle.current().pid()));
+            com.sun.tools.attach.VirtualMachine vm = com.sun.tools.attach.VirtualMachine.attach(
+                    String.valueOf(ProcessHandle.current().pid()));
             try {
                 vm.loadAgent(args[6], args.length > 7 ? args[7] : null);
             } finally {
@@ -127,35 +128,57 @@ public final class SdkCallsApp {
     private static Caller caller(String sdk, String baseUrl, String force) {
         switch (sdk) {
             case "openai": {
-                OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(baseUrl + "/v1").apiKey("sk-retry-test").build();
+                OpenAIClient client = OpenAIOkHttpClient.builder()
+                        .baseUrl(baseUrl + "/v1")
+                        .apiKey("sk-retry-test")
+                        .build();
                 return id -> {
                     ChatCompletionCreateParams.Builder p = ChatCompletionCreateParams.builder()
-                            .model(com.openai.models.ChatModel.GPT_4O_MINI).addUserMessage("Say hello, briefly.").maxCompletionTokens(16);
+                            .model(com.openai.models.ChatModel.GPT_4O_MINI)
+                            .addUserMessage("Say hello, briefly.")
+                            .maxCompletionTokens(16);
                     headers(id, force).forEach(p::putAdditionalHeader);
                     client.chat().completions().create(p.build());
                 };
             }
             case "anthropic": {
-                AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-ant-retry-test").build();
+                AnthropicClient client = AnthropicOkHttpClient.builder()
+                        .baseUrl(baseUrl)
+                        .apiKey("sk-ant-retry-test")
+                        .build();
                 return id -> {
                     MessageCreateParams.Builder p = MessageCreateParams.builder()
-                            .model("claude-3-5-haiku-latest").maxTokens(16).addUserMessage("Say hello, briefly.");
+                            .model("claude-3-5-haiku-latest")
+                            .maxTokens(16)
+                            .addUserMessage("Say hello, briefly.");
                     headers(id, force).forEach(p::putAdditionalHeader);
                     client.messages().create(p.build());
                 };
             }
             case "genai": {
-                Client client = Client.builder().apiKey("genai-retry-test")
-                        .httpOptions(HttpOptions.builder().baseUrl(baseUrl).build()).build();
-                return id -> client.models.generateContent("gemini-2.0-flash", "Say hello, briefly.",
-                        GenerateContentConfig.builder().maxOutputTokens(16)
-                                .httpOptions(HttpOptions.builder().baseUrl(baseUrl).headers(headers(id, force)).build())
+                Client client = Client.builder()
+                        .apiKey("genai-retry-test")
+                        .httpOptions(HttpOptions.builder().baseUrl(baseUrl).build())
+                        .build();
+                return id -> client.models.generateContent(
+                        "gemini-2.0-flash",
+                        "Say hello, briefly.",
+                        GenerateContentConfig.builder()
+                                .maxOutputTokens(16)
+                                .httpOptions(HttpOptions.builder()
+                                        .baseUrl(baseUrl)
+                                        .headers(headers(id, force))
+                                        .build())
                                 .build());
             }
             case "langchain4j": {
-                dev.langchain4j.model.chat.ChatModel model = OpenAiChatModel.builder().baseUrl(baseUrl + "/v1").apiKey("sk-retry-test")
-                        .modelName("gpt-4o-mini").maxTokens(16)
-                        .customHeaders(() -> headers(CALL_ID.get(), force)).build();
+                dev.langchain4j.model.chat.ChatModel model = OpenAiChatModel.builder()
+                        .baseUrl(baseUrl + "/v1")
+                        .apiKey("sk-retry-test")
+                        .modelName("gpt-4o-mini")
+                        .maxTokens(16)
+                        .customHeaders(() -> headers(CALL_ID.get(), force))
+                        .build();
                 return id -> model.chat("Say hello, briefly.");
             }
             default:

@@ -32,7 +32,8 @@ class WaitHintIT {
             List<Exchange> attempts = run.attemptsOf(callId);
             for (int i = 1; i < attempts.size(); i++) {
                 Instant refused = attempts.get(i - 1).completedAt();
-                assertThat(attempts.get(i).arrivedAt()).as("attempt %d of %s\n%s", i + 1, callId, run)
+                assertThat(attempts.get(i).arrivedAt())
+                        .as("attempt %d of %s\n%s", i + 1, callId, run)
                         .isAfterOrEqualTo(refused.plus(HINT));
             }
         }
@@ -40,10 +41,13 @@ class WaitHintIT {
         for (Exchange refusal : run.exchanges) {
             Instant from = refusal.completedAt().plus(IN_FLIGHT_SLACK);
             Instant until = refusal.completedAt().plus(HINT);
-            assertThat(run.exchanges).as("arrivals during the pause after #%d\n%s", refusal.seq(), run)
+            assertThat(run.exchanges)
+                    .as("arrivals during the pause after #%d\n%s", refusal.seq(), run)
                     .noneMatch(e -> e.arrivedAt().isAfter(from) && e.arrivedAt().isBefore(until));
         }
         assertThat(run.counters("exception:RateLimitException:")).as("%s", run).isEqualTo(6);
-        assertThat(run.counters("sluice:")).as("bodies with the sluice object\n%s", run).isEqualTo(6);
+        assertThat(run.counters("sluice:"))
+                .as("bodies with the sluice object\n%s", run)
+                .isEqualTo(6);
     }
 }

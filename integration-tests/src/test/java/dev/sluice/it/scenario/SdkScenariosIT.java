@@ -43,27 +43,37 @@ class SdkScenariosIT {
      * one 429 would be under 1 %.
      */
     static final int CALLERS = 6;
+
     static final int CALLS_PER_CALLER = 17;
 
-    private static final Table TABLE = new Table("scenario", "agent", "calls", "completed", "local rejections",
-            "429s reaching the app", "other failures", "requests at the simulator", "provider 429s",
-            "429 % of requests", "seconds");
+    private static final Table TABLE = new Table(
+            "scenario",
+            "agent",
+            "calls",
+            "completed",
+            "local rejections",
+            "429s reaching the app",
+            "other failures",
+            "requests at the simulator",
+            "provider 429s",
+            "429 % of requests",
+            "seconds");
 
     enum Sdk {
-        OPENAI_SYNC("openai-java sync", Profile.OPENAI, "openai", OpenAiChatApp.class,
-                sim -> new Object[] {sim.apiBaseUrl(), CALLERS, CALLS_PER_CALLER}),
-        OPENAI_ASYNC("openai-java async", Profile.OPENAI, "openai", OpenAiAsyncApp.class,
-                sim -> new Object[] {sim.apiBaseUrl(), CALLERS, CALLERS * CALLS_PER_CALLER}),
-        OPENAI_STREAM("openai-java streaming", Profile.OPENAI, "openai", OpenAiStreamingApp.class,
-                sim -> new Object[] {sim.apiBaseUrl(), CALLERS, CALLS_PER_CALLER}),
-        ANTHROPIC_SYNC("anthropic-java sync", Profile.ANTHROPIC, "anthropic", AnthropicApp.class,
-                sim -> new Object[] {sim.apiBaseUrl(), "sync", CALLERS, CALLS_PER_CALLER}),
-        ANTHROPIC_STREAM("anthropic-java streaming", Profile.ANTHROPIC, "anthropic", AnthropicApp.class,
-                sim -> new Object[] {sim.apiBaseUrl(), "stream", CALLERS, CALLS_PER_CALLER}),
-        LANGCHAIN4J("langchain4j OpenAiChatModel (JDK client)", Profile.OPENAI, "openai", LangChain4jApp.class,
-                sim -> new Object[] {sim.apiBaseUrl(), CALLERS, CALLS_PER_CALLER}),
-        GOOGLE_GENAI("google-genai", Profile.GEMINI, "gemini", GoogleGenAiApp.class,
-                sim -> new Object[] {sim.apiBaseUrl(), CALLERS, CALLS_PER_CALLER});
+        OPENAI_SYNC("openai-java sync", Profile.OPENAI, "openai", OpenAiChatApp.class, sim ->
+                new Object[] {sim.apiBaseUrl(), CALLERS, CALLS_PER_CALLER}),
+        OPENAI_ASYNC("openai-java async", Profile.OPENAI, "openai", OpenAiAsyncApp.class, sim ->
+                new Object[] {sim.apiBaseUrl(), CALLERS, CALLERS * CALLS_PER_CALLER}),
+        OPENAI_STREAM("openai-java streaming", Profile.OPENAI, "openai", OpenAiStreamingApp.class, sim ->
+                new Object[] {sim.apiBaseUrl(), CALLERS, CALLS_PER_CALLER}),
+        ANTHROPIC_SYNC("anthropic-java sync", Profile.ANTHROPIC, "anthropic", AnthropicApp.class, sim ->
+                new Object[] {sim.apiBaseUrl(), "sync", CALLERS, CALLS_PER_CALLER}),
+        ANTHROPIC_STREAM("anthropic-java streaming", Profile.ANTHROPIC, "anthropic", AnthropicApp.class, sim ->
+                new Object[] {sim.apiBaseUrl(), "stream", CALLERS, CALLS_PER_CALLER}),
+        LANGCHAIN4J("langchain4j OpenAiChatModel (JDK client)", Profile.OPENAI, "openai", LangChain4jApp.class, sim ->
+                new Object[] {sim.apiBaseUrl(), CALLERS, CALLS_PER_CALLER}),
+        GOOGLE_GENAI("google-genai", Profile.GEMINI, "gemini", GoogleGenAiApp.class, sim ->
+                new Object[] {sim.apiBaseUrl(), CALLERS, CALLS_PER_CALLER});
 
         final String label;
         final Profile profile;
@@ -81,8 +91,15 @@ class SdkScenariosIT {
     }
 
     /** What one run did, from the application's summary and the simulator's ledger. */
-    record Run(long calls, long completed, long local, long provider429AtApp, long otherFailures, Counts sim,
-            double seconds, JsonNode summary) {
+    record Run(
+            long calls,
+            long completed,
+            long local,
+            long provider429AtApp,
+            long otherFailures,
+            Counts sim,
+            double seconds,
+            JsonNode summary) {
 
         double provider429Percent() {
             return sim.arrivals() == 0 ? 0 : 100.0 * sim.rejected() / sim.arrivals();
@@ -98,18 +115,22 @@ class SdkScenariosIT {
         record(sdk, "with", with);
         System.out.printf("%s%n%s%n", sdk.label, TABLE);
 
-        assertThat(with.sim.rejected()).as("provider 429s with the agent, of %d requests", with.sim.arrivals())
+        assertThat(with.sim.rejected())
+                .as("provider 429s with the agent, of %d requests", with.sim.arrivals())
                 .isLessThanOrEqualTo(with.sim.arrivals() / 100);
-        assertThat(with.completed + with.local).as("completed or rejected locally: %s", with.summary)
+        assertThat(with.completed + with.local)
+                .as("completed or rejected locally: %s", with.summary)
                 .isEqualTo(with.calls);
         assertThat(with.calls).isEqualTo((long) CALLERS * CALLS_PER_CALLER);
         assertThat(with.completed).as("calls completed with the agent").isPositive();
     }
 
     private static Run run(Sdk sdk, boolean agent) throws Exception {
-        try (Simulator sim = Simulator.builder().profile(sdk.profile)
+        try (Simulator sim = Simulator.builder()
+                .profile(sdk.profile)
                 .limit(Dimension.REQUESTS, REQUESTS_PER_SECOND, Duration.ofSeconds(1))
-                .firstByteLatency(Duration.ofMillis(100)).latencyPerToken(Duration.ofMillis(2))
+                .firstByteLatency(Duration.ofMillis(100))
+                .latencyPerToken(Duration.ofMillis(2))
                 .start()) {
             ForkedApp app = ForkedApp.of(sdk.app).args(sdk.args.apply(sim)).timeout(Duration.ofMinutes(2));
             if (agent) {
@@ -123,7 +144,7 @@ class SdkScenariosIT {
             JsonNode s = r.summary();
             long local = 0;
             long provider429 = 0;
-            for (Iterator<Map.Entry<String, JsonNode>> it = s.get("counters").fields(); it.hasNext();) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = s.get("counters").fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 if (e.getKey().startsWith(Outcomes.LOCAL)) {
                     local += e.getValue().asLong();
@@ -133,22 +154,40 @@ class SdkScenariosIT {
             }
             long calls = s.get("calls").asLong();
             long completed = s.get("completed").asLong();
-            return new Run(calls, completed, local, provider429, calls - completed - local - provider429,
-                    sim.ledger().counts(), s.get("elapsedMillis").asLong() / 1000.0, s);
+            return new Run(
+                    calls,
+                    completed,
+                    local,
+                    provider429,
+                    calls - completed - local - provider429,
+                    sim.ledger().counts(),
+                    s.get("elapsedMillis").asLong() / 1000.0,
+                    s);
         }
     }
 
     private static void record(Sdk sdk, String agent, Run r) {
-        TABLE.row(sdk.label, agent, r.calls, r.completed, r.local, r.provider429AtApp, r.otherFailures,
-                r.sim.arrivals(), r.sim.rejected(), String.format("%.1f", r.provider429Percent()),
+        TABLE.row(
+                sdk.label,
+                agent,
+                r.calls,
+                r.completed,
+                r.local,
+                r.provider429AtApp,
+                r.otherFailures,
+                r.sim.arrivals(),
+                r.sim.rejected(),
+                String.format("%.1f", r.provider429Percent()),
                 String.format("%.1f", r.seconds));
     }
 
     @AfterAll
     static void printTable() {
         if (!TABLE.isEmpty()) {
-            System.out.printf("%nIssue 4: real SDKs at their defaults, %d callers offering ~3x a limit of %d requests/s"
-                    + " (figures for docs/scenarios.md)%n%s%n", CALLERS, REQUESTS_PER_SECOND, TABLE);
+            System.out.printf(
+                    "%nIssue 4: real SDKs at their defaults, %d callers offering ~3x a limit of %d requests/s"
+                            + " (figures for docs/scenarios.md)%n%s%n",
+                    CALLERS, REQUESTS_PER_SECOND, TABLE);
         }
     }
 }

@@ -11,44 +11,47 @@ import java.util.concurrent.CountDownLatch;
  * stopped.
  */
 public final class Main {
-  private Main() {}
+    private Main() {}
 
-  public static void main(String[] args) throws InterruptedException {
-    CommandLine cl;
-    try {
-      cl = CommandLine.parse(args);
-    } catch (RuntimeException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.println("Try --help.");
-      System.exit(2);
-      return;
+    public static void main(String[] args) throws InterruptedException {
+        CommandLine cl;
+        try {
+            cl = CommandLine.parse(args);
+        } catch (RuntimeException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.println("Try --help.");
+            System.exit(2);
+            return;
+        }
+        if (cl.help) {
+            System.out.println(CommandLine.USAGE);
+            return;
+        }
+        Simulator sim = cl.builder.start();
+        cl.faults.forEach(f -> f.accept(sim.faults()));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            sim.close();
+                            stopped.countDown();
+                        },
+                        "sluice-simulator-shutdown"));
+        describe(sim, System.out);
+        stopped.await();
     }
-    if (cl.help) {
-      System.out.println(CommandLine.USAGE);
-      return;
-    }
-    Simulator sim = cl.builder.start();
-    cl.faults.forEach(f -> f.accept(sim.faults()));
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      sim.close();
-      stopped.countDown();
-    }, "sluice-simulator-shutdown"));
-    describe(sim, System.out);
-    stopped.await();
-  }
 
-  static void describe(Simulator sim, PrintStream out) {
-    out.println("Sluice simulator: " + sim.profile().id() + " on " + sim.baseUrl());
-    out.println("  SDK base URL: " + sim.apiBaseUrl());
-    out.println("  limits:");
-    for (Limit limit : sim.limits()) {
-      out.println("    " + limit.describe());
+    static void describe(Simulator sim, PrintStream out) {
+        out.println("Sluice simulator: " + sim.profile().id() + " on " + sim.baseUrl());
+        out.println("  SDK base URL: " + sim.apiBaseUrl());
+        out.println("  limits:");
+        for (Limit limit : sim.limits()) {
+            out.println("    " + limit.describe());
+        }
+        if (!sim.faults().armed().isEmpty()) {
+            out.println("  faults: " + sim.faults().armed());
+        }
+        out.println("  admin: GET " + sim.baseUrl() + "/__sim/ledger, POST /__sim/faults, POST /__sim/reset");
+        out.flush();
     }
-    if (!sim.faults().armed().isEmpty()) {
-      out.println("  faults: " + sim.faults().armed());
-    }
-    out.println("  admin: GET " + sim.baseUrl() + "/__sim/ledger, POST /__sim/faults, POST /__sim/reset");
-    out.flush();
-  }
 }

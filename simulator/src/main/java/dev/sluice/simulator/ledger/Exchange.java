@@ -24,25 +24,25 @@ import java.time.Instant;
  * @param fault the fault injected, by wire name, or null
  */
 public record Exchange(
-    long seq,
-    Instant arrivedAt,
-    Instant admittedAt,
-    Instant completedAt,
-    String apiKey,
-    String organization,
-    String tenant,
-    String callId,
-    String model,
-    String path,
-    boolean stream,
-    int status,
-    Outcome outcome,
-    String refusedBy,
-    long inputTokens,
-    long outputTokens,
-    String fault) {
+        long seq,
+        Instant arrivedAt,
+        Instant admittedAt,
+        Instant completedAt,
+        String apiKey,
+        String organization,
+        String tenant,
+        String callId,
+        String model,
+        String path,
+        boolean stream,
+        int status,
+        Outcome outcome,
+        String refusedBy,
+        long inputTokens,
+        long outputTokens,
+        String fault) {
 
-  public boolean admitted() {
-    return admittedAt != null;
-  }
+    public boolean admitted() {
+        return admittedAt != null;
+    }
 }

@@ -15,9 +15,9 @@ import java.util.Map;
  * @param exchanges every exchange, in arrival order (empty when asked without)
  */
 public record LedgerSnapshot(
-    Counts total,
-    Map<String, Counts> byApiKey,
-    Map<String, Counts> byTenant,
-    Map<String, Integer> attemptsPerCall,
-    int maxConcurrency,
-    List<Exchange> exchanges) {}
+        Counts total,
+        Map<String, Counts> byApiKey,
+        Map<String, Counts> byTenant,
+        Map<String, Integer> attemptsPerCall,
+        int maxConcurrency,
+        List<Exchange> exchanges) {}

@@ -16,10 +16,4 @@ import java.time.Instant;
  * @param taken what it got (less than wanted when the bucket was empty)
  */
 public record NeighbourUse(
-    String organization,
-    String limit,
-    Dimension dimension,
-    Instant from,
-    Instant to,
-    long wanted,
-    long taken) {}
+        String organization, String limit, Dimension dimension, Instant from, Instant to, long wanted, long taken) {}

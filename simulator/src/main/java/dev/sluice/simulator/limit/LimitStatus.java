@@ -14,8 +14,8 @@ import java.time.Instant;
  */
 public record LimitStatus(Limit limit, long remaining, Duration untilFull, Instant resetAt) {
 
-  /** Units in use: what a provider reports as "Used" in its messages. */
-  public long used() {
-    return Math.max(0, limit.effectiveBurst() - remaining);
-  }
+    /** Units in use: what a provider reports as "Used" in its messages. */
+    public long used() {
+        return Math.max(0, limit.effectiveBurst() - remaining);
+    }
 }

@@ -13,23 +13,28 @@ import java.util.Objects;
  */
 public record Neighbour(String organization, double share) {
 
-  public Neighbour {
-    Objects.requireNonNull(organization, "organization");
-    if (!(share > 0 && share < 1)) {
-      throw new IllegalArgumentException("a neighbour's share must be in (0, 1): " + share);
+    public Neighbour {
+        Objects.requireNonNull(organization, "organization");
+        if (!(share > 0 && share < 1)) {
+            throw new IllegalArgumentException("a neighbour's share must be in (0, 1): " + share);
+        }
     }
-  }
 
-  /** Told what a neighbour took from one limit between two instants (epoch nanoseconds). */
-  @FunctionalInterface
-  public interface Listener {
-    /**
-     * @param wanted what the neighbour tried to take (its share of the capacity over the span)
-     * @param taken what it got (today always all it wanted: see {@code NeighbourMeter})
-     */
-    void used(Neighbour neighbour, dev.sluice.simulator.Limit limit, long fromNanos, long toNanos,
-        long wanted, long taken);
+    /** Told what a neighbour took from one limit between two instants (epoch nanoseconds). */
+    @FunctionalInterface
+    public interface Listener {
+        /**
+         * @param wanted what the neighbour tried to take (its share of the capacity over the span)
+         * @param taken what it got (today always all it wanted: see {@code NeighbourMeter})
+         */
+        void used(
+                Neighbour neighbour,
+                dev.sluice.simulator.Limit limit,
+                long fromNanos,
+                long toNanos,
+                long wanted,
+                long taken);
 
-    Listener NONE = (n, l, from, to, wanted, taken) -> {};
-  }
+        Listener NONE = (n, l, from, to, wanted, taken) -> {};
+    }
 }

@@ -12,17 +12,17 @@ import dev.sluice.simulator.Scope;
  */
 public record ScopeKeys(String apiKey, String organization, String model) {
 
-  String valueFor(Scope scope) {
-    switch (scope) {
-      case API_KEY:
-        return "key:" + apiKey;
-      case API_KEY_AND_MODEL:
-        return "key:" + apiKey + "/model:" + model;
-      case ORGANIZATION:
-        return "org:" + organization;
-      case GLOBAL:
-      default:
-        return "global";
+    String valueFor(Scope scope) {
+        switch (scope) {
+            case API_KEY:
+                return "key:" + apiKey;
+            case API_KEY_AND_MODEL:
+                return "key:" + apiKey + "/model:" + model;
+            case ORGANIZATION:
+                return "org:" + organization;
+            case GLOBAL:
+            default:
+                return "global";
+        }
     }
-  }
 }

@@ -16,24 +16,24 @@ package dev.sluice.simulator.protocol;
  * @param detail protocol-specific extra (Azure API version...), or null
  */
 public record ModelCall(
-    String operation,
-    String model,
-    boolean stream,
-    boolean includeUsage,
-    Integer maxOutputTokens,
-    int inputTokens,
-    int cacheCreationTokens,
-    int cacheReadTokens,
-    int outputTokens,
-    String detail) {
+        String operation,
+        String model,
+        boolean stream,
+        boolean includeUsage,
+        Integer maxOutputTokens,
+        int inputTokens,
+        int cacheCreationTokens,
+        int cacheReadTokens,
+        int outputTokens,
+        String detail) {
 
-  /** All input tokens, cached or not. */
-  public int totalInputTokens() {
-    return inputTokens + cacheCreationTokens + cacheReadTokens;
-  }
+    /** All input tokens, cached or not. */
+    public int totalInputTokens() {
+        return inputTokens + cacheCreationTokens + cacheReadTokens;
+    }
 
-  /** Whether generation stopped at max tokens rather than naturally. */
-  public boolean hitMaxTokens() {
-    return maxOutputTokens != null && outputTokens >= maxOutputTokens;
-  }
+    /** Whether generation stopped at max tokens rather than naturally. */
+    public boolean hitMaxTokens() {
+        return maxOutputTokens != null && outputTokens >= maxOutputTokens;
+    }
 }

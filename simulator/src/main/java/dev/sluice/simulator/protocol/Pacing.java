@@ -11,19 +11,19 @@ import java.time.Duration;
  * @param perToken latency per output token
  */
 public record Pacing(Duration firstByte, Duration perToken) {
-  public static final Pacing NONE = new Pacing(Duration.ZERO, Duration.ZERO);
+    public static final Pacing NONE = new Pacing(Duration.ZERO, Duration.ZERO);
 
-  /** When token {@code index} (from 1) is sent. */
-  public Duration tokenAt(int index) {
-    return firstByte.plus(perToken.multipliedBy(index));
-  }
+    /** When token {@code index} (from 1) is sent. */
+    public Duration tokenAt(int index) {
+        return firstByte.plus(perToken.multipliedBy(index));
+    }
 
-  /** When a response of {@code tokens} output tokens is complete. */
-  public Duration total(int tokens) {
-    return tokenAt(tokens);
-  }
+    /** When a response of {@code tokens} output tokens is complete. */
+    public Duration total(int tokens) {
+        return tokenAt(tokens);
+    }
 
-  public Pacing withExtraFirstByte(Duration extra) {
-    return new Pacing(firstByte.plus(extra), perToken);
-  }
+    public Pacing withExtraFirstByte(Duration extra) {
+        return new Pacing(firstByte.plus(extra), perToken);
+    }
 }

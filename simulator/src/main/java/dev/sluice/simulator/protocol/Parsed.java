@@ -8,11 +8,11 @@ package dev.sluice.simulator.protocol;
  * @param error the answer to send instead, or null
  */
 public record Parsed(ModelCall call, Reply error) {
-  public static Parsed of(ModelCall call) {
-    return new Parsed(call, null);
-  }
+    public static Parsed of(ModelCall call) {
+        return new Parsed(call, null);
+    }
 
-  public static Parsed failed(Reply error) {
-    return new Parsed(null, error);
-  }
+    public static Parsed failed(Reply error) {
+        return new Parsed(null, error);
+    }
 }

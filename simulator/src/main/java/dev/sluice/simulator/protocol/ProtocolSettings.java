@@ -12,14 +12,14 @@ import java.time.Clock;
  *     thousand (Anthropic does; the other profiles ignore this)
  */
 public record ProtocolSettings(
-    Clock clock, int defaultOutputTokens, int modelMaxOutputTokens, boolean roundTokensRemaining) {
+        Clock clock, int defaultOutputTokens, int modelMaxOutputTokens, boolean roundTokensRemaining) {
 
-  public ProtocolSettings(Clock clock, int defaultOutputTokens, int modelMaxOutputTokens) {
-    this(clock, defaultOutputTokens, modelMaxOutputTokens, true);
-  }
+    public ProtocolSettings(Clock clock, int defaultOutputTokens, int modelMaxOutputTokens) {
+        this(clock, defaultOutputTokens, modelMaxOutputTokens, true);
+    }
 
-  /** Tokens to generate for a request that allows at most {@code maxTokens} (may be null). */
-  public int outputTokens(Integer maxTokens) {
-    return maxTokens == null ? defaultOutputTokens : Math.max(0, Math.min(maxTokens, defaultOutputTokens));
-  }
+    /** Tokens to generate for a request that allows at most {@code maxTokens} (may be null). */
+    public int outputTokens(Integer maxTokens) {
+        return maxTokens == null ? defaultOutputTokens : Math.max(0, Math.min(maxTokens, defaultOutputTokens));
+    }
 }

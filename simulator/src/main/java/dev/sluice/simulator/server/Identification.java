@@ -21,43 +21,43 @@ import java.util.Map;
  *     ({@code openai-organization}, {@code anthropic-organization-id})
  */
 public record Identification(
-    List<String> tenantHeaders,
-    String callIdHeader,
-    String organizationHeader,
-    Map<String, String> organizationsByKey,
-    String defaultOrganization,
-    String forceHeader,
-    boolean keyIsItsOwnOrganization,
-    boolean announceOrganization) {
+        List<String> tenantHeaders,
+        String callIdHeader,
+        String organizationHeader,
+        Map<String, String> organizationsByKey,
+        String defaultOrganization,
+        String forceHeader,
+        boolean keyIsItsOwnOrganization,
+        boolean announceOrganization) {
 
-  public Identification {
-    tenantHeaders = List.copyOf(tenantHeaders);
-    organizationsByKey = Map.copyOf(organizationsByKey);
-  }
-
-  String tenant(ProviderRequest request) {
-    for (String name : tenantHeaders) {
-      String value = request.header(name);
-      if (value != null && !value.isBlank()) {
-        return value;
-      }
+    public Identification {
+        tenantHeaders = List.copyOf(tenantHeaders);
+        organizationsByKey = Map.copyOf(organizationsByKey);
     }
-    return null;
-  }
 
-  String callId(ProviderRequest request) {
-    return request.header(callIdHeader);
-  }
+    String tenant(ProviderRequest request) {
+        for (String name : tenantHeaders) {
+            String value = request.header(name);
+            if (value != null && !value.isBlank()) {
+                return value;
+            }
+        }
+        return null;
+    }
 
-  String organization(ProviderRequest request, String apiKey, ProviderProtocol protocol) {
-    String value = organizationHeader == null ? null : request.header(organizationHeader);
-    if (value != null && !value.isBlank()) {
-      return value;
+    String callId(ProviderRequest request) {
+        return request.header(callIdHeader);
     }
-    String mapped = organizationsByKey.get(apiKey);
-    if (mapped != null) {
-      return mapped;
+
+    String organization(ProviderRequest request, String apiKey, ProviderProtocol protocol) {
+        String value = organizationHeader == null ? null : request.header(organizationHeader);
+        if (value != null && !value.isBlank()) {
+            return value;
+        }
+        String mapped = organizationsByKey.get(apiKey);
+        if (mapped != null) {
+            return mapped;
+        }
+        return keyIsItsOwnOrganization ? protocol.organizationOf(apiKey) : defaultOrganization;
     }
-    return keyIsItsOwnOrganization ? protocol.organizationOf(apiKey) : defaultOrganization;
-  }
 }

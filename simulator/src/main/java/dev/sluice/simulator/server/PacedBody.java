@@ -18,81 +18,81 @@ import java.util.concurrent.TimeUnit;
  * server holds a connection; the server is given enough threads (see {@code containerThreads}).
  */
 final class PacedBody implements InputStreamSource {
-  private final List<Frame> frames;
-  private final boolean truncated;
+    private final List<Frame> frames;
+    private final boolean truncated;
 
-  PacedBody(List<Frame> frames, boolean truncated) {
-    this.frames = List.copyOf(frames);
-    this.truncated = truncated;
-  }
-
-  @Override
-  public InputStream getStream() {
-    return new Paced();
-  }
-
-  /** Thrown to cut a body; recognised by the filter, which aborts the connection. */
-  static final class Truncation extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    Truncation() {
-      super("body truncated by the simulator");
-    }
-  }
-
-  private final class Paced extends InputStream {
-    private long startNanos = -1;
-    private int next;
-    private byte[] current = new byte[0];
-    private int pos;
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      int n = read(one, 0, 1);
-      return n <= 0 ? -1 : one[0] & 0xff;
+    PacedBody(List<Frame> frames, boolean truncated) {
+        this.frames = List.copyOf(frames);
+        this.truncated = truncated;
     }
 
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      if (len == 0) {
-        return 0; // WireMock peeks at bodies for its log with a zero limit: no pacing then
-      }
-      while (pos >= current.length) {
-        if (next >= frames.size()) {
-          if (truncated) {
-            ExchangeScope scope = ExchangeScope.current();
-            if (scope != null) {
-              scope.markTruncated();
+    public InputStream getStream() {
+        return new Paced();
+    }
+
+    /** Thrown to cut a body; recognised by the filter, which aborts the connection. */
+    static final class Truncation extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Truncation() {
+            super("body truncated by the simulator");
+        }
+    }
+
+    private final class Paced extends InputStream {
+        private long startNanos = -1;
+        private int next;
+        private byte[] current = new byte[0];
+        private int pos;
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n <= 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0; // WireMock peeks at bodies for its log with a zero limit: no pacing then
             }
-            throw new Truncation();
-          }
-          return -1;
+            while (pos >= current.length) {
+                if (next >= frames.size()) {
+                    if (truncated) {
+                        ExchangeScope scope = ExchangeScope.current();
+                        if (scope != null) {
+                            scope.markTruncated();
+                        }
+                        throw new Truncation();
+                    }
+                    return -1;
+                }
+                Frame frame = frames.get(next++);
+                if (startNanos < 0) {
+                    startNanos = System.nanoTime();
+                }
+                sleepUntil(startNanos + frame.at().toNanos());
+                current = frame.bytes();
+                pos = 0;
+            }
+            int n = Math.min(len, current.length - pos);
+            System.arraycopy(current, pos, b, off, n);
+            pos += n;
+            return n;
         }
-        Frame frame = frames.get(next++);
-        if (startNanos < 0) {
-          startNanos = System.nanoTime();
-        }
-        sleepUntil(startNanos + frame.at().toNanos());
-        current = frame.bytes();
-        pos = 0;
-      }
-      int n = Math.min(len, current.length - pos);
-      System.arraycopy(current, pos, b, off, n);
-      pos += n;
-      return n;
-    }
 
-    private void sleepUntil(long deadline) throws IOException {
-      long wait;
-      while ((wait = deadline - System.nanoTime()) > 0) {
-        try {
-          TimeUnit.NANOSECONDS.sleep(wait);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted while pacing", e);
+        private void sleepUntil(long deadline) throws IOException {
+            long wait;
+            while ((wait = deadline - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while pacing", e);
+                }
+            }
         }
-      }
     }
-  }
 }

@@ -27,99 +27,106 @@ import java.util.List;
  * against a local server), chunked bodies so streams can be paced and cut.
  */
 public final class SimulatorServer implements AutoCloseable {
-  private final WireMockServer wireMock;
-  private final QuotaBook quota;
-  private final Ledger ledger;
-  private final Faults faults;
-  private final ProviderProtocol protocol;
+    private final WireMockServer wireMock;
+    private final QuotaBook quota;
+    private final Ledger ledger;
+    private final Faults faults;
+    private final ProviderProtocol protocol;
 
-  /**
-   * Starts a server.
-   *
-   * @param profileName the profile's name, reported by the admin endpoint
-   * @param protocol the provider protocol
-   * @param limits resolved limits
-   * @param clock time for limits, ledger and faults
-   * @param identification how requests are attributed
-   * @param pacing generation latency
-   * @param port the port, 0 for a free one
-   * @param containerThreads Jetty threads: each paced stream holds one for its duration
-   * @param countRefused whether a refused request still takes one from the request limits
-   * @param neighbours unseen consumers sharing organizations' limits
-   */
-  public SimulatorServer(
-      String profileName,
-      ProviderProtocol protocol,
-      List<Limit> limits,
-      Clock clock,
-      Identification identification,
-      Pacing pacing,
-      int port,
-      int containerThreads,
-      boolean countRefused,
-      List<Neighbour> neighbours) {
-    this.protocol = protocol;
-    this.ledger = new Ledger(clock);
-    this.quota = new QuotaBook(limits, clock, neighbours, (n, limit, from, to, wanted, taken) ->
-        ledger.recordNeighbour(new NeighbourUse(n.organization(), limit.name(), limit.dimension(),
-            Instant.ofEpochSecond(0, from), Instant.ofEpochSecond(0, to), wanted, taken)));
-    this.faults = new Faults(clock);
-    ProviderEndpoint endpoint = new ProviderEndpoint();
-    endpoint.bind(
-        new CallHandler(protocol, quota, ledger, faults, clock, identification, pacing,
-            countRefused),
-        new AdminEndpoint(profileName, quota.limits(), ledger, faults, this::reset));
-    WireMockConfiguration options =
-        WireMockConfiguration.options()
-            .bindAddress("127.0.0.1")
-            .port(port)
-            .containerThreads(containerThreads)
-            .http2PlainDisabled(true)
-            .gzipDisabled(true)
-            .disableRequestJournal()
-            .maxLoggedResponseSize(0)
-            .useChunkedTransferEncoding(Options.ChunkedEncodingPolicy.ALWAYS)
-            .asynchronousResponseEnabled(false)
-            .stubRequestLoggingDisabled(true)
-            // Nothing is templated or discovered: the endpoint answers everything. Skipping
-            // them saves seconds of start-up per simulator.
-            .templatingEnabled(false)
-            .extensionScanningEnabled(false)
-            .disableOptimizeXmlFactoriesLoading(true)
-            .notifier(new ConsoleNotifier(false))
-            .httpServerFactory(new StreamingHttpServerFactory())
-            .extensions(endpoint);
-    this.wireMock = new WireMockServer(options);
-    wireMock.start();
-    wireMock.stubFor(any(anyUrl()).atPriority(1).willReturn(aResponse().withStatus(200)));
-  }
+    /**
+     * Starts a server.
+     *
+     * @param profileName the profile's name, reported by the admin endpoint
+     * @param protocol the provider protocol
+     * @param limits resolved limits
+     * @param clock time for limits, ledger and faults
+     * @param identification how requests are attributed
+     * @param pacing generation latency
+     * @param port the port, 0 for a free one
+     * @param containerThreads Jetty threads: each paced stream holds one for its duration
+     * @param countRefused whether a refused request still takes one from the request limits
+     * @param neighbours unseen consumers sharing organizations' limits
+     */
+    public SimulatorServer(
+            String profileName,
+            ProviderProtocol protocol,
+            List<Limit> limits,
+            Clock clock,
+            Identification identification,
+            Pacing pacing,
+            int port,
+            int containerThreads,
+            boolean countRefused,
+            List<Neighbour> neighbours) {
+        this.protocol = protocol;
+        this.ledger = new Ledger(clock);
+        this.quota = new QuotaBook(
+                limits,
+                clock,
+                neighbours,
+                (n, limit, from, to, wanted, taken) -> ledger.recordNeighbour(new NeighbourUse(
+                        n.organization(),
+                        limit.name(),
+                        limit.dimension(),
+                        Instant.ofEpochSecond(0, from),
+                        Instant.ofEpochSecond(0, to),
+                        wanted,
+                        taken)));
+        this.faults = new Faults(clock);
+        ProviderEndpoint endpoint = new ProviderEndpoint();
+        endpoint.bind(
+                new CallHandler(protocol, quota, ledger, faults, clock, identification, pacing, countRefused),
+                new AdminEndpoint(profileName, quota.limits(), ledger, faults, this::reset));
+        WireMockConfiguration options = WireMockConfiguration.options()
+                .bindAddress("127.0.0.1")
+                .port(port)
+                .containerThreads(containerThreads)
+                .http2PlainDisabled(true)
+                .gzipDisabled(true)
+                .disableRequestJournal()
+                .maxLoggedResponseSize(0)
+                .useChunkedTransferEncoding(Options.ChunkedEncodingPolicy.ALWAYS)
+                .asynchronousResponseEnabled(false)
+                .stubRequestLoggingDisabled(true)
+                // Nothing is templated or discovered: the endpoint answers everything. Skipping
+                // them saves seconds of start-up per simulator.
+                .templatingEnabled(false)
+                .extensionScanningEnabled(false)
+                .disableOptimizeXmlFactoriesLoading(true)
+                .notifier(new ConsoleNotifier(false))
+                .httpServerFactory(new StreamingHttpServerFactory())
+                .extensions(endpoint);
+        this.wireMock = new WireMockServer(options);
+        wireMock.start();
+        wireMock.stubFor(any(anyUrl()).atPriority(1).willReturn(aResponse().withStatus(200)));
+    }
 
-  public int port() {
-    return wireMock.port();
-  }
+    public int port() {
+        return wireMock.port();
+    }
 
-  public Ledger ledger() {
-    return ledger;
-  }
+    public Ledger ledger() {
+        return ledger;
+    }
 
-  public Faults faults() {
-    return faults;
-  }
+    public Faults faults() {
+        return faults;
+    }
 
-  public QuotaBook quota() {
-    return quota;
-  }
+    public QuotaBook quota() {
+        return quota;
+    }
 
-  /** Empties the ledger, refills every bucket, disarms every fault, forgets prompt caches. */
-  public void reset() {
-    ledger.reset();
-    quota.reset();
-    faults.clear();
-    protocol.reset();
-  }
+    /** Empties the ledger, refills every bucket, disarms every fault, forgets prompt caches. */
+    public void reset() {
+        ledger.reset();
+        quota.reset();
+        faults.clear();
+        protocol.reset();
+    }
 
-  @Override
-  public void close() {
-    wireMock.stop();
-  }
+    @Override
+    public void close() {
+        wireMock.stop();
+    }
 }

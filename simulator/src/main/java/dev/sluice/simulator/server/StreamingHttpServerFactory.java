@@ -14,15 +14,14 @@ import org.eclipse.jetty.servlet.ServletContextHandler;
 /** WireMock's Jetty server with the {@link ExchangeFilter} in front of the mock service. */
 final class StreamingHttpServerFactory implements HttpServerFactory {
 
-  @Override
-  public HttpServer buildHttpServer(
-      Options options, AdminRequestHandler adminRequestHandler, StubRequestHandler stubRequestHandler) {
-    return new Jetty11HttpServer(options, adminRequestHandler, stubRequestHandler) {
-      @Override
-      protected void decorateMockServiceContextAfterConfig(ServletContextHandler context) {
-        context.addFilter(
-            new FilterHolder(new ExchangeFilter()), "/*", EnumSet.of(DispatcherType.REQUEST));
-      }
-    };
-  }
+    @Override
+    public HttpServer buildHttpServer(
+            Options options, AdminRequestHandler adminRequestHandler, StubRequestHandler stubRequestHandler) {
+        return new Jetty11HttpServer(options, adminRequestHandler, stubRequestHandler) {
+            @Override
+            protected void decorateMockServiceContextAfterConfig(ServletContextHandler context) {
+                context.addFilter(new FilterHolder(new ExchangeFilter()), "/*", EnumSet.of(DispatcherType.REQUEST));
+            }
+        };
+    }
 }

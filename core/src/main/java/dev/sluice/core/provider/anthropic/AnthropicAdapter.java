@@ -3,8 +3,8 @@ package dev.sluice.core.provider.anthropic;
 import dev.sluice.config.Dimension;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.provider.Headers;
-import dev.sluice.core.provider.Organizations;
 import dev.sluice.core.provider.LocalAnswer;
+import dev.sluice.core.provider.Organizations;
 import dev.sluice.core.provider.ProviderAdapter;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.ProviderRequest;
@@ -89,9 +89,13 @@ public final class AnthropicAdapter implements ProviderAdapter {
                 .model(body.model())
                 .apiKeyId(keyId != null ? keyId : ApiKeyIds.fromBearer(headers));
         if (COUNT_TOKENS.equals(operation)) {
-            return facts.maxOutputTokens(0).estimatedInputTokens(0).providerCharge(Dimension.REQUESTS, 0)
-                    .providerCharge(Dimension.INPUT_TOKENS, 0).providerCharge(Dimension.OUTPUT_TOKENS, 0)
-                    .providerCharge(Dimension.TOTAL_TOKENS, 0).build();
+            return facts.maxOutputTokens(0)
+                    .estimatedInputTokens(0)
+                    .providerCharge(Dimension.REQUESTS, 0)
+                    .providerCharge(Dimension.INPUT_TOKENS, 0)
+                    .providerCharge(Dimension.OUTPUT_TOKENS, 0)
+                    .providerCharge(Dimension.TOTAL_TOKENS, 0)
+                    .build();
         }
         long input = body.estimateInputTokens(estimator);
         long output = Math.max(0, body.maxTokens()); // required by the API: without it the call is refused unserved
@@ -134,7 +138,8 @@ public final class AnthropicAdapter implements ProviderAdapter {
     /** Anthropic settles tokens to what the call really used: output from {@code max_tokens}, input from the exact prompt count. */
     @Override
     public boolean truesUp(Dimension dimension) {
-        return dimension == Dimension.OUTPUT_TOKENS || dimension == Dimension.INPUT_TOKENS
+        return dimension == Dimension.OUTPUT_TOKENS
+                || dimension == Dimension.INPUT_TOKENS
                 || dimension == Dimension.TOTAL_TOKENS;
     }
 

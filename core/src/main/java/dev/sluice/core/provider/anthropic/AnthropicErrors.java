@@ -32,20 +32,27 @@ final class AnthropicErrors {
     private AnthropicErrors() {}
 
     static ProviderError classify(int status, Headers headers, byte[] body, long nowEpochMillis) {
-        Map<String, String> f = body == null || body.length == 0 ? Map.of()
+        Map<String, String> f = body == null || body.length == 0
+                ? Map.of()
                 : JsonFields.pick(body, "error.type", "error.message", "error.details.error_code");
         String type = f.get("error.type");
         String message = f.get("error.message");
         String code = f.get("error.details.error_code");
         OutcomeClass outcome = outcomeOf(status, type, code);
-        long hint = outcome == OutcomeClass.NON_RETRYABLE_POLICY ? WaitHints.NONE
+        long hint = outcome == OutcomeClass.NON_RETRYABLE_POLICY
+                ? WaitHints.NONE
                 : WaitHints.fromHeaders(headers, nowEpochMillis);
         if (hint == WaitHints.NONE && outcome.retryable()) {
             hint = WaitHints.fromMessage(message, nowEpochMillis);
         }
         outcome = StatusOutcomes.obey(WaitHints.shouldRetry(headers), outcome, status);
-        return ProviderError.builder(outcome).retryAfterMillis(hint).limiter(limiterOf(type, code, message))
-                .type(type).code(code).message(message).build();
+        return ProviderError.builder(outcome)
+                .retryAfterMillis(hint)
+                .limiter(limiterOf(type, code, message))
+                .type(type)
+                .code(code)
+                .message(message)
+                .build();
     }
 
     /**
@@ -64,8 +71,13 @@ final class AnthropicErrors {
         } else {
             outcome = OutcomeClass.NON_RETRYABLE_REQUEST;
         }
-        return ProviderError.builder(outcome).retryAfterMillis(WaitHints.fromMessage(message, nowEpochMillis))
-                .limiter(limiterOf(type, code, message)).type(type).code(code).message(message).build();
+        return ProviderError.builder(outcome)
+                .retryAfterMillis(WaitHints.fromMessage(message, nowEpochMillis))
+                .limiter(limiterOf(type, code, message))
+                .type(type)
+                .code(code)
+                .message(message)
+                .build();
     }
 
     static OutcomeClass outcomeOf(int status, String type, String code) {

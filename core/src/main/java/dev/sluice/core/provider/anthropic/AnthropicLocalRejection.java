@@ -31,8 +31,8 @@ final class AnthropicLocalRejection {
 
     static LocalAnswer answer(Rejection rejection, RequestFacts facts) {
         String requestId = requestId();
-        LocalAnswer plain = LocalRejectionWriter.answer(rejection, facts,
-                (json, r, f) -> envelope(json, r, f, requestId));
+        LocalAnswer plain =
+                LocalRejectionWriter.answer(rejection, facts, (json, r, f) -> envelope(json, r, f, requestId));
         Map<String, List<String>> headers = new LinkedHashMap<>(plain.headers());
         headers.put("request-id", List.of(requestId));
         return LocalAnswer.of(plain.status(), headers, plain.body());
@@ -54,7 +54,8 @@ final class AnthropicLocalRejection {
     static String message(Rejection r, RequestFacts facts) {
         String summary = LocalRejectionWriter.summary(r, facts);
         return LocalRejectionWriter.waitingHelps(r)
-                ? summary + " Please try again in " + seconds(r.retryAfterMillis()) + " seconds." : summary;
+                ? summary + " Please try again in " + seconds(r.retryAfterMillis()) + " seconds."
+                : summary;
     }
 
     /** Milliseconds as decimal seconds without trailing zeros: 2400 → {@code 2.4}, 3000 → {@code 3}. */

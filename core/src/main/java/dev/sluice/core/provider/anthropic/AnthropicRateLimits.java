@@ -58,8 +58,8 @@ final class AnthropicRateLimits {
         return RateLimitSnapshot.of(budgets);
     }
 
-    private static boolean add(List<Budget> budgets, Headers h, String name, Dimension dimension, boolean rounded,
-            long nowEpochMillis) {
+    private static boolean add(
+            List<Budget> budgets, Headers h, String name, Dimension dimension, boolean rounded, long nowEpochMillis) {
         long limit = HeaderNumbers.count(h.first(PREFIX + name + "-limit"));
         long remaining = HeaderNumbers.count(h.first(PREFIX + name + "-remaining"));
         if (limit == RateLimitSnapshot.UNKNOWN && remaining == RateLimitSnapshot.UNKNOWN) {
@@ -69,8 +69,13 @@ final class AnthropicRateLimits {
             remaining = topOfRoundingBand(remaining, limit);
         }
         long reset = WaitHints.untilInstant(h.first(PREFIX + name + "-reset"), nowEpochMillis);
-        budgets.add(Budget.of(name, dimension, limit, remaining,
-                reset == WaitHints.NONE ? RateLimitSnapshot.UNKNOWN : reset, MINUTE_MILLIS));
+        budgets.add(Budget.of(
+                name,
+                dimension,
+                limit,
+                remaining,
+                reset == WaitHints.NONE ? RateLimitSnapshot.UNKNOWN : reset,
+                MINUTE_MILLIS));
         return true;
     }
 

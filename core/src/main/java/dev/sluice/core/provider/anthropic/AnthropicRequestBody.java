@@ -60,7 +60,8 @@ final class AnthropicRequestBody {
 
     /** The input estimate for the whole prompt, cached or not: Anthropic counts cache writes too, and which part will be read from cache is not known before the call. */
     long estimateInputTokens(TokenEstimator estimator) {
-        long tokens = estimator == null ? (promptCharacters + 3) / 4 + parts * 4L
+        long tokens = estimator == null
+                ? (promptCharacters + 3) / 4 + parts * 4L
                 : estimator.estimateInputTokens(model, promptCharacters, parts);
         return Math.max(1, tokens);
     }

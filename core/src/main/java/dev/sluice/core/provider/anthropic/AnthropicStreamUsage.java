@@ -59,8 +59,8 @@ final class AnthropicStreamUsage extends SseUsageParser {
             sawFinalUsage = true;
         }
         if ("error".equals(type) && streamError == null) {
-            streamError = AnthropicErrors.classifyStreamError(event.errorType, event.errorMessage, event.errorCode,
-                    nowEpochMillis);
+            streamError = AnthropicErrors.classifyStreamError(
+                    event.errorType, event.errorMessage, event.errorCode, nowEpochMillis);
         }
     }
 

@@ -13,13 +13,17 @@ final class AnthropicUsage {
     private AnthropicUsage() {}
 
     /** The response's {@code content-type} decides; without one, whether the request asked to stream. */
-    static UsageParser parser(RequestFacts facts, Headers responseHeaders, TokenEstimator estimator,
-            long nowEpochMillis) {
-        RequestFacts f = facts != null ? facts : RequestFacts.builder(AnthropicAdapter.KIND).build();
+    static UsageParser parser(
+            RequestFacts facts, Headers responseHeaders, TokenEstimator estimator, long nowEpochMillis) {
+        RequestFacts f = facts != null
+                ? facts
+                : RequestFacts.builder(AnthropicAdapter.KIND).build();
         String contentType = responseHeaders == null ? null : responseHeaders.first("content-type");
-        boolean stream = contentType == null ? f.streaming()
+        boolean stream = contentType == null
+                ? f.streaming()
                 : contentType.toLowerCase(Locale.ROOT).contains("text/event-stream");
-        return stream ? new AnthropicStreamUsage(f, estimator, nowEpochMillis)
+        return stream
+                ? new AnthropicStreamUsage(f, estimator, nowEpochMillis)
                 : new AnthropicBodyUsage(f, estimator, BoundedBody.DEFAULT_CAP);
     }
 }

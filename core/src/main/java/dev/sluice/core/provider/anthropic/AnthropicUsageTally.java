@@ -70,16 +70,21 @@ final class AnthropicUsageTally {
         long in = inputReported() ? Math.max(0, input) + Math.max(0, cacheCreation) : facts.estimatedInputTokens();
         long counted = countedOutput(facts, estimator);
         long out = complete && output >= 0 ? output : Math.max(Math.max(0, output), counted);
-        return Usage.builder().inputTokens(in).outputTokens(out).cacheCreationInputTokens(Math.max(0, cacheCreation))
-                .cachedInputTokens(Math.max(0, cacheRead)).reportedByProvider(complete && (inputReported()
-                        || output >= 0)).build();
+        return Usage.builder()
+                .inputTokens(in)
+                .outputTokens(out)
+                .cacheCreationInputTokens(Math.max(0, cacheCreation))
+                .cachedInputTokens(Math.max(0, cacheRead))
+                .reportedByProvider(complete && (inputReported() || output >= 0))
+                .build();
     }
 
     private long countedOutput(RequestFacts facts, TokenEstimator estimator) {
         if (generatedCharacters == 0) {
             return 0;
         }
-        long tokens = estimator == null ? (generatedCharacters + 3) / 4
+        long tokens = estimator == null
+                ? (generatedCharacters + 3) / 4
                 : estimator.tokensForText(facts.model(), generatedCharacters);
         return Math.max(0, tokens);
     }

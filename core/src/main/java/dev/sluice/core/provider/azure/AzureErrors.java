@@ -35,8 +35,13 @@ final class AzureErrors {
             outcome = OutcomeClass.NON_RETRYABLE_POLICY;
         }
         outcome = StatusOutcomes.obey(WaitHints.shouldRetry(headers), outcome, status);
-        return ProviderError.builder(outcome).retryAfterMillis(hint).limiter(limiterOf(error)).type(error.type())
-                .code(error.code()).message(error.message()).build();
+        return ProviderError.builder(outcome)
+                .retryAfterMillis(hint)
+                .limiter(limiterOf(error))
+                .type(error.type())
+                .code(error.code())
+                .message(error.message())
+                .build();
     }
 
     /** "exceeded token rate limit" → tokens, "exceeded call rate limit" → requests, else as OpenAI reads it. */
@@ -45,7 +50,8 @@ final class AzureErrors {
         if (message.contains("token rate limit") || message.contains("tokens per minute")) {
             return Dimension.TOTAL_TOKENS;
         }
-        if (message.contains("call rate limit") || message.contains("request rate limit")
+        if (message.contains("call rate limit")
+                || message.contains("request rate limit")
                 || message.contains("requests per minute")) {
             return Dimension.REQUESTS;
         }
@@ -57,7 +63,7 @@ final class AzureErrors {
             return false;
         }
         String m = message.toLowerCase(Locale.ROOT);
-        return m.contains("quota") && (m.contains("daily") || m.contains("per day") || m.contains("monthly")
-                || m.contains("per month"));
+        return m.contains("quota")
+                && (m.contains("daily") || m.contains("per day") || m.contains("monthly") || m.contains("per month"));
     }
 }

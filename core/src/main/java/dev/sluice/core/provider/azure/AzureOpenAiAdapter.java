@@ -39,8 +39,9 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
     /** Azure's {@code x-ratelimit-remaining-requests} tracks a 10-second window (RPM/6). */
     static final long REQUESTS_WINDOW_MILLIS = 10_000;
 
-    private static final String[] HOST_SUFFIXES = {".openai.azure.com", ".cognitiveservices.azure.com",
-            ".services.ai.azure.com"};
+    private static final String[] HOST_SUFFIXES = {
+        ".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com"
+    };
 
     private final LongSupplier wallClockMillis;
 
@@ -80,8 +81,8 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
         String model = body.model() != null ? body.model() : deployment;
         long input = body.estimateInputTokens(estimator, model);
         boolean embeddings = route != null && route.operation == OpenAiOperation.EMBEDDINGS;
-        long reservedOutput = embeddings ? 0
-                : body.maxOutputTokens() >= 0 ? body.maxOutputTokens() : ASSUMED_MAX_OUTPUT_TOKENS;
+        long reservedOutput =
+                embeddings ? 0 : body.maxOutputTokens() >= 0 ? body.maxOutputTokens() : ASSUMED_MAX_OUTPUT_TOKENS;
         Headers headers = request.headers();
         String keyId = ApiKeyIds.fromHeader(headers, "api-key");
         return RequestFacts.builder(KIND)

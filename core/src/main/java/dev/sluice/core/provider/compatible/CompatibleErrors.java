@@ -27,10 +27,15 @@ public final class CompatibleErrors {
         if (hint == WaitHints.NONE) {
             hint = WaitHints.fromMessage(error.message(), nowEpochMillis);
         }
-        OutcomeClass outcome = StatusOutcomes.obey(WaitHints.shouldRetry(headers),
-                OpenAiErrors.outcomeOf(status, error), status);
-        return ProviderError.builder(outcome).retryAfterMillis(hint).limiter(OpenAiErrors.limiterOf(error))
-                .type(error.type()).code(error.code()).message(error.message()).build();
+        OutcomeClass outcome =
+                StatusOutcomes.obey(WaitHints.shouldRetry(headers), OpenAiErrors.outcomeOf(status, error), status);
+        return ProviderError.builder(outcome)
+                .retryAfterMillis(hint)
+                .limiter(OpenAiErrors.limiterOf(error))
+                .type(error.type())
+                .code(error.code())
+                .message(error.message())
+                .build();
     }
 
     /** The error in whichever of the shapes above it came. */
@@ -38,8 +43,8 @@ public final class CompatibleErrors {
         if (body == null || body.length == 0) {
             return OpenAiErrorBody.of(null, null, null);
         }
-        Map<String, String> f = JsonFields.pick(body, "error.message", "error.type", "error.code", "error",
-                "message", "type", "code", "detail");
+        Map<String, String> f = JsonFields.pick(
+                body, "error.message", "error.type", "error.code", "error", "message", "type", "code", "detail");
         String message = first(f.get("error.message"), f.get("error"), f.get("message"), f.get("detail"));
         String type = first(f.get("error.type"), f.get("type"));
         String code = first(f.get("error.code"), f.get("code"));

@@ -34,22 +34,42 @@ final class CompatibleRateLimits {
         if (headers == null) {
             return RateLimitSnapshot.none();
         }
-        List<Budget> budgets = new ArrayList<>(OpenAiRateLimits.read(headers, requestsWindowMillis,
-                tokensWindowMillis).budgets());
+        List<Budget> budgets = new ArrayList<>(OpenAiRateLimits.read(headers, requestsWindowMillis, tokensWindowMillis)
+                .budgets());
         long reset = WaitHints.seconds(headers.first("ratelimitbysize-reset"));
         long resetMillis = reset == WaitHints.NONE ? RateLimitSnapshot.UNKNOWN : reset;
-        if (!add(budgets, "tokens-minute", headers.first("x-ratelimitbysize-limit-minute"),
-                headers.first("x-ratelimitbysize-remaining-minute"), resetMillis, MINUTE_MILLIS)) {
-            add(budgets, "tokens-minute", headers.first("ratelimitbysize-limit"),
-                    headers.first("ratelimitbysize-remaining"), resetMillis, MINUTE_MILLIS);
+        if (!add(
+                budgets,
+                "tokens-minute",
+                headers.first("x-ratelimitbysize-limit-minute"),
+                headers.first("x-ratelimitbysize-remaining-minute"),
+                resetMillis,
+                MINUTE_MILLIS)) {
+            add(
+                    budgets,
+                    "tokens-minute",
+                    headers.first("ratelimitbysize-limit"),
+                    headers.first("ratelimitbysize-remaining"),
+                    resetMillis,
+                    MINUTE_MILLIS);
         }
-        add(budgets, "tokens-month", headers.first("x-ratelimitbysize-limit-month"),
-                headers.first("x-ratelimitbysize-remaining-month"), RateLimitSnapshot.UNKNOWN, MONTH_MILLIS);
+        add(
+                budgets,
+                "tokens-month",
+                headers.first("x-ratelimitbysize-limit-month"),
+                headers.first("x-ratelimitbysize-remaining-month"),
+                RateLimitSnapshot.UNKNOWN,
+                MONTH_MILLIS);
         return RateLimitSnapshot.of(budgets);
     }
 
-    private static boolean add(List<Budget> budgets, String name, String limitHeader, String remainingHeader,
-            long resetMillis, long windowMillis) {
+    private static boolean add(
+            List<Budget> budgets,
+            String name,
+            String limitHeader,
+            String remainingHeader,
+            long resetMillis,
+            long windowMillis) {
         long limit = HeaderNumbers.count(limitHeader);
         long remaining = HeaderNumbers.count(remainingHeader);
         if (limit == RateLimitSnapshot.UNKNOWN && remaining == RateLimitSnapshot.UNKNOWN) {

@@ -109,12 +109,15 @@ public final class OpenAiCompatibleAdapter implements ProviderAdapter {
 
     @Override
     public UsageParser usageParser(RequestFacts facts, Headers responseHeaders, TokenEstimator estimator) {
-        return OpenAiUsage.parser(facts, responseHeaders, estimator, settings.wallClockMillis().getAsLong());
+        return OpenAiUsage.parser(
+                facts, responseHeaders, estimator, settings.wallClockMillis().getAsLong());
     }
 
     @Override
     public RateLimitSnapshot readRateLimits(Headers responseHeaders, long nowEpochMillis) {
-        return CompatibleRateLimits.read(responseHeaders, settings.requestsWindow().toMillis(),
+        return CompatibleRateLimits.read(
+                responseHeaders,
+                settings.requestsWindow().toMillis(),
                 settings.tokensWindow().toMillis());
     }
 
@@ -130,7 +133,9 @@ public final class OpenAiCompatibleAdapter implements ProviderAdapter {
 
     @Override
     public boolean truesUp(Dimension dimension) {
-        return settings.truesUpTokens() && (dimension == Dimension.TOTAL_TOKENS || dimension == Dimension.INPUT_TOKENS
-                || dimension == Dimension.OUTPUT_TOKENS);
+        return settings.truesUpTokens()
+                && (dimension == Dimension.TOTAL_TOKENS
+                        || dimension == Dimension.INPUT_TOKENS
+                        || dimension == Dimension.OUTPUT_TOKENS);
     }
 }

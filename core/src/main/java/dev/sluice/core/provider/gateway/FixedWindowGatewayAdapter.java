@@ -79,7 +79,8 @@ public final class FixedWindowGatewayAdapter implements ProviderAdapter {
 
     @Override
     public UsageParser usageParser(RequestFacts facts, Headers responseHeaders, TokenEstimator estimator) {
-        return OpenAiUsage.parser(facts, responseHeaders, estimator, settings.wallClockMillis().getAsLong());
+        return OpenAiUsage.parser(
+                facts, responseHeaders, estimator, settings.wallClockMillis().getAsLong());
     }
 
     /** The gateway sends no budget headers at all. */
@@ -95,6 +96,7 @@ public final class FixedWindowGatewayAdapter implements ProviderAdapter {
 
     @Override
     public LocalAnswer localRejection(Rejection rejection, RequestFacts facts) {
-        return GatewayLocalRejection.answer(rejection, facts, settings.wallClockMillis().getAsLong());
+        return GatewayLocalRejection.answer(
+                rejection, facts, settings.wallClockMillis().getAsLong());
     }
 }

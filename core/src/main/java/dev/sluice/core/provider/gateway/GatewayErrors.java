@@ -68,15 +68,24 @@ final class GatewayErrors {
             outcome = StatusOutcomes.byStatus(status);
         }
         outcome = StatusOutcomes.obey(WaitHints.shouldRetry(headers), outcome, status);
-        return ProviderError.builder(outcome).retryAfterMillis(hint).limiter(limiter).type(error.type())
-                .code(error.code()).message(error.message()).build();
+        return ProviderError.builder(outcome)
+                .retryAfterMillis(hint)
+                .limiter(limiter)
+                .type(error.type())
+                .code(error.code())
+                .message(error.message())
+                .build();
     }
 
     /** A refusal of the in-flight cap: the message or code speaks of concurrency or requests in flight. */
     static boolean isConcurrency(OpenAiErrorBody error) {
         String text = lower(error.code()) + ' ' + lower(error.message());
-        return text.contains("concurren") || text.contains("in flight") || text.contains("in-flight")
-                || text.contains("inflight") || text.contains("simultaneous") || text.contains("parallel requests");
+        return text.contains("concurren")
+                || text.contains("in flight")
+                || text.contains("in-flight")
+                || text.contains("inflight")
+                || text.contains("simultaneous")
+                || text.contains("parallel requests");
     }
 
     private static String lower(String s) {

@@ -22,8 +22,7 @@ final class GatewayLocalRejection {
     private GatewayLocalRejection() {}
 
     static LocalAnswer answer(Rejection rejection, RequestFacts facts, long nowEpochMillis) {
-        return LocalRejectionWriter.answer(rejection, facts,
-                (json, r, f) -> envelope(json, r, f, nowEpochMillis));
+        return LocalRejectionWriter.answer(rejection, facts, (json, r, f) -> envelope(json, r, f, nowEpochMillis));
     }
 
     private static void envelope(JsonGenerator json, Rejection r, RequestFacts facts, long nowEpochMillis)

@@ -55,8 +55,11 @@ final class GeminiBodyUsage implements UsageParser {
         long characters = body.bytesSeen();
         long out = estimator == null ? (characters + 3) / 4 : estimator.tokensForText(facts.model(), characters);
         long max = facts.maxOutputTokens();
-        return Usage.builder().inputTokens(facts.estimatedInputTokens())
-                .outputTokens(Math.max(0, max >= 0 ? Math.min(out, max) : out)).reportedByProvider(false).build();
+        return Usage.builder()
+                .inputTokens(facts.estimatedInputTokens())
+                .outputTokens(Math.max(0, max >= 0 ? Math.min(out, max) : out))
+                .reportedByProvider(false)
+                .build();
     }
 
     /** An array stream may end with an error element; a single answer with status 2xx carries none. */

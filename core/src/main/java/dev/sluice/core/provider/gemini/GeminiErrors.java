@@ -43,7 +43,8 @@ final class GeminiErrors {
         GoogleError error = GoogleError.read(body);
         OutcomeClass outcome = outcomeOf(status, error);
         long hint = outcome == OutcomeClass.NON_RETRYABLE_POLICY && perDay(error)
-                ? untilNextPacificMidnight(nowEpochMillis) : hint(error, headers, nowEpochMillis);
+                ? untilNextPacificMidnight(nowEpochMillis)
+                : hint(error, headers, nowEpochMillis);
         outcome = StatusOutcomes.obey(WaitHints.shouldRetry(headers), outcome, status);
         return build(outcome, hint, error);
     }
@@ -53,13 +54,19 @@ final class GeminiErrors {
         int status = statusNumber(error);
         OutcomeClass outcome = status > 0 ? outcomeOf(status, error) : outcomeOfStatusName(error.status);
         long hint = outcome == OutcomeClass.NON_RETRYABLE_POLICY && perDay(error)
-                ? untilNextPacificMidnight(nowEpochMillis) : hint(error, null, nowEpochMillis);
+                ? untilNextPacificMidnight(nowEpochMillis)
+                : hint(error, null, nowEpochMillis);
         return build(outcome, hint, error);
     }
 
     private static ProviderError build(OutcomeClass outcome, long hint, GoogleError error) {
-        return ProviderError.builder(outcome).retryAfterMillis(hint).limiter(limiterOf(error)).type(error.status)
-                .code(error.code).message(error.message).build();
+        return ProviderError.builder(outcome)
+                .retryAfterMillis(hint)
+                .limiter(limiterOf(error))
+                .type(error.status)
+                .code(error.code)
+                .message(error.message)
+                .build();
     }
 
     static OutcomeClass outcomeOf(int status, GoogleError error) {
@@ -110,7 +117,8 @@ final class GeminiErrors {
 
     /** The dimension the first quota violation names: input tokens, tokens, or requests. */
     static Dimension limiterOf(GoogleError error) {
-        String named = !error.quotaIds.isEmpty() ? error.quotaIds.get(0)
+        String named = !error.quotaIds.isEmpty()
+                ? error.quotaIds.get(0)
                 : !error.quotaMetrics.isEmpty() ? error.quotaMetrics.get(0) : null;
         if (named == null) {
             return null;

@@ -82,7 +82,8 @@ final class GeminiLocalRejection {
     static String message(Rejection r, RequestFacts facts) {
         String summary = LocalRejectionWriter.summary(r, facts);
         return LocalRejectionWriter.waitingHelps(r)
-                ? summary + " Please retry in " + duration(r.retryAfterMillis()) + "." : summary;
+                ? summary + " Please retry in " + duration(r.retryAfterMillis()) + "."
+                : summary;
     }
 
     /** A protobuf JSON duration: seconds with the fraction trimmed, {@code 2.4s}, {@code 3s}, {@code 0.05s}. */

@@ -57,7 +57,8 @@ final class GeminiProtocol {
             int eq = pair.indexOf('=');
             String key = eq < 0 ? pair : pair.substring(0, eq);
             if (key.equals(name)) {
-                String value = eq < 0 ? "" : GeminiPath.decode(pair.substring(eq + 1).replace('+', ' '));
+                String value =
+                        eq < 0 ? "" : GeminiPath.decode(pair.substring(eq + 1).replace('+', ' '));
                 return value == null || value.isEmpty() ? null : value;
             }
         }

@@ -36,7 +36,8 @@ final class GeminiRequestBody {
     }
 
     long estimateInputTokens(TokenEstimator estimator, String model) {
-        long tokens = estimator == null ? (promptCharacters + 3) / 4 + parts * 4L
+        long tokens = estimator == null
+                ? (promptCharacters + 3) / 4 + parts * 4L
                 : estimator.estimateInputTokens(model, promptCharacters, parts);
         return Math.max(1, tokens);
     }

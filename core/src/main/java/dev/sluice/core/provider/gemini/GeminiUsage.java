@@ -18,8 +18,8 @@ final class GeminiUsage {
 
     private GeminiUsage() {}
 
-    static UsageParser parser(RequestFacts facts, Headers responseHeaders, TokenEstimator estimator, String kind,
-            long nowEpochMillis) {
+    static UsageParser parser(
+            RequestFacts facts, Headers responseHeaders, TokenEstimator estimator, String kind, long nowEpochMillis) {
         RequestFacts f = facts != null ? facts : RequestFacts.builder(kind).build();
         String contentType = responseHeaders == null ? null : responseHeaders.first("content-type");
         if (contentType == null) {
@@ -69,8 +69,12 @@ final class GeminiUsage {
 
         @Override
         public Usage usage() {
-            return delegate != null ? delegate.usage()
-                    : Usage.builder().inputTokens(facts.estimatedInputTokens()).reportedByProvider(false).build();
+            return delegate != null
+                    ? delegate.usage()
+                    : Usage.builder()
+                            .inputTokens(facts.estimatedInputTokens())
+                            .reportedByProvider(false)
+                            .build();
         }
 
         @Override

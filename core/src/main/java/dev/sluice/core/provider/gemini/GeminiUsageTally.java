@@ -86,8 +86,11 @@ final class GeminiUsageTally {
      */
     Usage toUsage(RequestFacts facts, TokenEstimator estimator, boolean complete) {
         if (!reported) {
-            return Usage.builder().inputTokens(facts.estimatedInputTokens()).outputTokens(counted(facts, estimator))
-                    .reportedByProvider(false).build();
+            return Usage.builder()
+                    .inputTokens(facts.estimatedInputTokens())
+                    .outputTokens(counted(facts, estimator))
+                    .reportedByProvider(false)
+                    .build();
         }
         long in = (prompt >= 0 ? prompt : facts.estimatedInputTokens()) + Math.max(0, toolUsePrompt);
         long out;
@@ -100,15 +103,21 @@ final class GeminiUsageTally {
         if (!whole) {
             out = Math.max(out, counted(facts, estimator));
         }
-        return Usage.builder().inputTokens(in).outputTokens(out).cachedInputTokens(Math.max(0, cached))
-                .reasoningTokens(Math.max(0, thoughts)).reportedByProvider(whole && prompt >= 0).build();
+        return Usage.builder()
+                .inputTokens(in)
+                .outputTokens(out)
+                .cachedInputTokens(Math.max(0, cached))
+                .reasoningTokens(Math.max(0, thoughts))
+                .reportedByProvider(whole && prompt >= 0)
+                .build();
     }
 
     private long counted(RequestFacts facts, TokenEstimator estimator) {
         if (generatedCharacters == 0) {
             return 0;
         }
-        long tokens = estimator == null ? (generatedCharacters + 3) / 4
+        long tokens = estimator == null
+                ? (generatedCharacters + 3) / 4
                 : estimator.tokensForText(facts.model(), generatedCharacters);
         return Math.max(0, tokens);
     }

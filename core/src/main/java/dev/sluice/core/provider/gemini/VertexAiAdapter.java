@@ -34,8 +34,10 @@ public final class VertexAiAdapter extends GenerateContentAdapter {
     @Override
     public boolean recognises(String host, String path) {
         String h = HostNames.bare(host);
-        boolean vertexHost = h.equals(GLOBAL_HOST) || (h.endsWith(REGIONAL_SUFFIX) && h.length() > REGIONAL_SUFFIX.length()
-                && h.indexOf('.') > h.length() - REGIONAL_SUFFIX.length());
+        boolean vertexHost = h.equals(GLOBAL_HOST)
+                || (h.endsWith(REGIONAL_SUFFIX)
+                        && h.length() > REGIONAL_SUFFIX.length()
+                        && h.indexOf('.') > h.length() - REGIONAL_SUFFIX.length());
         return vertexHost && route(path) != null;
     }
 

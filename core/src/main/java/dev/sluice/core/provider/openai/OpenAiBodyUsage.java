@@ -59,8 +59,13 @@ final class OpenAiBodyUsage implements UsageParser, JsonVisitor {
         }
         Usage bySize = UsageTally.counted(facts, estimator, body.bytesSeen());
         long max = facts.maxOutputTokens();
-        return max < 0 || bySize.outputTokens() <= max ? bySize
-                : Usage.builder().inputTokens(bySize.inputTokens()).outputTokens(max).reportedByProvider(false).build();
+        return max < 0 || bySize.outputTokens() <= max
+                ? bySize
+                : Usage.builder()
+                        .inputTokens(bySize.inputTokens())
+                        .outputTokens(max)
+                        .reportedByProvider(false)
+                        .build();
     }
 
     @Override

@@ -3,9 +3,9 @@ package dev.sluice.core.provider.openai;
 import dev.sluice.config.Dimension;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.ProviderError;
+import dev.sluice.core.provider.wire.StatusOutcomes;
 import dev.sluice.core.retry.OutcomeClass;
 import dev.sluice.core.retry.WaitHints;
-import dev.sluice.core.provider.wire.StatusOutcomes;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,8 +33,13 @@ public final class OpenAiErrors {
             hint = WaitHints.fromMessage(error.message(), nowEpochMillis);
         }
         OutcomeClass outcome = StatusOutcomes.obey(WaitHints.shouldRetry(headers), outcomeOf(status, error), status);
-        return ProviderError.builder(outcome).retryAfterMillis(hint).limiter(limiterOf(error)).type(error.type())
-                .code(error.code()).message(error.message()).build();
+        return ProviderError.builder(outcome)
+                .retryAfterMillis(hint)
+                .limiter(limiterOf(error))
+                .type(error.type())
+                .code(error.code())
+                .message(error.message())
+                .build();
     }
 
     /**
@@ -54,8 +59,13 @@ public final class OpenAiErrors {
         } else {
             outcome = OutcomeClass.NON_RETRYABLE_REQUEST;
         }
-        return ProviderError.builder(outcome).retryAfterMillis(WaitHints.fromMessage(error.message(), nowEpochMillis))
-                .limiter(limiterOf(error)).type(error.type()).code(error.code()).message(error.message()).build();
+        return ProviderError.builder(outcome)
+                .retryAfterMillis(WaitHints.fromMessage(error.message(), nowEpochMillis))
+                .limiter(limiterOf(error))
+                .type(error.type())
+                .code(error.code())
+                .message(error.message())
+                .build();
     }
 
     /** The class an answer's status and body give, before {@code x-should-retry}; Azure builds on it. */
@@ -80,8 +90,10 @@ public final class OpenAiErrors {
     public static boolean isBilling(OpenAiErrorBody error) {
         String type = lower(error.type());
         String code = lower(error.code());
-        return type.equals("insufficient_quota") || code.equals("insufficient_quota")
-                || code.contains("spend_limit") || code.startsWith("billing_");
+        return type.equals("insufficient_quota")
+                || code.equals("insufficient_quota")
+                || code.contains("spend_limit")
+                || code.startsWith("billing_");
     }
 
     /** The request alone exceeds the limit: OpenAI says "Request too large", or Requested exceeds Limit. */

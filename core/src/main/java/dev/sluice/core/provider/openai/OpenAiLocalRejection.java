@@ -46,7 +46,8 @@ final class OpenAiLocalRejection {
     static String message(Rejection r, RequestFacts facts) {
         String summary = LocalRejectionWriter.summary(r, facts);
         return LocalRejectionWriter.waitingHelps(r)
-                ? summary + " Please try again in " + goDuration(r.retryAfterMillis()) + "." : summary;
+                ? summary + " Please try again in " + goDuration(r.retryAfterMillis()) + "."
+                : summary;
     }
 
     /** OpenAI's {@code type}: {@code tokens} or {@code requests} as its own 429s say; other dimensions by name. */

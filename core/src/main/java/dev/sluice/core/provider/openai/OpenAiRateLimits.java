@@ -44,8 +44,8 @@ public final class OpenAiRateLimits {
         if (limit == RateLimitSnapshot.UNKNOWN && remaining == RateLimitSnapshot.UNKNOWN) {
             return;
         }
-        budgets.add(Budget.of(name, dimension, limit, remaining, reset(h.first("x-ratelimit-reset-" + name)),
-                windowMillis));
+        budgets.add(Budget.of(
+                name, dimension, limit, remaining, reset(h.first("x-ratelimit-reset-" + name)), windowMillis));
     }
 
     private static long reset(String value) {

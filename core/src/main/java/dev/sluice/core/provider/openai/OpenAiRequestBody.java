@@ -72,7 +72,8 @@ public final class OpenAiRequestBody {
 
     /** The input estimate: the estimator's view of the text, plus pre-tokenized ids as they are. */
     public long estimateInputTokens(TokenEstimator estimator, String model) {
-        long fromText = estimator == null ? (promptCharacters + 3) / 4 + parts * 4L
+        long fromText = estimator == null
+                ? (promptCharacters + 3) / 4 + parts * 4L
                 : estimator.estimateInputTokens(model, promptCharacters, parts);
         return Math.max(1, fromText + tokenIds);
     }

@@ -169,8 +169,8 @@ final class OpenAiStreamUsage extends SseUsageParser {
         /** The failure this event reports, or null: an {@code error} event, {@code response.failed}, or a chunk with an {@code error} object. */
         OpenAiErrorBody error(String eventType) {
             if ("error".equals(eventType)) {
-                return OpenAiErrorBody.of(firstNonNull(nestedMessage, message), nestedType,
-                        firstNonNull(nestedCode, code));
+                return OpenAiErrorBody.of(
+                        firstNonNull(nestedMessage, message), nestedType, firstNonNull(nestedCode, code));
             }
             if ("response.failed".equals(eventType) || (eventType == null && sawError)) {
                 return OpenAiErrorBody.of(nestedMessage, nestedType, nestedCode);

@@ -18,13 +18,15 @@ public final class OpenAiUsage {
      *
      * @param nowEpochMillis when the answer started, to turn wait hints in stream errors into waits
      */
-    public static UsageParser parser(RequestFacts facts, Headers responseHeaders, TokenEstimator estimator,
-            long nowEpochMillis) {
+    public static UsageParser parser(
+            RequestFacts facts, Headers responseHeaders, TokenEstimator estimator, long nowEpochMillis) {
         RequestFacts f = facts != null ? facts : RequestFacts.builder("openai").build();
         String contentType = responseHeaders == null ? null : responseHeaders.first("content-type");
-        boolean stream = contentType == null ? f.streaming()
+        boolean stream = contentType == null
+                ? f.streaming()
                 : contentType.toLowerCase(Locale.ROOT).contains("text/event-stream");
-        return stream ? new OpenAiStreamUsage(f, estimator, nowEpochMillis)
+        return stream
+                ? new OpenAiStreamUsage(f, estimator, nowEpochMillis)
                 : new OpenAiBodyUsage(f, estimator, BoundedBody.DEFAULT_CAP);
     }
 }

@@ -70,17 +70,27 @@ final class UsageTally {
         }
         long in = input >= 0 ? input : facts.estimatedInputTokens();
         long out = output >= 0 ? output : total >= 0 && input >= 0 ? Math.max(0, total - input) : 0;
-        return Usage.builder().inputTokens(in).outputTokens(out).cachedInputTokens(Math.max(0, cached))
-                .reasoningTokens(Math.max(0, reasoning)).reportedByProvider(true).build();
+        return Usage.builder()
+                .inputTokens(in)
+                .outputTokens(out)
+                .cachedInputTokens(Math.max(0, cached))
+                .reasoningTokens(Math.max(0, reasoning))
+                .reportedByProvider(true)
+                .build();
     }
 
     /** Usage Sluice counts itself: the input estimate and the output text's worth in tokens. */
     static Usage counted(RequestFacts facts, TokenEstimator estimator, long outputCharacters) {
         long out = 0;
         if (outputCharacters > 0) {
-            out = estimator == null ? (outputCharacters + 3) / 4 : estimator.tokensForText(facts.model(), outputCharacters);
+            out = estimator == null
+                    ? (outputCharacters + 3) / 4
+                    : estimator.tokensForText(facts.model(), outputCharacters);
         }
-        return Usage.builder().inputTokens(facts.estimatedInputTokens()).outputTokens(Math.max(0, out))
-                .reportedByProvider(false).build();
+        return Usage.builder()
+                .inputTokens(facts.estimatedInputTokens())
+                .outputTokens(Math.max(0, out))
+                .reportedByProvider(false)
+                .build();
     }
 }

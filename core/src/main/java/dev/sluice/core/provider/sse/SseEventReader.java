@@ -140,7 +140,10 @@ public final class SseEventReader {
         int start = 0;
         if (firstLine) {
             firstLine = false;
-            if (line.size >= 3 && line.buf[0] == (byte) 0xEF && line.buf[1] == (byte) 0xBB && line.buf[2] == (byte) 0xBF) {
+            if (line.size >= 3
+                    && line.buf[0] == (byte) 0xEF
+                    && line.buf[1] == (byte) 0xBB
+                    && line.buf[2] == (byte) 0xBF) {
                 start = 3;
             }
         }

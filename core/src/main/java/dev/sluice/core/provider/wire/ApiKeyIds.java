@@ -39,7 +39,8 @@ public final class ApiKeyIds {
     /** The id of the key in {@code Authorization: Bearer <key>} (OpenAI, compatible APIs, Azure Entra tokens), or null. */
     public static String fromBearer(Headers headers) {
         String value = headers == null ? null : headers.first("authorization");
-        if (value == null || value.length() <= BEARER.length()
+        if (value == null
+                || value.length() <= BEARER.length()
                 || !value.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return null;
         }

@@ -45,7 +45,9 @@ public final class LocalRejectionWriter {
      * @param facts what the adapter read from the request; may be null when it read nothing
      */
     public static LocalAnswer answer(Rejection given, RequestFacts facts, Envelope envelope) {
-        Rejection rejection = given != null ? given : Rejection.builder(GatewayDecision.REJECTED_LOCALLY).build();
+        Rejection rejection = given != null
+                ? given
+                : Rejection.builder(GatewayDecision.REJECTED_LOCALLY).build();
         byte[] body;
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(512);
@@ -55,7 +57,7 @@ public final class LocalRejectionWriter {
             body = out.toByteArray();
         } catch (IOException | RuntimeException e) {
             body = ("{\"error\":{\"message\":\"Rate limited by Sluice\",\"sluice\":{\"type\":\"rate_limited\","
-                    + "\"gateway_decision\":\"" + rejection.decision().wireName() + "\"}}}")
+                            + "\"gateway_decision\":\"" + rejection.decision().wireName() + "\"}}}")
                     .getBytes(StandardCharsets.UTF_8);
         }
         return LocalAnswer.of(429, headers(rejection), body);
@@ -92,8 +94,11 @@ public final class LocalRejectionWriter {
         stringField(json, "tenant", r.tenant());
         stringField(json, "api_key_id", firstNonNull(r.apiKeyId(), facts == null ? null : facts.apiKeyId()));
         json.writeNumberField("retry_after_ms", r.retryAfterMillis());
-        json.writeNumberField("estimated_input_tokens", r.estimatedInputTokens() > 0 || facts == null
-                ? r.estimatedInputTokens() : facts.estimatedInputTokens());
+        json.writeNumberField(
+                "estimated_input_tokens",
+                r.estimatedInputTokens() > 0 || facts == null
+                        ? r.estimatedInputTokens()
+                        : facts.estimatedInputTokens());
         json.writeNumberField("estimated_output_tokens", r.estimatedOutputTokens());
         if (r.queueReason() != null || r.waitedMillis() > 0) {
             json.writeObjectFieldStart("queue");
@@ -126,9 +131,13 @@ public final class LocalRejectionWriter {
             s.append(": ").append(r.detail());
         }
         if (r.queueReason() != null) {
-            s.append("; waited ").append(r.waitedMillis()).append(" ms in the ")
-                    .append(r.trafficClass() == null ? "default" : r.trafficClass()).append(" queue (")
-                    .append(r.queueReason()).append(')');
+            s.append("; waited ")
+                    .append(r.waitedMillis())
+                    .append(" ms in the ")
+                    .append(r.trafficClass() == null ? "default" : r.trafficClass())
+                    .append(" queue (")
+                    .append(r.queueReason())
+                    .append(')');
         }
         return s.append('.').toString();
     }

@@ -35,7 +35,8 @@ public final class RefusalAnnotation {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 512);
             boolean injected = false;
-            try (JsonParser in = FACTORY.createParser(body); JsonGenerator json = FACTORY.createGenerator(out)) {
+            try (JsonParser in = FACTORY.createParser(body);
+                    JsonGenerator json = FACTORY.createGenerator(out)) {
                 JsonToken first = in.nextToken();
                 if (first != JsonToken.START_OBJECT && first != JsonToken.START_ARRAY) {
                     return null;
@@ -56,7 +57,8 @@ public final class RefusalAnnotation {
                         }
                         errorFieldNext = false;
                     } else {
-                        if (t == JsonToken.END_OBJECT && !injected
+                        if (t == JsonToken.END_OBJECT
+                                && !injected
                                 && (depth == targetDepth || depth == 1 && first == JsonToken.START_OBJECT)) {
                             write(json, rejection, facts, outcome);
                             injected = true;

@@ -32,6 +32,7 @@ public final class RedisBackend implements FleetBackend {
 
     /** Prefix of every key: the hash tag keeps them in one slot. */
     static final String PREFIX = "{sluice}:";
+
     static final String ALIVE_KEY = PREFIX + "alive";
     static final String BUCKET_PREFIX = PREFIX + "b:";
 
@@ -55,7 +56,8 @@ public final class RedisBackend implements FleetBackend {
         if (!config.isRedis()) {
             throw new IllegalArgumentException("not a Redis store: " + config);
         }
-        int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, config.timeout().toMillis()));
+        int timeoutMillis =
+                (int) Math.max(1, Math.min(Integer.MAX_VALUE, config.timeout().toMillis()));
         DefaultJedisClientConfig.Builder b = DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(timeoutMillis)
                 .socketTimeoutMillis(timeoutMillis)
@@ -75,8 +77,9 @@ public final class RedisBackend implements FleetBackend {
             }
         }
         String host = config.host();
-        String described = (config.tls() ? "rediss://" : "redis://") + (host.indexOf(':') >= 0 ? "[" + host + "]" : host)
-                + ":" + config.port() + (config.database() != 0 ? "/" + config.database() : "");
+        String described =
+                (config.tls() ? "rediss://" : "redis://") + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":"
+                        + config.port() + (config.database() != 0 ? "/" + config.database() : "");
         return new RedisBackend(new HostAndPort(host, config.port()), b.build(), described);
     }
 

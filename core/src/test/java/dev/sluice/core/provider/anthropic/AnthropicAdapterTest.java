@@ -38,10 +38,13 @@ class AnthropicAdapterTest {
         assertThat(adapter.recognises("api.anthropic.com", "/v1/messages")).isTrue();
         assertThat(adapter.recognises("API.Anthropic.com:443", "/v1/messages/")).isTrue();
         assertThat(adapter.recognises("api.anthropic.com", "/v1/messages/count_tokens"))
-                .as("token counting is not an LLM call").isFalse();
-        assertThat(adapter.recognises("api.anthropic.com", "/v1/messages/batches")).isFalse();
+                .as("token counting is not an LLM call")
+                .isFalse();
+        assertThat(adapter.recognises("api.anthropic.com", "/v1/messages/batches"))
+                .isFalse();
         assertThat(adapter.recognises("api.anthropic.com", "/v1/models")).isFalse();
-        assertThat(adapter.recognises("api.anthropic.com.evil.example", "/v1/messages")).isFalse();
+        assertThat(adapter.recognises("api.anthropic.com.evil.example", "/v1/messages"))
+                .isFalse();
         assertThat(adapter.recognises(null, null)).isFalse();
     }
 
@@ -50,18 +53,19 @@ class AnthropicAdapterTest {
         String tool = "{\"name\":\"get_weather\",\"description\":\"Weather\",\"input_schema\":{\"type\":\"object\"}}";
         String input = "{\"location\":\"Paris\"}";
         String body = "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":1024,\"stream\":true,"
-                + "\"system\":[{\"type\":\"text\",\"text\":\"Be brief.\",\"cache_control\":{\"type\":\"ephemeral\"}}],"   // 9
+                + "\"system\":[{\"type\":\"text\",\"text\":\"Be brief.\",\"cache_control\":{\"type\":\"ephemeral\"}}]," // 9
                 + "\"tools\":[" + tool + "],"
                 + "\"messages\":["
-                + "{\"role\":\"user\",\"content\":\"Weather in Paris?\"},"                                                  // 17
+                + "{\"role\":\"user\",\"content\":\"Weather in Paris?\"}," // 17
                 + "{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":\"hmm\",\"signature\":\"s\"},"
-                + "{\"type\":\"text\",\"text\":\"Checking.\"},"                                                             // 9
-                + "{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"get_weather\",\"input\":" + input + "}]},"              // 11 + input
-                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"18C\"},"   // 3
-                + "{\"type\":\"tool_result\",\"tool_use_id\":\"t2\",\"content\":[{\"type\":\"text\",\"text\":\"sunny\"}]},"  // 5
+                + "{\"type\":\"text\",\"text\":\"Checking.\"}," // 9
+                + "{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"get_weather\",\"input\":" + input
+                + "}]}," // 11 + input
+                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"18C\"}," // 3
+                + "{\"type\":\"tool_result\",\"tool_use_id\":\"t2\",\"content\":[{\"type\":\"text\",\"text\":\"sunny\"}]}," // 5
                 + "{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\",\"data\":\"AAAA\"}}]}]}";
-        RequestFacts f = adapter.readRequest(post(MESSAGES, body, "x-api-key", "sk-ant-test",
-                "anthropic-version", "2023-06-01"), ESTIMATOR);
+        RequestFacts f = adapter.readRequest(
+                post(MESSAGES, body, "x-api-key", "sk-ant-test", "anthropic-version", "2023-06-01"), ESTIMATOR);
 
         assertThat(f.providerKind()).isEqualTo("anthropic");
         assertThat(f.operation()).isEqualTo("messages");
@@ -69,7 +73,8 @@ class AnthropicAdapterTest {
         assertThat(f.streaming()).isTrue();
         assertThat(f.maxOutputTokens()).isEqualTo(1024);
         long characters = 9 + 17 + 9 + 11 + input.length() + 3 + 5 + tool.length();
-        assertThat(f.estimatedInputTokens()).isEqualTo(ESTIMATOR.estimateInputTokens("claude-sonnet-4-5", characters, 5));
+        assertThat(f.estimatedInputTokens())
+                .isEqualTo(ESTIMATOR.estimateInputTokens("claude-sonnet-4-5", characters, 5));
         assertThat(f.apiKeyId()).isEqualTo(ApiKeyIds.of("sk-ant-test"));
         assertThat(f.providerScope()).isEmpty();
         assertThat(f.providerCharge(Dimension.INPUT_TOKENS)).isEqualTo(f.estimatedInputTokens());
@@ -80,9 +85,14 @@ class AnthropicAdapterTest {
 
     @Test
     void aStringSystemPromptAndABearerKeyAreReadToo() {
-        RequestFacts f = adapter.readRequest(post(MESSAGES, "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":64,"
-                + "\"system\":\"You are terse.\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}",
-                "Authorization", "Bearer sk-ant-oat-1"), ESTIMATOR);
+        RequestFacts f = adapter.readRequest(
+                post(
+                        MESSAGES,
+                        "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":64,"
+                                + "\"system\":\"You are terse.\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}",
+                        "Authorization",
+                        "Bearer sk-ant-oat-1"),
+                ESTIMATOR);
         assertThat(f.estimatedInputTokens()).isEqualTo(ESTIMATOR.estimateInputTokens("claude-haiku-4-5", 14 + 2, 2));
         assertThat(f.streaming()).isFalse();
         assertThat(f.apiKeyId()).isEqualTo(ApiKeyIds.of("sk-ant-oat-1"));
@@ -97,9 +107,14 @@ class AnthropicAdapterTest {
 
     @Test
     void countTokensRoutedHereIsAZeroCostCall() {
-        RequestFacts f = adapter.readRequest(post("https://api.anthropic.com/v1/messages/count_tokens",
-                "{\"model\":\"claude-sonnet-4-5\",\"messages\":[{\"role\":\"user\",\"content\":\"" + "x".repeat(4000)
-                        + "\"}]}", "x-api-key", "k"), ESTIMATOR);
+        RequestFacts f = adapter.readRequest(
+                post(
+                        "https://api.anthropic.com/v1/messages/count_tokens",
+                        "{\"model\":\"claude-sonnet-4-5\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                                + "x".repeat(4000) + "\"}]}",
+                        "x-api-key",
+                        "k"),
+                ESTIMATOR);
         assertThat(f.operation()).isEqualTo("messages.count_tokens");
         assertThat(f.estimatedInputTokens()).isZero();
         assertThat(f.maxOutputTokens()).isZero();
@@ -110,8 +125,15 @@ class AnthropicAdapterTest {
 
     @Test
     void malformedRequestsYieldDefaults() {
-        for (String body : new String[] {null, "", "not json", "{\"model\":", "[1,2]", "{\"max_tokens\":-5}",
-                "{\"max_tokens\":\"lots\",\"stream\":\"yes\",\"system\":{\"a\":1},\"messages\":{\"content\":1}}"}) {
+        for (String body : new String[] {
+            null,
+            "",
+            "not json",
+            "{\"model\":",
+            "[1,2]",
+            "{\"max_tokens\":-5}",
+            "{\"max_tokens\":\"lots\",\"stream\":\"yes\",\"system\":{\"a\":1},\"messages\":{\"content\":1}}"
+        }) {
             RequestFacts f = adapter.readRequest(post(MESSAGES, body), ESTIMATOR);
             assertThat(f.operation()).isEqualTo("messages");
             assertThat(f.maxOutputTokens()).isEqualTo(RequestFacts.NO_MAX);
@@ -121,7 +143,8 @@ class AnthropicAdapterTest {
         }
         assertThat(adapter.readRequest(null, ESTIMATOR).providerKind()).isEqualTo("anthropic");
         assertThat(adapter.readRequest(post(MESSAGES, "{\"messages\":[{\"content\":\"abcd\"}]}"), null)
-                .estimatedInputTokens()).isPositive();
+                        .estimatedInputTokens())
+                .isPositive();
     }
 
     // ---------------------------------------------------------------- rate-limit headers
@@ -168,20 +191,32 @@ class AnthropicAdapterTest {
     @Test
     void roundedTokenRemainingIsReadAsTheTopOfItsBandSoItNeverLowersRoomOnRoundingNoise() {
         RateLimitSnapshot s = adapter.readRateLimits(anthropicHeaders(), NOW);
-        assertThat(s.budgets().get(1).remaining()).as("391,000 stands for 390,500..391,499").isEqualTo(391_499);
+        assertThat(s.budgets().get(1).remaining())
+                .as("391,000 stands for 390,500..391,499")
+                .isEqualTo(391_499);
         assertThat(s.budgets().get(2).remaining()).isEqualTo(79_499);
         assertThat(AnthropicRateLimits.topOfRoundingBand(0, 50_000)).isEqualTo(499);
-        assertThat(AnthropicRateLimits.topOfRoundingBand(50_000, 50_000)).as("never above the limit").isEqualTo(50_000);
-        assertThat(AnthropicRateLimits.topOfRoundingBand(12_345, 50_000)).as("not rounded: exact").isEqualTo(12_345);
+        assertThat(AnthropicRateLimits.topOfRoundingBand(50_000, 50_000))
+                .as("never above the limit")
+                .isEqualTo(50_000);
+        assertThat(AnthropicRateLimits.topOfRoundingBand(12_345, 50_000))
+                .as("not rounded: exact")
+                .isEqualTo(12_345);
         assertThat(AnthropicRateLimits.topOfRoundingBand(3000, -1)).isEqualTo(3499);
         assertThat(AnthropicRateLimits.topOfRoundingBand(-1, 50_000)).isEqualTo(-1);
     }
 
     @Test
     void theTokensHeaderIsTheTightestOfInputAndOutputSoItIsATotalOnlyWhenAlone() {
-        RateLimitSnapshot legacy = adapter.readRateLimits(headers("anthropic-ratelimit-tokens-limit", "100000",
-                "anthropic-ratelimit-tokens-remaining", "60000", "anthropic-ratelimit-tokens-reset",
-                "2026-11-29T10:15:00Z"), NOW);
+        RateLimitSnapshot legacy = adapter.readRateLimits(
+                headers(
+                        "anthropic-ratelimit-tokens-limit",
+                        "100000",
+                        "anthropic-ratelimit-tokens-remaining",
+                        "60000",
+                        "anthropic-ratelimit-tokens-reset",
+                        "2026-11-29T10:15:00Z"),
+                NOW);
         assertThat(legacy.budgets()).singleElement().satisfies(b -> {
             assertThat(b.name()).isEqualTo("tokens");
             assertThat(b.dimension()).isEqualTo(Dimension.TOTAL_TOKENS);
@@ -192,8 +227,14 @@ class AnthropicAdapterTest {
 
     @Test
     void priorityTierHeadersAreIgnored() {
-        RateLimitSnapshot s = adapter.readRateLimits(headers("anthropic-priority-input-tokens-limit", "10000",
-                "anthropic-priority-input-tokens-remaining", "9000", "anthropic-priority-output-tokens-limit", "2000"),
+        RateLimitSnapshot s = adapter.readRateLimits(
+                headers(
+                        "anthropic-priority-input-tokens-limit",
+                        "10000",
+                        "anthropic-priority-input-tokens-remaining",
+                        "9000",
+                        "anthropic-priority-output-tokens-limit",
+                        "2000"),
                 NOW);
         assertThat(s.isEmpty()).isTrue();
     }
@@ -201,24 +242,50 @@ class AnthropicAdapterTest {
     @Test
     void rateLimitHeadersAreReadDefensively() {
         // the simulator's malformed set, among others
-        RateLimitSnapshot s = adapter.readRateLimits(headers("anthropic-ratelimit-requests-remaining", "several",
-                "anthropic-ratelimit-requests-reset", "next tuesday", "anthropic-ratelimit-input-tokens-remaining",
-                "1,5k", "anthropic-ratelimit-input-tokens-reset", "2026-13-45T99:99:99Z",
-                "anthropic-ratelimit-output-tokens-limit", "8000", "anthropic-ratelimit-output-tokens-reset",
-                "1700000000"), NOW);
+        RateLimitSnapshot s = adapter.readRateLimits(
+                headers(
+                        "anthropic-ratelimit-requests-remaining",
+                        "several",
+                        "anthropic-ratelimit-requests-reset",
+                        "next tuesday",
+                        "anthropic-ratelimit-input-tokens-remaining",
+                        "1,5k",
+                        "anthropic-ratelimit-input-tokens-reset",
+                        "2026-13-45T99:99:99Z",
+                        "anthropic-ratelimit-output-tokens-limit",
+                        "8000",
+                        "anthropic-ratelimit-output-tokens-reset",
+                        "1700000000"),
+                NOW);
         assertThat(s.budgets()).singleElement().satisfies(b -> {
             assertThat(b.name()).isEqualTo("output-tokens");
             assertThat(b.limit()).isEqualTo(8000);
             assertThat(b.remaining()).isEqualTo(RateLimitSnapshot.UNKNOWN);
             assertThat(b.resetAfterMillis()).isEqualTo(RateLimitSnapshot.UNKNOWN);
         });
-        assertThat(adapter.readRateLimits(headers("anthropic-ratelimit-requests-limit", "-1",
-                "anthropic-ratelimit-requests-remaining", "-1"), NOW).isEmpty()).isTrue();
+        assertThat(adapter.readRateLimits(
+                                headers(
+                                        "anthropic-ratelimit-requests-limit",
+                                        "-1",
+                                        "anthropic-ratelimit-requests-remaining",
+                                        "-1"),
+                                NOW)
+                        .isEmpty())
+                .isTrue();
         assertThat(adapter.readRateLimits(Headers.empty(), NOW).isEmpty()).isTrue();
         assertThat(adapter.readRateLimits(null, NOW).isEmpty()).isTrue();
-        assertThat(adapter.readRateLimits(headers("anthropic-ratelimit-requests-limit", "50",
-                "anthropic-ratelimit-requests-reset", "2026-11-29T10:00:00Z"), NOW).budgets().get(0)
-                .resetAfterMillis()).as("a reset in the past is now").isZero();
+        assertThat(adapter.readRateLimits(
+                                headers(
+                                        "anthropic-ratelimit-requests-limit",
+                                        "50",
+                                        "anthropic-ratelimit-requests-reset",
+                                        "2026-11-29T10:00:00Z"),
+                                NOW)
+                        .budgets()
+                        .get(0)
+                        .resetAfterMillis())
+                .as("a reset in the past is now")
+                .isZero();
     }
 
     // ---------------------------------------------------------------- errors
@@ -246,12 +313,17 @@ class AnthropicAdapterTest {
         assertThat(e.type()).isEqualTo("rate_limit_error");
         assertThat(e.message()).isEqualTo(ITPM_MESSAGE);
 
-        assertThat(classify(429, error("rate_limit_error", "... of 8,000 output tokens per minute. ...")).limiter())
+        assertThat(classify(429, error("rate_limit_error", "... of 8,000 output tokens per minute. ..."))
+                        .limiter())
                 .isEqualTo(Dimension.OUTPUT_TOKENS);
-        assertThat(classify(429, error("rate_limit_error", "... of 50 requests per minute. ...")).limiter())
+        assertThat(classify(429, error("rate_limit_error", "... of 50 requests per minute. ..."))
+                        .limiter())
                 .isEqualTo(Dimension.REQUESTS);
-        ProviderError acceleration = classify(429, error("rate_limit_error",
-                "Your organization's usage is increasing too quickly; please ramp up gradually."));
+        ProviderError acceleration = classify(
+                429,
+                error(
+                        "rate_limit_error",
+                        "Your organization's usage is increasing too quickly; please ramp up gradually."));
         assertThat(acceleration.outcome()).isEqualTo(OutcomeClass.RETRYABLE_CAPACITY);
         assertThat(acceleration.limiter()).isNull();
         assertThat(acceleration.hasWaitHint()).isFalse();
@@ -268,7 +340,8 @@ class AnthropicAdapterTest {
         assertThat(e.code()).isEqualTo("enforced_spend_limit_reached");
         assertThat(e.limiter()).isEqualTo(Dimension.SPEND);
         assertThat(e.hasWaitHint()).isFalse();
-        assertThat(classify(400, error("billing_error", "Your credit balance is too low.")).outcome())
+        assertThat(classify(400, error("billing_error", "Your credit balance is too low."))
+                        .outcome())
                 .isEqualTo(OutcomeClass.NON_RETRYABLE_POLICY);
     }
 
@@ -280,14 +353,20 @@ class AnthropicAdapterTest {
         assertThat(classify(500, error("api_error", "Internal server error")).outcome())
                 .isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
         assertThat(classify(529, null).outcome()).isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
-        assertThat(classify(529, error("overloaded_error", "Overloaded"), "retry-after", "2").retryAfterMillis())
+        assertThat(classify(529, error("overloaded_error", "Overloaded"), "retry-after", "2")
+                        .retryAfterMillis())
                 .isEqualTo(2000);
     }
 
     @Test
     void clientErrorsAreTheRequestsFault() {
-        String[][] cases = {{"400", "invalid_request_error"}, {"401", "authentication_error"},
-                {"403", "permission_error"}, {"404", "not_found_error"}, {"413", "request_too_large"}};
+        String[][] cases = {
+            {"400", "invalid_request_error"},
+            {"401", "authentication_error"},
+            {"403", "permission_error"},
+            {"404", "not_found_error"},
+            {"413", "request_too_large"}
+        };
         for (String[] c : cases) {
             ProviderError e = classify(Integer.parseInt(c[0]), error(c[1], "no"));
             assertThat(e.outcome()).as(c[0]).isEqualTo(OutcomeClass.NON_RETRYABLE_REQUEST);
@@ -297,18 +376,32 @@ class AnthropicAdapterTest {
 
     @Test
     void xShouldRetryIsAuthoritative() {
-        assertThat(classify(429, error("rate_limit_error", ITPM_MESSAGE), "x-should-retry", "false").outcome()
-                .retryable()).isFalse();
-        assertThat(classify(529, error("overloaded_error", "Overloaded"), "x-should-retry", "false").outcome()
-                .retryable()).isFalse();
-        assertThat(classify(400, error("invalid_request_error", "x"), "x-should-retry", "true").outcome())
+        assertThat(classify(429, error("rate_limit_error", ITPM_MESSAGE), "x-should-retry", "false")
+                        .outcome()
+                        .retryable())
+                .isFalse();
+        assertThat(classify(529, error("overloaded_error", "Overloaded"), "x-should-retry", "false")
+                        .outcome()
+                        .retryable())
+                .isFalse();
+        assertThat(classify(400, error("invalid_request_error", "x"), "x-should-retry", "true")
+                        .outcome())
                 .isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
     }
 
     @Test
     void garbageErrorBodiesNeverThrow() {
-        for (String body : new String[] {null, "", "[]", "null", "{\"error\":\"text\"}", "{\"error\":[1]}", "<html>",
-                "{\"error\":{\"type\":{\"nested\":true}}}", "{\"error\":{\"details\":[1,2]}}"}) {
+        for (String body : new String[] {
+            null,
+            "",
+            "[]",
+            "null",
+            "{\"error\":\"text\"}",
+            "{\"error\":[1]}",
+            "<html>",
+            "{\"error\":{\"type\":{\"nested\":true}}}",
+            "{\"error\":{\"details\":[1,2]}}"
+        }) {
             assertThat(classify(429, body).outcome()).as(body).isEqualTo(OutcomeClass.RETRYABLE_CAPACITY);
             assertThat(classify(529, body).outcome()).as(body).isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
         }
@@ -324,25 +417,48 @@ class AnthropicAdapterTest {
 
     @Test
     void localRejectionIsAnthropicsOwn429WithSluiceInsideError() {
-        RequestFacts facts = RequestFacts.builder("anthropic").model("claude-sonnet-4-5").apiKeyId("k_3f9a1c")
-                .estimatedInputTokens(4200).build();
-        Rejection r = Rejection.builder(GatewayDecision.QUEUE_DEADLINE_EXCEEDED).limiter(Dimension.OUTPUT_TOKENS)
-                .scope("anthropic/prod/tenant=search").tenant("search").trafficClass("interactive")
-                .retryAfterMillis(2400).estimatedOutputTokens(800).waitedMillis(300).queueReason("deadline")
-                .detail("needs 800, 120 free, refills in 2.4 s").build();
+        RequestFacts facts = RequestFacts.builder("anthropic")
+                .model("claude-sonnet-4-5")
+                .apiKeyId("k_3f9a1c")
+                .estimatedInputTokens(4200)
+                .build();
+        Rejection r = Rejection.builder(GatewayDecision.QUEUE_DEADLINE_EXCEEDED)
+                .limiter(Dimension.OUTPUT_TOKENS)
+                .scope("anthropic/prod/tenant=search")
+                .tenant("search")
+                .trafficClass("interactive")
+                .retryAfterMillis(2400)
+                .estimatedOutputTokens(800)
+                .waitedMillis(300)
+                .queueReason("deadline")
+                .detail("needs 800, 120 free, refills in 2.4 s")
+                .build();
         LocalAnswer a = adapter.localRejection(r, facts);
         assertThat(a.status()).isEqualTo(429);
-        assertThat(a.headers()).containsEntry("x-should-retry", List.of("false"))
-                .containsEntry("retry-after", List.of("3")).containsEntry("retry-after-ms", List.of("2400"))
+        assertThat(a.headers())
+                .containsEntry("x-should-retry", List.of("false"))
+                .containsEntry("retry-after", List.of("3"))
+                .containsEntry("retry-after-ms", List.of("2400"))
                 .containsEntry("x-sluice-decision", List.of("queue_deadline_exceeded"))
                 .containsEntry("content-type", List.of("application/json"));
         String requestId = a.headers().get("request-id").get(0);
         assertThat(requestId).matches("req_sluice_[0-9a-f]{24}");
 
-        Map<String, String> f = JsonFields.pick(a.body(), "type", "request_id", "error.type", "error.message",
-                "error.sluice.gateway_decision", "error.sluice.limiter", "error.sluice.provider",
-                "error.sluice.api_key_id", "error.sluice.queue.reason", "error.sluice.retry_after_ms");
-        assertThat(f).containsEntry("type", "error").containsEntry("request_id", requestId)
+        Map<String, String> f = JsonFields.pick(
+                a.body(),
+                "type",
+                "request_id",
+                "error.type",
+                "error.message",
+                "error.sluice.gateway_decision",
+                "error.sluice.limiter",
+                "error.sluice.provider",
+                "error.sluice.api_key_id",
+                "error.sluice.queue.reason",
+                "error.sluice.retry_after_ms");
+        assertThat(f)
+                .containsEntry("type", "error")
+                .containsEntry("request_id", requestId)
                 .containsEntry("error.type", "rate_limit_error")
                 .containsEntry("error.sluice.gateway_decision", "queue_deadline_exceeded")
                 .containsEntry("error.sluice.limiter", "output_tokens")
@@ -350,20 +466,26 @@ class AnthropicAdapterTest {
                 .containsEntry("error.sluice.api_key_id", "k_3f9a1c")
                 .containsEntry("error.sluice.queue.reason", "deadline")
                 .containsEntry("error.sluice.retry_after_ms", "2400");
-        assertThat(f.get("error.message")).startsWith("Rate limited by Sluice: queue deadline exceeded for "
-                + "claude-sonnet-4-5 on output_tokens").endsWith("Please try again in 2.4 seconds.");
+        assertThat(f.get("error.message"))
+                .startsWith(
+                        "Rate limited by Sluice: queue deadline exceeded for " + "claude-sonnet-4-5 on output_tokens")
+                .endsWith("Please try again in 2.4 seconds.");
         assertThat(WaitHints.fromMessage(f.get("error.message"), NOW)).isEqualTo(2400);
         // what the app's own error handling reads back is what an Anthropic 429 says
-        assertThat(adapter.classifyError(429, Headers.of(a.headers()), a.body(), NOW).type())
+        assertThat(adapter.classifyError(429, Headers.of(a.headers()), a.body(), NOW)
+                        .type())
                 .isEqualTo("rate_limit_error");
         assertThat(new String(a.body(), StandardCharsets.UTF_8)).doesNotContain("sk-ant");
     }
 
     @Test
     void notAdmissibleDoesNotInviteARetryAndAMissingRejectionStillAnswers() {
-        Rejection r = Rejection.builder(GatewayDecision.NOT_ADMISSIBLE).limiter(Dimension.INPUT_TOKENS)
-                .retryAfterMillis(60_000).build();
-        String message = JsonFields.pick(adapter.localRejection(r, null).body(), "error.message").get("error.message");
+        Rejection r = Rejection.builder(GatewayDecision.NOT_ADMISSIBLE)
+                .limiter(Dimension.INPUT_TOKENS)
+                .retryAfterMillis(60_000)
+                .build();
+        String message = JsonFields.pick(adapter.localRejection(r, null).body(), "error.message")
+                .get("error.message");
         assertThat(message).startsWith("Request too large").doesNotContain("try again");
         LocalAnswer none = adapter.localRejection(null, null);
         assertThat(none.status()).isEqualTo(429);
@@ -381,11 +503,14 @@ class AnthropicAdapterTest {
 
     @Test
     void namesTheOrganizationEveryAnswerWasCountedAgainst() {
-        assertThat(adapter.organization(dev.sluice.core.provider.Headers.of(
-                java.util.Map.of("anthropic-organization-id", java.util.List.of(" 5f0e2b1c-8a7d-4e5f-9c3b-2d1e0f9a8b7c "))))).isEqualTo("5f0e2b1c-8a7d-4e5f-9c3b-2d1e0f9a8b7c");
-        assertThat(adapter.organization(dev.sluice.core.provider.Headers.empty())).isNull();
+        assertThat(adapter.organization(dev.sluice.core.provider.Headers.of(java.util.Map.of(
+                        "anthropic-organization-id", java.util.List.of(" 5f0e2b1c-8a7d-4e5f-9c3b-2d1e0f9a8b7c ")))))
+                .isEqualTo("5f0e2b1c-8a7d-4e5f-9c3b-2d1e0f9a8b7c");
+        assertThat(adapter.organization(dev.sluice.core.provider.Headers.empty()))
+                .isNull();
         // a garbled header must not make a scope per garbage value
         assertThat(adapter.organization(dev.sluice.core.provider.Headers.of(
-                java.util.Map.of("anthropic-organization-id", java.util.List.of("<html> {\"x\": 1}"))))).isNull();
+                        java.util.Map.of("anthropic-organization-id", java.util.List.of("<html> {\"x\": 1}")))))
+                .isNull();
     }
 }

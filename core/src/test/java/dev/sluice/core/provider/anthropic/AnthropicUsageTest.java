@@ -23,8 +23,13 @@ class AnthropicUsageTest {
 
     static final Headers SSE = headers("content-type", "text/event-stream; charset=utf-8");
     static final Headers JSON = headers("content-type", "application/json");
-    static final RequestFacts FACTS = RequestFacts.builder("anthropic").operation("messages")
-            .model("claude-sonnet-4-5").streaming(true).estimatedInputTokens(3000).maxOutputTokens(1024).build();
+    static final RequestFacts FACTS = RequestFacts.builder("anthropic")
+            .operation("messages")
+            .model("claude-sonnet-4-5")
+            .streaming(true)
+            .estimatedInputTokens(3000)
+            .maxOutputTokens(1024)
+            .build();
 
     final AnthropicAdapter adapter = new AnthropicAdapter(() -> 0L);
 
@@ -36,9 +41,13 @@ class AnthropicUsageTest {
     void aMessageCountsUncachedInputPlusCacheWritesTowardInputAndCacheReadsApart() {
         Usage u = feed(parser(JSON), resource("/anthropic/message.json")).usage();
         assertThat(u.reportedByProvider()).isTrue();
-        assertThat(u.inputTokens()).as("input_tokens + cache_creation_input_tokens").isEqualTo(2095 + 1200);
+        assertThat(u.inputTokens())
+                .as("input_tokens + cache_creation_input_tokens")
+                .isEqualTo(2095 + 1200);
         assertThat(u.cacheCreationInputTokens()).isEqualTo(1200);
-        assertThat(u.cachedInputTokens()).as("cache reads do not count toward input TPM").isEqualTo(8400);
+        assertThat(u.cachedInputTokens())
+                .as("cache reads do not count toward input TPM")
+                .isEqualTo(8400);
         assertThat(u.outputTokens()).isEqualTo(503);
     }
 
@@ -52,7 +61,9 @@ class AnthropicUsageTest {
 
         Usage crlf = sameUsageAtEveryCut(() -> parser(SSE), resource("/anthropic/stream-thinking-crlf.sse"));
         assertThat(crlf.inputTokens()).isEqualTo(12);
-        assertThat(crlf.outputTokens()).as("message_delta counts are cumulative: the last wins").isEqualTo(16);
+        assertThat(crlf.outputTokens())
+                .as("message_delta counts are cumulative: the last wins")
+                .isEqualTo(16);
     }
 
     @Test
@@ -78,13 +89,22 @@ class AnthropicUsageTest {
         ProviderError e = feed(parser(SSE), utf8(rate)).streamError();
         assertThat(e.outcome()).isEqualTo(OutcomeClass.RETRYABLE_CAPACITY);
         assertThat(e.limiter()).isEqualTo(Dimension.OUTPUT_TOKENS);
-        assertThat(feed(parser(SSE), utf8("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
-                + "\"invalid_request_error\",\"message\":\"bad\"}}\n\n")).streamError().outcome())
+        assertThat(feed(
+                                parser(SSE),
+                                utf8("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
+                                        + "\"invalid_request_error\",\"message\":\"bad\"}}\n\n"))
+                        .streamError()
+                        .outcome())
                 .isEqualTo(OutcomeClass.NON_RETRYABLE_REQUEST);
-        assertThat(feed(parser(SSE), utf8("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
-                + "\"api_error\",\"message\":\"Internal server error\"}}\n\n")).streamError().outcome())
+        assertThat(feed(
+                                parser(SSE),
+                                utf8("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"
+                                        + "\"api_error\",\"message\":\"Internal server error\"}}\n\n"))
+                        .streamError()
+                        .outcome())
                 .isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
-        assertThat(feed(parser(SSE), resource("/anthropic/stream.sse")).streamError()).isNull();
+        assertThat(feed(parser(SSE), resource("/anthropic/stream.sse")).streamError())
+                .isNull();
     }
 
     @Test
@@ -92,12 +112,17 @@ class AnthropicUsageTest {
         byte[] body = resource("/anthropic/stream.sse");
         String text = new String(body, java.nio.charset.StandardCharsets.UTF_8);
         int cut = text.indexOf("event: message_delta");
-        Usage u = feed(parser(SSE), Arrays.copyOf(body, text.substring(0, cut).getBytes(
-                java.nio.charset.StandardCharsets.UTF_8).length)).usage();
+        Usage u = feed(
+                        parser(SSE),
+                        Arrays.copyOf(
+                                body, text.substring(0, cut).getBytes(java.nio.charset.StandardCharsets.UTF_8).length))
+                .usage();
         assertThat(u.reportedByProvider()).isFalse();
         assertThat(u.inputTokens()).isEqualTo(472 + 2048);
-        long counted = "Bonjour ! Voici la météo".length() + " à Paris ☀️:".length()
-                + "{\"location\": \"Par".length() + "is, FR\"}".length();
+        long counted = "Bonjour ! Voici la météo".length()
+                + " à Paris ☀️:".length()
+                + "{\"location\": \"Par".length()
+                + "is, FR\"}".length();
         assertThat(u.outputTokens()).isEqualTo(ESTIMATOR.tokensForText(null, counted));
 
         Usage nothing = feed(parser(SSE), new byte[0]).usage();
@@ -108,8 +133,11 @@ class AnthropicUsageTest {
 
     @Test
     void aMessageWithoutUsageIsCountedFromItsContent() {
-        Usage u = feed(parser(JSON), utf8("{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"abcdefgh\"},"
-                + "{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{\"a\":1}}]}")).usage();
+        Usage u = feed(
+                        parser(JSON),
+                        utf8("{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"abcdefgh\"},"
+                                + "{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{\"a\":1}}]}"))
+                .usage();
         assertThat(u.reportedByProvider()).isFalse();
         assertThat(u.inputTokens()).isEqualTo(3000);
         assertThat(u.outputTokens()).isEqualTo(ESTIMATOR.tokensForText(null, 8 + "{\"a\":1}".length()));

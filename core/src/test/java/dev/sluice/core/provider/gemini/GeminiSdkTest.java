@@ -47,27 +47,43 @@ import org.junit.jupiter.api.Test;
 class GeminiSdkTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    static final GenerateContentConfig CONFIG = GenerateContentConfig.builder().maxOutputTokens(2048)
-            .systemInstruction(com.google.genai.types.Content.fromParts(com.google.genai.types.Part.fromText(
-                    "Réponds en français."))).build();
+    static final GenerateContentConfig CONFIG = GenerateContentConfig.builder()
+            .maxOutputTokens(2048)
+            .systemInstruction(com.google.genai.types.Content.fromParts(
+                    com.google.genai.types.Part.fromText("Réponds en français.")))
+            .build();
 
     final GeminiAdapter adapter = new GeminiAdapter(() -> 0L);
     final VertexAiAdapter vertex = new VertexAiAdapter(() -> 0L);
 
     /** Default attempts, tiny delays. */
     static HttpOptions options(LoopbackServer server) {
-        return HttpOptions.builder().baseUrl(server.origin())
-                .retryOptions(HttpRetryOptions.builder().initialDelay(0.001).maxDelay(0.005).build()).build();
+        return HttpOptions.builder()
+                .baseUrl(server.origin())
+                .retryOptions(HttpRetryOptions.builder()
+                        .initialDelay(0.001)
+                        .maxDelay(0.005)
+                        .build())
+                .build();
     }
 
     static Client gemini(LoopbackServer server) {
-        return Client.builder().apiKey("AIzaSy-test").httpOptions(options(server)).build();
+        return Client.builder()
+                .apiKey("AIzaSy-test")
+                .httpOptions(options(server))
+                .build();
     }
 
     static Rejection rejection() {
-        return Rejection.builder(GatewayDecision.REJECTED_LOCALLY).limiter(Dimension.INPUT_TOKENS)
-                .scope("gemini/prod/tenant=search").tenant("search").trafficClass("interactive")
-                .retryAfterMillis(2400).estimatedOutputTokens(800).traceId("trace-1").build();
+        return Rejection.builder(GatewayDecision.REJECTED_LOCALLY)
+                .limiter(Dimension.INPUT_TOKENS)
+                .scope("gemini/prod/tenant=search")
+                .tenant("search")
+                .trafficClass("interactive")
+                .retryAfterMillis(2400)
+                .estimatedOutputTokens(800)
+                .traceId("trace-1")
+                .build();
     }
 
     /** The ErrorInfo detail line google-genai prints into its message. */
@@ -83,19 +99,25 @@ class GeminiSdkTest {
 
     @Test
     void localRejectionRaisesClientExceptionWithSluiceReadableFromItsMessage() throws Exception {
-        RequestFacts facts = RequestFacts.builder("gemini").model("gemini-2.5-flash")
-                .apiKeyId(ApiKeyIds.of("AIzaSy-test")).estimatedInputTokens(4200).build();
+        RequestFacts facts = RequestFacts.builder("gemini")
+                .model("gemini-2.5-flash")
+                .apiKeyId(ApiKeyIds.of("AIzaSy-test"))
+                .estimatedInputTokens(4200)
+                .build();
         LocalAnswer answer = adapter.localRejection(rejection(), facts);
         try (LoopbackServer server = new LoopbackServer(answer)) {
             Client client = gemini(server);
-            ClientException e = catchThrowableOfType(ClientException.class,
-                    () -> client.models.generateContent("gemini-2.5-flash", "Bonjour", CONFIG));
+            ClientException e = catchThrowableOfType(
+                    ClientException.class, () -> client.models.generateContent("gemini-2.5-flash", "Bonjour", CONFIG));
             client.close();
 
-            assertThat(server.hits).as("google-genai retries a 429 itself, x-should-retry or not").hasValue(5);
+            assertThat(server.hits)
+                    .as("google-genai retries a 429 itself, x-should-retry or not")
+                    .hasValue(5);
             assertThat(e.code()).isEqualTo(429);
             assertThat(e.status()).isEqualTo("RESOURCE_EXHAUSTED");
-            assertThat(e.message()).startsWith("Rate limit reached in Sluice for gemini-2.5-flash on input_tokens")
+            assertThat(e.message())
+                    .startsWith("Rate limit reached in Sluice for gemini-2.5-flash on input_tokens")
                     .contains("Please retry in 2.4s.")
                     .contains("{\"@type\":\"type.googleapis.com/google.rpc.RetryInfo\",\"retryDelay\":\"2.4s\"}");
 
@@ -113,22 +135,23 @@ class GeminiSdkTest {
             assertThat(e.getMessage()).doesNotContain("AIzaSy-test").doesNotContain("\"sluice\"");
 
             // The request the SDK sent, read by the adapter.
-            RequestFacts sent = adapter.readRequest(server.seen.get(0).asRequest(
-                    "https://generativelanguage.googleapis.com"), ESTIMATOR);
+            RequestFacts sent = adapter.readRequest(
+                    server.seen.get(0).asRequest("https://generativelanguage.googleapis.com"), ESTIMATOR);
             assertThat(sent.model()).isEqualTo("gemini-2.5-flash");
             assertThat(sent.operation()).isEqualTo("generateContent");
             assertThat(sent.maxOutputTokens()).isEqualTo(2048);
             assertThat(sent.apiKeyId()).isEqualTo(ApiKeyIds.of("AIzaSy-test"));
-            assertThat(sent.estimatedInputTokens()).isEqualTo(ESTIMATOR.estimateInputTokens("gemini-2.5-flash",
-                    "Bonjour".length() + "Réponds en français.".length(), 2));
+            assertThat(sent.estimatedInputTokens())
+                    .isEqualTo(ESTIMATOR.estimateInputTokens(
+                            "gemini-2.5-flash", "Bonjour".length() + "Réponds en français.".length(), 2));
         }
     }
 
     @Test
     void anSseStreamFixtureIsReadByTheSdkAndUsageAgrees() throws Exception {
         byte[] sse = resource("/gemini/stream.sse");
-        try (LoopbackServer server = new LoopbackServer(200, Map.of("content-type", List.of("text/event-stream")),
-                sse)) {
+        try (LoopbackServer server =
+                new LoopbackServer(200, Map.of("content-type", List.of("text/event-stream")), sse)) {
             Client client = gemini(server);
             List<GenerateContentResponse> chunks = new ArrayList<>();
             try (ResponseStream<GenerateContentResponse> stream = client.models.generateContentStream(
@@ -138,19 +161,23 @@ class GeminiSdkTest {
             client.close();
             StringBuilder text = new StringBuilder();
             chunks.forEach(c -> text.append(c.text()));
-            assertThat(text.toString()).isEqualTo("Les trois couleurs du drapeau français sont le bleu, le blanc "
-                    + "et le rouge 🇫🇷.");
-            GenerateContentResponseUsageMetadata sdk = chunks.get(chunks.size() - 1).usageMetadata().orElseThrow();
+            assertThat(text.toString())
+                    .isEqualTo("Les trois couleurs du drapeau français sont le bleu, le blanc " + "et le rouge 🇫🇷.");
+            GenerateContentResponseUsageMetadata sdk =
+                    chunks.get(chunks.size() - 1).usageMetadata().orElseThrow();
 
             LoopbackServer.Seen seen = server.seen.get(0);
             assertThat(seen.query).as("google-genai always streams as SSE").isEqualTo("alt=sse");
-            RequestFacts facts = adapter.readRequest(seen.asRequest("https://generativelanguage.googleapis.com"),
-                    ESTIMATOR);
+            RequestFacts facts =
+                    adapter.readRequest(seen.asRequest("https://generativelanguage.googleapis.com"), ESTIMATOR);
             assertThat(facts.operation()).isEqualTo("streamGenerateContent");
             assertThat(facts.streaming()).isTrue();
 
-            Usage ours = feed(adapter.usageParser(facts, Headers.of(Map.of("content-type",
-                    List.of("text/event-stream"))), ESTIMATOR), sse).usage();
+            Usage ours = feed(
+                            adapter.usageParser(
+                                    facts, Headers.of(Map.of("content-type", List.of("text/event-stream"))), ESTIMATOR),
+                            sse)
+                    .usage();
             assertUsageAgrees(ours, sdk);
         }
     }
@@ -158,44 +185,62 @@ class GeminiSdkTest {
     @Test
     void theResponseFixtureIsReadByTheSdkAndUsageAgrees() throws Exception {
         byte[] json = resource("/gemini/response.json");
-        try (LoopbackServer server = new LoopbackServer(200, Map.of("content-type", List.of("application/json")),
-                json)) {
+        try (LoopbackServer server =
+                new LoopbackServer(200, Map.of("content-type", List.of("application/json")), json)) {
             Client client = gemini(server);
             GenerateContentResponse response = client.models.generateContent("gemini-2.5-pro", "Météo ?", CONFIG);
             client.close();
-            assertThat(response.functionCalls()).singleElement().satisfies(c ->
-                    assertThat(c.name()).contains("get_weather"));
-            Usage ours = feed(adapter.usageParser(adapter.readRequest(server.seen.get(0).asRequest(
-                    "https://generativelanguage.googleapis.com"), ESTIMATOR), Headers.of(Map.of("content-type",
-                    List.of("application/json"))), ESTIMATOR), json).usage();
+            assertThat(response.functionCalls())
+                    .singleElement()
+                    .satisfies(c -> assertThat(c.name()).contains("get_weather"));
+            Usage ours = feed(
+                            adapter.usageParser(
+                                    adapter.readRequest(
+                                            server.seen.get(0).asRequest("https://generativelanguage.googleapis.com"),
+                                            ESTIMATOR),
+                                    Headers.of(Map.of("content-type", List.of("application/json"))),
+                                    ESTIMATOR),
+                            json)
+                    .usage();
             GenerateContentResponseUsageMetadata sdk = response.usageMetadata().orElseThrow();
             assertUsageAgrees(ours, sdk);
-            assertThat(ours.totalTokens()).isEqualTo(sdk.totalTokenCount().orElseThrow().longValue());
+            assertThat(ours.totalTokens())
+                    .isEqualTo(sdk.totalTokenCount().orElseThrow().longValue());
         }
     }
 
     @Test
     void onVertexTheSameRejectionRaisesTheSameExceptionAndTheRouteNamesProjectAndLocation() throws Exception {
-        LocalAnswer answer = vertex.localRejection(rejection(), RequestFacts.builder("vertex-ai")
-                .model("gemini-2.5-flash").build());
+        LocalAnswer answer = vertex.localRejection(
+                rejection(),
+                RequestFacts.builder("vertex-ai").model("gemini-2.5-flash").build());
         try (LoopbackServer server = new LoopbackServer(answer)) {
-            GoogleCredentials token = GoogleCredentials.create(new AccessToken("ya29.test-token",
-                    new Date(System.currentTimeMillis() + 3_600_000)));
-            Client client = Client.builder().vertexAI(true).project("my-proj").location("europe-west4")
-                    .credentials(token).httpOptions(options(server)).build();
-            ClientException e = catchThrowableOfType(ClientException.class,
-                    () -> client.models.generateContent("gemini-2.5-flash", "Bonjour", CONFIG));
+            GoogleCredentials token = GoogleCredentials.create(
+                    new AccessToken("ya29.test-token", new Date(System.currentTimeMillis() + 3_600_000)));
+            Client client = Client.builder()
+                    .vertexAI(true)
+                    .project("my-proj")
+                    .location("europe-west4")
+                    .credentials(token)
+                    .httpOptions(options(server))
+                    .build();
+            ClientException e = catchThrowableOfType(
+                    ClientException.class, () -> client.models.generateContent("gemini-2.5-flash", "Bonjour", CONFIG));
             client.close();
             assertThat(e.code()).isEqualTo(429);
             assertThat(e.status()).isEqualTo("RESOURCE_EXHAUSTED");
-            assertThat(errorInfo(e.message()).get("metadata").get("provider").asText()).isEqualTo("vertex-ai");
+            assertThat(errorInfo(e.message()).get("metadata").get("provider").asText())
+                    .isEqualTo("vertex-ai");
 
             LoopbackServer.Seen seen = server.seen.get(0);
-            assertThat(vertex.recognises("europe-west4-aiplatform.googleapis.com", seen.path)).as(seen.path).isTrue();
-            RequestFacts facts = vertex.readRequest(seen.asRequest("https://europe-west4-aiplatform.googleapis.com"),
-                    ESTIMATOR);
+            assertThat(vertex.recognises("europe-west4-aiplatform.googleapis.com", seen.path))
+                    .as(seen.path)
+                    .isTrue();
+            RequestFacts facts =
+                    vertex.readRequest(seen.asRequest("https://europe-west4-aiplatform.googleapis.com"), ESTIMATOR);
             assertThat(facts.model()).isEqualTo("gemini-2.5-flash");
-            assertThat(facts.providerScope()).containsEntry("project", "my-proj")
+            assertThat(facts.providerScope())
+                    .containsEntry("project", "my-proj")
                     .containsEntry("location", "europe-west4");
             assertThat(facts.apiKeyId()).isEqualTo(ApiKeyIds.of("ya29.test-token"));
         }
@@ -203,11 +248,15 @@ class GeminiSdkTest {
 
     static void assertUsageAgrees(Usage ours, GenerateContentResponseUsageMetadata sdk) {
         assertThat(ours.reportedByProvider()).isTrue();
-        assertThat(ours.inputTokens()).isEqualTo(sdk.promptTokenCount().orElse(0)
-                + sdk.toolUsePromptTokenCount().orElse(0));
-        assertThat(ours.cachedInputTokens()).isEqualTo(sdk.cachedContentTokenCount().orElse(0).longValue());
-        assertThat(ours.outputTokens()).isEqualTo(sdk.candidatesTokenCount().orElse(0)
-                + sdk.thoughtsTokenCount().orElse(0));
-        assertThat(ours.reasoningTokens()).isEqualTo(sdk.thoughtsTokenCount().orElse(0).longValue());
+        assertThat(ours.inputTokens())
+                .isEqualTo(sdk.promptTokenCount().orElse(0)
+                        + sdk.toolUsePromptTokenCount().orElse(0));
+        assertThat(ours.cachedInputTokens())
+                .isEqualTo(sdk.cachedContentTokenCount().orElse(0).longValue());
+        assertThat(ours.outputTokens())
+                .isEqualTo(sdk.candidatesTokenCount().orElse(0)
+                        + sdk.thoughtsTokenCount().orElse(0));
+        assertThat(ours.reasoningTokens())
+                .isEqualTo(sdk.thoughtsTokenCount().orElse(0).longValue());
     }
 }

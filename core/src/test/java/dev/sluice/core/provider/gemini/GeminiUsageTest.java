@@ -23,8 +23,13 @@ class GeminiUsageTest {
 
     static final Headers SSE = headers("content-type", "text/event-stream");
     static final Headers JSON = headers("content-type", "application/json; charset=UTF-8");
-    static final RequestFacts FACTS = RequestFacts.builder("gemini").operation("streamGenerateContent")
-            .model("gemini-2.5-flash").streaming(true).estimatedInputTokens(1100).maxOutputTokens(2048).build();
+    static final RequestFacts FACTS = RequestFacts.builder("gemini")
+            .operation("streamGenerateContent")
+            .model("gemini-2.5-flash")
+            .streaming(true)
+            .estimatedInputTokens(1100)
+            .maxOutputTokens(2048)
+            .build();
 
     final GeminiAdapter adapter = new GeminiAdapter(() -> 0L);
 
@@ -46,7 +51,9 @@ class GeminiUsageTest {
     void anSseStreamTakesTheLastUsageMetadataWhole() {
         Usage u = sameUsageAtEveryCut(() -> parser(SSE), resource("/gemini/stream.sse"));
         assertThat(u.reportedByProvider()).isTrue();
-        assertThat(u.inputTokens()).as("promptTokenCount includes the cached tokens").isEqualTo(1208);
+        assertThat(u.inputTokens())
+                .as("promptTokenCount includes the cached tokens")
+                .isEqualTo(1208);
         assertThat(u.cachedInputTokens()).isEqualTo(1024);
         assertThat(u.outputTokens()).isEqualTo(23 + 953);
         assertThat(u.reasoningTokens()).isEqualTo(953);
@@ -62,18 +69,22 @@ class GeminiUsageTest {
     @Test
     void withoutAContentTypeTheFirstByteDecides() {
         Usage sse = feed(parser(SSE), resource("/gemini/stream.sse")).usage();
-        assertThat(sameUsageAtEveryCut(() -> parser(Headers.empty()), resource("/gemini/stream.sse")).toString())
+        assertThat(sameUsageAtEveryCut(() -> parser(Headers.empty()), resource("/gemini/stream.sse"))
+                        .toString())
                 .isEqualTo(sse.toString());
         assertThat(sameUsageAtEveryCut(() -> parser(Headers.empty()), resource("/gemini/stream-array.json"))
-                .toString()).isEqualTo(sse.toString());
-        assertThat(feed(parser(Headers.empty()), utf8("\r\n  ")).usage().inputTokens()).isEqualTo(1100);
+                        .toString())
+                .isEqualTo(sse.toString());
+        assertThat(feed(parser(Headers.empty()), utf8("\r\n  ")).usage().inputTokens())
+                .isEqualTo(1100);
     }
 
     @Test
     void aLaterReportWithoutAFieldMeansZeroNotAsBefore() {
-        String body = "data: {\"usageMetadata\":{\"promptTokenCount\":10,\"candidatesTokenCount\":5,\"thoughtsTokenCount\":7}}\n\n"
-                + "data: {\"candidates\":[{\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":10,"
-                + "\"candidatesTokenCount\":6}}\n\n";
+        String body =
+                "data: {\"usageMetadata\":{\"promptTokenCount\":10,\"candidatesTokenCount\":5,\"thoughtsTokenCount\":7}}\n\n"
+                        + "data: {\"candidates\":[{\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":10,"
+                        + "\"candidatesTokenCount\":6}}\n\n";
         Usage u = feed(parser(SSE), utf8(body)).usage();
         assertThat(u.outputTokens()).isEqualTo(6);
         assertThat(u.reasoningTokens()).isZero();
@@ -86,10 +97,12 @@ class GeminiUsageTest {
         int end = text.indexOf("data:", text.indexOf("data:", 1) + 1); // before the last chunk
         Usage u = feed(parser(SSE), Arrays.copyOf(body, text.substring(0, end).getBytes(StandardCharsets.UTF_8).length))
                 .usage();
-        assertThat(u.reportedByProvider()).as("no finishReason: the report is not final").isFalse();
+        assertThat(u.reportedByProvider())
+                .as("no finishReason: the report is not final")
+                .isFalse();
         assertThat(u.inputTokens()).isEqualTo(1208);
-        long counted = ESTIMATOR.tokensForText(null, "Les trois couleurs".length()
-                + " du drapeau français sont le bleu, le blanc".length());
+        long counted = ESTIMATOR.tokensForText(
+                null, "Les trois couleurs".length() + " du drapeau français sont le bleu, le blanc".length());
         assertThat(u.outputTokens()).isEqualTo(Math.max(14 + 953, counted));
 
         Usage none = feed(parser(SSE), new byte[0]).usage();
@@ -108,20 +121,29 @@ class GeminiUsageTest {
         assertThat(e.code()).isEqualTo("503");
         assertThat(e.message()).startsWith("The model is overloaded");
         sameUsageAtEveryCut(() -> parser(SSE), body);
-        assertThat(feed(parser(SSE), resource("/gemini/stream.sse")).streamError()).isNull();
+        assertThat(feed(parser(SSE), resource("/gemini/stream.sse")).streamError())
+                .isNull();
 
-        ProviderError exhausted = feed(parser(JSON), utf8("[{\"candidates\":[]},{\"error\":{\"code\":429,"
-                + "\"message\":\"Please retry in 3s.\",\"status\":\"RESOURCE_EXHAUSTED\"}}]")).streamError();
+        ProviderError exhausted = feed(
+                        parser(JSON),
+                        utf8("[{\"candidates\":[]},{\"error\":{\"code\":429,"
+                                + "\"message\":\"Please retry in 3s.\",\"status\":\"RESOURCE_EXHAUSTED\"}}]"))
+                .streamError();
         assertThat(exhausted.outcome()).isEqualTo(OutcomeClass.RETRYABLE_CAPACITY);
         assertThat(exhausted.retryAfterMillis()).isEqualTo(3000);
-        assertThat(feed(parser(SSE), utf8("data: {\"error\":{\"status\":\"INVALID_ARGUMENT\"}}\n\n")).streamError()
-                .outcome()).isEqualTo(OutcomeClass.NON_RETRYABLE_REQUEST);
+        assertThat(feed(parser(SSE), utf8("data: {\"error\":{\"status\":\"INVALID_ARGUMENT\"}}\n\n"))
+                        .streamError()
+                        .outcome())
+                .isEqualTo(OutcomeClass.NON_RETRYABLE_REQUEST);
     }
 
     @Test
     void anAnswerWithoutUsageIsCountedFromItsText() {
-        Usage u = feed(parser(JSON), utf8("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"abcdefgh\"},"
-                + "{\"functionCall\":{\"name\":\"f\"}}]}}]}")).usage();
+        Usage u = feed(
+                        parser(JSON),
+                        utf8("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"abcdefgh\"},"
+                                + "{\"functionCall\":{\"name\":\"f\"}}]}}]}"))
+                .usage();
         assertThat(u.reportedByProvider()).isFalse();
         assertThat(u.inputTokens()).isEqualTo(1100);
         assertThat(u.outputTokens()).isEqualTo(ESTIMATOR.tokensForText(null, 8 + "{\"name\":\"f\"}".length()));

@@ -14,10 +14,11 @@ import org.junit.jupiter.api.Test;
 
 class JsonWalkerTest {
 
-    static final String CHAT = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
-            + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"Hi\"}]}],"
-            + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],\"max_tokens\":100,\"stream\":true,"
-            + "\"usage\":{\"prompt_tokens\":12.0,\"completion_tokens\":\"7\"},\"n\":null}";
+    static final String CHAT =
+            "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                    + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"Hi\"}]}],"
+                    + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],\"max_tokens\":100,\"stream\":true,"
+                    + "\"usage\":{\"prompt_tokens\":12.0,\"completion_tokens\":\"7\"},\"n\":null}";
 
     static Map<String, String> scalars(String json) {
         Map<String, String> seen = new LinkedHashMap<>();
@@ -27,7 +28,8 @@ class JsonWalkerTest {
 
     @Test
     void namesEveryScalarByItsPath() {
-        assertThat(scalars(CHAT)).containsEntry("model", "gpt-4o-mini")
+        assertThat(scalars(CHAT))
+                .containsEntry("model", "gpt-4o-mini")
                 .containsEntry("messages[].role", "user")
                 .containsEntry("messages[].content[].text", "Hi")
                 .containsEntry("tools[].function.name", "f")
@@ -63,10 +65,19 @@ class JsonWalkerTest {
     @Test
     void countsAreReadDefensively() {
         Map<String, Long> counts = new LinkedHashMap<>();
-        JsonWalker.walk("{\"a\":12,\"b\":12.9,\"c\":\"7\",\"d\":-3,\"e\":null,\"f\":true,\"g\":\"x\",\"h\":1e30}",
+        JsonWalker.walk(
+                "{\"a\":12,\"b\":12.9,\"c\":\"7\",\"d\":-3,\"e\":null,\"f\":true,\"g\":\"x\",\"h\":1e30}",
                 (path, p) -> counts.put(path, JsonScalars.count(p)));
-        assertThat(counts).containsExactly(Map.entry("a", 12L), Map.entry("b", 12L), Map.entry("c", 7L),
-                Map.entry("d", -1L), Map.entry("e", -1L), Map.entry("f", -1L), Map.entry("g", -1L), Map.entry("h", -1L));
+        assertThat(counts)
+                .containsExactly(
+                        Map.entry("a", 12L),
+                        Map.entry("b", 12L),
+                        Map.entry("c", 7L),
+                        Map.entry("d", -1L),
+                        Map.entry("e", -1L),
+                        Map.entry("f", -1L),
+                        Map.entry("g", -1L),
+                        Map.entry("h", -1L));
     }
 
     @Test
@@ -80,8 +91,12 @@ class JsonWalkerTest {
 
     @Test
     void pickReadsCodesAsStringsOrNumbers() {
-        assertThat(JsonFields.pick("{\"error\":{\"code\":429,\"message\":\"m\",\"param\":null}}", "error.code",
-                "error.message", "error.param", "error.type"))
+        assertThat(JsonFields.pick(
+                        "{\"error\":{\"code\":429,\"message\":\"m\",\"param\":null}}",
+                        "error.code",
+                        "error.message",
+                        "error.param",
+                        "error.type"))
                 .containsOnly(Map.entry("error.code", "429"), Map.entry("error.message", "m"));
         assertThat(JsonFields.pick("{\"error\":{\"code\":\"429\"}}".getBytes(StandardCharsets.UTF_8), "error.code"))
                 .containsEntry("error.code", "429");

@@ -40,7 +40,9 @@ final class LoopbackProvider implements AutoCloseable {
     private void answer(HttpExchange exchange, int status, Map<String, List<String>> headers, byte[] body)
             throws IOException {
         hits.incrementAndGet();
-        seen.add(new Seen(exchange.getRequestURI().getPath(), Map.copyOf(exchange.getRequestHeaders()),
+        seen.add(new Seen(
+                exchange.getRequestURI().getPath(),
+                Map.copyOf(exchange.getRequestHeaders()),
                 exchange.getRequestBody().readAllBytes()));
         headers.forEach((name, values) -> exchange.getResponseHeaders().put(name, values));
         exchange.sendResponseHeaders(status, body.length);

@@ -24,8 +24,13 @@ class OpenAiUsageTest {
 
     static final Headers SSE = headers("content-type", "text/event-stream; charset=utf-8");
     static final Headers JSON = headers("content-type", "application/json");
-    static final RequestFacts CHAT = RequestFacts.builder("openai").operation("chat.completions").model("gpt-4o-mini")
-            .streaming(true).estimatedInputTokens(20).maxOutputTokens(1000).build();
+    static final RequestFacts CHAT = RequestFacts.builder("openai")
+            .operation("chat.completions")
+            .model("gpt-4o-mini")
+            .streaming(true)
+            .estimatedInputTokens(20)
+            .maxOutputTokens(1000)
+            .build();
 
     final OpenAiAdapter adapter = new OpenAiAdapter(() -> 0L);
 
@@ -69,7 +74,8 @@ class OpenAiUsageTest {
     @Test
     void aStreamWithoutUsageIsCountedFromItsDeltas() {
         // {"location":"Paris"} = 19 characters of tool-call arguments: 5 tokens at 4 a token
-        Usage u = feed(parser(CHAT, SSE), fixture("chat-stream-tool-call-no-usage.sse")).usage();
+        Usage u = feed(parser(CHAT, SSE), fixture("chat-stream-tool-call-no-usage.sse"))
+                .usage();
         assertThat(u.reportedByProvider()).isFalse();
         assertThat(u.inputTokens()).isEqualTo(20);
         assertThat(u.outputTokens()).isEqualTo(ESTIMATOR.tokensForText(null, 19));
@@ -80,7 +86,8 @@ class OpenAiUsageTest {
         byte[] body = fixture("chat-stream-with-usage.sse");
         String text = new String(body, java.nio.charset.StandardCharsets.UTF_8);
         int usageChunk = text.indexOf("\"choices\":[]");
-        byte[] cut = Arrays.copyOf(body, text.substring(0, usageChunk).getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        byte[] cut = Arrays.copyOf(
+                body, text.substring(0, usageChunk).getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
         Usage u = feed(parser(CHAT, SSE), cut).usage();
         assertThat(u.reportedByProvider()).isFalse();
         // "Hello there! How can I help 😊?" is 31 UTF-16 chars
@@ -100,7 +107,10 @@ class OpenAiUsageTest {
 
     @Test
     void responsesStreamReportsUsageOnCompleted() {
-        RequestFacts facts = RequestFacts.builder("openai").operation("responses").streaming(true).build();
+        RequestFacts facts = RequestFacts.builder("openai")
+                .operation("responses")
+                .streaming(true)
+                .build();
         UsageParser p = feed(parser(facts, SSE), fixture("responses-stream.sse"));
         Usage u = p.usage();
         assertThat(u.reportedByProvider()).isTrue();
@@ -113,8 +123,11 @@ class OpenAiUsageTest {
 
     @Test
     void responsesStreamFailureIsAStreamError() {
-        RequestFacts facts = RequestFacts.builder("openai").operation("responses").streaming(true)
-                .estimatedInputTokens(50).build();
+        RequestFacts facts = RequestFacts.builder("openai")
+                .operation("responses")
+                .streaming(true)
+                .estimatedInputTokens(50)
+                .build();
         UsageParser p = feed(parser(facts, SSE), fixture("responses-stream-failed.sse"));
         ProviderError e = p.streamError();
         assertThat(e).isNotNull();
@@ -129,8 +142,9 @@ class OpenAiUsageTest {
 
     @Test
     void overloadAndErrorEventsAreStreamErrorsToo() {
-        String overloaded = "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"status\":\"failed\","
-                + "\"error\":{\"code\":\"server_is_overloaded\",\"message\":\"overloaded\"},\"usage\":null}}\n\n";
+        String overloaded =
+                "event: response.failed\ndata: {\"type\":\"response.failed\",\"response\":{\"status\":\"failed\","
+                        + "\"error\":{\"code\":\"server_is_overloaded\",\"message\":\"overloaded\"},\"usage\":null}}\n\n";
         assertThat(feed(parser(CHAT, SSE), utf8(overloaded)).streamError().outcome())
                 .isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
         String errorEvent = "event: error\ndata: {\"type\":\"error\",\"code\":\"rate_limit_exceeded\","
@@ -142,7 +156,9 @@ class OpenAiUsageTest {
                 + "data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\",\"code\":null}}\n\n";
         assertThat(feed(parser(CHAT, SSE), utf8(chatChunkError)).streamError().outcome())
                 .isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
-        assertThat(feed(parser(CHAT, SSE), fixture("chat-stream-with-usage.sse")).streamError()).isNull();
+        assertThat(feed(parser(CHAT, SSE), fixture("chat-stream-with-usage.sse"))
+                        .streamError())
+                .isNull();
     }
 
     @Test
@@ -166,7 +182,8 @@ class OpenAiUsageTest {
 
     @Test
     void embeddingsJsonHasNoOutput() {
-        RequestFacts facts = RequestFacts.builder("openai").operation("embeddings").build();
+        RequestFacts facts =
+                RequestFacts.builder("openai").operation("embeddings").build();
         Usage u = feed(parser(facts, JSON), fixture("embeddings.json")).usage();
         assertThat(u.reportedByProvider()).isTrue();
         assertThat(u.inputTokens()).isEqualTo(8);
@@ -199,11 +216,16 @@ class OpenAiUsageTest {
     @Test
     void contentTypeDecidesTheFormatAndTheRequestDecidesWithoutOne() {
         byte[] sse = fixture("chat-stream-with-usage.sse");
-        assertThat(feed(parser(CHAT, Headers.empty()), sse).usage().reportedByProvider()).isTrue();
+        assertThat(feed(parser(CHAT, Headers.empty()), sse).usage().reportedByProvider())
+                .isTrue();
         RequestFacts notStreaming = RequestFacts.builder("openai").build();
-        assertThat(feed(parser(notStreaming, Headers.empty()), fixture("chat-completion.json")).usage().inputTokens())
+        assertThat(feed(parser(notStreaming, Headers.empty()), fixture("chat-completion.json"))
+                        .usage()
+                        .inputTokens())
                 .isEqualTo(1117);
-        assertThat(feed(adapter.usageParser(null, null, null), fixture("chat-completion.json")).usage().inputTokens())
+        assertThat(feed(adapter.usageParser(null, null, null), fixture("chat-completion.json"))
+                        .usage()
+                        .inputTokens())
                 .isEqualTo(1117);
     }
 
@@ -218,7 +240,8 @@ class OpenAiUsageTest {
                     random.nextBytes(junk);
                     if (i % 3 == 0) {
                         junk = ("data: {\"usage\":{\"prompt_tokens\":" + (random.nextInt(3) - 1) + ",\"choices\":"
-                                + "[{\"delta\":{\"content\":" + random.nextInt() + "}}]\n\n").getBytes();
+                                        + "[{\"delta\":{\"content\":" + random.nextInt() + "}}]\n\n")
+                                .getBytes();
                     }
                     p.accept(junk, 0, junk.length);
                 }

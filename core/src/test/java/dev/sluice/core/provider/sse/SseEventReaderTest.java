@@ -70,8 +70,10 @@ class SseEventReaderTest {
 
         Random random = new Random(42);
         for (int round = 0; round < 500; round++) {
-            int[] cuts = random.ints(random.nextInt(8), 0, bytes.length + 1).sorted().toArray();
-            assertThat(read(bytes, cuts)).as("cuts %s", java.util.Arrays.toString(cuts))
+            int[] cuts =
+                    random.ints(random.nextInt(8), 0, bytes.length + 1).sorted().toArray();
+            assertThat(read(bytes, cuts))
+                    .as("cuts %s", java.util.Arrays.toString(cuts))
                     .containsExactlyElementsOf(EXPECTED);
         }
     }

@@ -12,7 +12,9 @@ class ApiKeyIdsTest {
     @Test
     void idIsKPrefixAndSixHexOfSha256() {
         // sha256("sk-test") = 0bd1f8b5...: printf 'sk-test' | sha256sum
-        assertThat(ApiKeyIds.of("sk-test")).isEqualTo("k_" + sha256Hex("sk-test").substring(0, 6)).hasSize(8);
+        assertThat(ApiKeyIds.of("sk-test"))
+                .isEqualTo("k_" + sha256Hex("sk-test").substring(0, 6))
+                .hasSize(8);
         assertThat(ApiKeyIds.of("sk-test")).doesNotContain("sk-test");
         assertThat(ApiKeyIds.of(" sk-test ")).isEqualTo(ApiKeyIds.of("sk-test"));
         assertThat(ApiKeyIds.of("sk-other")).isNotEqualTo(ApiKeyIds.of("sk-test"));
@@ -29,7 +31,8 @@ class ApiKeyIdsTest {
                 .isEqualTo(ApiKeyIds.of("sk-test"));
         assertThat(ApiKeyIds.fromBearer(Headers.of(Map.of("authorization", List.of("Basic dXNlcg==")))))
                 .isNull();
-        assertThat(ApiKeyIds.fromBearer(Headers.of(Map.of("authorization", List.of("Bearer "))))).isNull();
+        assertThat(ApiKeyIds.fromBearer(Headers.of(Map.of("authorization", List.of("Bearer ")))))
+                .isNull();
         assertThat(ApiKeyIds.fromBearer(Headers.empty())).isNull();
         assertThat(ApiKeyIds.fromBearer(null)).isNull();
     }

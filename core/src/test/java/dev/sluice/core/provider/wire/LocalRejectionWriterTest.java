@@ -15,10 +15,21 @@ import org.junit.jupiter.api.Test;
 class LocalRejectionWriterTest {
 
     static final Rejection FULL = Rejection.builder(GatewayDecision.QUEUE_DEADLINE_EXCEEDED)
-            .limiter(Dimension.OUTPUT_TOKENS).scope("openai/prod/tenant=search").provider("openai")
-            .model("gpt-4o-mini").trafficClass("interactive").tenant("search").apiKeyId("k_3f9a1c")
-            .retryAfterMillis(2400).estimatedInputTokens(4200).estimatedOutputTokens(800).waitedMillis(300)
-            .queueReason("deadline").traceId("t-1").detail("needs 4200, 1900 free, refills in 2.4 s").build();
+            .limiter(Dimension.OUTPUT_TOKENS)
+            .scope("openai/prod/tenant=search")
+            .provider("openai")
+            .model("gpt-4o-mini")
+            .trafficClass("interactive")
+            .tenant("search")
+            .apiKeyId("k_3f9a1c")
+            .retryAfterMillis(2400)
+            .estimatedInputTokens(4200)
+            .estimatedOutputTokens(800)
+            .waitedMillis(300)
+            .queueReason("deadline")
+            .traceId("t-1")
+            .detail("needs 4200, 1900 free, refills in 2.4 s")
+            .build();
 
     static LocalAnswer answer(Rejection r, RequestFacts facts) {
         return LocalRejectionWriter.answer(r, facts, (json, rejection, f) -> {
@@ -31,10 +42,23 @@ class LocalRejectionWriterTest {
     @Test
     void writesEveryFieldOfTheSluiceObject() {
         byte[] body = answer(FULL, null).body();
-        assertThat(JsonFields.pick(body, "sluice.type", "sluice.gateway_decision", "sluice.limiter", "sluice.scope",
-                "sluice.provider", "sluice.model", "sluice.traffic_class", "sluice.tenant", "sluice.api_key_id",
-                "sluice.retry_after_ms", "sluice.estimated_input_tokens", "sluice.estimated_output_tokens",
-                "sluice.queue.waited_ms", "sluice.queue.reason", "sluice.trace_id"))
+        assertThat(JsonFields.pick(
+                        body,
+                        "sluice.type",
+                        "sluice.gateway_decision",
+                        "sluice.limiter",
+                        "sluice.scope",
+                        "sluice.provider",
+                        "sluice.model",
+                        "sluice.traffic_class",
+                        "sluice.tenant",
+                        "sluice.api_key_id",
+                        "sluice.retry_after_ms",
+                        "sluice.estimated_input_tokens",
+                        "sluice.estimated_output_tokens",
+                        "sluice.queue.waited_ms",
+                        "sluice.queue.reason",
+                        "sluice.trace_id"))
                 .containsEntry("sluice.type", "rate_limited")
                 .containsEntry("sluice.gateway_decision", "queue_deadline_exceeded")
                 .containsEntry("sluice.limiter", "output_tokens")
@@ -54,20 +78,25 @@ class LocalRejectionWriterTest {
 
     @Test
     void leavesNullsOutAndFallsBackToTheRequestFacts() {
-        RequestFacts facts = RequestFacts.builder("openai").model("gpt-4o").apiKeyId("k_abcdef")
-                .estimatedInputTokens(50).build();
-        String body = new String(answer(Rejection.builder(GatewayDecision.PAUSED).build(), facts).body(),
-                StandardCharsets.UTF_8);
-        assertThat(body).isEqualTo("{\"sluice\":{\"type\":\"rate_limited\",\"gateway_decision\":\"paused\","
-                + "\"provider\":\"openai\",\"model\":\"gpt-4o\",\"api_key_id\":\"k_abcdef\",\"retry_after_ms\":0,"
-                + "\"estimated_input_tokens\":50,\"estimated_output_tokens\":0}}");
+        RequestFacts facts = RequestFacts.builder("openai")
+                .model("gpt-4o")
+                .apiKeyId("k_abcdef")
+                .estimatedInputTokens(50)
+                .build();
+        String body = new String(
+                answer(Rejection.builder(GatewayDecision.PAUSED).build(), facts).body(), StandardCharsets.UTF_8);
+        assertThat(body)
+                .isEqualTo("{\"sluice\":{\"type\":\"rate_limited\",\"gateway_decision\":\"paused\","
+                        + "\"provider\":\"openai\",\"model\":\"gpt-4o\",\"api_key_id\":\"k_abcdef\",\"retry_after_ms\":0,"
+                        + "\"estimated_input_tokens\":50,\"estimated_output_tokens\":0}}");
     }
 
     @Test
     void headersTellTheSdkNotToRetryAndTheAppWhenToComeBack() {
         LocalAnswer a = answer(FULL, null);
         assertThat(a.status()).isEqualTo(429);
-        assertThat(a.headers()).containsEntry("content-type", List.of("application/json"))
+        assertThat(a.headers())
+                .containsEntry("content-type", List.of("application/json"))
                 .containsEntry("retry-after", List.of("3"))
                 .containsEntry("retry-after-ms", List.of("2400"))
                 .containsEntry("x-should-retry", List.of("false"))
@@ -96,11 +125,13 @@ class LocalRejectionWriterTest {
 
     @Test
     void summaryReadsWithoutTheSource() {
-        assertThat(LocalRejectionWriter.summary(FULL, null)).isEqualTo(
-                "Rate limited by Sluice: queue deadline exceeded for gpt-4o-mini on output_tokens "
+        assertThat(LocalRejectionWriter.summary(FULL, null))
+                .isEqualTo("Rate limited by Sluice: queue deadline exceeded for gpt-4o-mini on output_tokens "
                         + "(scope openai/prod/tenant=search): needs 4200, 1900 free, refills in 2.4 s; "
                         + "waited 300 ms in the interactive queue (deadline).");
         assertThat(LocalRejectionWriter.waitingHelps(FULL)).isTrue();
-        assertThat(LocalRejectionWriter.waitingHelps(FULL.toBuilder().retryAfterMillis(0).build())).isFalse();
+        assertThat(LocalRejectionWriter.waitingHelps(
+                        FULL.toBuilder().retryAfterMillis(0).build()))
+                .isFalse();
     }
 }

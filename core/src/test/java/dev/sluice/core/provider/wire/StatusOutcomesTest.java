@@ -26,8 +26,11 @@ class StatusOutcomesTest {
     void xShouldRetryIsAuthoritative() {
         assertThat(StatusOutcomes.obey(ShouldRetry.NO, RETRYABLE_CAPACITY, 429)).isEqualTo(NON_RETRYABLE_POLICY);
         assertThat(StatusOutcomes.obey(ShouldRetry.NO, RETRYABLE_OVERLOAD, 503)).isEqualTo(NON_RETRYABLE_POLICY);
-        assertThat(StatusOutcomes.obey(ShouldRetry.YES, NON_RETRYABLE_REQUEST, 400)).isEqualTo(RETRYABLE_OVERLOAD);
-        assertThat(StatusOutcomes.obey(ShouldRetry.YES, NON_RETRYABLE_POLICY, 429)).isEqualTo(RETRYABLE_CAPACITY);
-        assertThat(StatusOutcomes.obey(ShouldRetry.UNSAID, NON_RETRYABLE_REQUEST, 400)).isEqualTo(NON_RETRYABLE_REQUEST);
+        assertThat(StatusOutcomes.obey(ShouldRetry.YES, NON_RETRYABLE_REQUEST, 400))
+                .isEqualTo(RETRYABLE_OVERLOAD);
+        assertThat(StatusOutcomes.obey(ShouldRetry.YES, NON_RETRYABLE_POLICY, 429))
+                .isEqualTo(RETRYABLE_CAPACITY);
+        assertThat(StatusOutcomes.obey(ShouldRetry.UNSAID, NON_RETRYABLE_REQUEST, 400))
+                .isEqualTo(NON_RETRYABLE_REQUEST);
     }
 }

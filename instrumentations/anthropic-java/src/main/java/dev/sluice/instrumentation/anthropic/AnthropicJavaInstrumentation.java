@@ -44,9 +44,12 @@ public final class AnthropicJavaInstrumentation extends InstrumentationModule {
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(named("shouldRetry").and(takesArguments(1)).and(takesArgument(0, named("java.lang.Throwable"))),
+        sink.advise(
+                named("shouldRetry").and(takesArguments(1)).and(takesArgument(0, named("java.lang.Throwable"))),
                 DeclineFailureRetryAdvice.class.getName());
-        sink.advise(named("shouldRetry").and(takesArguments(1))
+        sink.advise(
+                named("shouldRetry")
+                        .and(takesArguments(1))
                         .and(takesArgument(0, named("com.anthropic.core.http.HttpResponse"))),
                 CountResponseRetryAdvice.class.getName());
     }

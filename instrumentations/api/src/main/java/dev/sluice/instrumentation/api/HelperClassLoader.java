@@ -34,8 +34,8 @@ public final class HelperClassLoader extends ClassLoader {
      * @param resourcePrefix prefix of the helper resources in {@code bytesLoader}, e.g.
      *     {@code sluice-helpers/okhttp/}; empty when the helpers are ordinary class files
      */
-    public HelperClassLoader(ClassLoader libraryLoader, String helperPackage, ClassLoader bytesLoader,
-                             String resourcePrefix) {
+    public HelperClassLoader(
+            ClassLoader libraryLoader, String helperPackage, ClassLoader bytesLoader, String resourcePrefix) {
         super(libraryLoader);
         this.helperPackage = helperPackage;
         this.bytesLoader = bytesLoader;

@@ -41,14 +41,16 @@ public final class HelperHookFactory implements HookFactory {
             return null;
         }
         String prefix = resourceRoot == null ? "" : resourceRoot + module.name() + "/";
-        HelperClassLoader helpers = new HelperClassLoader(hookedType.getClassLoader(),
-                module.helperPackage(), bytesLoader, prefix);
+        HelperClassLoader helpers =
+                new HelperClassLoader(hookedType.getClassLoader(), module.helperPackage(), bytesLoader, prefix);
         try {
             Class<?> hookClass = Class.forName(module.hookClassName(), true, helpers);
             return (Hook) hookClass.getConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError e) {
-            throw new IllegalStateException("cannot define the " + module.name() + " helpers next to "
-                    + hookedType.getName() + " in " + hookedType.getClassLoader(), e);
+            throw new IllegalStateException(
+                    "cannot define the " + module.name() + " helpers next to " + hookedType.getName() + " in "
+                            + hookedType.getClassLoader(),
+                    e);
         }
     }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Governance;
-import dev.sluice.bootstrap.HttpTransport;
 import dev.sluice.bootstrap.Hooks;
+import dev.sluice.bootstrap.HttpTransport;
 import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -25,7 +25,10 @@ class HelperInjectionTest {
     /** A library's own class loader: defines the fake library itself, delegates everything else. */
     static final class LibraryLoader extends URLClassLoader {
         LibraryLoader() {
-            super(new URL[] {FakeModule.class.getProtectionDomain().getCodeSource().getLocation()},
+            super(
+                    new URL[] {
+                        FakeModule.class.getProtectionDomain().getCodeSource().getLocation()
+                    },
                     HelperInjectionTest.class.getClassLoader());
         }
 
@@ -86,8 +89,8 @@ class HelperInjectionTest {
                 throw new UnsupportedOperationException();
             }
         });
-        Hooks.install(new HelperHookFactory(Collections.singletonList(new FakeModule()),
-                HelperInjectionTest.class.getClassLoader(), null));
+        Hooks.install(new HelperHookFactory(
+                Collections.singletonList(new FakeModule()), HelperInjectionTest.class.getClassLoader(), null));
     }
 
     @AfterAll
@@ -106,7 +109,8 @@ class HelperInjectionTest {
         String hookA = (String) Hooks.enter(a.getClass(), 1, a, new Object[0]).response();
         String hookB = (String) Hooks.enter(b.getClass(), 1, b, new Object[0]).response();
 
-        assertThat(hookA).startsWith("helper in sluice-helpers[dev.sluice.instrumentation.api.fakehelper.] -> ")
+        assertThat(hookA)
+                .startsWith("helper in sluice-helpers[dev.sluice.instrumentation.api.fakehelper.] -> ")
                 .endsWith(first.toString());
         assertThat(hookB).endsWith(second.toString());
         // the agent's own loader never defines a helper: the test loader's copy of FakeHook stays unused
@@ -120,22 +124,27 @@ class HelperInjectionTest {
             System.gc();
             Thread.sleep(20);
         }
-        assertThat(library.get()).as("library class loader still reachable: a leak").isNull();
+        assertThat(library.get())
+                .as("library class loader still reachable: a leak")
+                .isNull();
     }
 
     private static WeakReference<ClassLoader> useAndDrop() throws Exception {
         LibraryLoader loader = new LibraryLoader();
         Object instance = loader.loadClass(LIBRARY).getConstructor().newInstance();
-        assertThat(Hooks.enter(instance.getClass(), 1, instance, new Object[0]).response()).isNotNull();
+        assertThat(Hooks.enter(instance.getClass(), 1, instance, new Object[0]).response())
+                .isNotNull();
         return new WeakReference<>(loader);
     }
 
     @Test
     void faultsAreCountedAndTheCallPassesThrough() throws Exception {
         long before = Bridge.hookFaults();
-        Object instance = new LibraryLoader().loadClass(LIBRARY).getConstructor().newInstance();
+        Object instance =
+                new LibraryLoader().loadClass(LIBRARY).getConstructor().newInstance();
         // a receiver of the wrong type makes the helper throw
-        assertThat(Hooks.enter(instance.getClass(), 1, "not a library object", new Object[0])).isNull();
+        assertThat(Hooks.enter(instance.getClass(), 1, "not a library object", new Object[0]))
+                .isNull();
         assertThat(Bridge.hookFaults()).isEqualTo(before + 1);
     }
 }

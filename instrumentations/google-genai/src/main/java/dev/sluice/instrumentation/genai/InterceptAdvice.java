@@ -11,17 +11,20 @@ public final class InterceptAdvice {
     private InterceptAdvice() {}
 
     @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
-    public static CallOutcome enter(@Advice.Origin Class<?> type, @Advice.This Object interceptor,
-                                    @Advice.Argument(0) Object chain,
-                                    @Advice.FieldValue("retryOptions") Object retryOptions) {
-        return Hooks.enterRetryLayer(type, GoogleGenAiInstrumentation.INTERCEPT, interceptor,
-                new Object[] {chain, retryOptions});
+    public static CallOutcome enter(
+            @Advice.Origin Class<?> type,
+            @Advice.This Object interceptor,
+            @Advice.Argument(0) Object chain,
+            @Advice.FieldValue("retryOptions") Object retryOptions) {
+        return Hooks.enterRetryLayer(
+                type, GoogleGenAiInstrumentation.INTERCEPT, interceptor, new Object[] {chain, retryOptions});
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    public static void exit(@Advice.Enter CallOutcome outcome,
-                            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
-                            @Advice.Thrown(readOnly = false) Throwable thrown) {
+    public static void exit(
+            @Advice.Enter CallOutcome outcome,
+            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
+            @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();
             response = outcome.response();

@@ -37,7 +37,8 @@ public final class JdkHttpClientInstrumentation extends InstrumentationModule {
     @Override
     public void declareAdvice(AdviceSink sink) {
         sink.advise(isPublic().and(named("send")).and(takesArguments(2)), SendAdvice.class.getName());
-        sink.advise(isPublic().and(named("sendAsync")).and(takesArguments(2).or(takesArguments(3))),
+        sink.advise(
+                isPublic().and(named("sendAsync")).and(takesArguments(2).or(takesArguments(3))),
                 SendAsyncAdvice.class.getName());
     }
 

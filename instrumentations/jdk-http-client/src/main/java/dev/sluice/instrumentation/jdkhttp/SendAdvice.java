@@ -11,15 +11,16 @@ public final class SendAdvice {
     private SendAdvice() {}
 
     @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
-    public static CallOutcome enter(@Advice.Origin Class<?> type, @Advice.This Object client,
-                                    @Advice.AllArguments Object[] args) {
+    public static CallOutcome enter(
+            @Advice.Origin Class<?> type, @Advice.This Object client, @Advice.AllArguments Object[] args) {
         return Hooks.enter(type, JdkHttpClientInstrumentation.SEND, client, args);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    public static void exit(@Advice.Enter CallOutcome outcome,
-                            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
-                            @Advice.Thrown(readOnly = false) Throwable thrown) {
+    public static void exit(
+            @Advice.Enter CallOutcome outcome,
+            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
+            @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();
             response = outcome.response();

@@ -42,10 +42,15 @@ public final class LangChain4jInstrumentation extends InstrumentationModule {
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(isPublic().and(named("withRetry")).and(takesArguments(2))
-                        .and(takesArgument(0, named("java.util.concurrent.Callable"))).and(takesArgument(1, int.class)),
+        sink.advise(
+                isPublic()
+                        .and(named("withRetry"))
+                        .and(takesArguments(2))
+                        .and(takesArgument(0, named("java.util.concurrent.Callable")))
+                        .and(takesArgument(1, int.class)),
                 WithRetryAdvice.class.getName());
-        sink.advise(isPublic().and(named("sleep")).and(takesArguments(1)).and(takesArgument(0, int.class)),
+        sink.advise(
+                isPublic().and(named("sleep")).and(takesArguments(1)).and(takesArgument(0, int.class)),
                 SleepAdvice.class.getName());
     }
 

@@ -10,8 +10,8 @@ public final class WithRetryAdvice {
     private WithRetryAdvice() {}
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static void enter(@Advice.Argument(value = 0, readOnly = false) Callable<?> action,
-                             @Advice.Argument(1) int maxRetries) {
+    public static void enter(
+            @Advice.Argument(value = 0, readOnly = false) Callable<?> action, @Advice.Argument(1) int maxRetries) {
         action = RetryLayers.watch(LangChain4jInstrumentation.LAYER, action, maxRetries);
     }
 

@@ -10,9 +10,12 @@ public final class EnqueueAdvice {
     private EnqueueAdvice() {}
 
     @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
-    public static CallOutcome enter(@Advice.Origin Class<?> type, @Advice.This Object call,
-                                    @Advice.FieldValue("client") Object client, @Advice.Argument(0) Object callback,
-                                    @Advice.FieldValue("forWebSocket") boolean forWebSocket) {
+    public static CallOutcome enter(
+            @Advice.Origin Class<?> type,
+            @Advice.This Object call,
+            @Advice.FieldValue("client") Object client,
+            @Advice.Argument(0) Object callback,
+            @Advice.FieldValue("forWebSocket") boolean forWebSocket) {
         return Hooks.enter(type, OkHttpInstrumentation.ENQUEUE, call, new Object[] {client, callback, forWebSocket});
     }
 

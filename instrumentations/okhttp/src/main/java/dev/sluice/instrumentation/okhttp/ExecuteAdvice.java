@@ -11,16 +11,19 @@ public final class ExecuteAdvice {
     private ExecuteAdvice() {}
 
     @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
-    public static CallOutcome enter(@Advice.Origin Class<?> type, @Advice.This Object call,
-                                    @Advice.FieldValue("client") Object client,
-                                    @Advice.FieldValue("forWebSocket") boolean forWebSocket) {
+    public static CallOutcome enter(
+            @Advice.Origin Class<?> type,
+            @Advice.This Object call,
+            @Advice.FieldValue("client") Object client,
+            @Advice.FieldValue("forWebSocket") boolean forWebSocket) {
         return Hooks.enter(type, OkHttpInstrumentation.EXECUTE, call, new Object[] {client, null, forWebSocket});
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    public static void exit(@Advice.Enter CallOutcome outcome,
-                            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
-                            @Advice.Thrown(readOnly = false) Throwable thrown) {
+    public static void exit(
+            @Advice.Enter CallOutcome outcome,
+            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
+            @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();
             response = outcome.response();

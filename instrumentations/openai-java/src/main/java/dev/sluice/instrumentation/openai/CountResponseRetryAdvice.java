@@ -16,8 +16,9 @@ public final class CountResponseRetryAdvice {
     private CountResponseRetryAdvice() {}
 
     @Advice.OnMethodExit(suppress = Throwable.class)
-    public static void exit(@Advice.Argument(value = 0, typing = Assigner.Typing.DYNAMIC) Object response,
-                            @Advice.Return boolean retry) {
+    public static void exit(
+            @Advice.Argument(value = 0, typing = Assigner.Typing.DYNAMIC) Object response,
+            @Advice.Return boolean retry) {
         if (!retry) {
             RetryLayers.declinedStatusRetry(OpenAiJavaInstrumentation.LAYER, ((HttpResponse) response).statusCode());
         }

@@ -14,44 +14,44 @@ import java.util.concurrent.ConcurrentHashMap;
  * minimum are never cached, as on the real API. A refused request writes nothing.
  */
 final class PromptCache {
-  static final int MIN_CACHEABLE_TOKENS = 1024;
-  private static final Duration TTL = Duration.ofMinutes(5);
+    static final int MIN_CACHEABLE_TOKENS = 1024;
+    private static final Duration TTL = Duration.ofMinutes(5);
 
-  private final Clock clock;
-  private final Map<String, Instant> warmUntil = new ConcurrentHashMap<>();
+    private final Clock clock;
+    private final Map<String, Instant> warmUntil = new ConcurrentHashMap<>();
 
-  PromptCache(Clock clock) {
-    this.clock = clock;
-  }
-
-  /** The cache entry name of a prefix sent with a key. */
-  static String entry(String apiKey, String prefix) {
-    return apiKey + "\u0000" + prefix.length() + "\u0000" + prefix.hashCode();
-  }
-
-  boolean isWarm(String entry) {
-    Instant until = warmUntil.get(entry);
-    return until != null && until.isAfter(clock.instant());
-  }
-
-  /** Writes or refreshes an entry (on admission). */
-  void touch(String entry) {
-    Instant now = clock.instant();
-    if (warmUntil.size() > 10_000) {
-      evictExpired(now);
+    PromptCache(Clock clock) {
+        this.clock = clock;
     }
-    warmUntil.put(entry, now.plus(TTL));
-  }
 
-  void clear() {
-    warmUntil.clear();
-  }
-
-  private void evictExpired(Instant now) {
-    for (Iterator<Instant> it = warmUntil.values().iterator(); it.hasNext(); ) {
-      if (!it.next().isAfter(now)) {
-        it.remove();
-      }
+    /** The cache entry name of a prefix sent with a key. */
+    static String entry(String apiKey, String prefix) {
+        return apiKey + "\u0000" + prefix.length() + "\u0000" + prefix.hashCode();
     }
-  }
+
+    boolean isWarm(String entry) {
+        Instant until = warmUntil.get(entry);
+        return until != null && until.isAfter(clock.instant());
+    }
+
+    /** Writes or refreshes an entry (on admission). */
+    void touch(String entry) {
+        Instant now = clock.instant();
+        if (warmUntil.size() > 10_000) {
+            evictExpired(now);
+        }
+        warmUntil.put(entry, now.plus(TTL));
+    }
+
+    void clear() {
+        warmUntil.clear();
+    }
+
+    private void evictExpired(Instant now) {
+        for (Iterator<Instant> it = warmUntil.values().iterator(); it.hasNext(); ) {
+            if (!it.next().isAfter(now)) {
+                it.remove();
+            }
+        }
+    }
 }

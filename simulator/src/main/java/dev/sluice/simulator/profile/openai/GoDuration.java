@@ -9,26 +9,26 @@ import java.time.Duration;
  * millisecond as OpenAI does.
  */
 public final class GoDuration {
-  private GoDuration() {}
+    private GoDuration() {}
 
-  public static String format(Duration d) {
-    long ms = Math.max(0, (d.toNanos() + 999_999) / 1_000_000);
-    if (ms == 0) {
-      return "0s";
+    public static String format(Duration d) {
+        long ms = Math.max(0, (d.toNanos() + 999_999) / 1_000_000);
+        if (ms == 0) {
+            return "0s";
+        }
+        if (ms < 1000) {
+            return ms + "ms";
+        }
+        long hours = ms / 3_600_000;
+        long minutes = (ms / 60_000) % 60;
+        BigDecimal seconds = BigDecimal.valueOf(ms % 60_000, 3).stripTrailingZeros();
+        String s = (seconds.signum() == 0 ? "0" : seconds.toPlainString()) + "s";
+        if (hours > 0) {
+            return hours + "h" + minutes + "m" + s;
+        }
+        if (minutes > 0) {
+            return minutes + "m" + s;
+        }
+        return s;
     }
-    if (ms < 1000) {
-      return ms + "ms";
-    }
-    long hours = ms / 3_600_000;
-    long minutes = (ms / 60_000) % 60;
-    BigDecimal seconds = BigDecimal.valueOf(ms % 60_000, 3).stripTrailingZeros();
-    String s = (seconds.signum() == 0 ? "0" : seconds.toPlainString()) + "s";
-    if (hours > 0) {
-      return hours + "h" + minutes + "m" + s;
-    }
-    if (minutes > 0) {
-      return minutes + "m" + s;
-    }
-    return s;
-  }
 }

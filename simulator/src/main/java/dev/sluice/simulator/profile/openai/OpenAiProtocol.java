@@ -31,206 +31,211 @@ import java.util.Map;
  * with a "try again in" hint; {@code retry-after} and {@code retry-after-ms} on 429.
  */
 public final class OpenAiProtocol implements ProviderProtocol {
-  private final ProtocolSettings settings;
+    private final ProtocolSettings settings;
 
-  public OpenAiProtocol(ProtocolSettings settings) {
-    this.settings = settings;
-  }
-
-  @Override
-  public String sdkBasePath() {
-    return "/v1";
-  }
-
-  @Override
-  public String apiKey(ProviderRequest request) {
-    String key = request.bearerToken();
-    return key == null ? "" : key;
-  }
-
-  @Override
-  public Parsed parse(ProviderRequest request) {
-    String path = request.path();
-    boolean chat = path.equals("/v1/chat/completions");
-    boolean responses = path.equals("/v1/responses");
-    if (!request.method().equals("POST") || !(chat || responses)) {
-      return Parsed.failed(OpenAiErrors.notFound(path));
+    public OpenAiProtocol(ProtocolSettings settings) {
+        this.settings = settings;
     }
-    JsonNode body = Json.parse(request.body());
-    if (body == null || !body.isObject()) {
-      return Parsed.failed(OpenAiErrors.invalidJson());
+
+    @Override
+    public String sdkBasePath() {
+        return "/v1";
     }
-    return Parsed.of(
-        chat
-            ? ChatCompletionsFormat.parse(body, settings, null)
-            : ResponsesFormat.parse(body, settings, null));
-  }
 
-  @Override
-  public List<Limit> defaultLimits() {
-    // Tier-1-like figures for a small model.
-    return List.of(Limit.perMinute(Dimension.REQUESTS, 500), Limit.perMinute(Dimension.TOKENS, 200_000));
-  }
-
-  @Override
-  public Map<Dimension, Long> demand(ModelCall call) {
-    long max = call.maxOutputTokens() == null ? 0 : call.maxOutputTokens();
-    Map<Dimension, Long> demand = new EnumMap<>(Dimension.class);
-    demand.put(Dimension.REQUESTS, 1L);
-    demand.put(Dimension.TOKENS, Math.max(max, call.totalInputTokens()));
-    demand.put(Dimension.INPUT_TOKENS, (long) call.totalInputTokens());
-    demand.put(Dimension.OUTPUT_TOKENS, call.maxOutputTokens() == null ? call.outputTokens() : max);
-    demand.put(Dimension.CONCURRENCY, 1L);
-    return demand;
-  }
-
-  @Override
-  public String organizationHeader() {
-    return "openai-organization";
-  }
-
-  @Override
-  public boolean countsRefusedRequests() {
-    return true;
-  }
-
-  @Override
-  public Reply success(ModelCall call, List<LimitStatus> statuses, Pacing pacing, Ending ending) {
-    return OpenAiReplies.success(call, settings, pacing, ending).headers(headers(statuses));
-  }
-
-  @Override
-  public Reply rateLimited(ModelCall call, Admission admission, ScopeKeys keys) {
-    LimitStatus refused = admission.refusedBy();
-    Limit limit = refused.limit();
-    String what = what(limit.dimension());
-    String org = keys.organization();
-    String message;
-    if (admission.tooLarge()) {
-      message =
-          String.format(
-              "Request too large for %s in organization %s on %s %s (%s): Limit %d, Requested %d."
-                  + " The input or output tokens must be reduced in order to run successfully."
-                  + " Visit https://platform.openai.com/account/rate-limits to learn more.",
-              call.model(), org, what, Statuses.perWindow(limit), abbreviation(limit),
-              limit.effectiveBurst(), admission.requested());
-    } else if (admission.retryAfter() == null) {
-      message =
-          String.format(
-              "Rate limit reached for %s in organization %s on %s: Limit %d, Used %d, Requested %d."
-                  + " Please try again later.",
-              call.model(), org, what, limit.capacity(), refused.used(), admission.requested());
-    } else {
-      message =
-          String.format(
-              "Rate limit reached for %s in organization %s on %s %s (%s): Limit %d, Used %d,"
-                  + " Requested %d. Please try again in %s."
-                  + " Visit https://platform.openai.com/account/rate-limits to learn more.",
-              call.model(), org, what, Statuses.perWindow(limit), abbreviation(limit),
-              limit.capacity(), refused.used(), admission.requested(),
-              GoDuration.format(admission.retryAfter()));
+    @Override
+    public String apiKey(ProviderRequest request) {
+        String key = request.bearerToken();
+        return key == null ? "" : key;
     }
-    String type = limit.dimension() == Dimension.REQUESTS ? "requests" : "tokens";
-    Reply reply =
-        OpenAiErrors.reply(429, message, type, "rate_limit_exceeded")
-            .headers(headers(admission.statuses()));
-    if (admission.retryAfter() != null) {
-      reply.header("retry-after", Long.toString(Statuses.retryAfterSeconds(admission.retryAfter())));
-      reply.header("retry-after-ms", Long.toString(Statuses.retryAfterMillis(admission.retryAfter())));
+
+    @Override
+    public Parsed parse(ProviderRequest request) {
+        String path = request.path();
+        boolean chat = path.equals("/v1/chat/completions");
+        boolean responses = path.equals("/v1/responses");
+        if (!request.method().equals("POST") || !(chat || responses)) {
+            return Parsed.failed(OpenAiErrors.notFound(path));
+        }
+        JsonNode body = Json.parse(request.body());
+        if (body == null || !body.isObject()) {
+            return Parsed.failed(OpenAiErrors.invalidJson());
+        }
+        return Parsed.of(
+                chat ? ChatCompletionsFormat.parse(body, settings, null) : ResponsesFormat.parse(body, settings, null));
     }
-    return reply;
-  }
 
-  @Override
-  public Reply overloaded(ModelCall call) {
-    return OpenAiErrors.overloaded().headers(requestIdHeaders());
-  }
-
-  @Override
-  public Reply forced(FaultKind kind, ModelCall call, ScopeKeys keys) {
-    return OpenAiReplies.forced(kind, call, keys).headers(requestIdHeaders());
-  }
-
-  @Override
-  public Map<String, String> malformedHeaders() {
-    Map<String, String> h = new LinkedHashMap<>();
-    h.put("x-ratelimit-limit-requests", "NaN");
-    h.put("x-ratelimit-remaining-requests", "lots");
-    h.put("x-ratelimit-reset-requests", "soon");
-    h.put("x-ratelimit-limit-tokens", "");
-    h.put("x-ratelimit-remaining-tokens", "-3.5e");
-    h.put("x-ratelimit-reset-tokens", "1x2y");
-    h.put("retry-after", "whenever");
-    h.put("retry-after-ms", "1e999");
-    return h;
-  }
-
-  /** The x-ratelimit-* headers for the tightest requests and tokens limits. */
-  Map<String, String> headers(List<LimitStatus> statuses) {
-    Map<String, String> h = requestIdHeaders();
-    put(h, "requests", Statuses.tightest(statuses, Dimension.REQUESTS));
-    put(h, "tokens", Statuses.tightest(statuses, Dimension.TOKENS));
-    return h;
-  }
-
-  private static void put(Map<String, String> h, String suffix, LimitStatus s) {
-    if (s == null) {
-      return;
+    @Override
+    public List<Limit> defaultLimits() {
+        // Tier-1-like figures for a small model.
+        return List.of(Limit.perMinute(Dimension.REQUESTS, 500), Limit.perMinute(Dimension.TOKENS, 200_000));
     }
-    h.put("x-ratelimit-limit-" + suffix, Long.toString(s.limit().capacity()));
-    h.put("x-ratelimit-remaining-" + suffix, Long.toString(s.remaining()));
-    h.put("x-ratelimit-reset-" + suffix, GoDuration.format(s.untilFull()));
-  }
 
-  private static Map<String, String> requestIdHeaders() {
-    Map<String, String> h = new LinkedHashMap<>();
-    h.put("x-request-id", Ids.next("req_"));
-    h.put("openai-version", "2020-10-01");
-    h.put("openai-processing-ms", "1");
-    return h;
-  }
+    @Override
+    public Map<Dimension, Long> demand(ModelCall call) {
+        long max = call.maxOutputTokens() == null ? 0 : call.maxOutputTokens();
+        Map<Dimension, Long> demand = new EnumMap<>(Dimension.class);
+        demand.put(Dimension.REQUESTS, 1L);
+        demand.put(Dimension.TOKENS, Math.max(max, call.totalInputTokens()));
+        demand.put(Dimension.INPUT_TOKENS, (long) call.totalInputTokens());
+        demand.put(Dimension.OUTPUT_TOKENS, call.maxOutputTokens() == null ? call.outputTokens() : max);
+        demand.put(Dimension.CONCURRENCY, 1L);
+        return demand;
+    }
 
-  private static String what(Dimension dimension) {
-    switch (dimension) {
-      case REQUESTS:
-        return "requests";
-      case INPUT_TOKENS:
-        return "input tokens";
-      case OUTPUT_TOKENS:
-        return "output tokens";
-      case CONCURRENCY:
-        return "concurrent requests";
-      case TOKENS:
-      default:
-        return "tokens";
+    @Override
+    public String organizationHeader() {
+        return "openai-organization";
     }
-  }
 
-  private static String abbreviation(Limit limit) {
-    String unit;
-    switch (limit.dimension()) {
-      case REQUESTS:
-        unit = "R";
-        break;
-      case INPUT_TOKENS:
-        unit = "IT";
-        break;
-      case OUTPUT_TOKENS:
-        unit = "OT";
-        break;
-      default:
-        unit = "T";
+    @Override
+    public boolean countsRefusedRequests() {
+        return true;
     }
-    String per = Statuses.perWindow(limit);
-    if (per.equals("per min")) {
-      return unit + "PM";
+
+    @Override
+    public Reply success(ModelCall call, List<LimitStatus> statuses, Pacing pacing, Ending ending) {
+        return OpenAiReplies.success(call, settings, pacing, ending).headers(headers(statuses));
     }
-    if (per.equals("per day")) {
-      return unit + "PD";
+
+    @Override
+    public Reply rateLimited(ModelCall call, Admission admission, ScopeKeys keys) {
+        LimitStatus refused = admission.refusedBy();
+        Limit limit = refused.limit();
+        String what = what(limit.dimension());
+        String org = keys.organization();
+        String message;
+        if (admission.tooLarge()) {
+            message = String.format(
+                    "Request too large for %s in organization %s on %s %s (%s): Limit %d, Requested %d."
+                            + " The input or output tokens must be reduced in order to run successfully."
+                            + " Visit https://platform.openai.com/account/rate-limits to learn more.",
+                    call.model(),
+                    org,
+                    what,
+                    Statuses.perWindow(limit),
+                    abbreviation(limit),
+                    limit.effectiveBurst(),
+                    admission.requested());
+        } else if (admission.retryAfter() == null) {
+            message = String.format(
+                    "Rate limit reached for %s in organization %s on %s: Limit %d, Used %d, Requested %d."
+                            + " Please try again later.",
+                    call.model(), org, what, limit.capacity(), refused.used(), admission.requested());
+        } else {
+            message = String.format(
+                    "Rate limit reached for %s in organization %s on %s %s (%s): Limit %d, Used %d,"
+                            + " Requested %d. Please try again in %s."
+                            + " Visit https://platform.openai.com/account/rate-limits to learn more.",
+                    call.model(),
+                    org,
+                    what,
+                    Statuses.perWindow(limit),
+                    abbreviation(limit),
+                    limit.capacity(),
+                    refused.used(),
+                    admission.requested(),
+                    GoDuration.format(admission.retryAfter()));
+        }
+        String type = limit.dimension() == Dimension.REQUESTS ? "requests" : "tokens";
+        Reply reply =
+                OpenAiErrors.reply(429, message, type, "rate_limit_exceeded").headers(headers(admission.statuses()));
+        if (admission.retryAfter() != null) {
+            reply.header("retry-after", Long.toString(Statuses.retryAfterSeconds(admission.retryAfter())));
+            reply.header("retry-after-ms", Long.toString(Statuses.retryAfterMillis(admission.retryAfter())));
+        }
+        return reply;
     }
-    if (per.equals("per second")) {
-      return unit + "PS";
+
+    @Override
+    public Reply overloaded(ModelCall call) {
+        return OpenAiErrors.overloaded().headers(requestIdHeaders());
     }
-    return unit + "P" + per.substring(4).toUpperCase(Locale.ROOT);
-  }
+
+    @Override
+    public Reply forced(FaultKind kind, ModelCall call, ScopeKeys keys) {
+        return OpenAiReplies.forced(kind, call, keys).headers(requestIdHeaders());
+    }
+
+    @Override
+    public Map<String, String> malformedHeaders() {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("x-ratelimit-limit-requests", "NaN");
+        h.put("x-ratelimit-remaining-requests", "lots");
+        h.put("x-ratelimit-reset-requests", "soon");
+        h.put("x-ratelimit-limit-tokens", "");
+        h.put("x-ratelimit-remaining-tokens", "-3.5e");
+        h.put("x-ratelimit-reset-tokens", "1x2y");
+        h.put("retry-after", "whenever");
+        h.put("retry-after-ms", "1e999");
+        return h;
+    }
+
+    /** The x-ratelimit-* headers for the tightest requests and tokens limits. */
+    Map<String, String> headers(List<LimitStatus> statuses) {
+        Map<String, String> h = requestIdHeaders();
+        put(h, "requests", Statuses.tightest(statuses, Dimension.REQUESTS));
+        put(h, "tokens", Statuses.tightest(statuses, Dimension.TOKENS));
+        return h;
+    }
+
+    private static void put(Map<String, String> h, String suffix, LimitStatus s) {
+        if (s == null) {
+            return;
+        }
+        h.put("x-ratelimit-limit-" + suffix, Long.toString(s.limit().capacity()));
+        h.put("x-ratelimit-remaining-" + suffix, Long.toString(s.remaining()));
+        h.put("x-ratelimit-reset-" + suffix, GoDuration.format(s.untilFull()));
+    }
+
+    private static Map<String, String> requestIdHeaders() {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("x-request-id", Ids.next("req_"));
+        h.put("openai-version", "2020-10-01");
+        h.put("openai-processing-ms", "1");
+        return h;
+    }
+
+    private static String what(Dimension dimension) {
+        switch (dimension) {
+            case REQUESTS:
+                return "requests";
+            case INPUT_TOKENS:
+                return "input tokens";
+            case OUTPUT_TOKENS:
+                return "output tokens";
+            case CONCURRENCY:
+                return "concurrent requests";
+            case TOKENS:
+            default:
+                return "tokens";
+        }
+    }
+
+    private static String abbreviation(Limit limit) {
+        String unit;
+        switch (limit.dimension()) {
+            case REQUESTS:
+                unit = "R";
+                break;
+            case INPUT_TOKENS:
+                unit = "IT";
+                break;
+            case OUTPUT_TOKENS:
+                unit = "OT";
+                break;
+            default:
+                unit = "T";
+        }
+        String per = Statuses.perWindow(limit);
+        if (per.equals("per min")) {
+            return unit + "PM";
+        }
+        if (per.equals("per day")) {
+            return unit + "PD";
+        }
+        if (per.equals("per second")) {
+            return unit + "PS";
+        }
+        return unit + "P" + per.substring(4).toUpperCase(Locale.ROOT);
+    }
 }

@@ -9,7 +9,9 @@ public final class FakeHook implements Hook {
     @Override
     public CallOutcome enter(int site, Object self, Object[] args) {
         FakeLibrary library = (FakeLibrary) self;
-        return CallOutcome.response(FakeLibrary.class.getClassLoader() == library.getClass().getClassLoader()
-                ? "helper in " + getClass().getClassLoader() : "wrong library copy");
+        return CallOutcome.response(
+                FakeLibrary.class.getClassLoader() == library.getClass().getClassLoader()
+                        ? "helper in " + getClass().getClassLoader()
+                        : "wrong library copy");
     }
 }

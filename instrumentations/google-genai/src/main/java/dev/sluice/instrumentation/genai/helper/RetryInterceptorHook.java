@@ -23,6 +23,7 @@ public final class RetryInterceptorHook implements Hook {
 
     /** The interceptor's default retried statuses (javap of 2.0.0, {@code RETRY_HTTP_STATUS_CODES}). */
     private static final List<Integer> DEFAULT_STATUSES = Arrays.asList(408, 429, 500, 502, 503, 504);
+
     private static final int DEFAULT_ATTEMPTS = 5;
 
     @Override
@@ -33,8 +34,10 @@ public final class RetryInterceptorHook implements Hook {
         if (options == null) {
             options = (HttpRetryOptions) args[1];
         }
-        if (options == null || Math.max(1, options.attempts().orElse(DEFAULT_ATTEMPTS)) <= 1
-                || !RetryLayers.ownsRetries() || !Bridge.governance().governs(request.url().toString())) {
+        if (options == null
+                || Math.max(1, options.attempts().orElse(DEFAULT_ATTEMPTS)) <= 1
+                || !RetryLayers.ownsRetries()
+                || !Bridge.governance().governs(request.url().toString())) {
             return null; // nothing to neutralise, or not Sluice's call: the interceptor runs as written
         }
         List<Integer> retried = options.httpStatusCodes().orElse(DEFAULT_STATUSES);

@@ -3,7 +3,6 @@ package dev.sluice.instrumentation.jdkhttp.helper;
 import dev.sluice.bootstrap.DroppedBodies;
 import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.ref.Cleaner;
 
 /**

@@ -61,7 +61,8 @@ public final class JdkHttpHook implements Hook {
                 return transport.sendUngovernedSync(); // nothing left the JVM yet: send it once, ungoverned
             }
             transport.releaseUnclaimed();
-            return CallOutcome.failure(new IOException("Sluice failed after the request was sent; not sending it again", fault));
+            return CallOutcome.failure(
+                    new IOException("Sluice failed after the request was sent; not sending it again", fault));
         }
     }
 
@@ -85,14 +86,16 @@ public final class JdkHttpHook implements Hook {
                         governed = transport.sendUngoverned();
                     } else {
                         transport.releaseUnclaimed();
-                        governed = failed(new IOException("Sluice failed after the request was sent; not sending it again", fault));
+                        governed = failed(new IOException(
+                                "Sluice failed after the request was sent; not sending it again", fault));
                     }
                 }
             }
             governed.whenComplete((response, failure) -> {
                 CallOutcome outcome;
                 try {
-                    outcome = checked(failure != null ? CallOutcome.failure(unwrap(failure)) : CallOutcome.response(response),
+                    outcome = checked(
+                            failure != null ? CallOutcome.failure(unwrap(failure)) : CallOutcome.response(response),
                             transport);
                 } catch (Throwable fault) {
                     Bridge.hookFault("jdk-http-client:executeAsync", fault);
@@ -110,8 +113,8 @@ public final class JdkHttpHook implements Hook {
         return CallOutcome.response(result);
     }
 
-    private static void complete(CompletableFuture<Object> result, Object response, Throwable failure,
-            JdkHttpTransport transport) {
+    private static void complete(
+            CompletableFuture<Object> result, Object response, Throwable failure, JdkHttpTransport transport) {
         if (failure != null) {
             result.completeExceptionally(unwrap(failure));
         } else if (!result.complete(response)) {
@@ -136,8 +139,8 @@ public final class JdkHttpHook implements Hook {
             return outcome;
         }
         if (!(outcome.response() instanceof HttpResponse)) {
-            throw new IllegalStateException("the governance returned a " + outcome.response().getClass().getName()
-                    + ", not an HttpResponse");
+            throw new IllegalStateException(
+                    "the governance returned a " + outcome.response().getClass().getName() + ", not an HttpResponse");
         }
         return outcome;
     }

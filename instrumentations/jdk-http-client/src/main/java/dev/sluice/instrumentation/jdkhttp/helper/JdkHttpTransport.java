@@ -55,8 +55,11 @@ final class JdkHttpTransport implements HttpTransport {
     /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
     private volatile HttpResponse<?> unclaimed;
 
-    JdkHttpTransport(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<Object> handler,
-                     HttpResponse.PushPromiseHandler<Object> pushHandler) {
+    JdkHttpTransport(
+            HttpClient client,
+            HttpRequest request,
+            HttpResponse.BodyHandler<Object> handler,
+            HttpResponse.PushPromiseHandler<Object> pushHandler) {
         this.client = client;
         this.request = request;
         this.handler = handler;
@@ -105,9 +108,10 @@ final class JdkHttpTransport implements HttpTransport {
         Bridge.beginDispatch();
         try {
             @SuppressWarnings({"unchecked", "rawtypes"})
-            CompletableFuture<Object> future = (CompletableFuture) (pushHandler == null
-                    ? client.sendAsync(outgoing, handler)
-                    : client.sendAsync(outgoing, handler, pushHandler));
+            CompletableFuture<Object> future = (CompletableFuture)
+                    (pushHandler == null
+                            ? client.sendAsync(outgoing, handler)
+                            : client.sendAsync(outgoing, handler, pushHandler));
             return future;
         } finally {
             Bridge.endDispatch();
@@ -138,9 +142,11 @@ final class JdkHttpTransport implements HttpTransport {
                 }
             }
         });
-        builder.method(original.method(), bytes == null || bytes.length == 0
-                ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofByteArray(bytes));
+        builder.method(
+                original.method(),
+                bytes == null || bytes.length == 0
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(bytes));
         original.timeout().ifPresent(builder::timeout);
         original.version().ifPresent(builder::version);
         builder.expectContinue(original.expectContinue());
@@ -289,8 +295,8 @@ final class JdkHttpTransport implements HttpTransport {
                 : forCaller(attempt.body());
         @SuppressWarnings({"unchecked", "rawtypes"})
         Optional<HttpResponse<Object>> previous = (Optional) attempt.previousResponse();
-        return new SluiceHttpResponse(attempt.statusCode(), request, headers, body, attempt.version(),
-                attempt.sslSession(), previous);
+        return new SluiceHttpResponse(
+                attempt.statusCode(), request, headers, body, attempt.version(), attempt.sslSession(), previous);
     }
 
     /**
@@ -321,8 +327,8 @@ final class JdkHttpTransport implements HttpTransport {
         HttpHeaders all = HttpHeaders.of(headers == null ? Collections.emptyMap() : headers, (n, v) -> true);
         HttpClient.Version version = request.version().orElse(HttpClient.Version.HTTP_1_1);
         byte[] bytes = body == null ? new byte[0] : body;
-        return new SluiceHttpResponse(status, request, all, replay(status, all, version, bytes), version,
-                Optional.empty(), Optional.empty());
+        return new SluiceHttpResponse(
+                status, request, all, replay(status, all, version, bytes), version, Optional.empty(), Optional.empty());
     }
 
     /** Runs buffered bytes through the application's own handler, as the client would have. */

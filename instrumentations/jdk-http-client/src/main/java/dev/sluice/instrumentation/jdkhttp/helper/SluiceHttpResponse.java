@@ -23,8 +23,14 @@ final class SluiceHttpResponse implements HttpResponse<Object> {
     private final Optional<SSLSession> sslSession;
     private final Optional<HttpResponse<Object>> previous;
 
-    SluiceHttpResponse(int status, HttpRequest request, HttpHeaders headers, Object body, HttpClient.Version version,
-                       Optional<SSLSession> sslSession, Optional<HttpResponse<Object>> previous) {
+    SluiceHttpResponse(
+            int status,
+            HttpRequest request,
+            HttpHeaders headers,
+            Object body,
+            HttpClient.Version version,
+            Optional<SSLSession> sslSession,
+            Optional<HttpResponse<Object>> previous) {
         this.status = status;
         this.request = request;
         this.headers = headers;

@@ -32,7 +32,8 @@ final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
     }
 
     private Object observeClose(Object body) {
-        if (body instanceof InputStream && JDK_INPUT_STREAM.equals(body.getClass().getName())) {
+        if (body instanceof InputStream
+                && JDK_INPUT_STREAM.equals(body.getClass().getName())) {
             return new ObservedInputStream((InputStream) body, observer);
         }
         if (body instanceof BaseStream) {

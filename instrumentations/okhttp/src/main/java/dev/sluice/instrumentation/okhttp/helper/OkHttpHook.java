@@ -38,7 +38,8 @@ public final class OkHttpHook implements Hook {
      * Each application client's twin without {@code retryOnConnectionFailure}, weakly keyed (the
      * twin shares the client's pool and dispatcher but does not reference the client itself).
      */
-    private final Map<OkHttpClient, OkHttpClient> withoutConnectionRetry = Collections.synchronizedMap(new WeakHashMap<>());
+    private final Map<OkHttpClient, OkHttpClient> withoutConnectionRetry =
+            Collections.synchronizedMap(new WeakHashMap<>());
 
     @Override
     public CallOutcome enter(int site, Object self, Object[] args) {
@@ -99,7 +100,8 @@ public final class OkHttpHook implements Hook {
                 return transport.executeUngoverned(); // nothing left the JVM yet: send it once, ungoverned
             }
             transport.releaseUnclaimed();
-            return CallOutcome.failure(new IOException("Sluice failed after the request was sent; not sending it again", fault));
+            return CallOutcome.failure(
+                    new IOException("Sluice failed after the request was sent; not sending it again", fault));
         } finally {
             inFlight.remove(call);
         }
@@ -126,7 +128,8 @@ public final class OkHttpHook implements Hook {
         outcome.whenComplete((response, failure) -> {
             CallOutcome checked;
             try {
-                checked = checked(failure != null ? CallOutcome.failure(unwrap(failure)) : CallOutcome.response(response),
+                checked = checked(
+                        failure != null ? CallOutcome.failure(unwrap(failure)) : CallOutcome.response(response),
                         transport);
             } catch (Throwable fault) {
                 CompletableFuture<Object> failed = afterAsyncFault(transport, call, callback, fault);
@@ -145,8 +148,8 @@ public final class OkHttpHook implements Hook {
      * out once, ungoverned, still reachable by {@code cancel()} (returns null: the callback is the
      * ungoverned call's); otherwise the future of the failure to deliver.
      */
-    private CompletableFuture<Object> afterAsyncFault(OkHttpTransport transport, Call call, Callback callback,
-                                                      Throwable fault) {
+    private CompletableFuture<Object> afterAsyncFault(
+            OkHttpTransport transport, Call call, Callback callback, Throwable fault) {
         Bridge.hookFault("okhttp:executeAsync", fault);
         if (transport.attemptsSent() == 0) {
             inFlight.put(call, transport);
@@ -168,7 +171,8 @@ public final class OkHttpHook implements Hook {
         inFlight.remove(call);
         transport.releaseUnclaimed();
         CompletableFuture<Object> failed = new CompletableFuture<>();
-        failed.completeExceptionally(new IOException("Sluice failed after the request was sent; not sending it again", fault));
+        failed.completeExceptionally(
+                new IOException("Sluice failed after the request was sent; not sending it again", fault));
         return failed;
     }
 
@@ -189,8 +193,8 @@ public final class OkHttpHook implements Hook {
             return outcome;
         }
         if (!(outcome.response() instanceof Response)) {
-            throw new IllegalStateException("the governance returned a " + outcome.response().getClass().getName()
-                    + ", not a Response");
+            throw new IllegalStateException(
+                    "the governance returned a " + outcome.response().getClass().getName() + ", not a Response");
         }
         return outcome;
     }

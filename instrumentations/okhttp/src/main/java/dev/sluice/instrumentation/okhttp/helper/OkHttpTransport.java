@@ -14,8 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -45,6 +45,7 @@ final class OkHttpTransport implements HttpTransport {
     private final OkHttpClient client;
     /** The client Sluice's attempts go through: {@code client}, minus its connection retries while Sluice owns retries. */
     private final OkHttpClient attemptClient;
+
     private final Call original;
     private final Request request;
     private final Request stripped;
@@ -56,8 +57,13 @@ final class OkHttpTransport implements HttpTransport {
     /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
     private volatile Response unclaimed;
 
-    private OkHttpTransport(OkHttpClient client, OkHttpClient attemptClient, Call original, Request request,
-                            Request stripped, byte[] body) {
+    private OkHttpTransport(
+            OkHttpClient client,
+            OkHttpClient attemptClient,
+            Call original,
+            Request request,
+            Request stripped,
+            byte[] body) {
         this.client = client;
         this.attemptClient = attemptClient;
         this.original = original;
@@ -287,7 +293,9 @@ final class OkHttpTransport implements HttpTransport {
                 observer.onEnd();
                 return response;
             }
-            ResponseBody observed = ResponseBody.create(responseBody.contentType(), responseBody.contentLength(),
+            ResponseBody observed = ResponseBody.create(
+                    responseBody.contentType(),
+                    responseBody.contentLength(),
                     Okio.buffer(new ObservedSource(responseBody.source(), observer)));
             Response streaming = response.newBuilder().body(observed).build();
             unclaimed = streaming;
@@ -305,7 +313,8 @@ final class OkHttpTransport implements HttpTransport {
                 responseBody.close();
             }
         }
-        Response buffered = response.newBuilder().body(ResponseBody.create(type, bytes)).build();
+        Response buffered =
+                response.newBuilder().body(ResponseBody.create(type, bytes)).build();
         errorBodies.put(buffered, bytes);
         unclaimed = buffered;
         return buffered;
@@ -379,8 +388,8 @@ final class OkHttpTransport implements HttpTransport {
                 .code(status)
                 .message(reasonPhrase(status))
                 .headers(all.build())
-                .body(ResponseBody.create(contentType == null ? null : MediaType.parse(contentType),
-                        body == null ? new byte[0] : body))
+                .body(ResponseBody.create(
+                        contentType == null ? null : MediaType.parse(contentType), body == null ? new byte[0] : body))
                 .sentRequestAtMillis(now)
                 .receivedResponseAtMillis(now)
                 .build();
@@ -388,16 +397,26 @@ final class OkHttpTransport implements HttpTransport {
 
     private static String reasonPhrase(int status) {
         switch (status) {
-            case 400: return "Bad Request";
-            case 402: return "Payment Required";
-            case 403: return "Forbidden";
-            case 408: return "Request Timeout";
-            case 413: return "Payload Too Large";
-            case 429: return "Too Many Requests";
-            case 500: return "Internal Server Error";
-            case 503: return "Service Unavailable";
-            case 504: return "Gateway Timeout";
-            default: return status >= 200 && status < 300 ? "OK" : "";
+            case 400:
+                return "Bad Request";
+            case 402:
+                return "Payment Required";
+            case 403:
+                return "Forbidden";
+            case 408:
+                return "Request Timeout";
+            case 413:
+                return "Payload Too Large";
+            case 429:
+                return "Too Many Requests";
+            case 500:
+                return "Internal Server Error";
+            case 503:
+                return "Service Unavailable";
+            case 504:
+                return "Gateway Timeout";
+            default:
+                return status >= 200 && status < 300 ? "OK" : "";
         }
     }
 
