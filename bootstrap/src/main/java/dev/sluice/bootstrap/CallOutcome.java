@@ -31,6 +31,32 @@ public final class CallOutcome {
         return new CallOutcome(null, failure);
     }
 
+    /**
+     * The governance's outcome if it is one a caller of the library can get; throws (a fault
+     * inside Sluice, for the hook to count and to send the call ungoverned or fail) when it is
+     * missing, a response not of {@code responseType}, or a failure no client raises for a call it
+     * never sent (anything but an IOException).
+     *
+     * @param attemptsSent how many attempts the transport sent for this call
+     */
+    public static CallOutcome checked(CallOutcome outcome, Class<?> responseType, int attemptsSent) {
+        if (outcome == null) {
+            throw new IllegalStateException("the governance returned no outcome");
+        }
+        Throwable failure = outcome.failure();
+        if (failure != null) {
+            if (attemptsSent == 0 && !(failure instanceof java.io.IOException)) {
+                throw new IllegalStateException("the governance failed a call it never sent", failure);
+            }
+            return outcome;
+        }
+        if (!responseType.isInstance(outcome.response())) {
+            throw new IllegalStateException("the governance returned a "
+                    + outcome.response().getClass().getName() + ", not a " + responseType.getSimpleName());
+        }
+        return outcome;
+    }
+
     /** The library response, or null when the call failed. */
     public Object response() {
         return response;

@@ -113,7 +113,8 @@ final class ForkedJvm {
         command.add(jdk.java());
         command.add("-Xshare:auto");
         if (withAgent) {
-            command.add("-Dsluice.stateFile=off"); // each run starts from nothing learned
+            // each run starts from nothing learned: the state file (stateFile: auto) lives in a fresh tmpdir
+            command.add("-Djava.io.tmpdir=" + java.nio.file.Files.createTempDirectory("sluice-forked-"));
             command.add("-javaagent:" + AGENT_JAR);
         }
         command.add("-cp");

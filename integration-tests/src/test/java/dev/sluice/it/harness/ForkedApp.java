@@ -116,9 +116,14 @@ public final class ForkedApp {
             cmd.add("-javaagent:" + AGENT_JAR + (agentArgs == null ? "" : "=" + agentArgs));
         }
         systemProperties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
-        if (!systemProperties.containsKey("sluice.stateFile")) {
-            // each run starts from nothing learned, whatever an earlier test's run of this app saved
-            cmd.add("-Dsluice.stateFile=off");
+        if (!systemProperties.containsKey("java.io.tmpdir")) {
+            // each run starts from nothing learned, whatever an earlier test's run of this app saved:
+            // the state file (stateFile: auto) lives in the JVM's tmpdir, a fresh one per run
+            try {
+                cmd.add("-Djava.io.tmpdir=" + Files.createTempDirectory("sluice-forked-"));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
         }
         cmd.add("-cp");
         cmd.add(applicationClassPath());

@@ -122,27 +122,9 @@ public final class JdkHttpHook implements Hook {
         }
     }
 
-    /**
-     * The governance's outcome if it is one a caller of {@code HttpClient} can get; throws (a fault
-     * inside Sluice) when it is missing, not an {@code HttpResponse}, or a failure no client would
-     * raise for a call that was never sent (anything but an IOException).
-     */
+    /** The governance's outcome if a caller of the library can get it (see {@link CallOutcome#checked}). */
     static CallOutcome checked(CallOutcome outcome, JdkHttpTransport transport) {
-        if (outcome == null) {
-            throw new IllegalStateException("the governance returned no outcome");
-        }
-        Throwable failure = outcome.failure();
-        if (failure != null) {
-            if (transport.attemptsSent() == 0 && !(failure instanceof IOException)) {
-                throw new IllegalStateException("the governance failed a call it never sent", failure);
-            }
-            return outcome;
-        }
-        if (!(outcome.response() instanceof HttpResponse)) {
-            throw new IllegalStateException(
-                    "the governance returned a " + outcome.response().getClass().getName() + ", not an HttpResponse");
-        }
-        return outcome;
+        return CallOutcome.checked(outcome, HttpResponse.class, transport.attemptsSent());
     }
 
     static Throwable unwrap(Throwable failure) {

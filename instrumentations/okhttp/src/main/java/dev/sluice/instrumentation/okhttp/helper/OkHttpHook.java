@@ -176,27 +176,9 @@ public final class OkHttpHook implements Hook {
         return failed;
     }
 
-    /**
-     * The governance's outcome if it is one a caller of OkHttp can get; throws (a fault inside
-     * Sluice) when it is missing, not a {@code Response}, or a failure OkHttp would not raise for a
-     * call that was never sent (anything but an IOException).
-     */
+    /** The governance's outcome if a caller of the library can get it (see {@link CallOutcome#checked}). */
     static CallOutcome checked(CallOutcome outcome, OkHttpTransport transport) {
-        if (outcome == null) {
-            throw new IllegalStateException("the governance returned no outcome");
-        }
-        Throwable failure = outcome.failure();
-        if (failure != null) {
-            if (transport.attemptsSent() == 0 && !(failure instanceof IOException)) {
-                throw new IllegalStateException("the governance failed a call it never sent", failure);
-            }
-            return outcome;
-        }
-        if (!(outcome.response() instanceof Response)) {
-            throw new IllegalStateException(
-                    "the governance returned a " + outcome.response().getClass().getName() + ", not a Response");
-        }
-        return outcome;
+        return CallOutcome.checked(outcome, Response.class, transport.attemptsSent());
     }
 
     private static Throwable unwrap(Throwable failure) {
