@@ -43,7 +43,7 @@ class FieldScenariosIT {
 
     @AfterAll
     static void print() {
-        System.out.println("\nIssue 16, in the field (openai-java, no Sluice config):\n" + TABLE);
+        System.out.println("\nIssue 16, in the field (openai-java, anthropic-java; no Sluice config):\n" + TABLE);
     }
 
     /** What one run did. */
@@ -120,24 +120,29 @@ class FieldScenariosIT {
     }
 
     static Run run(boolean agent, UnaryOperator<Simulator.Builder> limits, Object... appArgs) throws Exception {
+        return run(agent, Profile.OPENAI, HOST, "/v1", FieldApp.class, limits, appArgs);
+    }
+
+    /** One run of {@code app} against the simulator as {@code profile}, reached under {@code host}. */
+    static Run run(
+            boolean agent,
+            Profile profile,
+            String host,
+            String path,
+            Class<?> app,
+            UnaryOperator<Simulator.Builder> limits,
+            Object... appArgs)
+            throws Exception {
         Simulator sim = limits.apply(Simulator.builder()
-                        .profile(Profile.OPENAI)
+                        .profile(profile)
                         .firstByteLatency(Duration.ofMillis(100))
                         .latencyPerToken(Duration.ofMillis(5))
                         .eachUnmappedKeyItsOwnOrganization())
                 .start();
         try {
-            Object[] args = new Object[appArgs.length + 1];
-            args[0] = LoopbackHosts.url(HOST, sim.port(), "/v1");
-            System.arraycopy(appArgs, 0, args, 1, appArgs.length);
-            ForkedApp app = ForkedApp.of(FieldApp.class)
-                    .timeout(Duration.ofSeconds(150))
-                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
-                    .args(args);
-            if (agent) {
-                app.withAgent((String) null);
-            }
-            ForkedApp.Result r = app.run().assertOk();
+            ForkedApp.Result r = forked(agent, null, app, host, LoopbackHosts.url(host, sim.port(), path), appArgs)
+                    .run()
+                    .assertOk();
             sim.catchUpNeighbours();
             return new Run(r.summary(), sim.ledger().exchanges(), sim);
         } finally {
@@ -145,10 +150,35 @@ class FieldScenariosIT {
         }
     }
 
-    private static void row(String scenario, boolean agent, Run run, String figure) {
-        TABLE.row(
+    /** {@code app} in a JVM of its own whose {@code host} is this machine, with the agent (these options) or not. */
+    static ForkedApp forked(
+            boolean agent, String agentOptions, Class<?> app, String host, String baseUrl, Object... appArgs) {
+        Object[] args = new Object[appArgs.length + 1];
+        args[0] = baseUrl;
+        System.arraycopy(appArgs, 0, args, 1, appArgs.length);
+        ForkedApp forked = ForkedApp.of(app)
+                .timeout(Duration.ofSeconds(150))
+                .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(host))
+                .args(args);
+        if (agent) {
+            forked.withAgent(agentOptions);
+        }
+        return forked;
+    }
+
+    static void row(String scenario, boolean agent, Run run, String figure) {
+        row(TABLE, scenario, agent, run, figure);
+    }
+
+    /** One row of {@code table}, and the run's details on stdout. */
+    static void row(Table table, String scenario, boolean agent, Run run, String figure) {
+        row(table, scenario, agent ? "with" : "without", run, figure);
+    }
+
+    static void row(Table table, String scenario, String agent, Run run, String figure) {
+        table.row(
                 scenario,
-                agent ? "with" : "without",
+                agent,
                 run.completed() + " of " + run.calls(),
                 run.attempts(),
                 String.format("%d (%.1f %%)", run.provider429s().size(), run.percent429()),
@@ -157,7 +187,7 @@ class FieldScenariosIT {
         System.out.printf(
                 "%s, %s agent: calls %d, completed %d, failures %s, attempts %d, 429s %d (%.1f %%) at %s; %s%n",
                 scenario,
-                agent ? "with" : "without",
+                agent,
                 run.calls(),
                 run.completed(),
                 run.failures(),
@@ -344,5 +374,91 @@ class FieldScenariosIT {
                 .as("provider 429s, %% of attempts: %s", run.when429s())
                 .isLessThanOrEqualTo(2.0);
         assertThat(goodput(run)).as("goodput over what the neighbour leaves").isGreaterThanOrEqualTo(0.85);
+    }
+
+    // e. -------------------------------------------------------------------------------------------
+
+    static final String ANTHROPIC_HOST = "api.anthropic.com";
+    /** Anthropic names organizations by UUID. */
+    static final String ANTHROPIC_ORG = "5f1e1d00-0000-4000-8000-00000000f1e1";
+
+    /**
+     * anthropic-java's organization: 24,000 output tokens a minute, ten seconds' worth (4,000) at
+     * once: twenty calls of 200 at once, then two a second; token {@code remaining} rounded to the
+     * thousand, as Anthropic sends it.
+     */
+    static Simulator.Builder anthropicLimits(Simulator.Builder b) {
+        return b.organization(ANTHROPIC_ORG, "sk-ant-field-1")
+                .outputTokens(200)
+                .limit(Limit.perMinute(Dimension.REQUESTS, 600).burst(100))
+                .limit(Limit.perMinute(Dimension.INPUT_TOKENS, 400_000).burst(60_000))
+                .limit(Limit.perMinute(Dimension.OUTPUT_TOKENS, 24_000).burst(4_000));
+    }
+
+    static Run anthropicStreaming(boolean agent) throws Exception {
+        // ~100 prompt tokens: 400 characters.
+        Run run = run(
+                agent,
+                Profile.ANTHROPIC,
+                ANTHROPIC_HOST,
+                "",
+                FieldAnthropicApp.class,
+                FieldScenariosIT::anthropicLimits,
+                "stream",
+                200,
+                400,
+                40,
+                "app:sk-ant-field-1:6");
+        row("e. anthropic-java streaming, cold start", agent, run, "-");
+        return run;
+    }
+
+    @Test
+    void e_anthropicStreamingColdStartSixThreads() throws Exception {
+        anthropicStreaming(false);
+        Run run = anthropicStreaming(true);
+        assertThat(run.exchanges())
+                .as("the organization is named on every answer")
+                .allMatch(e -> ANTHROPIC_ORG.equals(e.organization()));
+        assertThat(run.percent429())
+                .as("provider 429s, %% of attempts: %s", run.when429s())
+                .isLessThanOrEqualTo(1.0);
+    }
+
+    // f. -------------------------------------------------------------------------------------------
+
+    static final long STEADY_SECONDS = 40;
+
+    /** Calls of 200 tokens admitted over what the token limit allows in the run: capacity x time + burst. */
+    static double streamingGoodput(Run run) {
+        double seconds = Duration.between(run.firstArrival(), run.lastArrival()).toNanos() / 1e9;
+        double allows = (24_000 / 60.0 * seconds + 2_000) / 200;
+        return run.exchanges().stream().filter(e -> e.status() == 200).count() / allows;
+    }
+
+    static Run steadyStreams(boolean agent) throws Exception {
+        // b's workload and limits, for 40 s instead of 40 calls: a minute's steady state, scaled
+        Run run = run(
+                agent, FieldScenariosIT::streamingLimits, "stream", 200, 400, STEADY_SECONDS, 0, "app:sk-field-1:6");
+        long late = run.provider429s().stream()
+                .filter(e -> e.arrivedAt().isAfter(run.firstArrival().plusSeconds(1)))
+                .count();
+        row(
+                "f. steady streams, include_usage, 40 s",
+                agent,
+                run,
+                String.format(
+                        "429s after 1 s: %d; goodput %.0f %% of the token limit", late, 100 * streamingGoodput(run)));
+        return run;
+    }
+
+    @Test
+    void f_steadyStateWithStreamsSixThreads() throws Exception {
+        steadyStreams(false);
+        Run run = steadyStreams(true);
+        Instant oneSecondIn = run.firstArrival().plusSeconds(1);
+        assertThat(run.provider429s())
+                .as("provider 429s after the first second: %s", run.when429s())
+                .noneMatch(e -> e.arrivedAt().isAfter(oneSecondIn));
     }
 }

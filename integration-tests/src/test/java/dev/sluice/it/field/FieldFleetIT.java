@@ -1,0 +1,129 @@
+package dev.sluice.it.field;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.sluice.core.store.RedisServer;
+import dev.sluice.it.field.FieldScenariosIT.Run;
+import dev.sluice.it.harness.ForkedApp;
+import dev.sluice.it.harness.Table;
+import dev.sluice.it.providers.LoopbackHosts;
+import dev.sluice.simulator.Profile;
+import dev.sluice.simulator.Simulator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 16, "zero config in the field", for a fleet: three JVMs of one service (openai-java, one
+ * key of organization {@code org-field}) start together against the field-like simulator, each with
+ * the agent and no config but the shared store ({@code store: redis://...}). Nothing has been
+ * learned yet: each JVM's cold start sends one call first, and the limits learned from the answers
+ * are shared through Redis. The same workload runs without the agent for the figures.
+ */
+class FieldFleetIT {
+
+    private static final String HOST = "api.openai.com";
+    private static final int JVMS = 3;
+    private static final Table TABLE = new Table(
+            "scenario", "agent", "calls ok", "attempts", "provider 429s", "429s at (s after first arrival)", "figure");
+
+    @AfterAll
+    static void print() {
+        System.out.println(
+                "\nIssue 16, in the field, a fleet (openai-java, no Sluice config but the store):\n" + TABLE);
+    }
+
+    /** Three JVMs started together, each running {@code appArgs}; their reports as groups jvm1..jvm3 of one run. */
+    static Run fleet(boolean agent, RedisServer redis, Object... appArgs) throws Exception {
+        String options = null;
+        if (redis != null) {
+            Path config = Files.createTempFile("sluice-field-fleet-", ".yaml");
+            Files.writeString(config, "store: " + redis.url() + "\n");
+            config.toFile().deleteOnExit();
+            options = "config=" + config;
+        }
+        Simulator sim = FieldScenariosIT.coldStartLimits(Simulator.builder()
+                        .profile(Profile.OPENAI)
+                        .firstByteLatency(Duration.ofMillis(100))
+                        .latencyPerToken(Duration.ofMillis(5))
+                        .eachUnmappedKeyItsOwnOrganization())
+                .start();
+        try {
+            String baseUrl = LoopbackHosts.url(HOST, sim.port(), "/v1");
+            List<ForkedApp.Running> jvms = new ArrayList<>();
+            for (int i = 0; i < JVMS; i++) {
+                jvms.add(FieldScenariosIT.forked(agent, options, FieldApp.class, HOST, baseUrl, appArgs)
+                        .start());
+            }
+            ObjectNode summary = new ObjectMapper().createObjectNode();
+            ObjectNode groups = summary.putObject("groups");
+            for (int i = 0; i < JVMS; i++) {
+                ForkedApp.Result r =
+                        jvms.get(i).awaitExit(Duration.ofSeconds(150)).assertOk();
+                if (agent) {
+                    assertThat(r.startLine())
+                            .as("jvm%d's start line", i + 1)
+                            .contains(redis == null ? "config=defaults" : "config=file");
+                }
+                for (JsonNode group : r.summary().path("groups")) {
+                    groups.set("jvm" + (i + 1), group);
+                }
+            }
+            return new Run(summary, sim.ledger().exchanges(), sim);
+        } finally {
+            sim.close();
+        }
+    }
+
+    /** Scenario a's organization (300 requests a minute, 50 at once) and workload, in three JVMs: 40 calls each. */
+    static Run threeJvms(String agent, RedisServer redis) throws Exception {
+        Run run = fleet(!agent.equals("without"), redis, "sync", 200, 60, 90, 40, "app:sk-field-1:6");
+        FieldScenariosIT.row(
+                TABLE,
+                "g. 3 JVMs, cold start, sync",
+                agent,
+                run,
+                String.format("goodput %.0f %% of the request limit", 100 * goodput(run)));
+        return run;
+    }
+
+    /** DBSIZE, through redis-cli beside redis-server: the fleet did share its buckets there. */
+    static long redisKeys(RedisServer redis) throws Exception {
+        Path cli = Path.of(RedisServer.binary()).resolveSibling("redis-cli");
+        Process p = new ProcessBuilder(cli.toString(), "-p", String.valueOf(redis.port()), "DBSIZE")
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        p.waitFor();
+        System.out.println("g. Redis DBSIZE after the fleet's run: " + out);
+        return Long.parseLong(out.replaceAll("\\D", ""));
+    }
+
+    /** Calls admitted over what the request limit allows in the run: capacity x time + burst. */
+    static double goodput(Run run) {
+        double seconds = Duration.between(run.firstArrival(), run.lastArrival()).toNanos() / 1e9;
+        double allows = 300 / 60.0 * seconds + 50;
+        return run.exchanges().stream().filter(e -> e.status() == 200).count() / allows;
+    }
+
+    @Test
+    void g_threeJvmsOnRedisStartingTogether() throws Exception {
+        try (RedisServer redis = RedisServer.start()) {
+            threeJvms("without", null);
+            // figures only: what the store adds over each JVM pacing alone from the headers it reads
+            threeJvms("with, no store", null);
+            Run run = threeJvms("with, Redis", redis);
+            assertThat(redisKeys(redis)).as("keys the fleet keeps in Redis").isGreaterThan(0);
+            assertThat(run.percent429())
+                    .as("provider 429s, %% of attempts: %s", run.when429s())
+                    .isLessThanOrEqualTo(1.0);
+        }
+    }
+}
