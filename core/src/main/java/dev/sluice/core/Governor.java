@@ -13,6 +13,7 @@ import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
 import dev.sluice.core.schedule.TrafficClass;
 import dev.sluice.core.schedule.Verdict;
+import dev.sluice.core.state.SavedState;
 import dev.sluice.core.store.QuotaStore;
 import dev.sluice.core.telemetry.Decision;
 import java.lang.invoke.MethodHandles;
@@ -1302,31 +1303,30 @@ public final class Governor implements AutoCloseable {
      * What this governor learned, for a state file: every provider scope's learned budgets and
      * pause, the keys' organizations, and the room left in the configured buckets.
      */
-    public dev.sluice.core.state.SavedState saveState() {
+    public SavedState saveState() {
         return underLock(nowNanos -> {
             long nowMillis = clock.epochMillis();
-            List<dev.sluice.core.state.SavedState.Scope> scopes = new ArrayList<>();
+            List<SavedState.Scope> scopes = new ArrayList<>();
             for (ProviderScope s : routes.scopes()) {
-                List<dev.sluice.core.state.SavedState.Budget> budgets = new ArrayList<>();
+                List<SavedState.Budget> budgets = new ArrayList<>();
                 for (Bucket b : s.learnedBuckets()) {
                     budgets.add(s.saved(b, nowNanos, nowMillis));
                 }
                 long pausedUntil =
                         s.isPaused(nowNanos) ? nowMillis + (s.pausedUntilNanos() - nowNanos) / 1_000_000L : 0;
                 if (!budgets.isEmpty() || pausedUntil != 0) {
-                    scopes.add(
-                            new dev.sluice.core.state.SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
+                    scopes.add(new SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
                 }
             }
-            List<dev.sluice.core.state.SavedState.ConfiguredBucket> buckets = new ArrayList<>();
+            List<SavedState.ConfiguredBucket> buckets = new ArrayList<>();
             for (Limit l : limits) {
                 for (Bucket b : l.buckets()) {
                     long windowStart = b.isWindowed() ? l.windowStartAt(nowMillis) : -1;
-                    buckets.add(new dev.sluice.core.state.SavedState.ConfiguredBucket(
+                    buckets.add(new SavedState.ConfiguredBucket(
                             l.id(), b.scopeValue(), b.roomAsCounted(nowNanos, nowMillis), windowStart));
                 }
             }
-            return new dev.sluice.core.state.SavedState(nowMillis, scopes, buckets, routes.organizations());
+            return new SavedState(nowMillis, scopes, buckets, routes.organizations());
         });
     }
 
@@ -1337,15 +1337,15 @@ public final class Governor implements AutoCloseable {
      *
      * @return how many scopes and buckets came back
      */
-    public int restoreState(dev.sluice.core.state.SavedState state) {
+    public int restoreState(SavedState state) {
         return underLock(nowNanos -> {
             long nowMillis = clock.epochMillis();
             long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
             int restored = 0;
             state.organizations.forEach(routes::restoreOrganization);
-            for (dev.sluice.core.state.SavedState.Scope s : state.scopes) {
+            for (SavedState.Scope s : state.scopes) {
                 ProviderScope scope = routes.restoreScope(s.key, s.displayName);
-                for (dev.sluice.core.state.SavedState.Budget b : s.budgets) {
+                for (SavedState.Budget b : s.budgets) {
                     scope.restore(b, elapsed, nowNanos, nowMillis);
                 }
                 if (s.pausedUntilEpochMillis > nowMillis) {
@@ -1353,7 +1353,7 @@ public final class Governor implements AutoCloseable {
                 }
                 restored++;
             }
-            for (dev.sluice.core.state.SavedState.ConfiguredBucket saved : state.buckets) {
+            for (SavedState.ConfiguredBucket saved : state.buckets) {
                 Limit l = limit(saved.limitId);
                 if (l == null) {
                     continue;
@@ -1365,9 +1365,8 @@ public final class Governor implements AutoCloseable {
                     }
                     b.lowerRoomTo(saved.room, nowNanos, nowMillis);
                 } else {
-                    double refilled = (double) l.capacity() * elapsed / Math.max(1, l.windowMillis());
-                    b.lowerRoomTo(
-                            (long) Math.min(l.capacity(), Math.max(0, saved.room) + refilled), nowNanos, nowMillis);
+                    long room = ProviderScope.refilledRoom(saved.room, l.capacity(), l.windowMillis(), 0, elapsed);
+                    b.lowerRoomTo(room, nowNanos, nowMillis);
                 }
                 restored++;
             }
@@ -1397,10 +1396,12 @@ public final class Governor implements AutoCloseable {
     /**
      * The provider refused this call for capacity though Sluice had room for it on every bucket:
      * consumers Sluice cannot see took it, so the call's scope leaves them more at once.
+     *
+     * @param limiter the dimension the refusal named ({@code ProviderError.limiter()}), or null
      */
-    public void capacityRefused(CallContext call) {
+    public void capacityRefused(CallContext call, Dimension limiter) {
         underLock(nowNanos -> {
-            route(call).scope.refusedDespiteRoom(nowNanos, clock.epochMillis());
+            route(call).scope.refusedDespiteRoom(limiter, nowNanos, clock.epochMillis());
             return null;
         });
     }

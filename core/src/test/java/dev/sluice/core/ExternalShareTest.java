@@ -56,7 +56,7 @@ class ExternalShareTest extends GovernorFixture {
                             List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, a[1], 60_000)),
                             "org-shared");
                     if (a[2] == 1) {
-                        governor.capacityRefused(call());
+                        governor.capacityRefused(call(), REQUESTS);
                     }
                 }
                 Admission a;

@@ -305,7 +305,7 @@ public final class ExchangeGovernance implements Governance {
             permit.settleRefused(true);
             governor.providerAnswered(permit, false);
             if (enforce && error.outcome() == OutcomeClass.RETRYABLE_CAPACITY) {
-                governor.capacityRefused(call.context); // admitted with room: someone else took it
+                governor.capacityRefused(call.context, error.limiter()); // admitted with room: someone else took it
             }
             if (!enforce) {
                 return Step.respond(t.handBack(response, Step.NO_HEADERS));

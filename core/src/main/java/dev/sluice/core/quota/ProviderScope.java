@@ -1,6 +1,7 @@
 package dev.sluice.core.quota;
 
 import dev.sluice.config.Dimension;
+import dev.sluice.core.state.SavedState;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -148,23 +149,29 @@ public final class ProviderScope {
 
     /**
      * The provider refused a call for capacity although Sluice's buckets had room for it: someone
-     * Sluice cannot see took it. Every learned budget leaves more to others at once.
+     * Sluice cannot see took it. The budgets of the dimension the refusal named (every learned
+     * budget when it named none) leave more to others at once.
+     *
+     * @param limiter the dimension the provider said ran out, or null
      */
-    public void refusedDespiteRoom(long nowNanos, long nowMillis) {
+    public void refusedDespiteRoom(Dimension limiter, long nowNanos, long nowMillis) {
         Bucket[] buckets = learned;
         for (int i = 0; i < buckets.length && i < externalShares.length; i++) {
+            if (limiter != null && buckets[i].limit().dimension() != limiter) {
+                continue;
+            }
             externalShares[i].surprised();
             buckets[i].setExternalShare(externalShares[i].share(), nowNanos, nowMillis);
         }
     }
 
     /** What a learned budget holds now, for a state file. Lock held. */
-    public dev.sluice.core.state.SavedState.Budget saved(Bucket learnedBucket, long nowNanos, long nowMillis) {
+    public SavedState.Budget saved(Bucket learnedBucket, long nowNanos, long nowMillis) {
         Limit l = learnedBucket.limit();
         String id = l.id();
         String name = id.startsWith(displayName + ":") ? id.substring(displayName.length() + 1) : id;
         ExternalShare others = externalShareOf(learnedBucket);
-        return new dev.sluice.core.state.SavedState.Budget(
+        return new SavedState.Budget(
                 name,
                 l.dimension(),
                 l.capacity(),
@@ -180,12 +187,11 @@ public final class ProviderScope {
      * burst, its room refilled since at the rate it was refilling, and the share others took.
      * Lock held.
      */
-    public void restore(dev.sluice.core.state.SavedState.Budget b, long elapsedMillis, long nowNanos, long nowMillis) {
+    public void restore(SavedState.Budget b, long elapsedMillis, long nowNanos, long nowMillis) {
         if (b.capacity <= 0 || b.windowMillis <= 0) {
             return;
         }
-        double refilled = (double) b.capacity * (1 - b.externalShare) * elapsedMillis / b.windowMillis;
-        long room = (long) Math.min(b.capacity, Math.max(0, b.room) + refilled);
+        long room = refilledRoom(b.room, b.capacity, b.windowMillis, b.externalShare, elapsedMillis);
         learn(
                 b.name,
                 b.dimension,
@@ -210,6 +216,16 @@ public final class ProviderScope {
             others.restore(b.externalShare);
             bucket.setExternalShare(others.share(), nowNanos, nowMillis);
         }
+    }
+
+    /**
+     * The room a token bucket saved with {@code room} has {@code elapsedMillis} later, refilled at
+     * its rate less the share others take, up to its capacity: what a state file restores.
+     */
+    public static long refilledRoom(
+            long room, long capacity, long windowMillis, double externalShare, long elapsedMillis) {
+        double refilled = (double) capacity * (1 - externalShare) * elapsedMillis / Math.max(1, windowMillis);
+        return (long) Math.min(capacity, Math.max(0, room) + refilled);
     }
 
     /** The largest share of a learned budget others take, in [0, 0.9]: 0 when Sluice seems alone. */

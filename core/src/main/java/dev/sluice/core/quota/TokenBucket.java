@@ -45,8 +45,12 @@ final class TokenBucket extends Bucket {
     /** Lent and neither taken back nor registered as a lane admission (guarded by the lock). */
     private long lentOut;
 
+    /** Whether the limit was learned from a provider's headers (its spec never changes). */
+    private final boolean learned;
+
     TokenBucket(Limit limit, String scopeValue, long nowNanos) {
         super(limit, scopeValue);
+        this.learned = limit.spec().source() == LimitSpec.Source.LEARNED;
         this.lastRefillNanos = nowNanos;
         this.ratePerNano = (double) limit.capacity() / limit.windowNanos();
         this.ceiling = ceilingOf(limit, ratePerNano);
@@ -141,7 +145,7 @@ final class TokenBucket extends Bucket {
      * by at most a window and never locks it out.
      */
     private double debtFloor() {
-        return limit().spec().source() == LimitSpec.Source.LEARNED ? -limit().capacity() : Double.NEGATIVE_INFINITY;
+        return learned ? -limit().capacity() : Double.NEGATIVE_INFINITY;
     }
 
     @Override
