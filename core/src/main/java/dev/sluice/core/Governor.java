@@ -3,6 +3,7 @@ package dev.sluice.core;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
+import dev.sluice.core.quota.AnswerAge;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
@@ -813,6 +814,11 @@ public final class Governor implements AutoCloseable {
                 waitedNanos,
                 route.scope,
                 route.tenantCounters);
+        long[] marks = new long[buckets.length];
+        for (int i = 0; i < buckets.length; i++) {
+            marks[i] = buckets[i].admittedTotal();
+        }
+        permit.admittedMarks = marks;
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
         }
@@ -1247,10 +1253,20 @@ public final class Governor implements AutoCloseable {
      * it counts in one scope from now on.
      */
     public void learn(CallContext call, List<LearnedBudget> budgets, String organization) {
+        learn(call, budgets, organization, null);
+    }
+
+    /**
+     * As {@link #learn(CallContext, List, String)}, for the answer to the call {@code answered} was
+     * admitted for (null when not known): what remained is read as of now, less what Sluice admitted
+     * after that call and plus what refilled since (see {@link AnswerAge}).
+     */
+    public void learn(CallContext call, List<LearnedBudget> budgets, String organization, Permit answered) {
         if (budgets.isEmpty() && organization == null) {
             return;
         }
         underLock(nowNanos -> {
+            AnswerAge age = answered == null ? AnswerAge.CURRENT : answered.answerAge(nowNanos);
             long nowMillis = clock.epochMillis();
             if (organization != null) {
                 routes.adoptOrganization(call, organization, nowNanos);
@@ -1258,7 +1274,8 @@ public final class Governor implements AutoCloseable {
             ProviderScope scope = route(call).scope;
             for (LearnedBudget b : budgets) {
                 long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(call, b);
-                scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, nowNanos, nowMillis);
+                scope.learn(
+                        b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, age, nowNanos, nowMillis);
             }
             return null;
         });

@@ -1,6 +1,7 @@
 package dev.sluice.core;
 
 import dev.sluice.config.Dimension;
+import dev.sluice.core.quota.AnswerAge;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.ProviderScope;
 import java.lang.invoke.MethodHandles;
@@ -86,6 +87,13 @@ public final class Permit extends Admission {
 
     Permit leaseNext;
     boolean inLeaseList;
+
+    /**
+     * Each bucket's {@link Bucket#admittedTotal()} just after this admission (same index as
+     * {@link #buckets}), so its answer's figures can be read as of when they arrive; null for a
+     * lane admission (its figures are read as current).
+     */
+    long[] admittedMarks;
 
     /** Whether this permit is its provider scope's probe after a pause (guarded by the lock). */
     boolean probe;
@@ -187,6 +195,12 @@ public final class Permit extends Admission {
 
     ProviderScope scope() {
         return scope;
+    }
+
+    /** How old an answer to this call is at {@code nowNanos}, for reading its figures (lock held). */
+    AnswerAge answerAge(long nowNanos) {
+        long[] marks = admittedMarks;
+        return marks == null ? AnswerAge.CURRENT : new AnswerAge(nowNanos - admittedNanos, buckets, marks);
     }
 
     /** What this permit charged the bucket, 0 when it did not charge it. */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * share from the provider's own figures, paces under what it leaves, and gives the room back when
  * the neighbour goes. Driven on a fake clock against a model of the provider (a token bucket of
  * 600 requests a minute, counting each call when it arrives and reporting {@code remaining} in
- * the answer a second later).
+ * the answer a second later, as a sync call's answer does).
  */
 class ExternalShareTest extends GovernorFixture {
 
@@ -35,10 +35,25 @@ class ExternalShareTest extends GovernorFixture {
         long refused;
     }
 
+    /** An answer on its way back: when it arrives, what it says remained, and the call it answers. */
+    private static final class Answer {
+        final long dueMillis;
+        final long remaining;
+        final boolean refused;
+        final Permit permit;
+
+        Answer(long dueMillis, long remaining, boolean refused, Permit permit) {
+            this.dueMillis = dueMillis;
+            this.remaining = remaining;
+            this.refused = refused;
+            this.permit = permit;
+        }
+    }
+
     /** The provider, the neighbour and Sluice's callers (always more than the budget allows). */
     private final class Run {
         double providerLevel = CAPACITY;
-        final ArrayDeque<long[]> answers = new ArrayDeque<>(); // {dueMillis, remaining at arrival}
+        final ArrayDeque<Answer> answers = new ArrayDeque<>();
         long nowMillis;
 
         Span run(Duration length, double neighbourShare) {
@@ -49,15 +64,17 @@ class ExternalShareTest extends GovernorFixture {
                 nowMillis += STEP_MILLIS;
                 providerLevel = Math.min(CAPACITY, providerLevel + RATE_PER_SECOND * STEP_MILLIS / 1000.0);
                 providerLevel = Math.max(0, providerLevel - neighbourShare * RATE_PER_SECOND * STEP_MILLIS / 1000.0);
-                while (!answers.isEmpty() && answers.peek()[0] <= nowMillis) {
-                    long[] a = answers.poll();
+                while (!answers.isEmpty() && answers.peek().dueMillis <= nowMillis) {
+                    Answer a = answers.poll();
                     governor.learn(
                             call(),
-                            List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, a[1], 60_000)),
-                            "org-shared");
-                    if (a[2] == 1) {
+                            List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, a.remaining, 60_000)),
+                            "org-shared",
+                            a.permit);
+                    if (a.refused) {
                         governor.capacityRefused(call(), REQUESTS);
                     }
+                    a.permit.settle(Usage.NONE);
                 }
                 Admission a;
                 while ((a = governor.tryAdmit(call(), Demand.oneRequest())).isAdmitted()) {
@@ -68,8 +85,7 @@ class ExternalShareTest extends GovernorFixture {
                         providerLevel -= 1;
                         span.admitted++;
                     }
-                    a.permit().settle(Usage.NONE);
-                    answers.add(new long[] {nowMillis + 1_000, (long) Math.floor(providerLevel), refused ? 1 : 0});
+                    answers.add(new Answer(nowMillis + 1_000, (long) Math.floor(providerLevel), refused, a.permit()));
                 }
             }
             return span;

@@ -293,7 +293,7 @@ public final class ExchangeGovernance implements Governance {
             int status = t.status(response);
             Headers headers = Headers.of(t.responseHeaders(response));
             long nowMillis = governor.clock().epochMillis();
-            learn(call, headers, nowMillis);
+            learn(call, permit, headers, nowMillis);
             if (status >= 200 && status < 300) {
                 governor.providerAnswered(permit, true);
                 observer.headersKnown(headers);
@@ -466,7 +466,7 @@ public final class ExchangeGovernance implements Governance {
         }
     }
 
-    private void learn(PreparedCall call, Headers headers, long nowMillis) {
+    private void learn(PreparedCall call, Permit answered, Headers headers, long nowMillis) {
         if (!call.provider.learnFromHeaders()) {
             return;
         }
@@ -481,7 +481,7 @@ public final class ExchangeGovernance implements Governance {
             budgets.add(
                     new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
-        governor.learn(call.context, budgets, organization);
+        governor.learn(call.context, budgets, organization, answered);
     }
 
     private void explain(PreparedCall call, String outcome, String explanation) {

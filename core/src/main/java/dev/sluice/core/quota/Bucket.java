@@ -24,6 +24,11 @@ public abstract class Bucket {
 
     /** Amount currently reserved and not yet settled (for JMX and leak checks). */
     private long reserved;
+    /**
+     * Everything admissions ever reserved here (lane admissions once registered): a running count,
+     * so an answer's figures can be aged by what was admitted after the call they describe.
+     */
+    private long admittedTotal;
 
     /** The waiter that has first claim on this bucket's returning room (see the scheduler). */
     private Object claimant;
@@ -312,11 +317,23 @@ public abstract class Bucket {
 
     final void addReserved(long delta) {
         reserved += delta;
+        if (delta > 0) {
+            admittedTotal += delta;
+        }
+    }
+
+    /**
+     * What admissions have reserved here since the bucket was made (see {@link #admittedTotal}):
+     * the difference of two readings is what was admitted between them. Lock held.
+     */
+    public final long admittedTotal() {
+        return admittedTotal;
     }
 
     /** Records a reservation against this bucket (bookkeeping for {@link #reserved()}). */
     public final long reserve(long amount, long nowNanos, long nowMillis) {
         reserved += amount;
+        admittedTotal += amount;
         return take(amount, nowNanos, nowMillis);
     }
 

@@ -90,6 +90,23 @@ public final class ProviderScope {
             long ceiling,
             long nowNanos,
             long nowMillis) {
+        learn(budgetName, dimension, limit, remaining, windowMillis, ceiling, AnswerAge.CURRENT, nowNanos, nowMillis);
+    }
+
+    /**
+     * As {@link #learn(String, Dimension, long, long, long, long, long, long)}, for an answer of
+     * that {@code age}: its {@code remaining} is read as of now (see {@link AnswerAge}).
+     */
+    public void learn(
+            String budgetName,
+            Dimension dimension,
+            long limit,
+            long remaining,
+            long windowMillis,
+            long ceiling,
+            AnswerAge age,
+            long nowNanos,
+            long nowMillis) {
         if (windowMillis <= 0 || (limit <= 0 && remaining < 0)) {
             return;
         }
@@ -139,10 +156,11 @@ public final class ProviderScope {
             ExternalShare others = externalShareOf(bucket);
             Limit l = bucket.limit();
             long view = bucket.roomAsCounted(nowNanos, nowMillis);
-            if (others != null && others.observe(view, remaining, l.capacity(), l.windowNanos(), nowNanos)) {
+            long remainingNow = age.remainingNow(bucket, remaining, others == null ? 0 : others.share());
+            if (others != null && others.observe(view, remainingNow, l.capacity(), l.windowNanos(), nowNanos)) {
                 bucket.setExternalShare(others.share(), nowNanos, nowMillis);
             }
-            bucket.lowerRoomTo(remaining, nowNanos, nowMillis);
+            bucket.lowerRoomTo(remainingNow, nowNanos, nowMillis);
         }
         record(bucket, limit, remaining);
     }

@@ -229,7 +229,7 @@ final class TokenBucket extends Bucket {
         // the provider's level, less the transit allowance this mirror keeps back
         double mirrored = remaining - (limit().burst() - ceiling);
         if (level > mirrored) {
-            level = mirrored;
+            level = Math.max(mirrored, debtFloor());
         }
     }
 

@@ -1,0 +1,92 @@
+package dev.sluice.core;
+
+import static dev.sluice.config.Dimension.REQUESTS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.quota.Bucket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A provider's {@code remaining} is counted when the answered call arrived, and read when its answer
+ * comes back: calls Sluice admitted in between are already off Sluice's own view but not in that
+ * figure. The figure is read as of now, so those calls are not admitted a second time.
+ */
+class StaleAnswerTest extends GovernorFixture {
+
+    private static final long CAPACITY = 600; // a minute: 10 a second
+
+    private static CallContext call() {
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("t")
+                .apiKeyId("k_1")
+                .build();
+    }
+
+    private static List<Governor.LearnedBudget> remaining(long remaining) {
+        return List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
+    }
+
+    private Bucket learnedBucket() {
+        return governor.providerScopes().get(0).learnedBuckets()[0];
+    }
+
+    private long roomAsCounted() {
+        return learnedBucket().roomAsCounted(clock.nanoTime(), clock.epochMillis()); // one thread: no lock needed
+    }
+
+    @Test
+    void anAnswerCountedBeforeCallsAdmittedSinceLowersTheRoomByThemToo() {
+        governor();
+        governor.learn(call(), remaining(CAPACITY), "org-1");
+        Permit answered = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        List<Permit> since = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            since.add(governor.tryAdmit(call(), Demand.oneRequest()).permit());
+        }
+        clock.advance(Duration.ofSeconds(1));
+
+        // someone Sluice cannot see took 200 before the answered call arrived
+        long counted = CAPACITY - 200 - 1;
+        governor.learn(call(), remaining(counted), "org-1", answered);
+
+        // what is left now: the figure, plus a second's refill, less the 20 admitted since
+        long expected = counted + 10 - 20;
+        assertThat(roomAsCounted()).isBetween(expected - 2, expected + 1);
+        answered.settle(Usage.NONE);
+        since.forEach(p -> p.settle(Usage.NONE));
+    }
+
+    @Test
+    void anAnswerReadAsCurrentLowersTheRoomToItsFigure() {
+        governor();
+        governor.learn(call(), remaining(CAPACITY), "org-1");
+        Permit answered = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        for (int i = 0; i < 20; i++) {
+            governor.tryAdmit(call(), Demand.oneRequest()).permit().settle(Usage.NONE);
+        }
+        long counted = CAPACITY - 200 - 1;
+        governor.learn(call(), remaining(counted), "org-1");
+
+        assertThat(roomAsCounted()).isBetween(counted - 1, counted);
+        answered.settle(Usage.NONE);
+    }
+
+    @Test
+    void aCallAdmittedThroughAnotherScopeReadsTheFigureAsItIs() {
+        governor();
+        Permit beforeTheScopeWasKnown =
+                governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        governor.learn(call(), remaining(CAPACITY), "org-1");
+        for (int i = 0; i < 20; i++) {
+            governor.tryAdmit(call(), Demand.oneRequest()).permit().settle(Usage.NONE);
+        }
+        governor.learn(call(), remaining(300), "org-1", beforeTheScopeWasKnown);
+
+        assertThat(roomAsCounted()).isBetween(299L, 300L);
+        beforeTheScopeWasKnown.settle(Usage.NONE);
+    }
+}
