@@ -413,9 +413,6 @@ class FieldScenariosIT {
         return run;
     }
 
-    @Disabled("until a learned remaining is read as old as its answer (issue 16, stale headers): three runs gave"
-            + " 0, 0 and 1 provider 429 in 40 to 41 attempts; at this size the 1 % bound means none, and the one"
-            + " at 4 s came after Sluice lowered its bucket to a remaining counted before calls it had admitted since")
     @Test
     void e_anthropicStreamingColdStartSixThreads() throws Exception {
         anthropicStreaming(false);
