@@ -1425,15 +1425,21 @@ public final class Governor implements AutoCloseable {
 
     /** The provider answered an attempt made with this permit; a probe's answer opens or keeps the pause. */
     public void providerAnswered(Permit permit, boolean accepted) {
-        // Only a probe's answer changes anything. The flag was set before the permit reached its
-        // caller and only this call clears it, so reading it first spares every other answer the lock.
-        if (!permit.probe) {
+        ProviderScope scope = permit.scope();
+        boolean raisesPace = scope != null && scope.answered(accepted, clock.nanoTime());
+        // Otherwise only a probe's answer changes anything. The flag was set before the permit
+        // reached its caller and only this call clears it, so reading it first spares every other
+        // answer the lock.
+        if (!permit.probe && !raisesPace) {
             return;
         }
         underLock(nowNanos -> {
             if (permit.probe) {
                 permit.probe = false;
                 permit.scope().probeAnswered(accepted);
+            }
+            if (raisesPace) {
+                scope.answerRaisesPace(nowNanos, clock.epochMillis());
             }
             return null;
         });

@@ -28,6 +28,11 @@ public final class ProviderScope {
     /** What others take of each learned budget (same index); see {@link ExternalShare}. */
     private volatile ExternalShare[] externalShares = new ExternalShare[0];
 
+    /** The pace 429s set where answers carry no rate-limit headers (null until the first such refusal). */
+    private volatile AdaptivePace adaptivePace;
+    /** How fast calls were answered lately, to size that pace. */
+    private final RecentRate answers = new RecentRate();
+
     private long pausedUntilNanos;
     /**
      * Until when calls wait for the first answer of a scope Sluice knew nothing about (its first
@@ -173,6 +178,10 @@ public final class ProviderScope {
      * @param limiter the dimension the provider said ran out, or null
      */
     public void refusedDespiteRoom(Dimension limiter, long nowNanos, long nowMillis) {
+        if (knowsNoHeaders()) {
+            paceByRefusals(nowNanos, nowMillis);
+            return;
+        }
         Bucket[] buckets = learned;
         for (int i = 0; i < buckets.length && i < externalShares.length; i++) {
             if (limiter != null && buckets[i].limit().dimension() != limiter) {
@@ -181,6 +190,82 @@ public final class ProviderScope {
             externalShares[i].surprised();
             buckets[i].setExternalShare(externalShares[i].share(), nowNanos, nowMillis);
         }
+    }
+
+    /** Whether nothing was learned from this scope's headers: its answers carry none (or none yet). */
+    private boolean knowsNoHeaders() {
+        AdaptivePace pace = adaptivePace;
+        for (Bucket b : learned) {
+            if (pace == null || b != pace.bucket()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A refusal where no headers tell the limits: 429s alone drive the pace (see {@link
+     * AdaptivePace}), starting at half the rate Sluice was sending at.
+     */
+    private void paceByRefusals(long nowNanos, long nowMillis) {
+        double sent = answers.perMinute(nowNanos);
+        AdaptivePace pace = adaptivePace;
+        if (pace != null) {
+            pace.refused(sent, nowNanos, nowMillis);
+            return;
+        }
+        Bucket bucket = startPace(AdaptivePace.firstPace(sent), nowNanos, nowMillis);
+        // the refused call took what was there: start empty, so the next call waits its turn
+        bucket.lowerRoomTo(0, nowNanos, nowMillis);
+    }
+
+    /** Adds the bucket of a pace set by refusals, at {@code first} calls a minute. Lock held. */
+    private Bucket startPace(long first, long nowNanos, long nowMillis) {
+        long burst = AdaptivePace.burstOf(first);
+        LimitSpec spec = LimitSpec.builder(displayName + ":" + AdaptivePace.BUDGET_NAME, Dimension.REQUESTS, first)
+                .window(Duration.ofMillis(AdaptivePace.WINDOW_MILLIS))
+                .burst(burst >= first ? 0 : burst)
+                .source(LimitSpec.Source.LEARNED)
+                .build();
+        Bucket bucket = Limit.forScope(spec, displayName, nowNanos, nowMillis, guarantees, placement)
+                .buckets()
+                .iterator()
+                .next();
+        adaptivePace = AdaptivePace.over(bucket, nowNanos);
+        Bucket[] grown = Arrays.copyOf(learned, learned.length + 1);
+        grown[grown.length - 1] = bucket;
+        reportedLimits = Arrays.copyOf(reportedLimits, grown.length);
+        reportedLimits[grown.length - 1] = -1;
+        reportedRemaining = Arrays.copyOf(reportedRemaining, grown.length);
+        reportedRemaining[grown.length - 1] = -1;
+        externalShares = Arrays.copyOf(externalShares, grown.length);
+        externalShares[grown.length - 1] = new ExternalShare();
+        learned = grown;
+        return bucket;
+    }
+
+    /**
+     * The provider answered a call of this scope: counted for the pace 429s set; true when an
+     * accepted answer is due to raise that pace ({@link #answerRaisesPace}, under the lock). Any thread.
+     */
+    public boolean answered(boolean accepted, long nowNanos) {
+        answers.record(nowNanos);
+        AdaptivePace pace = adaptivePace;
+        return accepted && pace != null && pace.increaseDue(nowNanos);
+    }
+
+    /** An accepted answer raises the pace 429s set by what the time since the last rise earned. Lock held. */
+    public void answerRaisesPace(long nowNanos, long nowMillis) {
+        AdaptivePace pace = adaptivePace;
+        if (pace != null) {
+            pace.accepted(nowNanos, nowMillis);
+        }
+    }
+
+    /** The pace 429s set, in calls a minute, or -1 when the scope has none (its answers carry headers). */
+    public long paceFromRefusals() {
+        AdaptivePace pace = adaptivePace;
+        return pace == null ? -1 : pace.bucket().limit().capacity();
     }
 
     /** What a learned budget holds now, for a state file. Lock held. */
@@ -210,6 +295,13 @@ public final class ProviderScope {
             return;
         }
         long room = refilledRoom(b.room, b.capacity, b.windowMillis, b.externalShare, elapsedMillis);
+        if (AdaptivePace.BUDGET_NAME.equals(b.name)) {
+            // a pace set by refusals comes back as one, so it goes on adapting
+            if (adaptivePace == null && learned.length == 0) {
+                startPace(b.capacity, nowNanos, nowMillis).lowerRoomTo(room, nowNanos, nowMillis);
+            }
+            return;
+        }
         learn(
                 b.name,
                 b.dimension,

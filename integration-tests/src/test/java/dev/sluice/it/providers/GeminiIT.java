@@ -57,4 +57,51 @@ class GeminiIT {
             assertThat(c.admitted()).isEqualTo((long) threads * calls);
         }
     }
+
+    /**
+     * No config: Gemini's answers carry no rate-limit headers, so Sluice knows its limit only from
+     * its 429s, and paces by them (additive increase, multiplicative decrease). A hidden limit of
+     * 6 calls a second (5 at once), 6 threads of 20 calls, with the agent and without.
+     */
+    @Test
+    void aHiddenQuotaIsPacedFromItsRefusalsAlone() throws Exception {
+        long without = hiddenQuota(false);
+        long with = hiddenQuota(true);
+        assertThat(with)
+                .as("provider 429s with the agent (%d without)", without)
+                .isLessThanOrEqualTo(without / 4);
+    }
+
+    private static long hiddenQuota(boolean agent) throws Exception {
+        int threads = 6;
+        int calls = 20;
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.GEMINI)
+                .limit(dev.sluice.simulator.Limit.perMinute(Dimension.REQUESTS, 360)
+                        .burst(5))
+                .inputTokensPerMinute(1_000_000)
+                .firstByteLatency(Duration.ofMillis(20))
+                .latencyPerToken(Duration.ofMillis(2))
+                .start()) {
+            ForkedApp app = ForkedApp.of(GeminiApp.class)
+                    .timeout(Duration.ofSeconds(150))
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .args(LoopbackHosts.url(HOST, sim.port(), "/"), threads, calls);
+            if (agent) {
+                app.withAgent(null);
+            }
+            ForkedApp.Result r = app.run().assertOk();
+            JsonNode s = r.summary();
+            Counts c = sim.ledger().counts();
+            System.out.printf("gemini, hidden limit, %s the agent: %s%n  %s%n", agent ? "with" : "without", c, s);
+            if (agent) {
+                assertThat(s.get("completed").asLong()).isEqualTo((long) threads * calls);
+                assertThat(c.admitted()).isEqualTo((long) threads * calls);
+                assertThat(100.0 * c.rejected() / (c.admitted() + c.rejected()))
+                        .as("provider 429s, %% of attempts: %s", c)
+                        .isLessThanOrEqualTo(10.0);
+            }
+            return c.rejected();
+        }
+    }
 }
