@@ -115,7 +115,7 @@ class AdaptivePaceTest extends GovernorFixture {
         // without a pace 8 callers would send 40 a second; with it, few calls meet a 429
         assertThat(paceAfterFirst).isPositive();
         assertThat(steady.percentRefused()).isLessThanOrEqualTo(5.0);
-        // AIMD keeps the average between half the limit and the limit
+        // the pace saws between 70 % of the limit and the limit
         assertThat(steady.accepted).isGreaterThanOrEqualTo((long) (0.6 * 240));
         // the provider allows more: the pace climbs after it
         // (steady spans two minutes, raisedSteady one: twice the calls a minute)

@@ -3,11 +3,14 @@ package dev.sluice.core.quota;
 /**
  * A pace for a provider scope whose answers carry no rate-limit headers (Gemini, Vertex AI, a
  * fixed-window gateway): its 429s alone tell Sluice it sends too fast, so it adapts the way TCP
- * does. A refusal halves the pace, from the rate Sluice was actually sending at (or the pace, if
- * lower), at most once a second, since the calls already in flight meet the same limit; every
- * second with answers and no refusal adds back a thirtieth of the halved pace, so the pace climbs
- * back to where it was refused in about 30 s, and beyond while the provider keeps accepting. A pace
- * above what Sluice sends never binds, so as the evidence fades the room comes back by itself.
+ * does. A refusal cuts the pace to {@link #DECREASE} of the rate Sluice was actually sending at (or
+ * of the pace, if lower), at most once a second, since the calls already in flight meet the same
+ * limit; every second with answers and no refusal adds back a share of the cut, so the pace climbs
+ * back to where it was refused in about {@value #CLIMB_SECONDS} s; past that point it probes upwards
+ * by {@link #PROBE} a second while the provider keeps accepting (the shape of TCP CUBIC: a careful
+ * climb back to the last known limit, a quick search beyond it, which also corrects a first
+ * estimate made on too few answers). A pace above what Sluice sends never binds, so as the evidence
+ * fades the room comes back by itself.
  *
  * <p>The pace is a learned requests-per-minute bucket of the scope, so it is queued on, shown and
  * saved like any other. Guarded by the governor's lock.
@@ -20,6 +23,12 @@ final class AdaptivePace {
     private static final long BURST_SECONDS = 2;
 
     private static final long SECOND = 1_000_000_000L;
+    /** What a refusal leaves of the pace. */
+    static final double DECREASE = 0.7;
+    /** Seconds of accepted answers to climb back from a cut to where the refusal came. */
+    static final long CLIMB_SECONDS = 15;
+    /** How much a second of accepted answers adds past the pace of the last refusal. */
+    static final double PROBE = 0.25;
     /** The pace never drops below this many calls a minute. */
     private static final long FLOOR = 2;
     /** Far above any provider's request limit; the pace stops climbing there. */
@@ -28,19 +37,26 @@ final class AdaptivePace {
     private final Bucket bucket;
     private long lastDecreaseNanos;
     private long lastIncreaseNanos;
-    /** Calls a minute added per second without refusal. */
+    /** Calls a minute added per second without refusal, up to {@link #refusedAt}. */
     private double stepPerSecond;
+    /** The rate (calls a minute) Sluice was sending at when the last refusal came. */
+    private double refusedAt;
 
     private AdaptivePace(Bucket bucket, long nowNanos) {
         this.bucket = bucket;
+        this.refusedAt = bucket.limit().capacity() / DECREASE;
         this.lastDecreaseNanos = nowNanos;
         this.lastIncreaseNanos = nowNanos;
-        this.stepPerSecond = Math.max(0.5, bucket.limit().capacity() / 30.0);
+        this.stepPerSecond = stepAfterCut(bucket.limit().capacity());
     }
 
-    /** The pace after the first refusal, from the rate Sluice sent at: half of it. */
+    /** The pace after the first refusal, from the rate Sluice sent at. */
     static long firstPace(double sentPerMinute) {
-        return clamp(sentPerMinute / 2);
+        return clamp(sentPerMinute * DECREASE);
+    }
+
+    private static double stepAfterCut(long pace) {
+        return Math.max(0.5, pace * (1 / DECREASE - 1) / CLIMB_SECONDS);
     }
 
     static AdaptivePace over(Bucket bucket, long nowNanos) {
@@ -55,17 +71,18 @@ final class AdaptivePace {
         return Math.max(1, pace * BURST_SECONDS / 60);
     }
 
-    /** A refusal: halve, unless the pace was already halved within the last second. */
+    /** A refusal: cut the pace, unless it was already cut within the last second. */
     void refused(double sentPerMinute, long nowNanos, long nowMillis) {
         if (nowNanos - lastDecreaseNanos < SECOND) {
             return;
         }
         long pace = bucket.limit().capacity();
-        long halved = clamp(Math.min(pace, sentPerMinute) / 2);
-        set(halved, nowNanos, nowMillis);
+        refusedAt = Math.min(pace, sentPerMinute);
+        long cut = clamp(refusedAt * DECREASE);
+        set(cut, nowNanos, nowMillis);
         lastDecreaseNanos = nowNanos;
         lastIncreaseNanos = nowNanos;
-        stepPerSecond = Math.max(0.5, halved / 30.0);
+        stepPerSecond = stepAfterCut(cut);
     }
 
     /** Whether an accepted answer at {@code nowNanos} should raise the pace (a second went by). Any thread. */
@@ -82,7 +99,8 @@ final class AdaptivePace {
         // at most a few seconds' worth: seconds with no answer at all earned nothing
         double seconds = Math.min(5.0, (double) elapsed / SECOND);
         long pace = bucket.limit().capacity();
-        set(clamp(pace + stepPerSecond * seconds), nowNanos, nowMillis);
+        double next = pace < refusedAt ? pace + stepPerSecond * seconds : pace * Math.pow(1 + PROBE, seconds);
+        set(clamp(Math.max(next, pace + 1)), nowNanos, nowMillis);
         lastIncreaseNanos = nowNanos;
     }
 

@@ -205,7 +205,7 @@ public final class ProviderScope {
 
     /**
      * A refusal where no headers tell the limits: 429s alone drive the pace (see {@link
-     * AdaptivePace}), starting at half the rate Sluice was sending at.
+     * AdaptivePace}), starting under the rate Sluice was sending at.
      */
     private void paceByRefusals(long nowNanos, long nowMillis) {
         double sent = answers.perMinute(nowNanos);
