@@ -222,7 +222,9 @@ final class StatusView {
     /** Each provider scope: whose budget it is (an organization, or a key until one is named) and what others take. */
     private static void scopes(MBeanServerConnection c, StringBuilder out) throws IOException {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"SCOPE", "ORGANIZATION", "KEY", "LEARNED LIMITS", "PAUSED FOR", "OTHERS TAKE"});
+        rows.add(new String[] {
+            "SCOPE", "ORGANIZATION", "KEY", "LEARNED LIMITS", "PAUSED FOR", "OTHERS TAKE", "PACED BY 429S"
+        });
         int total = 0;
         for (ObjectName n : names(c, "Provider")) {
             ProviderMXBean p = JMX.newMXBeanProxy(c, n, ProviderMXBean.class);
@@ -235,7 +237,8 @@ final class StatusView {
                         s.getApiKeyId(),
                         Integer.toString(s.getLearnedLimits()),
                         s.getPausedForMillis() == 0 ? "-" : s.getPausedForMillis() + " ms",
-                        percent(s.getExternalShare())
+                        percent(s.getExternalShare()),
+                        s.getPacedBy429sPerMinute() < 0 ? "-" : s.getPacedBy429sPerMinute() + "/min"
                     });
                 }
             }

@@ -190,7 +190,8 @@ final class ProviderBean implements ProviderMXBean {
                     beans.governance().retryBudgetRemaining(s.key()),
                     estimateError(s),
                     s.learnedBuckets().length,
-                    s.externalShare()));
+                    s.externalShare(),
+                    s.paceFromRefusals()));
         }
         return rows;
     }

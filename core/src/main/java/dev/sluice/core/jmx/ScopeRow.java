@@ -18,6 +18,7 @@ public final class ScopeRow {
     private final double inputEstimateError;
     private final int learnedLimits;
     private final double externalShare;
+    private final long pacedBy429sPerMinute;
 
     public ScopeRow(
             String scope,
@@ -28,7 +29,8 @@ public final class ScopeRow {
             double retryBudgetRemaining,
             double inputEstimateError,
             int learnedLimits,
-            double externalShare) {
+            double externalShare,
+            long pacedBy429sPerMinute) {
         this.scope = scope;
         this.apiKeyId = apiKeyId;
         this.organization = organization;
@@ -38,6 +40,7 @@ public final class ScopeRow {
         this.inputEstimateError = inputEstimateError;
         this.learnedLimits = learnedLimits;
         this.externalShare = externalShare;
+        this.pacedBy429sPerMinute = pacedBy429sPerMinute;
     }
 
     /** Rebuilds a row read from a JMX connection (what MXBean proxies call). */
@@ -51,7 +54,8 @@ public final class ScopeRow {
                 (Double) d.get("retryBudgetRemaining"),
                 (Double) d.get("inputEstimateError"),
                 (Integer) d.get("learnedLimits"),
-                d.containsKey("externalShare") ? (Double) d.get("externalShare") : 0.0);
+                d.containsKey("externalShare") ? (Double) d.get("externalShare") : 0.0,
+                d.containsKey("pacedBy429sPerMinute") ? (Long) d.get("pacedBy429sPerMinute") : -1L);
     }
 
     /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}. */
@@ -103,5 +107,14 @@ public final class ScopeRow {
      */
     public double getExternalShare() {
         return externalShare;
+    }
+
+    /**
+     * The pace, in calls a minute, that the provider's 429s alone set for a scope whose answers carry
+     * no rate-limit headers (Gemini, Vertex AI, a fixed-window gateway): cut on a refusal, raised
+     * while calls are accepted. -1 when the scope has none.
+     */
+    public long getPacedBy429sPerMinute() {
+        return pacedBy429sPerMinute;
     }
 }
