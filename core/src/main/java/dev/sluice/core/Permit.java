@@ -197,6 +197,14 @@ public final class Permit extends Admission {
         return scope;
     }
 
+    /**
+     * The key of the provider scope this call was admitted in: the organization's once an answer
+     * named it, else the call's own (provider, key, model).
+     */
+    public String providerScopeKey() {
+        return scope != null ? scope.key() : context.providerScopeKey();
+    }
+
     /** How old an answer to this call is at {@code nowNanos}, for reading its figures (lock held). */
     AnswerAge answerAge(long nowNanos) {
         long[] marks = admittedMarks;

@@ -278,7 +278,7 @@ public final class ExchangeGovernance implements Governance {
         ProviderCounters c = counters(call.provider.name());
         c.attempts.increment();
         if (call.attempts == 1) {
-            budget(call).firstAttempt(governor.clock().nanoTime());
+            budget(call, permit).firstAttempt(governor.clock().nanoTime());
         } else {
             c.retries.increment();
         }
@@ -310,7 +310,7 @@ public final class ExchangeGovernance implements Governance {
             if (!enforce) {
                 return Step.respond(t.handBack(response, Step.NO_HEADERS));
             }
-            RetryDecision decision = retryOrStop(call, error);
+            RetryDecision decision = retryOrStop(call, permit, error);
             GatewayDecision stopped = handedBackAs(decision);
             explain(
                     call,
@@ -415,7 +415,7 @@ public final class ExchangeGovernance implements Governance {
             ProviderError overload = ProviderError.builder(OutcomeClass.RETRYABLE_OVERLOAD)
                     .message(String.valueOf(error.getMessage()))
                     .build();
-            RetryDecision decision = retryOrStop(call, overload);
+            RetryDecision decision = retryOrStop(call, permit, overload);
             return decision.retries() ? retryStep(call, decision) : Step.fail(error);
         } catch (Throwable fault) {
             fault(call, "handling a failed attempt", fault);
@@ -424,12 +424,12 @@ public final class ExchangeGovernance implements Governance {
     }
 
     /** The one retry decision ({@link RetryDecision#decide}) for this call's attempt, counted. */
-    private RetryDecision retryOrStop(PreparedCall call, ProviderError error) {
+    private RetryDecision retryOrStop(PreparedCall call, Permit permit, ProviderError error) {
         long hintNanos = error.hasWaitHint() ? error.retryAfterMillis() * 1_000_000L : -1;
         RetryDecision.Attempt attempt = new RetryDecision.Attempt(
                 error.outcome(), hintNanos, call.attempts, call.transport.isCancelled(), call.deadlineNanos);
         RetryDecision decision = RetryDecision.decide(
-                attempt, retryPolicy, budget(call), governor.clock().nanoTime());
+                attempt, retryPolicy, budget(call, permit), governor.clock().nanoTime());
         if (decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED) {
             counters(call.provider.name()).retryBudgetExhausted.increment();
         }
@@ -524,9 +524,13 @@ public final class ExchangeGovernance implements Governance {
                 call.route, call.facts, usage.reportedByProvider() ? usage.inputTokens() : -1, usage.outputTokens());
     }
 
-    private RetryBudget budget(PreparedCall call) {
-        return budgets.get(
-                call.context.providerScopeKey(), k -> new RetryBudget(budgetRatio, budgetFloorPerSecond, budgetWindow));
+    /**
+     * The retry budget of the provider scope the attempt was admitted in: an organization's once an
+     * answer named it, so the keys of one organization share one budget, as they share its limits.
+     */
+    private RetryBudget budget(PreparedCall call, Permit permit) {
+        String scope = permit == null ? call.context.providerScopeKey() : permit.providerScopeKey();
+        return budgets.get(scope, k -> new RetryBudget(budgetRatio, budgetFloorPerSecond, budgetWindow));
     }
 
     /**

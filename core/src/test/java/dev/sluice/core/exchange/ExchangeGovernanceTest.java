@@ -133,6 +133,31 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void theKeysOfOneOrganizationShareOneRetryBudget() {
+        // no share of first attempts, one retry in the window: whichever key spends it, it is gone
+        ExchangeGovernance engine = engine(Mode.ENFORCE, 0.0, 0.1);
+        for (String key : List.of("key-a", "key-b")) {
+            ScriptedTransport named =
+                    new ScriptedTransport(URL, "x").header("x-key", key).answer(200, "in=1 out=1", "x-org", "org-1");
+            response(engine.execute(named)).read();
+        }
+        ScriptedTransport a = new ScriptedTransport(URL, "x")
+                .header("x-key", "key-a")
+                .answer(503, "busy", "x-org", "org-1")
+                .answer(200, "in=1 out=1", "x-org", "org-1");
+        response(engine.execute(a)).read();
+        assertThat(a.attempts()).as("key-a spends the organization's retry").isEqualTo(2);
+
+        ScriptedTransport b = new ScriptedTransport(URL, "x")
+                .header("x-key", "key-b")
+                .answer(503, "busy", "x-org", "org-1")
+                .answer(200, "in=1 out=1", "x-org", "org-1");
+        ScriptedTransport.Response r = response(engine.execute(b));
+        assertThat(b.attempts()).as("key-b finds it spent").isEqualTo(1);
+        assertThat(r.header("x-sluice-decision")).isEqualTo("retry_budget_exhausted");
+    }
+
+    @Test
     void aConnectionFailureBeforeAResponseIsRetried() {
         ExchangeGovernance engine = engine();
         ScriptedTransport t = new ScriptedTransport(URL, "x")

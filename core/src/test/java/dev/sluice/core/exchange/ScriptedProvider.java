@@ -26,6 +26,12 @@ final class ScriptedProvider implements ProviderAdapter {
 
     boolean failOnRead;
 
+    /** The organization an answer names in {@code x-org}, as OpenAI's {@code openai-organization}. */
+    @Override
+    public String organization(Headers responseHeaders) {
+        return responseHeaders.first("x-org");
+    }
+
     @Override
     public String kind() {
         return "scripted";
