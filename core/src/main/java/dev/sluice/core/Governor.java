@@ -9,6 +9,7 @@ import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.quota.ProviderScope;
+import dev.sluice.core.quota.TenantShares;
 import dev.sluice.core.schedule.ClassQueue;
 import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
@@ -421,7 +422,11 @@ public final class Governor implements AutoCloseable {
         }
         Route.LanePath path = route.lanePath();
         // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
-        if (path == null || !route.scope.openToLane() || route.scope.isEvicted()) {
+        if (path == null
+                || !route.scope.openToLane()
+                || route.scope.isEvicted()
+                || (route.scope.learnedBuckets().length != 0
+                        && !route.scope.tenantShares().laneServes(call.tenant()))) {
             return null;
         }
         int stripe = Lane.stripe();
@@ -603,7 +608,28 @@ public final class Governor implements AutoCloseable {
                 return null;
             }
         }
+        if (fairWait(call, demand, route, nowNanos, nowMillis) != null) {
+            return null;
+        }
         return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
+    }
+
+    /**
+     * Whether a call fits beside the shares of the other tenants using its provider scope now
+     * (see {@link TenantShares}): null when it does, else why and for how long it waits. Lock held.
+     */
+    private TenantShares.Wait fairWait(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
+        Bucket[] learned = route.scope.learnedBuckets();
+        if (learned.length == 0) {
+            return null;
+        }
+        long[] amounts = new long[learned.length];
+        for (int i = 0; i < learned.length; i++) {
+            amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
+        }
+        return route.scope
+                .tenantShares()
+                .waitFor(call.tenant(), weightOf(call.tenant()), learned, amounts, nowNanos, nowMillis);
     }
 
     private Decided enqueue(
@@ -621,6 +647,9 @@ public final class Governor implements AutoCloseable {
             return overflow(call, demand, route, cls, nowNanos, nowMillis, "full");
         }
         Waiter w = new Waiter(call, demand, cls, deadline, nowNanos);
+        route.scope
+                .tenantShares()
+                .waiting(call.tenant(), weightOf(call.tenant()), route.scope.learnedBuckets(), nowNanos, nowMillis);
         queue.add(w);
         deadlines.add(w);
         waiting++;
@@ -654,7 +683,7 @@ public final class Governor implements AutoCloseable {
             long nowNanos = now();
             long nowMillis = clock.epochMillis();
             Route route = route(queued.context);
-            Shortfall s = shortfall(queued.demand, route, nowNanos, nowMillis);
+            Shortfall s = shortfall(queued.context, queued.demand, route, nowNanos, nowMillis);
             return reject(Rejections.forShortfall(
                     GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
         } finally {
@@ -674,7 +703,7 @@ public final class Governor implements AutoCloseable {
             long nowMillis,
             long callerDeadlineNanos,
             Mode m) {
-        Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
+        Shortfall s = shortfall(call, demand, route, nowNanos, nowMillis);
         if (m == Mode.OBSERVE) {
             if (s != null) {
                 stats.onObservedWouldDelay(s.never ? GatewayDecision.NOT_ADMISSIBLE : GatewayDecision.REJECTED_LOCALLY);
@@ -710,7 +739,7 @@ public final class Governor implements AutoCloseable {
             stats.onPassedThrough(cls.name());
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
-        Shortfall s = shortfall(demand, route, nowNanos, nowMillis);
+        Shortfall s = shortfall(call, demand, route, nowNanos, nowMillis);
         return reject(Rejections.forShortfall(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
     }
 
@@ -739,7 +768,7 @@ public final class Governor implements AutoCloseable {
     }
 
     /** What is short for a demand on a route, and until when; null when everything has room. */
-    private Shortfall shortfall(Demand demand, Route route, long nowNanos, long nowMillis) {
+    private Shortfall shortfall(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
         Shortfall worst = null;
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
@@ -761,6 +790,12 @@ public final class Governor implements AutoCloseable {
                 } else if (worst.firstAnswer) {
                     worst = Shortfall.providerGate(worst.nanos); // a bucket is short too: a real shortage
                 }
+            }
+        }
+        if (worst == null) {
+            TenantShares.Wait fair = fairWait(call, demand, route, nowNanos, nowMillis);
+            if (fair != null) {
+                worst = Shortfall.fairShare(fair.bucket, fair.needed, fair.free, fair.nanos);
             }
         }
         return worst;
@@ -819,6 +854,18 @@ public final class Governor implements AutoCloseable {
             marks[i] = buckets[i].admittedTotal();
         }
         permit.admittedMarks = marks;
+        Bucket[] learned = route.scope.learnedBuckets();
+        if (learned.length > 0) {
+            permit.fairCounted = route.scope
+                    .tenantShares()
+                    .admitted(
+                            call.tenant(),
+                            weightOf(call.tenant()),
+                            learned,
+                            learnedAmounts(learned, buckets, amounts),
+                            nowNanos,
+                            nowMillis);
+        }
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
         }
@@ -841,6 +888,20 @@ public final class Governor implements AutoCloseable {
                             "after waiting in the queue"));
         }
         return permit;
+    }
+
+    /** What a call charged each of its scope's learned buckets, from the amounts of its whole path. */
+    private static long[] learnedAmounts(Bucket[] learned, Bucket[] path, long[] amounts) {
+        long[] of = new long[learned.length];
+        for (int j = 0; j < learned.length; j++) {
+            for (int i = path.length - 1; i >= 0; i--) {
+                if (path[i] == learned[j]) {
+                    of[j] = amounts[i];
+                    break;
+                }
+            }
+        }
+        return of;
     }
 
     /**
@@ -987,6 +1048,13 @@ public final class Governor implements AutoCloseable {
             }
             return Verdict.NOT_NOW;
         }
+        TenantShares.Wait fair = fairWait(w.context, w.demand, route, nowNanos, nowMillis);
+        if (fair != null) {
+            // the room is other tenants' share: no claim on it, so they can take it meanwhile
+            w.releaseClaims();
+            noteWake(fair.nanos);
+            return Verdict.NOT_NOW;
+        }
         w.releaseClaims();
         Permit permit = take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos);
         leaveQueue(w, permit, done);
@@ -1032,7 +1100,7 @@ public final class Governor implements AutoCloseable {
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
             return;
         }
-        Shortfall s = shortfall(w.demand, route, nowNanos, nowMillis);
+        Shortfall s = shortfall(w.context, w.demand, route, nowNanos, nowMillis);
         if (s != null && s.firstAnswer) {
             // held only for a cold scope's first answer, which is late: not knowing is no reason to refuse
             w.releaseClaims();

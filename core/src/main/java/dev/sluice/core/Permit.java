@@ -95,6 +95,9 @@ public final class Permit extends Admission {
      */
     long[] admittedMarks;
 
+    /** Whether its scope's tenant shares count this call in flight until it is released (guarded by the lock). */
+    boolean fairCounted;
+
     /** Whether this permit is its provider scope's probe after a pause (guarded by the lock). */
     boolean probe;
 

@@ -132,6 +132,10 @@ final class PermitLedger {
     }
 
     private static void release(Permit p, long nowNanos) {
+        if (p.fairCounted) {
+            p.fairCounted = false;
+            p.scope().tenantShares().ended(p.context().tenant(), nowNanos);
+        }
         Bucket[] buckets = p.buckets;
         long[] amounts = p.amounts;
         for (int i = 0; i < amounts.length; i++) {

@@ -21,18 +21,26 @@ final class Shortfall {
     final boolean never;
     /** Only a cold scope's first answer is awaited: not a shortage Sluice knows of. */
     final boolean firstAnswer;
+    /** The bucket has room, but the rest is other active tenants' fair share. */
+    final boolean fairShare;
 
     Shortfall(Bucket bucket, long needed, long room, long nanos) {
-        this(bucket, needed, room, nanos, false);
+        this(bucket, needed, room, nanos, false, false);
     }
 
-    private Shortfall(Bucket bucket, long needed, long room, long nanos, boolean firstAnswer) {
+    private Shortfall(Bucket bucket, long needed, long room, long nanos, boolean firstAnswer, boolean fairShare) {
         this.bucket = bucket;
         this.needed = needed;
         this.room = room;
         this.nanos = nanos;
         this.never = nanos == Bucket.NEVER;
         this.firstAnswer = firstAnswer;
+        this.fairShare = fairShare;
+    }
+
+    /** The bucket's room beside the other active tenants' shares is short (see {@code TenantShares}). */
+    static Shortfall fairShare(Bucket bucket, long needed, long free, long nanos) {
+        return new Shortfall(bucket, needed, free, nanos, false, true);
     }
 
     /** The provider scope holds calls for this long. */
@@ -42,7 +50,7 @@ final class Shortfall {
 
     /** A cold scope holds calls for its first answer, at most this long. */
     static Shortfall firstAnswer(long nanos) {
-        return new Shortfall(null, 0, 0, nanos, true);
+        return new Shortfall(null, 0, 0, nanos, true, false);
     }
 
     /** The wait in whole milliseconds, rounded up; 0 when it is not a time. */
@@ -58,7 +66,8 @@ final class Shortfall {
         if (bucket == null) {
             return "provider asked to wait " + seconds(nanos);
         }
-        String s = "needs " + needed + ", " + Math.max(0, room) + " free";
+        String s = "needs " + needed + ", " + Math.max(0, room)
+                + (fairShare ? " free beside other tenants' shares" : " free");
         if (never) {
             return s + ", more than the capacity of " + bucket.capacity();
         }

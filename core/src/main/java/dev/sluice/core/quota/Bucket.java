@@ -269,6 +269,14 @@ public abstract class Bucket {
         return isWindowed();
     }
 
+    /**
+     * How fast room comes back with time, per nanosecond, for sharing it fairly between tenants
+     * ({@link TenantShares}); 0 for a bucket whose room does not come back with time alone.
+     */
+    public double refillPerNano() {
+        return 0;
+    }
+
     /** Room with its fraction (token buckets refill continuously), for comparisons with reserves. */
     double exactRoom(long nowNanos, long nowMillis) {
         return room(nowNanos, nowMillis);

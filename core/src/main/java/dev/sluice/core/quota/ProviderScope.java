@@ -33,6 +33,9 @@ public final class ProviderScope {
     /** How fast calls were answered lately, to size that pace. */
     private final RecentRate answers = new RecentRate();
 
+    /** Fair shares of the learned budgets between the tenants using the scope now. */
+    private final TenantShares tenantShares = new TenantShares();
+
     private long pausedUntilNanos;
     /**
      * Until when calls wait for the first answer of a scope Sluice knew nothing about (its first
@@ -70,6 +73,11 @@ public final class ProviderScope {
     /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}. */
     public String displayName() {
         return displayName;
+    }
+
+    /** How the tenants using this scope now share its learned budgets. Lock held, except its lane check. */
+    public TenantShares tenantShares() {
+        return tenantShares;
     }
 
     /** Buckets learned from the provider's headers, charged like the provider charges. */

@@ -76,6 +76,11 @@ final class TokenBucket extends Bucket {
     }
 
     @Override
+    public double refillPerNano() {
+        return ratePerNano();
+    }
+
+    @Override
     public void setExternalShare(double share, long nowNanos, long nowMillis) {
         refillAndTakeBack(nowNanos); // what refilled so far, at the share that held
         ownShare = 1.0 - Math.max(0.0, Math.min(share, ExternalShare.MAX));
