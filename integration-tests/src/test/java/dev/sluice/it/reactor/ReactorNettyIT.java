@@ -1,0 +1,184 @@
+package dev.sluice.it.reactor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.it.harness.ForkedApp;
+import dev.sluice.it.providers.LoopbackHosts;
+import dev.sluice.simulator.Profile;
+import dev.sluice.simulator.Simulator;
+import dev.sluice.simulator.fault.FaultKind;
+import dev.sluice.simulator.ledger.Counts;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reactor Netty under the agent with no config: the raw {@code HttpClient} (blocking callers on
+ * several threads, SSE streams read as a {@code Flux}) and Spring's {@code WebClient} (no Spring
+ * Boot), against the simulator as OpenAI (reached under its real host name) allowing
+ * {@value #REQUESTS_PER_MINUTE} requests a minute, far less than offered: without Sluice a 429
+ * storm. Some subscriptions are cancelled while they wait for admission, some streams after their
+ * first chunk.
+ *
+ * <p>What must hold: every call is governed (the provider bean counts each logical call), the
+ * provider refuses at most 1 % of the attempts, no call is tried more than Sluice's 3 attempts,
+ * every call that was not cancelled completes with 200 and its usage, the governor holds nothing
+ * afterwards (0 in flight, 0 waiting, 0 reserved), and no Netty event-loop thread was ever seen on
+ * Sluice's blocking admission path (admission is a future; the request is subscribed when it is
+ * granted).
+ */
+class ReactorNettyIT {
+
+    static final int REQUESTS_PER_MINUTE = 60;
+    private static final String HOST = "api.openai.com";
+
+    @Test
+    void everyReactorNettyCallIsGovernedWithoutBlockingAnEventLoop() throws Exception {
+        int threads = 4;
+        int calls = 8;
+        int streams = 6;
+        int cancels = 4;
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .requestsPerMinute(REQUESTS_PER_MINUTE)
+                .tokensPerMinute(1_000_000)
+                .firstByteLatency(Duration.ofMillis(50))
+                .start()) {
+            String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
+            ForkedApp.Result r = ForkedApp.of(ReactorNettyApp.class)
+                    .withAgent((String) null)
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .timeout(Duration.ofMinutes(4))
+                    .args(url, threads, calls, streams, cancels)
+                    .run()
+                    .assertOk();
+            JsonNode s = r.summary();
+            Counts c = sim.ledger().counts();
+            Map<String, Integer> perCall = sim.ledger().attemptsPerCall();
+            int maxAttempts = perCall.isEmpty() ? 0 : Collections.max(perCall.values());
+            System.out.printf("reactor-netty governed: %s%n  max attempts per call %d%n  %s%n", c, maxAttempts, s);
+
+            assertThat(r.startLine()).contains("config=defaults");
+            long logicalCalls = 2L * threads * calls + streams + 2L * cancels;
+            JsonNode counters = s.path("counters");
+            JsonNode groups = s.path("groups");
+            assertThat(groups.path("sync").path("counters").path("status:200").asLong())
+                    .as("raw blocking calls completed\n%s", s)
+                    .isEqualTo((long) threads * calls);
+            assertThat(groups.path("webclient")
+                            .path("counters")
+                            .path("status:200")
+                            .asLong())
+                    .as("WebClient calls completed\n%s", s)
+                    .isEqualTo((long) threads * calls);
+            assertThat(groups.path("stream").path("counters").path("status:200").asLong())
+                    .as("streams read to [DONE]\n%s", s)
+                    .isEqualTo(streams);
+            assertThat(counters.path("jmx:openai:Calls").asLong())
+                    .as("logical calls the governor decided\n%s", s)
+                    .isEqualTo(logicalCalls);
+            assertThat(c.rejected())
+                    .as("provider 429s among %d attempts", c.arrivals())
+                    .isLessThanOrEqualTo(c.arrivals() / 100);
+            assertThat(maxAttempts).as("attempts per logical call").isLessThanOrEqualTo(3);
+            assertThat(counters.path("jmx:inFlight").asLong())
+                    .as("in flight at the end\n%s", s)
+                    .isZero();
+            assertThat(counters.path("jmx:waiting").asLong())
+                    .as("waiting at the end")
+                    .isZero();
+            assertThat(counters.path("jmx:reserved").asLong())
+                    .as("reserved at the end\n%s", s)
+                    .isZero();
+            assertThat(counters.path("jmx:leaseExpired").asLong())
+                    .as("released by the reaper")
+                    .isZero();
+            assertThat(counters.path("jmx:openai:OutputTokens").asLong())
+                    .as("usage settled")
+                    .isPositive();
+            assertThat(counters.path("eventLoop:samples").asLong())
+                    .as("event loops sampled")
+                    .isPositive();
+            assertThat(counters.path("eventLoop:onBlockingAdmissionPath").asLong())
+                    .as("samples of an event loop on Sluice's blocking admission path\n%s", s.path("notes"))
+                    .isZero();
+        }
+    }
+
+    /**
+     * Sluice's loop owns the retries of Reactor Netty calls: the provider answers some attempts
+     * with a 429 (retry after 1 s), some with a 503, and resets some connections before answering.
+     * Every call still completes (blocking, streaming, WebClient), none with more than Sluice's 3
+     * attempts, and the governor holds nothing afterwards.
+     */
+    @Test
+    void sluiceRetriesRefusedAndBrokenAttempts() throws Exception {
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .requestsPerMinute(100_000)
+                .tokensPerMinute(10_000_000)
+                .firstByteLatency(Duration.ofMillis(20))
+                .start()) {
+            sim.faults()
+                    .next(FaultKind.RATE_LIMITED, 4)
+                    .next(FaultKind.OVERLOAD, 3)
+                    .next(FaultKind.CONNECTION_RESET, 3);
+            String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
+            ForkedApp.Result r = ForkedApp.of(ReactorNettyApp.class)
+                    .withAgent((String) null)
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .timeout(Duration.ofMinutes(3))
+                    .args(url, 3, 4, 3, 0)
+                    .run()
+                    .assertOk();
+            JsonNode s = r.summary();
+            Counts c = sim.ledger().counts();
+            Map<String, Integer> perCall = sim.ledger().attemptsPerCall();
+            int maxAttempts = Collections.max(perCall.values());
+            System.out.printf("reactor-netty retries: %s%n  max attempts per call %d%n  %s%n", c, maxAttempts, s);
+            JsonNode groups = s.path("groups");
+            assertThat(groups.path("sync").path("counters").path("status:200").asLong())
+                    .as("%s", s)
+                    .isEqualTo(12);
+            assertThat(groups.path("webclient")
+                            .path("counters")
+                            .path("status:200")
+                            .asLong())
+                    .as("%s", s)
+                    .isEqualTo(12);
+            assertThat(groups.path("stream").path("counters").path("status:200").asLong())
+                    .as("%s", s)
+                    .isEqualTo(3);
+            assertThat(maxAttempts).as("attempts per logical call").isLessThanOrEqualTo(3);
+            assertThat(s.path("counters").path("jmx:openai:Retries").asLong())
+                    .as("retries Sluice made\n%s", s)
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(s.path("counters").path("jmx:inFlight").asLong()).isZero();
+            assertThat(s.path("counters").path("jmx:reserved").asLong()).isZero();
+        }
+    }
+
+    /** The same load without the agent: the provider refuses what exceeds its limit, nobody paces it. */
+    @Test
+    void withoutTheAgentTheSameLoadMeets429s() throws Exception {
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .requestsPerMinute(REQUESTS_PER_MINUTE)
+                .tokensPerMinute(1_000_000)
+                .firstByteLatency(Duration.ofMillis(50))
+                .start()) {
+            String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
+            ForkedApp.Result r = ForkedApp.of(ReactorNettyApp.class)
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .timeout(Duration.ofMinutes(4))
+                    .args(url, 4, 8, 6, 4)
+                    .run()
+                    .assertOk();
+            Counts c = sim.ledger().counts();
+            System.out.printf("reactor-netty without the agent: %s%n  %s%n", c, r.summary());
+            assertThat(c.rejected()).as("provider 429s without Sluice").isGreaterThan(c.arrivals() / 10);
+        }
+    }
+}
