@@ -19,8 +19,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.springframework.http.client.reactive.ReactorClientHttpConnector;
-import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufMono;
@@ -39,6 +37,8 @@ import reactor.netty.resources.LoopResources;
  *       ({@code response((r, body) -> body.asString())});
  *   <li>{@code webclient}: {@code threads} callers, each {@code calls} times a Spring
  *       {@code WebClient} (no Spring Boot) {@code retrieve().toEntity(String.class).block()};
+ *   <li>{@code restclient}: as many calls through Spring's {@code RestClient} on
+ *       {@code ReactorClientHttpRequestFactory} (Spring AI 1.1's synchronous path);
  *   <li>{@code cancel}: {@code cancels} subscriptions disposed 30 ms after they start (most are
  *       still waiting for admission) and {@code cancels} streams cancelled after their first chunk.
  * </ul>
@@ -56,12 +56,12 @@ import reactor.netty.resources.LoopResources;
  */
 public final class ReactorNettyApp {
 
-    private static final String CHAT = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":"
+    static final String CHAT = "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":"
             + "\"Say hello to the integration test, briefly.\"}],\"max_tokens\":32";
 
-    private final AppReport report = new AppReport();
-    private final String url;
-    private final AtomicLong callIds = new AtomicLong();
+    final AppReport report = new AppReport();
+    final String url;
+    final AtomicLong callIds = new AtomicLong();
     private final Map<String, AtomicInteger> eventLoopStates = new ConcurrentHashMap<>();
 
     private ReactorNettyApp(String url) {
@@ -85,14 +85,13 @@ public final class ReactorNettyApp {
                 .runOn(LoopResources.create("it-loop", 1, true))
                 .resolver(DefaultAddressResolverGroup.INSTANCE)
                 .headers(h -> h.set("Content-Type", "application/json").set("Authorization", "Bearer sk-it"));
-        WebClient web = withWebClient ? webClient() : null;
 
         AtomicBoolean sampling = new AtomicBoolean(true);
         Thread sampler = new Thread(() -> sample(sampling), "it-event-loop-sampler");
         sampler.setDaemon(true);
         sampler.start();
 
-        ExecutorService pool = Executors.newFixedThreadPool(2 * threads + streams + 2);
+        ExecutorService pool = Executors.newFixedThreadPool(3 * threads + streams + 2 * cancels + 1);
         List<java.util.concurrent.Future<?>> work = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             work.add(pool.submit(() -> {
@@ -116,29 +115,9 @@ public final class ReactorNettyApp {
                     });
                 }
             }));
-            if (web == null) {
-                continue;
+            if (withWebClient) {
+                SpringCalls.submit(this, pool, work, calls);
             }
-            work.add(pool.submit(() -> {
-                for (int i = 0; i < calls; i++) {
-                    AppReport wc = report.group("webclient");
-                    wc.call(() -> {
-                        String outcome = web.post()
-                                .uri(url)
-                                .header("Content-Type", "application/json")
-                                .header("x-sim-call-id", "web-" + callIds.incrementAndGet())
-                                .bodyValue(CHAT + "}")
-                                .exchangeToMono(r -> r.bodyToMono(String.class)
-                                        .defaultIfEmpty("")
-                                        .map(text -> outcome(
-                                                r.statusCode().value(),
-                                                r.headers().asHttpHeaders().getFirst("x-sluice-decision"),
-                                                text)))
-                                .block(Duration.ofMinutes(2));
-                        count(wc, outcome);
-                    });
-                }
-            }));
         }
         for (int s = 0; s < streams; s++) {
             work.add(pool.submit(() -> {
@@ -192,15 +171,6 @@ public final class ReactorNettyApp {
         report.print();
     }
 
-    /** Spring's WebClient as an application without Spring Boot builds it: its connector over Reactor Netty. */
-    private static WebClient webClient() {
-        return WebClient.builder()
-                .clientConnector(new ReactorClientHttpConnector(
-                        HttpClient.create().resolver(DefaultAddressResolverGroup.INSTANCE)))
-                .defaultHeader("Authorization", "Bearer sk-it")
-                .build();
-    }
-
     private List<String> streamCall(HttpClient raw, String callId, int take) {
         reactor.core.publisher.Flux<String> chunks = raw.post()
                 .uri(url)
@@ -223,7 +193,7 @@ public final class ReactorNettyApp {
         return list == null ? List.of() : list;
     }
 
-    private static String outcome(int status, String decision, String body) {
+    static String outcome(int status, String decision, String body) {
         if (status == 200 && !body.contains("\"usage\"")) {
             return "status:200:without-usage";
         }
@@ -233,7 +203,7 @@ public final class ReactorNettyApp {
         return "status:429:" + (decision == null ? "provider" : decision);
     }
 
-    private static void count(AppReport group, String outcome) {
+    static void count(AppReport group, String outcome) {
         group.count(outcome, 1);
         if (!outcome.equals("status:200")) {
             throw new IllegalStateException(outcome);

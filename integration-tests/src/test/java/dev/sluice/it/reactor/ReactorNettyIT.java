@@ -13,11 +13,13 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Reactor Netty under the agent with no config: the raw {@code HttpClient} (blocking callers on
- * several threads, SSE streams read as a {@code Flux}) and Spring's {@code WebClient} (no Spring
- * Boot), against the simulator as OpenAI (reached under its real host name) allowing
+ * several threads, SSE streams read as a {@code Flux}), Spring's {@code WebClient} and
+ * {@code RestClient} on {@code ReactorClientHttpRequestFactory} (no Spring Boot), against the simulator as OpenAI (reached under its real host name) allowing
  * {@value #REQUESTS_PER_MINUTE} requests a minute, far less than offered: without Sluice a 429
  * storm. Some subscriptions are cancelled while they wait for admission, some streams after their
  * first chunk.
@@ -37,7 +39,7 @@ class ReactorNettyIT {
     @Test
     void everyReactorNettyCallIsGovernedWithoutBlockingAnEventLoop() throws Exception {
         int threads = 4;
-        int calls = 8;
+        int calls = 6;
         int streams = 6;
         int cancels = 4;
         try (Simulator sim = Simulator.builder()
@@ -61,7 +63,7 @@ class ReactorNettyIT {
             System.out.printf("reactor-netty governed: %s%n  max attempts per call %d%n  %s%n", c, maxAttempts, s);
 
             assertThat(r.startLine()).contains("config=defaults");
-            long logicalCalls = 2L * threads * calls + streams + 2L * cancels;
+            long logicalCalls = 3L * threads * calls + streams + 2L * cancels;
             JsonNode counters = s.path("counters");
             JsonNode groups = s.path("groups");
             assertThat(groups.path("sync").path("counters").path("status:200").asLong())
@@ -72,6 +74,12 @@ class ReactorNettyIT {
                             .path("status:200")
                             .asLong())
                     .as("WebClient calls completed\n%s", s)
+                    .isEqualTo((long) threads * calls);
+            assertThat(groups.path("restclient")
+                            .path("counters")
+                            .path("status:200")
+                            .asLong())
+                    .as("RestClient calls completed\n%s", s)
                     .isEqualTo((long) threads * calls);
             assertThat(groups.path("stream").path("counters").path("status:200").asLong())
                     .as("streams read to [DONE]\n%s", s)
@@ -160,6 +168,62 @@ class ReactorNettyIT {
         }
     }
 
+    /**
+     * Reactor Netty 1.1 (Netty 4.1, Reactor 3.5) and 1.3 (Netty 4.2, Reactor 3.8), loaded by a child
+     * class loader: the raw client's blocking calls, streams and cancels are governed alike, the
+     * helpers defined next to that copy of the library.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"1.1.22", "1.3.7"})
+    void otherReactorNettyVersionsInAChildLoader(String version) throws Exception {
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .requestsPerMinute(REQUESTS_PER_MINUTE)
+                .tokensPerMinute(1_000_000)
+                .firstByteLatency(Duration.ofMillis(50))
+                .start()) {
+            sim.faults().next(FaultKind.RATE_LIMITED, 2).next(FaultKind.CONNECTION_RESET, 1);
+            String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
+            ForkedApp.Result r = ForkedApp.of(ReactorVersionApp.class)
+                    .withAgent((String) null)
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .systemProperty("it.reactor.libs", System.getProperty("sluice.reactor.libs") + "/" + version)
+                    .timeout(Duration.ofMinutes(3))
+                    .args(url, 4, 12, 4, 3)
+                    .run()
+                    .assertOk();
+            JsonNode s = r.summary();
+            Counts c = sim.ledger().counts();
+            int maxAttempts = Collections.max(sim.ledger().attemptsPerCall().values());
+            System.out.printf(
+                    "reactor-netty %s in a child loader: %s%n  max attempts %d%n  %s%n", version, c, maxAttempts, s);
+            JsonNode counters = s.path("counters");
+            assertThat(s.path("groups")
+                            .path("sync")
+                            .path("counters")
+                            .path("status:200")
+                            .asLong())
+                    .as("%s", s)
+                    .isEqualTo(48);
+            assertThat(s.path("groups")
+                            .path("stream")
+                            .path("counters")
+                            .path("status:200")
+                            .asLong())
+                    .as("%s", s)
+                    .isEqualTo(4);
+            assertThat(counters.path("jmx:openai:Calls").asLong()).as("%s", s).isEqualTo(48 + 4 + 6);
+            // the two forced 429s are the provider's only refusals
+            assertThat(c.rejected()).as("provider 429s beyond the forced ones").isLessThanOrEqualTo(2);
+            assertThat(maxAttempts).isLessThanOrEqualTo(3);
+            assertThat(counters.path("jmx:inFlight").asLong()).as("%s", s).isZero();
+            assertThat(counters.path("jmx:reserved").asLong()).as("%s", s).isZero();
+            assertThat(counters.path("jmx:waiting").asLong()).isZero();
+            assertThat(counters.path("eventLoop:onBlockingAdmissionPath").asLong())
+                    .isZero();
+        }
+    }
+
     /** The same load without the agent: the provider refuses what exceeds its limit, nobody paces it. */
     @Test
     void withoutTheAgentTheSameLoadMeets429s() throws Exception {
@@ -173,7 +237,7 @@ class ReactorNettyIT {
             ForkedApp.Result r = ForkedApp.of(ReactorNettyApp.class)
                     .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
                     .timeout(Duration.ofMinutes(4))
-                    .args(url, 4, 8, 6, 4)
+                    .args(url, 4, 6, 6, 4)
                     .run()
                     .assertOk();
             Counts c = sim.ledger().counts();
