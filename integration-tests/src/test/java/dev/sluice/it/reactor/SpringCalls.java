@@ -22,7 +22,7 @@ final class SpringCalls {
     private SpringCalls() {}
 
     /** One WebClient caller and one RestClient caller, each making {@code calls} calls. */
-    static void submit(ReactorNettyApp app, ExecutorService pool, List<Future<?>> work, int calls) {
+    static void submit(ReactorNettyApp app, ExecutorService pool, List<Future<?>> work, int calls, String suffix) {
         WebClient web = webClient();
         RestClient rest = restClient();
         AppReport report = app.report;
@@ -32,12 +32,13 @@ final class SpringCalls {
 
         work.add(pool.submit(() -> {
             for (int i = 0; i < calls; i++) {
-                AppReport rc = report.group("restclient");
+                AppReport rc = report.group("restclient" + suffix);
                 rc.call(() -> {
                     org.springframework.http.ResponseEntity<String> response = rest.post()
                             .uri(url)
                             .header("Content-Type", "application/json")
                             .header("x-sim-call-id", "rest-" + callIds.incrementAndGet())
+                            .header("X-Sluice-Class", suffix.isEmpty() ? "default" : "interactive")
                             .body(CHAT + "}")
                             .exchange((req, res) -> org.springframework.http.ResponseEntity.status(res.getStatusCode())
                                     .headers(res.getHeaders())
@@ -48,18 +49,20 @@ final class SpringCalls {
                             ReactorNettyApp.outcome(
                                     response.getStatusCode().value(),
                                     response.getHeaders().getFirst("x-sluice-decision"),
-                                    String.valueOf(response.getBody())));
+                                    String.valueOf(response.getBody())),
+                            suffix);
                 });
             }
         }));
         work.add(pool.submit(() -> {
             for (int i = 0; i < calls; i++) {
-                AppReport wc = report.group("webclient");
+                AppReport wc = report.group("webclient" + suffix);
                 wc.call(() -> {
                     String outcome = web.post()
                             .uri(url)
                             .header("Content-Type", "application/json")
                             .header("x-sim-call-id", "web-" + callIds.incrementAndGet())
+                            .header("X-Sluice-Class", suffix.isEmpty() ? "default" : "interactive")
                             .bodyValue(CHAT + "}")
                             .exchangeToMono(r -> r.bodyToMono(String.class)
                                     .defaultIfEmpty("")
@@ -68,7 +71,7 @@ final class SpringCalls {
                                             r.headers().asHttpHeaders().getFirst("x-sluice-decision"),
                                             text)))
                             .block(Duration.ofMinutes(2));
-                    ReactorNettyApp.count(wc, outcome);
+                    ReactorNettyApp.count(wc, outcome, suffix);
                 });
             }
         }));

@@ -157,7 +157,7 @@ final class Answer {
      * ({@link DroppedBodies}).
      */
     Connection connectionForCaller() {
-        Connection base = live != null ? live : Connection.from(new EmbeddedChannel());
+        Connection base = live != null ? live : detached();
         ClassLoader loader = Answer.class.getClassLoader();
         NettyInbound inbound = inboundForCaller;
         Connection[] self = new Connection[1];
@@ -174,6 +174,16 @@ final class Answer {
                 Proxy.newProxyInstance(loader, new Class<?>[] {Connection.class}, new ConnectionView(base, in));
         self[0] = view;
         return view;
+    }
+
+    /**
+     * The connection of a local answer: a closed embedded channel, so a receiver that waits for the
+     * connection's end ({@code onTerminate()}, as Spring's connector does) sees it at once.
+     */
+    private static Connection detached() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        channel.close();
+        return Connection.from(channel);
     }
 
     /** Gives back a live body the application dropped unread. Holds nothing that references the view. */
