@@ -105,6 +105,7 @@ public final class ReactorNettyApp {
                                 .uri(url)
                                 .send((req, out) -> {
                                     req.header("x-sim-call-id", "sync-" + callIds.incrementAndGet());
+                                    req.header("X-Sluice-Tenant", "raw"); // Sluice's: must not reach the provider
                                     if (!suffix.isEmpty()) {
                                         req.header("X-Sluice-Class", "interactive");
                                     }

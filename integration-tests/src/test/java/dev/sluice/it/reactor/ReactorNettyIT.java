@@ -49,6 +49,7 @@ class ReactorNettyIT {
                 .requestsPerMinute(REQUESTS_PER_MINUTE)
                 .tokensPerMinute(1_000_000)
                 .firstByteLatency(Duration.ofMillis(50))
+                .tenantHeaders("X-Sluice-Tenant")
                 .start()) {
             String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
             ForkedApp.Result r = ForkedApp.of(ReactorNettyApp.class)
@@ -66,6 +67,9 @@ class ReactorNettyIT {
             System.out.printf("reactor-netty governed: %s%n  max attempts per call %d%n  %s%n", c, maxAttempts, s);
 
             assertThat(r.startLine()).contains("config=defaults");
+            assertThat(sim.ledger().exchanges())
+                    .as("Sluice's private X-Sluice-Tenant header never reaches the provider")
+                    .allSatisfy(e -> assertThat(e.tenant()).isNullOrEmpty());
             long logicalCalls = 3L * threads * calls + streams + 2L * cancels;
             JsonNode counters = s.path("counters");
             JsonNode groups = s.path("groups");

@@ -121,7 +121,7 @@ public final class ReactorNettyHook implements Hook {
 
         @SuppressWarnings({"unchecked", "rawtypes"})
         Object publisher() {
-            Mono<Answer> answer = Mono.defer(this::exchange);
+            Mono<Answer> answer = exchange();
             switch (shape) {
                 case RESPONSE:
                     return answer.map(a -> {
@@ -157,10 +157,13 @@ public final class ReactorNettyHook implements Hook {
 
         /** One logical call, on subscription: read the request, then let the governor run it. */
         private Mono<Answer> exchange() {
-            ReactorNettyTransport transport = new ReactorNettyTransport(finalizer, method, url);
-            return RequestCapture.capture(finalizer).flatMap(request -> {
-                transport.captured(request);
-                return governed(transport);
+            return Mono.deferContextual(context -> {
+                ReactorNettyTransport transport = new ReactorNettyTransport(finalizer, method, url);
+                transport.context(context);
+                return RequestCapture.capture(finalizer).flatMap(request -> {
+                    transport.captured(request);
+                    return governed(transport);
+                });
             });
         }
 

@@ -12,7 +12,6 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -21,6 +20,8 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.http.client.HttpClient;
+import reactor.util.context.Context;
+import reactor.util.context.ContextView;
 
 /**
  * One logical Reactor Netty call offered to the governor. Each attempt subscribes the
@@ -31,8 +32,6 @@ import reactor.netty.http.client.HttpClient;
  * it blocks: completion happens on the connection's event loop.
  */
 final class ReactorNettyTransport implements HttpTransport {
-
-    private static final String SLUICE_PREFIX = "x-sluice-";
 
     /** The layer's name in Sluice's retry-layer counters. */
     static final String CONNECTION_RETRY_LAYER = "reactor-netty-retry";
@@ -59,6 +58,9 @@ final class ReactorNettyTransport implements HttpTransport {
     private final String method;
     private final String url;
     private volatile RequestCapture.Captured captured;
+    /** The subscriber's context, carried to each attempt (tracing, the application's own keys). */
+    private volatile ContextView context = Context.empty();
+
     private final AtomicInteger attemptsSent = new AtomicInteger();
     private volatile boolean cancelled;
 
@@ -70,6 +72,10 @@ final class ReactorNettyTransport implements HttpTransport {
 
     void captured(RequestCapture.Captured request) {
         this.captured = request;
+    }
+
+    void context(ContextView subscriberContext) {
+        this.context = subscriberContext;
     }
 
     int attemptsSent() {
@@ -119,27 +125,12 @@ final class ReactorNettyTransport implements HttpTransport {
 
     /**
      * The receiver of one attempt: the application's finalizer, minus Sluice's private
-     * {@code X-Sluice-*} headers and, while Sluice owns retries, minus Reactor Netty's own retry
-     * of a request whose pooled connection closed before it was sent.
+     * {@code X-Sluice-*} headers (dropped as the request is written, {@link PrivateHeaders}) and,
+     * while Sluice owns retries, minus Reactor Netty's own retry of a request whose pooled
+     * connection closed before it was sent.
      */
     private HttpClient.ResponseReceiver<?> attemptReceiver() {
-        HttpClient client = finalizer;
-        boolean hasPrivateHeaders = false;
-        for (String name : client.configuration().headers().names()) {
-            if (name.toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
-                hasPrivateHeaders = true;
-                break;
-            }
-        }
-        if (hasPrivateHeaders) {
-            client = client.headers(h -> {
-                for (String name : new ArrayList<>(h.names())) {
-                    if (name.toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
-                        h.remove(name);
-                    }
-                }
-            });
-        }
+        HttpClient client = finalizer.doOnRequest((request, connection) -> PrivateHeaders.install(connection));
         if (!client.configuration().isRetryDisabled() && RetryLayers.ownsRetries()) {
             client = client.disableRetry(true);
             RetryLayers.passed(CONNECTION_RETRY_LAYER);
@@ -167,7 +158,8 @@ final class ReactorNettyTransport implements HttpTransport {
         try {
             attempt = attemptReceiver()
                     .responseConnection((response, connection) -> Mono.just(new Answer(response, connection)))
-                    .next();
+                    .next()
+                    .contextWrite(context);
         } catch (Throwable e) {
             result.completeExceptionally(e);
             return result;
