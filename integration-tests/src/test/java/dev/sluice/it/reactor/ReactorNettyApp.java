@@ -145,6 +145,10 @@ public final class ReactorNettyApp {
         AppReport cancel = report.group("cancel");
         for (int c = 0; c < cancels; c++) {
             work.add(pool.submit(() -> {
+                // subscribed while other calls wait for admission, so this one waits too when disposed
+                if (othersWaiting(10)) {
+                    cancel.count("subscribedWhileOthersWaited", 1);
+                }
                 Disposable d = raw.post()
                         .uri(url)
                         .send((req, out) -> {
@@ -309,6 +313,24 @@ public final class ReactorNettyApp {
                 report.count("jmx:openai:" + a, ((Number) jmx.getAttribute(openai, a)).longValue());
             }
         }
+    }
+
+    /** Whether the governor had calls waiting for admission within {@code seconds} (false without the agent). */
+    private static boolean othersWaiting(int seconds) {
+        try {
+            MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+            ObjectName governor = new ObjectName("dev.sluice:type=Governor");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (System.nanoTime() - deadline < 0) {
+                if (jmx.isRegistered(governor) && ((Number) jmx.getAttribute(governor, "Waiting")).longValue() > 0) {
+                    return true;
+                }
+                Thread.sleep(2);
+            }
+        } catch (Exception e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
     }
 
     private static long[] read(MBeanServer jmx, ObjectName governor) throws Exception {

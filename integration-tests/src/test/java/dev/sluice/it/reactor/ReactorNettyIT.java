@@ -118,6 +118,15 @@ class ReactorNettyIT {
                     .as("provider 429s among %d attempts", c.arrivals())
                     .isLessThanOrEqualTo(c.arrivals() / 100);
             assertThat(maxAttempts).as("attempts per logical call").isLessThanOrEqualTo(3);
+            assertThat(groups.path("cancel")
+                            .path("counters")
+                            .path("subscribedWhileOthersWaited")
+                            .asLong())
+                    .as("cancelled calls subscribed while others waited for admission\n%s", s)
+                    .isEqualTo(cancels);
+            assertThat(sim.ledger().exchanges())
+                    .as("a subscription cancelled while it waits for admission leaves the queue: never sent")
+                    .noneSatisfy(e -> assertThat(e.callId()).matches("cancel-[0-9]+"));
             assertThat(counters.path("jmx:inFlight").asLong())
                     .as("in flight at the end\n%s", s)
                     .isZero();
