@@ -40,7 +40,8 @@ import reactor.netty.resources.LoopResources;
  *   <li>{@code restclient}: as many calls through Spring's {@code RestClient} on
  *       {@code ReactorClientHttpRequestFactory} (Spring AI 1.1's synchronous path);
  *   <li>{@code cancel}: {@code cancels} subscriptions disposed 30 ms after they start (most are
- *       still waiting for admission) and {@code cancels} streams cancelled after their first chunk.
+ *       still waiting for admission), {@code cancels} streams cancelled after their first chunk, and
+ *       {@code cancels} {@code responseConnection} receivers that never read the body (dropped).
  * </ul>
  *
  * <p>The raw client runs on ONE event-loop thread: an admission that parked it would stall every
@@ -91,7 +92,7 @@ public final class ReactorNettyApp {
         sampler.setDaemon(true);
         sampler.start();
 
-        ExecutorService pool = Executors.newFixedThreadPool(3 * threads + streams + 2 * cancels + 1);
+        ExecutorService pool = Executors.newFixedThreadPool(3 * threads + streams + 3 * cancels + 1);
         List<java.util.concurrent.Future<?>> work = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             // with -Dit.interactive=true the first caller of each kind asks for the interactive class
@@ -144,6 +145,20 @@ public final class ReactorNettyApp {
         CountDownLatch cancelled = new CountDownLatch(cancels);
         AppReport cancel = report.group("cancel");
         for (int c = 0; c < cancels; c++) {
+            // a receiver that takes the connection and never reads the body: dropped, not leaked
+            work.add(pool.submit(() -> {
+                Integer status = raw.post()
+                        .uri(url)
+                        .send((req, out) -> {
+                            req.header("x-sim-call-id", "dropped-" + callIds.incrementAndGet());
+                            return out.send(ByteBufMono.fromString(Mono.just(CHAT + "}")));
+                        })
+                        .responseConnection(
+                                (r, connection) -> Mono.just(r.status().code()))
+                        .next()
+                        .block(Duration.ofMinutes(2));
+                cancel.count("droppedBody:" + status, 1);
+            }));
             work.add(pool.submit(() -> {
                 // subscribed while other calls wait for admission, so this one waits too when disposed
                 if (othersWaiting(10)) {

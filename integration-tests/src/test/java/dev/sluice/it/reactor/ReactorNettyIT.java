@@ -70,7 +70,7 @@ class ReactorNettyIT {
             assertThat(sim.ledger().exchanges())
                     .as("Sluice's private X-Sluice-Tenant header never reaches the provider")
                     .allSatisfy(e -> assertThat(e.tenant()).isNullOrEmpty());
-            long logicalCalls = 3L * threads * calls + streams + 2L * cancels;
+            long logicalCalls = 3L * threads * calls + streams + 3L * cancels;
             JsonNode counters = s.path("counters");
             JsonNode groups = s.path("groups");
             assertThat(groups.path("sync").path("counters").path("status:200").asLong())
@@ -118,6 +118,12 @@ class ReactorNettyIT {
                     .as("provider 429s among %d attempts", c.arrivals())
                     .isLessThanOrEqualTo(c.arrivals() / 100);
             assertThat(maxAttempts).as("attempts per logical call").isLessThanOrEqualTo(3);
+            assertThat(groups.path("cancel")
+                            .path("counters")
+                            .path("droppedBody:200")
+                            .asLong())
+                    .as("receivers that dropped the body unread\n%s", s)
+                    .isEqualTo(cancels);
             assertThat(groups.path("cancel")
                             .path("counters")
                             .path("subscribedWhileOthersWaited")
@@ -248,7 +254,7 @@ class ReactorNettyIT {
                             .asLong())
                     .as("%s", s)
                     .isEqualTo(4);
-            assertThat(counters.path("jmx:openai:Calls").asLong()).as("%s", s).isEqualTo(48 + 4 + 6);
+            assertThat(counters.path("jmx:openai:Calls").asLong()).as("%s", s).isEqualTo(48 + 4 + 9);
             // the two forced 429s are the provider's only refusals
             assertThat(c.rejected()).as("provider 429s beyond the forced ones").isLessThanOrEqualTo(2);
             assertThat(maxAttempts).isLessThanOrEqualTo(3);

@@ -56,8 +56,6 @@ final class Answer {
     /** Whether the live body was subscribed (its one subscription belongs to the application, or to a drain). */
     private final AtomicBoolean bodyTaken = new AtomicBoolean();
 
-    private volatile NettyInbound inboundForCaller;
-
     Answer(HttpClientResponse response, Connection live) {
         this.response = response;
         this.live = live;
@@ -159,19 +157,16 @@ final class Answer {
     Connection connectionForCaller() {
         Connection base = live != null ? live : detached();
         ClassLoader loader = Answer.class.getClassLoader();
-        NettyInbound inbound = inboundForCaller;
         Connection[] self = new Connection[1];
-        if (inbound == null) {
-            inbound = (NettyInbound) Proxy.newProxyInstance(
-                    loader, new Class<?>[] {NettyInbound.class}, new InboundView(this, base, self));
-            inboundForCaller = inbound;
-            if (live != null && buffered == null) {
-                DroppedBodies.watch(inbound, new DropRelease(live, observer, bodyTaken));
-            }
+        // Only the application may hold the views: an answer can stay reachable from its live
+        // channel (through the attempt's subscriber chain) and must not keep them from being collected.
+        NettyInbound inbound = (NettyInbound)
+                Proxy.newProxyInstance(loader, new Class<?>[] {NettyInbound.class}, new InboundView(this, base, self));
+        if (live != null && buffered == null) {
+            DroppedBodies.watch(inbound, new DropRelease(live, observer, bodyTaken));
         }
-        NettyInbound in = inbound;
         Connection view = (Connection)
-                Proxy.newProxyInstance(loader, new Class<?>[] {Connection.class}, new ConnectionView(base, in));
+                Proxy.newProxyInstance(loader, new Class<?>[] {Connection.class}, new ConnectionView(base, inbound));
         self[0] = view;
         return view;
     }
