@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -160,11 +161,12 @@ class ReactorNettyIT {
     /**
      * Sluice's loop owns the retries of Reactor Netty calls: the provider answers some attempts
      * with a 429 (retry after 1 s), some with a 503, and resets some connections before answering.
-     * Every call still completes (blocking, streaming, WebClient), none with more than Sluice's 3
-     * attempts, and the governor holds nothing afterwards.
+     * Every call still completes (blocking, streaming, WebClient, RestClient), none with more than
+     * Sluice's 3 attempts, and the governor holds nothing afterwards. On JDK 17 and 25.
      */
-    @Test
-    void sluiceRetriesRefusedAndBrokenAttempts() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ForkedApp.Jdk.class)
+    void sluiceRetriesRefusedAndBrokenAttempts(ForkedApp.Jdk jdk) throws Exception {
         try (Simulator sim = Simulator.builder()
                 .profile(Profile.OPENAI)
                 .requestsPerMinute(100_000)
@@ -177,6 +179,7 @@ class ReactorNettyIT {
                     .next(FaultKind.CONNECTION_RESET, 3);
             String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
             ForkedApp.Result r = ForkedApp.of(ReactorNettyApp.class)
+                    .jdk(jdk)
                     .withAgent((String) null)
                     .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
                     .timeout(Duration.ofMinutes(3))
