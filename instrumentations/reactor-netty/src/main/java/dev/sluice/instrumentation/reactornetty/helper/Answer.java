@@ -140,10 +140,18 @@ final class Answer {
         }
     }
 
-    /** Releases an answer nobody will read (an attempt about to be retried, or a caller that left). */
+    /**
+     * Releases an answer nobody will read (a caller that left as it came). A live body is not
+     * read on: its connection is closed, as Reactor Netty does when a receiver cancels, so a long
+     * stream stops; a buffered one has nothing left to release.
+     */
     void discard() {
         if (live != null && buffered == null && bodyTaken.compareAndSet(false, true)) {
-            live.inbound().receive().subscribe(b -> {}, e -> {});
+            try {
+                live.dispose();
+            } catch (Throwable ignored) {
+                // already gone
+            }
         }
         safely(observer::onClose);
     }
