@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class InstrumentationCatalog {
 
-    private static final int COUNT = 6;
+    private static final int COUNT = 7;
 
     private InstrumentationCatalog() {}
 
@@ -31,6 +31,8 @@ final class InstrumentationCatalog {
                 return new dev.sluice.instrumentation.genai.GoogleGenAiInstrumentation();
             case 5:
                 return new dev.sluice.instrumentation.langchain4j.LangChain4jInstrumentation();
+            case 6:
+                return new dev.sluice.instrumentation.reactornetty.ReactorNettyInstrumentation();
             default:
                 throw new IllegalArgumentException("no instrumentation #" + index);
         }
