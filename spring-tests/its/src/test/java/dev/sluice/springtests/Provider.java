@@ -57,6 +57,37 @@ final class Provider implements AutoCloseable {
         return "http://" + HOST + ":" + sim.port();
     }
 
+    /**
+     * A Sluice config naming the simulator's loopback address as OpenAI's ({@code providers[].match.urls}):
+     * for clients that resolve names with a DNS resolver of their own (Netty's), which a hosts file
+     * for the JDK does not reach.
+     */
+    String loopbackConfig() {
+        try {
+            Path file = Files.createTempFile("sluice-spring-", ".yaml");
+            file.toFile().deleteOnExit();
+            Files.writeString(
+                    file,
+                    String.join(
+                            "\n",
+                            "mode: enforce",
+                            "providers:",
+                            "  - name: openai",
+                            "    kind: openai",
+                            "    match:",
+                            "      urls: [\"" + loopbackBaseUrl() + "/v1/\"]",
+                            ""));
+            return file.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The simulator at its loopback address. */
+    String loopbackBaseUrl() {
+        return "http://127.0.0.1:" + sim.port();
+    }
+
     /** A base URL under the provider's host at a port nothing listens on: every connection is refused. */
     static String deadBaseUrl() {
         try (ServerSocket s = new ServerSocket(0)) {
