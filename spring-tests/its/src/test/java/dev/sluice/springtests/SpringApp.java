@@ -73,6 +73,11 @@ final class SpringApp {
         return new SpringApp("boot3-spring-ai1", "dev.sluice.springtests.ai1.SpringAiApp");
     }
 
+    /** The Spring AI 2.0 on Boot 4.0 application (openai-java underneath). */
+    static SpringApp springAi2() {
+        return new SpringApp("boot4-spring-ai2", "dev.sluice.springtests.ai2.SpringAiApp");
+    }
+
     SpringApp variant(Variant value) {
         this.variant = value;
         return this;
