@@ -75,6 +75,11 @@ public final class Connections {
         governedClients = more;
     }
 
+    /** Tests only: no client governed. */
+    static synchronized void forgetGovernedClientsForTests() {
+        governedClients = new String[0];
+    }
+
     /** The entry of the connect advice: {@code endpoint} is the connect method's address argument. */
     public static void opening(Object endpoint) {
         if (!(endpoint instanceof InetSocketAddress)) {
