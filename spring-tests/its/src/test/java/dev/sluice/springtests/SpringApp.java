@@ -62,6 +62,8 @@ final class SpringApp {
     private final Map<String, String> systemProperties = new LinkedHashMap<>();
     private final List<String> springArgs = new ArrayList<>();
     private Duration timeout = Duration.ofMinutes(2);
+    private boolean executableJar;
+    private String javaHome = System.getProperty("java.home");
 
     private SpringApp(String app, String mainClass) {
         this.app = app;
@@ -76,6 +78,23 @@ final class SpringApp {
     /** The Spring AI 2.0 on Boot 4.0 application (openai-java underneath). */
     static SpringApp springAi2() {
         return new SpringApp("boot4-spring-ai2", "dev.sluice.springtests.ai2.SpringAiApp");
+    }
+
+    /**
+     * Runs the module's executable jar ({@code java -jar}, nested jars under Boot's own class
+     * loader, as a Boot service ships) instead of the flat class path; the default variant only.
+     */
+    SpringApp executableJar() {
+        this.executableJar = true;
+        return this;
+    }
+
+    /** Runs on the JDK at this home (the test JVM's by default); skips the test when it is absent. */
+    SpringApp javaHome(String home) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                home != null && Files.isExecutable(Paths.get(home, "bin", "java")), "no JDK at " + home);
+        this.javaHome = home;
+        return this;
     }
 
     SpringApp variant(Variant value) {
@@ -121,7 +140,7 @@ final class SpringApp {
 
     List<String> command() throws IOException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(Paths.get(javaHome, "bin", "java").toString());
         cmd.add("-Xmx512m");
         cmd.add("-XX:TieredStopAtLevel=1"); // the apps run seconds: C1 only starts Spring faster on 2 cores
         if (agent) {
@@ -131,9 +150,19 @@ final class SpringApp {
         systemProperties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         // a fresh tmpdir per run: nothing learned by an earlier run (Sluice's state file) carries over
         cmd.add("-Djava.io.tmpdir=" + Files.createTempDirectory("sluice-spring-"));
-        cmd.add("-cp");
-        cmd.add(classPath());
-        cmd.add(mainClass);
+        if (executableJar) {
+            try (var jars = Files.list(APPS.resolve(app).resolve("target"))) {
+                Path jar = jars.filter(j -> j.getFileName().toString().matches("sluice-spring-app-.*-SNAPSHOT\\.jar"))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no executable jar in " + app + "/target (mvn package)"));
+                cmd.add("-jar");
+                cmd.add(jar.toString());
+            }
+        } else {
+            cmd.add("-cp");
+            cmd.add(classPath());
+            cmd.add(mainClass);
+        }
         cmd.add("--spring.main.banner-mode=off");
         cmd.addAll(springArgs);
         return cmd;

@@ -54,6 +54,16 @@ public class SpringAiApp implements CommandLineRunner {
     @Value("${app.max-tokens:32}")
     int maxTokens;
 
+    /**
+     * Before the calls, open this many plain {@code Socket}s and as many {@code SocketChannel}s to
+     * the base URL's host and port and close them: connections no HTTP client opened.
+     */
+    @Value("${app.raw-connections:0}")
+    int rawConnections;
+
+    @Value("${spring.ai.openai.base-url:}")
+    String baseUrl;
+
     /** A simulator fault every request forces (x-sim-force), or empty. */
     @Value("${app.force:}")
     String force;
@@ -90,6 +100,7 @@ public class SpringAiApp implements CommandLineRunner {
                 // counted below with the failures: every attempt ends one way or the other
             }
         });
+        openRawConnections();
         long started = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<Future<?>> all = new ArrayList<>();
@@ -107,6 +118,19 @@ public class SpringAiApp implements CommandLineRunner {
         pool.shutdown();
         pool.awaitTermination(10, TimeUnit.SECONDS);
         report((System.nanoTime() - started) / 1_000_000);
+    }
+
+    private void openRawConnections() throws java.io.IOException {
+        java.net.URI uri = java.net.URI.create(baseUrl);
+        for (int i = 0; i < rawConnections; i++) {
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(uri.getHost(), uri.getPort()), 2_000);
+            }
+            try (java.nio.channels.SocketChannel channel = java.nio.channels.SocketChannel.open(
+                    new java.net.InetSocketAddress(uri.getHost(), uri.getPort()))) {
+                channel.isConnected();
+            }
+        }
     }
 
     private void call(String id, boolean stream) {
