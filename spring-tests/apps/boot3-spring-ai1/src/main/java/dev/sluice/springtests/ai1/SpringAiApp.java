@@ -83,6 +83,9 @@ public class SpringAiApp implements CommandLineRunner {
         SpringApplication app = new SpringApplication(SpringAiApp.class);
         app.setWebApplicationType(WebApplicationType.NONE);
         app.run(args).close();
+        // an HTTP client's idle non-daemon threads (OkHttp's dispatcher keeps them 60 s) must not hold the JVM
+        System.out.flush();
+        System.exit(0);
     }
 
     @Override
