@@ -44,8 +44,13 @@ public final class Connections {
     /** Client names whose exchanges an installed instrumentation governs. Copy-on-write. */
     private static volatile String[] governedClients = new String[0];
 
-    /** Whether a {@code host:port} is a provider's, for the governance it was computed under. */
+    /** Whether a host is a provider's on some port, and a {@code host:port} on that one, for {@link #recognisedUnder}. */
+    private static final Map<String, Boolean> PROVIDER_HOSTS = new ConcurrentHashMap<String, Boolean>();
+
     private static final Map<String, Boolean> PROVIDER_ENDPOINTS = new ConcurrentHashMap<String, Boolean>();
+
+    /** The port {@link Governance#recognisesEndpoint} is asked about to mean any port. */
+    public static final int ANY_PORT = -1;
 
     private static volatile Governance recognisedUnder;
     private static final int MAX_REMEMBERED_ENDPOINTS = 4096;
@@ -124,18 +129,32 @@ public final class Connections {
 
     private static boolean isProviderEndpoint(Governance g, String host, int port) {
         if (recognisedUnder != g) {
-            PROVIDER_ENDPOINTS.clear(); // a new governance (start, reload) may know other providers
+            PROVIDER_HOSTS.clear(); // a new governance (start, reload) may know other providers
+            PROVIDER_ENDPOINTS.clear();
             recognisedUnder = g;
+        }
+        // first by host alone, without allocating: nearly every connection stops here
+        Boolean anyPort = PROVIDER_HOSTS.get(host);
+        if (anyPort == null) {
+            anyPort = g.recognisesEndpoint(host, ANY_PORT);
+            remember(PROVIDER_HOSTS, host, anyPort);
+        }
+        if (!anyPort) {
+            return false;
         }
         String key = host + ':' + port;
         Boolean known = PROVIDER_ENDPOINTS.get(key);
         if (known == null) {
             known = g.recognisesEndpoint(host, port);
-            if (PROVIDER_ENDPOINTS.size() < MAX_REMEMBERED_ENDPOINTS) {
-                PROVIDER_ENDPOINTS.put(key, known);
-            }
+            remember(PROVIDER_ENDPOINTS, key, known);
         }
         return known;
+    }
+
+    private static void remember(Map<String, Boolean> cache, String key, Boolean answer) {
+        if (cache.size() < MAX_REMEMBERED_ENDPOINTS) {
+            cache.put(key, answer);
+        }
     }
 
     private static boolean isGoverned(String client) {

@@ -61,8 +61,9 @@ public interface Governance {
 
     /**
      * Whether a connection to this host and port reaches a provider Sluice recognises (its public
-     * host, or a host or base URL config names), whatever the path. Cheap; called for every new
-     * TCP connection of the JVM (the answer is cached per endpoint). False by default.
+     * host, or a host or base URL config names), whatever the path; {@code port}
+     * {@link Connections#ANY_PORT} asks whether it does on some port. Cheap; called for new TCP
+     * connections of the JVM (the answer is cached per host and per endpoint). False by default.
      */
     default boolean recognisesEndpoint(String host, int port) {
         return false;

@@ -34,7 +34,7 @@ class ConnectionsTest {
         @Override
         public boolean recognisesEndpoint(String host, int port) {
             lookups++;
-            return host.equals("llm.test") && port == 443;
+            return host.equals("llm.test") && (port == 443 || port == Connections.ANY_PORT);
         }
 
         @Override
@@ -63,13 +63,16 @@ class ConnectionsTest {
         Connections.opening(InetSocketAddress.createUnresolved("llm.test", 443));
         assertThat(count(key) - before).isEqualTo(2);
         assertThat(g.logged).containsExactly("llm.test " + Connections.UNKNOWN_CLIENT);
-        assertThat(g.lookups).as("the endpoint's answer is remembered").isEqualTo(1);
+        assertThat(g.lookups)
+                .as("the host's and the endpoint's answers are remembered")
+                .isEqualTo(2);
     }
 
     @Test
     void otherHostsAndPortsAndSluicesOwnAttemptsAreNotCounted() {
         Recording g = new Recording();
         Bridge.install(g);
+        Connections.opening(InetSocketAddress.createUnresolved("db.test", 5432));
         Connections.opening(InetSocketAddress.createUnresolved("db.test", 5432));
         Connections.opening(InetSocketAddress.createUnresolved("llm.test", 8443));
         Connections.opening("not an address");
@@ -81,6 +84,9 @@ class ConnectionsTest {
             Bridge.endDispatch();
         }
         assertThat(Connections.ungoverned().keySet()).noneMatch(k -> k.startsWith("db.test"));
+        assertThat(g.lookups)
+                .as("db.test asked about once, by host; llm.test by host, then at 8443 and 443")
+                .isEqualTo(4);
         assertThat(g.logged).isEmpty();
     }
 

@@ -70,7 +70,10 @@ public final class ProviderBinding {
         return match != null && match.matchesUrl(url);
     }
 
-    /** A configured host, or the host and port of a configured URL prefix (the scheme's port when none is written). */
+    /**
+     * A configured host, or the host and port of a configured URL prefix (the scheme's port when
+     * none is written); a negative {@code port} matches any port.
+     */
     boolean matchesEndpoint(String host, int port) {
         if (match == null || match.isEmpty()) {
             return adapter.recognisesHost(host);
@@ -86,7 +89,7 @@ public final class ProviderBinding {
                 continue;
             }
             int urlPort = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
-            if (host.equalsIgnoreCase(uri.getHost()) && port == urlPort) {
+            if (host.equalsIgnoreCase(uri.getHost()) && (port < 0 || port == urlPort)) {
                 return true;
             }
         }

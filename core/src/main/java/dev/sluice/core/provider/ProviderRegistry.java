@@ -69,8 +69,9 @@ public final class ProviderRegistry {
 
     /**
      * Whether a connection to this host and port reaches a provider: a host config names, the
-     * authority of a configured URL prefix, or an adapter's public host. Path-blind: it serves to
-     * spot calls that bypass Sluice at the connection, where no path is known.
+     * authority of a configured URL prefix, or an adapter's public host; a negative {@code port}
+     * asks about any port. Path-blind: it serves to spot calls that bypass Sluice at the
+     * connection, where no path is known.
      */
     public boolean recognisesEndpoint(String host, int port) {
         if (host == null) {
