@@ -58,6 +58,11 @@ public final class AgentStartup {
             List<String> failures = new ArrayList<>();
             List<InstrumentationModule> modules = InstrumentationCatalog.load(failures);
             Hooks.install(new HelperHookFactory(modules, agentLoader, HELPER_ROOT));
+            for (InstrumentationModule module : modules) {
+                for (String client : module.governedClients()) {
+                    dev.sluice.bootstrap.Connections.governedClient(client);
+                }
+            }
             HookTransformer transformer = Installer.install(instrumentation, modules, agentLoader);
             if (!"false".equalsIgnoreCase(args.get("warmup"))) {
                 startWarmUp(transformer);

@@ -52,15 +52,21 @@ final class Installer {
     }
 
     /**
-     * Lets {@code java.net.http} read the bootstrap loader's unnamed module, where the bridge is:
+     * Lets {@code java.net.http} and {@code java.base} read the bootstrap loader's unnamed module, where the bridge is:
      * advice inlined into a named module can only link to modules that module reads.
      */
     private static void openReadEdges(Instrumentation instrumentation) {
         Module bridge = Bridge.class.getModule();
-        Module httpModule = ModuleLayer.boot().findModule("java.net.http").orElse(null);
-        if (httpModule != null && !httpModule.canRead(bridge)) {
+        readBridge(
+                instrumentation, ModuleLayer.boot().findModule("java.net.http").orElse(null), bridge);
+        // java.net.Socket and sun.nio.ch.SocketChannelImpl (connections to provider hosts)
+        readBridge(instrumentation, Object.class.getModule(), bridge);
+    }
+
+    private static void readBridge(Instrumentation instrumentation, Module reader, Module bridge) {
+        if (reader != null && !reader.canRead(bridge)) {
             instrumentation.redefineModule(
-                    httpModule,
+                    reader,
                     Collections.singleton(bridge),
                     Collections.emptyMap(),
                     Collections.emptyMap(),

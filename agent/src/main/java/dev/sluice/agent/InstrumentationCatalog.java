@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class InstrumentationCatalog {
 
-    private static final int COUNT = 7;
+    private static final int COUNT = 9;
 
     private InstrumentationCatalog() {}
 
@@ -33,6 +33,10 @@ final class InstrumentationCatalog {
                 return new dev.sluice.instrumentation.langchain4j.LangChain4jInstrumentation();
             case 6:
                 return new dev.sluice.instrumentation.reactornetty.ReactorNettyInstrumentation();
+            case 7:
+                return new dev.sluice.instrumentation.springretry.SpringRetryInstrumentation();
+            case 8:
+                return new dev.sluice.instrumentation.connections.ConnectionsInstrumentation();
             default:
                 throw new IllegalArgumentException("no instrumentation #" + index);
         }

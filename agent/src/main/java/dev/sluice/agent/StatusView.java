@@ -32,6 +32,30 @@ final class StatusView {
 
     private StatusView() {}
 
+    /** Connections to a provider through a client Sluice does not govern: calls that bypass it. */
+    private static void ungoverned(GovernorMXBean g, StringBuilder out) {
+        java.util.Map<String, Long> ungoverned;
+        try {
+            ungoverned = g.getUngovernedConnections();
+        } catch (RuntimeException olderAgent) {
+            return; // an agent from before the attribute existed
+        }
+        if (ungoverned == null || ungoverned.isEmpty()) {
+            return;
+        }
+        out.append("NOT GOVERNED (these calls bypass Sluice):");
+        String separator = " ";
+        for (java.util.Map.Entry<String, Long> e : new java.util.TreeMap<>(ungoverned).entrySet()) {
+            out.append(separator)
+                    .append(e.getKey())
+                    .append(" (")
+                    .append(e.getValue())
+                    .append(e.getValue() == 1 ? " connection)" : " connections)");
+            separator = "; ";
+        }
+        out.append('\n');
+    }
+
     static String render(MBeanServerConnection c, String heading) throws IOException {
         GovernorMXBean g = JMX.newMXBeanProxy(c, SluiceMBeans.governorName(), GovernorMXBean.class);
         StringBuilder out = new StringBuilder();
@@ -63,6 +87,7 @@ final class StatusView {
             }
             out.append('\n');
         }
+        ungoverned(g, out);
         limits(c, out);
         tenants(c, out);
         queues(c, out);

@@ -69,11 +69,21 @@ class StatusViewTest {
         runtime.governor().pauseTenant("beta");
         runtime.governor().tryAdmit(CallContext.builder("sim").tenant("beta").build(), Demand.oneRequest());
 
+        // a connection to the configured provider's endpoint that no governed HTTP client opened
+        dev.sluice.bootstrap.Bridge.install(runtime.governance());
+        try {
+            dev.sluice.bootstrap.Connections.opening(java.net.InetSocketAddress.createUnresolved("127.0.0.1", 1));
+        } finally {
+            dev.sluice.bootstrap.Bridge.install(null);
+        }
+
         String view = StatusView.render(server, "Sluice test in JVM 42");
 
         assertThat(view).startsWith("Sluice test in JVM 42, mode enforce, config file " + config);
         assertThat(view).contains("admitted 2  rejected 1 (paused 1)  waiting 0  in flight 2");
         assertThat(view).contains("PAUSED by an operator: tenants beta");
+        assertThat(view)
+                .contains("NOT GOVERNED (these calls bypass Sluice): 127.0.0.1 via an unknown client (1 connection)");
         assertThat(line(view, "sim-rpm"))
                 .contains("requests/1m")
                 .contains("[##########..........]  50%")

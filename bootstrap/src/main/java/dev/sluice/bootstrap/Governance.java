@@ -58,4 +58,20 @@ public interface Governance {
     default boolean ownsRetries() {
         return false;
     }
+
+    /**
+     * Whether a connection to this host and port reaches a provider Sluice recognises (its public
+     * host, or a host or base URL config names), whatever the path; {@code port}
+     * {@link Connections#ANY_PORT} asks whether it does on some port. Cheap; called for new TCP
+     * connections of the JVM (the answer is cached per host and per endpoint). False by default.
+     */
+    default boolean recognisesEndpoint(String host, int port) {
+        return false;
+    }
+
+    /**
+     * The first connection to a provider's host through a client Sluice does not govern (once per
+     * host and client): log it so the operator knows these calls bypass the governor. Must not throw.
+     */
+    default void onUngovernedConnection(String host, String client) {}
 }

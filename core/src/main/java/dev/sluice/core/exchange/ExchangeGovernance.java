@@ -212,6 +212,30 @@ public final class ExchangeGovernance implements Governance {
         fault("hook " + where, fault);
     }
 
+    @Override
+    public boolean recognisesEndpoint(String host, int port) {
+        try {
+            return governor.mode() != Mode.OFF && registry.recognisesEndpoint(host, port);
+        } catch (Throwable t) {
+            fault("recognising a connection", t);
+            return false;
+        }
+    }
+
+    /** Once per host and client (the bridge counts the rest): the operator must know these calls bypass Sluice. */
+    @Override
+    public void onUngovernedConnection(String host, String client) {
+        try {
+            LOG.warn(
+                    "calls to {} through {} are not governed: Sluice has no hook for that client, so they are"
+                            + " neither paced nor retried by it (JMX Governor.UngovernedConnections counts them)",
+                    host,
+                    client);
+        } catch (Throwable ignored) {
+            // logging must never reach the connecting thread
+        }
+    }
+
     /** In mode enforce Sluice's loop is the only one: SDK and client retry layers stand aside. */
     @Override
     public boolean ownsRetries() {

@@ -127,6 +127,11 @@ final class GovernorBean implements GovernorMXBean {
     }
 
     @Override
+    public Map<String, Long> getUngovernedConnections() {
+        return new TreeMap<>(dev.sluice.bootstrap.Connections.ungoverned());
+    }
+
+    @Override
     public String[] getPausedTenants() {
         return new TreeSet<>(governor.pausedTenants()).toArray(new String[0]);
     }

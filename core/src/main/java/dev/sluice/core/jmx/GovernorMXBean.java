@@ -58,6 +58,11 @@ public interface GovernorMXBean {
             + " retries it would have made")
     Map<String, Long> getRetryLayers();
 
+    @Description("Connections to a provider's host opened by an HTTP client Sluice does not govern (its calls bypass"
+            + " the governor), by '<host> via <client>': e.g. 'api.openai.com via HttpURLConnection'. Logged"
+            + " once per host and client; empty when every provider call is governed")
+    Map<String, Long> getUngovernedConnections();
+
     @Description("Tenants paused by an operator: their calls are rejected with 'paused'")
     String[] getPausedTenants();
 

@@ -18,6 +18,14 @@ public interface ProviderAdapter {
     boolean recognises(String host, String path);
 
     /**
+     * Whether this is one of the provider's public hosts, whatever the path: a connection to it
+     * carries this provider's calls (used to tell the operator about calls that bypass Sluice).
+     */
+    default boolean recognisesHost(String host) {
+        return false;
+    }
+
+    /**
      * Whether a request on this path, to a host or URL that config assigns to this provider, is a
      * call to govern (a completion, not a model listing or a file upload).
      */

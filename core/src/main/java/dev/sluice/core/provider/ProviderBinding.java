@@ -70,6 +70,32 @@ public final class ProviderBinding {
         return match != null && match.matchesUrl(url);
     }
 
+    /**
+     * A configured host, or the host and port of a configured URL prefix (the scheme's port when
+     * none is written); a negative {@code port} matches any port.
+     */
+    boolean matchesEndpoint(String host, int port) {
+        if (match == null || match.isEmpty()) {
+            return adapter.recognisesHost(host);
+        }
+        if (match.matchesHost(host)) {
+            return true;
+        }
+        for (String url : match.urls()) {
+            java.net.URI uri;
+            try {
+                uri = java.net.URI.create(url);
+            } catch (IllegalArgumentException malformed) {
+                continue;
+            }
+            int urlPort = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+            if (host.equalsIgnoreCase(uri.getHost()) && (port < 0 || port == urlPort)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean matchesHost(String host, String path) {
         if (match == null || match.isEmpty()) {
             return adapter.recognises(host, path);

@@ -67,6 +67,30 @@ public final class ProviderRegistry {
         return null;
     }
 
+    /**
+     * Whether a connection to this host and port reaches a provider: a host config names, the
+     * authority of a configured URL prefix, or an adapter's public host; a negative {@code port}
+     * asks about any port. Path-blind: it serves to spot calls that bypass Sluice at the
+     * connection, where no path is known.
+     */
+    public boolean recognisesEndpoint(String host, int port) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        for (ProviderBinding b : configured) {
+            if (b.matchesEndpoint(h, port)) {
+                return true;
+            }
+        }
+        for (ProviderBinding b : known) {
+            if (b.adapter().recognisesHost(h)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public List<ProviderBinding> configured() {
         return configured;
     }

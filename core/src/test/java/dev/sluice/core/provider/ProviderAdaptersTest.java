@@ -36,6 +36,32 @@ class ProviderAdaptersTest {
             ProviderAdapters.known());
 
     @Test
+    void aConnectionReachesAProviderByItsPublicHostOrAConfiguredHostOrBaseUrl() {
+        assertThat(registry.recognisesEndpoint("api.openai.com", 443)).isTrue();
+        assertThat(registry.recognisesEndpoint("API.Anthropic.com", 443)).isTrue();
+        assertThat(registry.recognisesEndpoint("generativelanguage.googleapis.com", 443))
+                .isTrue();
+        assertThat(registry.recognisesEndpoint("us-central1-aiplatform.googleapis.com", 443))
+                .isTrue();
+        assertThat(registry.recognisesEndpoint("myres.openai.azure.com", 443)).isTrue();
+        assertThat(registry.recognisesEndpoint("api.groq.com", 8443))
+                .as("a configured host, any port")
+                .isTrue();
+        assertThat(registry.recognisesEndpoint("vllm.internal", 8000))
+                .as("a configured URL's host and port")
+                .isTrue();
+        assertThat(registry.recognisesEndpoint("vllm.internal", 9000))
+                .as("another port of that host")
+                .isFalse();
+        assertThat(registry.recognisesEndpoint("llm.example.com", 443))
+                .as("https's port when none is written")
+                .isTrue();
+        assertThat(registry.recognisesEndpoint("db.internal", 5432)).isFalse();
+        assertThat(registry.recognisesEndpoint("127.0.0.1", 443)).isFalse();
+        assertThat(registry.recognisesEndpoint(null, 443)).isFalse();
+    }
+
+    @Test
     void knownAdaptersAreThoseWithAPublicHost() {
         assertThat(ProviderAdapters.known())
                 .extracting(ProviderAdapter::kind)

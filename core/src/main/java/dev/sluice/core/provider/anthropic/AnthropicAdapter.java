@@ -66,6 +66,11 @@ public final class AnthropicAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean recognisesHost(String host) {
+        return HOST.equals(HostNames.bare(host));
+    }
+
+    @Override
     public boolean recognises(String host, String path) {
         return HOST.equals(HostNames.bare(host)) && MESSAGES.equals(operation(path));
     }

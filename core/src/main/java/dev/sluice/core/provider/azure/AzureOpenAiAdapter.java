@@ -61,6 +61,11 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean recognisesHost(String host) {
+        return isAzureHost(HostNames.bare(host));
+    }
+
+    @Override
     public boolean recognises(String host, String path) {
         return isAzureHost(HostNames.bare(host)) && AzurePath.of(path) != null;
     }

@@ -29,6 +29,11 @@ public final class GeminiAdapter extends GenerateContentAdapter {
     }
 
     @Override
+    public boolean recognisesHost(String host) {
+        return HOST.equals(HostNames.bare(host));
+    }
+
+    @Override
     public boolean recognises(String host, String path) {
         return HOST.equals(HostNames.bare(host)) && route(path) != null;
     }

@@ -32,13 +32,18 @@ public final class VertexAiAdapter extends GenerateContentAdapter {
     }
 
     @Override
-    public boolean recognises(String host, String path) {
+    public boolean recognisesHost(String host) {
         String h = HostNames.bare(host);
         boolean vertexHost = h.equals(GLOBAL_HOST)
                 || (h.endsWith(REGIONAL_SUFFIX)
                         && h.length() > REGIONAL_SUFFIX.length()
                         && h.indexOf('.') > h.length() - REGIONAL_SUFFIX.length());
-        return vertexHost && route(path) != null;
+        return vertexHost;
+    }
+
+    @Override
+    public boolean recognises(String host, String path) {
+        return recognisesHost(host) && route(path) != null;
     }
 
     @Override

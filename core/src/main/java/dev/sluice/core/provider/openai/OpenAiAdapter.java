@@ -52,6 +52,11 @@ public final class OpenAiAdapter implements ProviderAdapter {
     }
 
     @Override
+    public boolean recognisesHost(String host) {
+        return HOST.equals(HostNames.bare(host));
+    }
+
+    @Override
     public boolean recognises(String host, String path) {
         return HOST.equals(HostNames.bare(host)) && OpenAiOperation.at(path, PREFIX) != null;
     }

@@ -39,6 +39,16 @@ public abstract class InstrumentationModule {
     /** The helper implementing {@code dev.sluice.bootstrap.Hook}, with a public no-arg constructor. */
     public abstract String hookClassName();
 
+    /**
+     * The HTTP clients whose every exchange to a provider this module governs, by the names
+     * {@code dev.sluice.bootstrap.Connections} reports connections under ({@code okhttp},
+     * {@code jdk-http-client}, {@code apache-httpclient-5}, {@code netty}...): connections those
+     * clients open are not counted as ungoverned. None by default (retry layers, SDK gates).
+     */
+    public List<String> governedClients() {
+        return java.util.Collections.emptyList();
+    }
+
     /** Receives the advice declarations of a module. */
     public interface AdviceSink {
         /**

@@ -51,4 +51,10 @@ public final class JdkHttpClientInstrumentation extends InstrumentationModule {
     public String hookClassName() {
         return "dev.sluice.instrumentation.jdkhttp.helper.JdkHttpHook";
     }
+
+    /** Every exchange of this client to a provider goes through the hook. */
+    @Override
+    public List<String> governedClients() {
+        return java.util.Collections.singletonList("jdk-http-client");
+    }
 }

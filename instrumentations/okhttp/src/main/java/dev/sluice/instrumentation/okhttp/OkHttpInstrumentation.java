@@ -54,4 +54,10 @@ public final class OkHttpInstrumentation extends InstrumentationModule {
     public String hookClassName() {
         return "dev.sluice.instrumentation.okhttp.helper.OkHttpHook";
     }
+
+    /** Every exchange of this client to a provider goes through the hook. */
+    @Override
+    public List<String> governedClients() {
+        return java.util.Collections.singletonList("okhttp");
+    }
 }

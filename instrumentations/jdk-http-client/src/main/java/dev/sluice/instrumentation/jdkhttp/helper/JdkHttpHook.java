@@ -4,6 +4,7 @@ import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Governance;
 import dev.sluice.bootstrap.Hook;
+import dev.sluice.bootstrap.RetryLayers;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -67,6 +68,13 @@ public final class JdkHttpHook implements Hook {
     }
 
     private static CallOutcome sendAsync(Governance governance, JdkHttpTransport transport) {
+        if (RetryLayers.ownsRetries()) {
+            // Sluice decides this call's retries: a retry loop on the caller's thread that blocks on the
+            // future (Spring's RestClient on the JDK client sends async and waits) must not retry it.
+            // Counted here, on the caller's thread: the governance itself runs once the body is read,
+            // often on another thread.
+            RetryLayers.governedOnThisThread();
+        }
         CompletableFuture<Object> result = new CompletableFuture<>();
         transport.bindCaller(result);
         transport.collectBody().whenComplete((bytes, bodyFailure) -> {

@@ -1,0 +1,20 @@
+package dev.sluice.instrumentation.springretry;
+
+import dev.sluice.bootstrap.RetryLoops;
+import net.bytebuddy.asm.Advice;
+
+/** {@code RetryTemplate.doExecute(callback, recovery, state)}: one retry loop on this thread. */
+public final class LoopAdvice {
+
+    private LoopAdvice() {}
+
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    public static void enter() {
+        RetryLoops.enter();
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    public static void exit() {
+        RetryLoops.exit(SpringRetryInstrumentation.LAYER);
+    }
+}
