@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class InstrumentationCatalog {
 
-    private static final int COUNT = 6;
+    private static final int COUNT = 8;
 
     private InstrumentationCatalog() {}
 
@@ -31,6 +31,10 @@ final class InstrumentationCatalog {
                 return new dev.sluice.instrumentation.genai.GoogleGenAiInstrumentation();
             case 5:
                 return new dev.sluice.instrumentation.langchain4j.LangChain4jInstrumentation();
+            case 6:
+                return new dev.sluice.instrumentation.hc5.ApacheHttpClient5Instrumentation();
+            case 7:
+                return new dev.sluice.instrumentation.hc4.ApacheHttpClient4Instrumentation();
             default:
                 throw new IllegalArgumentException("no instrumentation #" + index);
         }
