@@ -17,7 +17,9 @@ import javax.management.ObjectName;
  * A service calling an OpenAI chat endpoint with Apache HttpClient directly, no SDK and no
  * Sluice config: {@code threads} callers each make {@code calls} calls, each with its own
  * {@code x-sim-call-id} so the simulator's ledger counts the attempts of each logical call. Then,
- * for a fault named in {@code after}, one call forced to that fault ({@code after-<fault>}).
+ * for a fault named in {@code after}, one call forced to that fault ({@code after-<fault>}), and
+ * one more to the same simulator under a host Sluice does not govern
+ * ({@code after-ungoverned-<fault>}).
  *
  * <p>Modes: {@code json} (half the callers through a response handler, half through
  * {@code executeOpen} and a close), {@code sse} (streamed, read line by line to {@code [DONE]}),
@@ -29,6 +31,7 @@ import javax.management.ObjectName;
  * attempts and 429s, the Governor's admissions and rejections, and the retry-layer counters.
  *
  * <p>Arguments: client(hc5|hc5-async|hc4) url threads calls mode(json|sse|drop) after(fault or -)
+ * [trafficClass: sent as {@code X-Sluice-Class}]
  */
 public final class ApacheHttpApp {
 
@@ -44,9 +47,21 @@ public final class ApacheHttpApp {
         /** Sends one call and drops its response unread and unclosed. */
         void callAndDrop(String callId, String body) throws Exception;
 
+        /** Whether the body of this thread's last call carried Sluice's {@code sluice} object. */
+        default boolean lastErrorBodyNamesSluice() {
+            String body = LAST_BODY.get();
+            return body != null && body.contains("\"sluice\"");
+        }
+
         /** Connections the client keeps for one route. */
         int connectionsPerRoute();
     }
+
+    /** Request headers every call carries ({@code X-Sluice-Class} when a traffic class is given). */
+    static final Map<String, String> EXTRA_HEADERS = new java.util.LinkedHashMap<>();
+
+    /** The body text of this thread's last call, as the application read it. */
+    static final ThreadLocal<String> LAST_BODY = new ThreadLocal<>();
 
     private ApacheHttpApp() {}
 
@@ -57,6 +72,9 @@ public final class ApacheHttpApp {
         int calls = Integer.parseInt(args[3]);
         String mode = args[4];
         String after = args[5];
+        if (args.length > 6) {
+            EXTRA_HEADERS.put("X-Sluice-Class", args[6]);
+        }
         Client client = client(library, url);
         AppReport report = new AppReport();
         boolean stream = mode.equals("sse");
@@ -73,6 +91,9 @@ public final class ApacheHttpApp {
                         report.call(() -> {
                             String outcome = client.call(id, body, stream, thread, null);
                             report.count(outcome, 1);
+                            if (outcome.startsWith("status:429:") && !outcome.endsWith(":provider")) {
+                                report.count("localRejectionBody:" + client.lastErrorBodyNamesSluice(), 1);
+                            }
                             if (!outcome.equals("status:200")) {
                                 throw new IllegalStateException(outcome);
                             }
@@ -85,6 +106,11 @@ public final class ApacheHttpApp {
         }
         if (!after.equals("-")) {
             report.count("after:" + after + ":" + client.call("after-" + after, body, stream, 0, after), 1);
+            // the same fault on a host Sluice does not govern: HttpClient keeps its own retries
+            Client ungoverned = client(library, url.replaceFirst("//[^:/]+", "//127.0.0.1"));
+            report.count(
+                    "ungoverned:" + after + ":" + ungoverned.call("after-ungoverned-" + after, body, stream, 0, after),
+                    1);
         }
         readAgent(report);
         report.print();

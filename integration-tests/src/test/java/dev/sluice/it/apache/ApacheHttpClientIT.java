@@ -72,7 +72,7 @@ class ApacheHttpClientIT {
         String figures() {
             return String.format(
                     "calls %d, completed %d, attempts seen by provider %d (load %d), provider 429s %d, max attempts/call %d, "
-                            + "after-overload attempts %d%n  summary %s",
+                            + "after-overload attempts %d, ungoverned after-overload attempts %d%n  summary %s",
                     summary.get("calls").asLong(),
                     summary.get("completed").asLong(),
                     exchanges.stream().filter(e -> e.callId() != null).count(),
@@ -80,21 +80,32 @@ class ApacheHttpClientIT {
                     load429s(),
                     maxAttempts(),
                     attemptsPerCall.getOrDefault("after-overload", 0),
+                    attemptsPerCall.getOrDefault("after-ungoverned-overload", 0),
                     summary);
         }
     }
 
-    static Run run(boolean agent, String mode, String... app) throws Exception {
+    static Run run(boolean agent, String mode, String app) throws Exception {
+        return run(agent, mode, "overload", null, app);
+    }
+
+    /** One run of {@code app} (hc5, hc5-async, hc4, or hc5@version); {@code trafficClass} sent as X-Sluice-Class, or null. */
+    static Run run(boolean agent, String mode, String after, String trafficClass, String app) throws Exception {
         try (Simulator sim = simulator()) {
             String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
             Object[] args;
             Class<?> main;
-            if (app[0].startsWith("hc5@")) {
+            if (app.startsWith("hc5@")) {
                 main = VersionedApp.class;
-                args = new Object[] {libs(app[0].substring(4)), "hc5", url, THREADS, CALLS, mode, "overload"};
+                args = new Object[] {libs(app.substring(4)), "hc5", url, THREADS, CALLS, mode, after};
             } else {
                 main = ApacheHttpApp.class;
-                args = new Object[] {app[0], url, THREADS, CALLS, mode, "overload"};
+                args = new Object[] {app, url, THREADS, CALLS, mode, after};
+            }
+            if (trafficClass != null) {
+                Object[] more = java.util.Arrays.copyOf(args, args.length + 1);
+                more[args.length] = trafficClass;
+                args = more;
             }
             ForkedApp.Result r = ForkedApp.of(main)
                     .withAgent(agent)
@@ -129,8 +140,9 @@ class ApacheHttpClientIT {
                 .isEqualTo(calls + 1);
         assertThat(run.counter("jmx:attempts"))
                 .as("every attempt the provider saw went through the governor\n%s", why)
-                .isEqualTo(
-                        run.exchanges().stream().filter(e -> e.callId() != null).count());
+                .isEqualTo(run.exchanges().stream()
+                        .filter(e -> e.callId() != null && !e.callId().startsWith("after-ungoverned-"))
+                        .count());
         assertThat(run.load429s())
                 .as("provider 429s, at most 1 %% of attempts\n%s", why)
                 .isLessThanOrEqualTo(run.load().size() / 100);
@@ -152,6 +164,9 @@ class ApacheHttpClientIT {
         assertThat(run.counter("layer:" + layer + ":declined"))
                 .as("%s retries declined: one per attempt of the forced 503\n%s", layer, why)
                 .isEqualTo(forced);
+        assertThat(run.attemptsPerCall().getOrDefault("after-ungoverned-overload", 0))
+                .as("a call Sluice does not govern keeps HttpClient's own retry of its 503\n%s", why)
+                .isEqualTo(2);
     }
 
     @Test
@@ -165,6 +180,9 @@ class ApacheHttpClientIT {
         assertThat(baseline.load429s())
                 .as("without the agent the storm meets 429s, or the test proves nothing\n%s", baseline.figures())
                 .isGreaterThan(10);
+        assertThat(baseline.attemptsPerCall().getOrDefault("after-ungoverned-overload", 0))
+                .as("without the agent HttpClient retries the 503 itself")
+                .isEqualTo(2);
         assertThat(baseline.attemptsPerCall().getOrDefault("after-overload", 0))
                 .as("without the agent HttpClient retries the 503 itself")
                 .isEqualTo(2);
@@ -200,6 +218,35 @@ class ApacheHttpClientIT {
         Run governed = run(true, "json", "hc4");
         System.out.printf("hc4 classic json, agent: %s%n", governed.figures());
         assertGoverned(governed, "apache-httpclient4-retry-handler");
+    }
+
+    /**
+     * Interactive callers (300 ms at most in the queue) in the same storm: what does not fit is
+     * answered locally, a 429 in OpenAI's shape with the {@code sluice} object, which reaches the
+     * application through each client's own response path (classic, async, HC4).
+     */
+    @Test
+    void localRejectionsReachTheApplicationThroughEachClient() throws Exception {
+        for (String library : List.of("hc5", "hc5-async", "hc4")) {
+            Run run = run(true, "json", "-", "interactive", library);
+            String why = library + ": " + run.figures();
+            System.out.printf("%s interactive, agent: %s%n", library, run.figures());
+            long local = 0;
+            for (var it = run.summary().path("counters").fields(); it.hasNext(); ) {
+                var e = it.next();
+                if (e.getKey().startsWith("status:429:") && !e.getKey().endsWith(":provider")) {
+                    local += e.getValue().asLong();
+                }
+            }
+            long calls = (long) THREADS * CALLS;
+            assertThat(local).as("calls refused locally\n%s", why).isPositive();
+            assertThat(run.counter("localRejectionBody:true"))
+                    .as("local rejections whose body names the decision\n%s", why)
+                    .isEqualTo(local);
+            assertThat(run.summary().get("completed").asLong() + local).as(why).isEqualTo(calls);
+            assertThat(run.counter("status:429:provider")).as(why).isZero();
+            assertThat(run.counter("jmx:calls")).as(why).isEqualTo(calls);
+        }
     }
 
     /** Fewer than the pool's 5 connections per route: the drops alone never exhaust it. */

@@ -41,6 +41,7 @@ final class Hc4Classic implements ApacheHttpApp.Client {
         if (force != null) {
             post.setHeader("x-sim-force", force);
         }
+        ApacheHttpApp.EXTRA_HEADERS.forEach(post::setHeader);
         post.setEntity(new StringEntity(body, ContentType.APPLICATION_JSON));
         return post;
     }
@@ -50,7 +51,7 @@ final class Hc4Classic implements ApacheHttpApp.Client {
         HttpPost post = post(callId, body, force);
         if (!stream && thread % 2 == 0) {
             return client.execute(post, response -> {
-                EntityUtils.toString(response.getEntity());
+                ApacheHttpApp.LAST_BODY.set(EntityUtils.toString(response.getEntity()));
                 return ApacheHttpApp.outcome(response.getStatusLine().getStatusCode(), decision(response));
             });
         }
@@ -60,6 +61,7 @@ final class Hc4Classic implements ApacheHttpApp.Client {
                 return ApacheHttpApp.readStream(response.getEntity().getContent());
             }
             String text = EntityUtils.toString(response.getEntity());
+            ApacheHttpApp.LAST_BODY.set(text);
             if (status == 200 && !text.contains("\"usage\"")) {
                 return "body:without-usage";
             }

@@ -42,6 +42,7 @@ final class Hc5Async implements ApacheHttpApp.Client {
         if (force != null) {
             b.setHeader("x-sim-force", force);
         }
+        ApacheHttpApp.EXTRA_HEADERS.forEach(b::setHeader);
         return b.build();
     }
 
@@ -53,11 +54,13 @@ final class Hc5Async implements ApacheHttpApp.Client {
             String[] result = f.get(2, TimeUnit.MINUTES);
             int status = Integer.parseInt(result[0]);
             if (status != 200) {
+                ApacheHttpApp.LAST_BODY.set(result[1]);
                 return ApacheHttpApp.outcome(status, result[2]);
             }
             return ApacheHttpApp.readStream(new ByteArrayInputStream(result[1].getBytes(StandardCharsets.UTF_8)));
         }
         SimpleHttpResponse response = client.execute(request, null).get(2, TimeUnit.MINUTES);
+        ApacheHttpApp.LAST_BODY.set(response.getBodyText());
         if (response.getCode() == 200 && !response.getBodyText().contains("\"usage\"")) {
             return "body:without-usage";
         }

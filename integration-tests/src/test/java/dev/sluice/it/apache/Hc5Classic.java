@@ -37,6 +37,7 @@ final class Hc5Classic implements ApacheHttpApp.Client {
         if (force != null) {
             post.setHeader("x-sim-force", force);
         }
+        ApacheHttpApp.EXTRA_HEADERS.forEach(post::setHeader);
         post.setEntity(new StringEntity(body, ContentType.APPLICATION_JSON));
         return post;
     }
@@ -47,7 +48,7 @@ final class Hc5Classic implements ApacheHttpApp.Client {
         if (stream) {
             try (ClassicHttpResponse response = client.executeOpen(null, post, null)) {
                 if (response.getCode() != 200) {
-                    EntityUtils.consume(response.getEntity());
+                    ApacheHttpApp.LAST_BODY.set(EntityUtils.toString(response.getEntity()));
                     return ApacheHttpApp.outcome(response.getCode(), decision(response));
                 }
                 return ApacheHttpApp.readStream(response.getEntity().getContent());
@@ -55,12 +56,13 @@ final class Hc5Classic implements ApacheHttpApp.Client {
         }
         if (thread % 2 == 0) {
             return client.execute(post, response -> {
-                EntityUtils.toString(response.getEntity());
+                ApacheHttpApp.LAST_BODY.set(EntityUtils.toString(response.getEntity()));
                 return ApacheHttpApp.outcome(response.getCode(), decision(response));
             });
         }
         try (ClassicHttpResponse response = client.executeOpen(null, post, null)) {
             String text = EntityUtils.toString(response.getEntity());
+            ApacheHttpApp.LAST_BODY.set(text);
             if (response.getCode() == 200 && !text.contains("\"usage\"")) {
                 return "body:without-usage";
             }
