@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class InstrumentationCatalog {
 
-    private static final int COUNT = 9;
+    private static final int COUNT = 11;
 
     private InstrumentationCatalog() {}
 
@@ -37,6 +37,10 @@ final class InstrumentationCatalog {
                 return new dev.sluice.instrumentation.springretry.SpringRetryInstrumentation();
             case 8:
                 return new dev.sluice.instrumentation.connections.ConnectionsInstrumentation();
+            case 9:
+                return new dev.sluice.instrumentation.hc5.ApacheHttpClient5Instrumentation();
+            case 10:
+                return new dev.sluice.instrumentation.hc4.ApacheHttpClient4Instrumentation();
             default:
                 throw new IllegalArgumentException("no instrumentation #" + index);
         }

@@ -1,0 +1,448 @@
+package dev.sluice.instrumentation.hc5.helper;
+
+import dev.sluice.bootstrap.BodyObserver;
+import dev.sluice.bootstrap.Bridge;
+import dev.sluice.bootstrap.CallOutcome;
+import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.bootstrap.RetryLayers;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.Configurable;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.concurrent.CancellableDependency;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.HttpRequest;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.message.BasicClassicHttpResponse;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/**
+ * One logical classic HttpClient 5 call offered to the governor. Each attempt is a fresh
+ * {@code HttpUriRequestBase} (the application's headers minus {@code X-Sluice-*}, the body read
+ * once, the request's own {@code RequestConfig}) sent through the application's client under the
+ * bridge's dispatch guard, so the client's exec chain (interceptors, pool, auth, cookies) still
+ * applies per attempt while the hook lets it through. The application's request is linked to the
+ * attempt in flight ({@code setDependency}), so cancelling it aborts the attempt.
+ */
+final class ClassicTransport implements HttpTransport {
+
+    private static final String SLUICE_PREFIX = "x-sluice-";
+    /** The layer's name in Sluice's counters (ApacheHttpClient5Instrumentation.RETRY_LAYER). */
+    static final String RETRY_LAYER = "apache-httpclient5-retry-strategy";
+    /** The attribute the retry strategy's advice looks for (ApacheHttpClient5Instrumentation.GOVERNED_ATTRIBUTE). */
+    static final String GOVERNED_ATTRIBUTE = "dev.sluice.governed";
+    /** Bodies above this are not read ahead: such a call is not governed. */
+    private static final long MAX_BODY_BYTES = 64L << 20;
+
+    private static volatile Method adapt;
+
+    private final CloseableHttpClient client;
+    private final HttpHost target;
+    private final ClassicHttpRequest request;
+    /**
+     * The exchange's context, dropped when the call is over: HttpClient keeps the response in it
+     * ({@code http.response}), and the governor keeps this transport until the body settles, so
+     * holding it would keep a dropped body reachable for ever.
+     */
+    private HttpContext context;
+
+    private final boolean ownContext;
+    private final String url;
+    private final URI requestUri;
+    private final byte[] body;
+    private final ContentType contentType;
+    private final String contentEncoding;
+    private final Map<ClassicHttpResponse, byte[]> errorBodies = new ConcurrentHashMap<>();
+    private final AtomicInteger attemptsSent = new AtomicInteger();
+    /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
+    private volatile CloseableHttpResponse unclaimed;
+
+    private ClassicTransport(
+            CloseableHttpClient client,
+            HttpHost target,
+            ClassicHttpRequest request,
+            HttpContext context,
+            boolean ownContext,
+            String url,
+            URI requestUri,
+            byte[] body,
+            ContentType contentType,
+            String contentEncoding) {
+        this.client = client;
+        this.target = target;
+        this.request = request;
+        this.context = context;
+        this.ownContext = ownContext;
+        this.url = url;
+        this.requestUri = requestUri;
+        this.body = body;
+        this.contentType = contentType;
+        this.contentEncoding = contentEncoding;
+    }
+
+    /** The absolute URL of a request as {@code doExecute} sees it, or null when it has none. */
+    static String urlOf(HttpHost target, HttpRequest request) {
+        try {
+            if (target != null) {
+                String path = request.getPath();
+                if (path == null || path.isEmpty()) {
+                    path = "/";
+                } else if (!path.startsWith("/")) {
+                    URI absolute = URI.create(path);
+                    if (absolute.isAbsolute()) {
+                        return absolute.toString();
+                    }
+                    path = "/" + path;
+                }
+                return target.toURI() + path;
+            }
+            URI uri = request.getUri();
+            return uri.isAbsolute() ? uri.toString() : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** The transport of this call, or null when its body cannot be read ahead. */
+    static ClassicTransport of(
+            CloseableHttpClient client, HttpHost target, ClassicHttpRequest request, HttpContext context, String url)
+            throws IOException {
+        HttpEntity entity = request.getEntity();
+        byte[] bytes = null;
+        ContentType type = null;
+        String encoding = null;
+        if (entity != null) {
+            if (entity.getContentLength() > MAX_BODY_BYTES) {
+                return null;
+            }
+            type = contentType(entity.getContentType());
+            encoding = entity.getContentEncoding();
+            boolean repeatable = entity.isRepeatable();
+            bytes = EntityUtils.toByteArray(entity);
+            if (!repeatable) {
+                // read once: the application's request keeps a copy that can still be sent
+                request.setEntity(new ByteArrayEntity(bytes, type, encoding));
+            }
+        }
+        URI requestUri;
+        try {
+            requestUri = request.getUri();
+        } catch (Exception e) {
+            requestUri = URI.create(url);
+        }
+        boolean own = context == null;
+        HttpContext ctx = own ? HttpClientContext.create() : context;
+        return new ClassicTransport(client, target, request, ctx, own, url, requestUri, bytes, type, encoding);
+    }
+
+    private static ContentType contentType(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return ContentType.parse(value);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    int attemptsSent() {
+        return attemptsSent.get();
+    }
+
+    /** The call is over: the application's context no longer marks attempts as Sluice's. */
+    void finish() {
+        HttpContext ctx = context;
+        context = null;
+        errorBodies.clear();
+        if (!ownContext && ctx != null) {
+            try {
+                ctx.removeAttribute(GOVERNED_ATTRIBUTE);
+            } catch (RuntimeException ignored) {
+                // an application context that refuses: the mark only ever stands a retry aside
+            }
+        }
+    }
+
+    /** Closes an attempt's response the governance neither handed back nor discarded (it failed holding it). */
+    void releaseUnclaimed() {
+        CloseableHttpResponse response = unclaimed;
+        unclaimed = null;
+        if (response != null) {
+            closeQuietly(response);
+        }
+    }
+
+    /** The call as the application made it, outside governance (the fallback when Sluice fails before sending). */
+    CallOutcome executeUngoverned() {
+        HttpUriRequestBase attempt = newAttempt();
+        Bridge.beginDispatch();
+        try {
+            return CallOutcome.response(client.execute(target, attempt, ownContext ? null : context));
+        } catch (Exception e) {
+            return CallOutcome.failure(e);
+        } finally {
+            Bridge.endDispatch();
+        }
+    }
+
+    private HttpUriRequestBase newAttempt() {
+        HttpUriRequestBase attempt = new HttpUriRequestBase(request.getMethod(), requestUri);
+        if (request.getVersion() != null) {
+            attempt.setVersion(request.getVersion());
+        }
+        for (Header header : request.getHeaders()) {
+            if (!header.getName().toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
+                attempt.addHeader(header);
+            }
+        }
+        if (body != null) {
+            attempt.setEntity(new ByteArrayEntity(body, contentType, contentEncoding));
+        }
+        if (request instanceof Configurable) {
+            attempt.setConfig(((Configurable) request).getConfig());
+        }
+        if (request instanceof CancellableDependency) {
+            ((CancellableDependency) request).setDependency(attempt); // cancelled at once if the request already is
+        }
+        attemptsSent.incrementAndGet();
+        return attempt;
+    }
+
+    @Override
+    public String library() {
+        return "apache-httpclient5";
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod().toUpperCase(Locale.ROOT);
+    }
+
+    @Override
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public Map<String, List<String>> requestHeaders() {
+        Map<String, List<String>> map = new LinkedHashMap<>();
+        for (Header header : request.getHeaders()) {
+            map.computeIfAbsent(header.getName(), n -> new ArrayList<>(1)).add(header.getValue());
+        }
+        if (contentType != null && !request.containsHeader("Content-Type")) {
+            List<String> one = new ArrayList<>(1);
+            one.add(contentType.toString());
+            map.put("Content-Type", one);
+        }
+        return map;
+    }
+
+    @Override
+    public byte[] requestBody() {
+        return body;
+    }
+
+    @Override
+    public long callerTimeoutNanos() {
+        return 0; // HttpClient 5 has per-phase timeouts (connect, response), no whole-call deadline
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return request instanceof CancellableDependency && ((CancellableDependency) request).isCancelled();
+    }
+
+    @Override
+    public Object send(BodyObserver observer) throws Exception {
+        HttpUriRequestBase attempt = newAttempt();
+        boolean standAside = RetryLayers.ownsRetries();
+        if (standAside) {
+            context.setAttribute(GOVERNED_ATTRIBUTE, Boolean.TRUE);
+            RetryLayers.passed(RETRY_LAYER);
+        } else {
+            context.removeAttribute(GOVERNED_ATTRIBUTE);
+        }
+        CloseableHttpResponse response;
+        Bridge.beginDispatch();
+        try {
+            response = client.execute(target, attempt, context);
+        } finally {
+            Bridge.endDispatch();
+        }
+        return settled(response, observer);
+    }
+
+    @Override
+    public CompletableFuture<Object> sendAsync(BodyObserver observer) {
+        // the classic client has no asynchronous form: the governance only calls send for it
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        try {
+            result.complete(send(observer));
+        } catch (Throwable e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    /** 2xx: the body streams to the caller through the observer; otherwise it is buffered now. */
+    private CloseableHttpResponse settled(CloseableHttpResponse response, BodyObserver observer) throws IOException {
+        int status = response.getCode();
+        HttpEntity entity = response.getEntity();
+        if (status >= 200 && status < 300) {
+            if (entity == null) {
+                observer.onEnd();
+                unclaimed = response;
+                return response;
+            }
+            // A response of its own around the observed body: HttpCore's entity keeps the response
+            // it came with (5.4+: IncomingHttpEntity.message), and the release of a dropped body
+            // holds that entity, so the body the application holds must hang off another object.
+            BasicClassicHttpResponse observed = new BasicClassicHttpResponse(status, response.getReasonPhrase());
+            if (response.getVersion() != null) {
+                observed.setVersion(response.getVersion());
+            }
+            observed.setHeaders(response.getHeaders());
+            observed.setEntity(new ObservedEntity(entity, observer));
+            CloseableHttpResponse handed = adapt(observed);
+            unclaimed = handed;
+            return handed;
+        }
+        byte[] bytes;
+        try {
+            bytes = entity == null ? new byte[0] : EntityUtils.toByteArray(entity);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(response);
+            throw e;
+        }
+        if (entity != null) {
+            response.setEntity(
+                    new ByteArrayEntity(bytes, contentType(entity.getContentType()), entity.getContentEncoding()));
+        }
+        errorBodies.put(response, bytes);
+        unclaimed = response;
+        return response;
+    }
+
+    private static ClassicHttpResponse asResponse(Object response) {
+        return (ClassicHttpResponse) response;
+    }
+
+    @Override
+    public int status(Object response) {
+        return asResponse(response).getCode();
+    }
+
+    @Override
+    public Map<String, List<String>> responseHeaders(Object response) {
+        Map<String, List<String>> map = new LinkedHashMap<>();
+        for (Header header : asResponse(response).getHeaders()) {
+            map.computeIfAbsent(header.getName(), n -> new ArrayList<>(1)).add(header.getValue());
+        }
+        return map;
+    }
+
+    @Override
+    public byte[] errorBody(Object response) {
+        byte[] bytes = errorBodies.get(asResponse(response));
+        return bytes == null ? new byte[0] : bytes;
+    }
+
+    @Override
+    public Object handBack(Object response, Map<String, String> setHeaders) {
+        ClassicHttpResponse attempt = asResponse(response);
+        unclaimed = null;
+        byte[] buffered = errorBodies.remove(attempt);
+        if (buffered != null) {
+            // a fresh body: whatever read the buffered one, the caller gets every byte
+            HttpEntity old = attempt.getEntity();
+            attempt.setEntity(new ByteArrayEntity(
+                    buffered,
+                    old == null ? null : contentType(old.getContentType()),
+                    old == null ? null : old.getContentEncoding()));
+        }
+        if (setHeaders != null) {
+            for (Map.Entry<String, String> header : setHeaders.entrySet()) {
+                attempt.setHeader(header.getKey(), header.getValue());
+            }
+        }
+        return attempt;
+    }
+
+    @Override
+    public void discard(Object response) {
+        ClassicHttpResponse attempt = asResponse(response);
+        unclaimed = null;
+        errorBodies.remove(attempt);
+        closeQuietly(attempt);
+    }
+
+    @Override
+    public Object localResponse(int status, Map<String, List<String>> headers, byte[] body) {
+        BasicClassicHttpResponse local = new BasicClassicHttpResponse(status);
+        String type = null;
+        if (headers != null) {
+            for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+                for (String value : header.getValue()) {
+                    local.addHeader(header.getKey(), value);
+                    if ("content-type".equalsIgnoreCase(header.getKey())) {
+                        type = value;
+                    }
+                }
+            }
+        }
+        local.setEntity(new ByteArrayEntity(body == null ? new byte[0] : body, contentType(type)));
+        return adapt(local);
+    }
+
+    /**
+     * {@code CloseableHttpResponse.adapt}: public since 5.3, package-private in 5.2, the only way
+     * to make the response type {@code doExecute} returns; the class path (no module) lets it be
+     * opened.
+     */
+    private static CloseableHttpResponse adapt(ClassicHttpResponse response) {
+        try {
+            Method m = adapt;
+            if (m == null) {
+                m = CloseableHttpResponse.class.getDeclaredMethod("adapt", ClassicHttpResponse.class);
+                m.setAccessible(true);
+                adapt = m;
+            }
+            return (CloseableHttpResponse) m.invoke(null, response);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot build an HttpClient 5 response", e);
+        }
+    }
+
+    @Override
+    public Executor callbackExecutor() {
+        return Runnable::run; // synchronous only: no completion ever originates on Sluice's threads
+    }
+
+    private static void closeQuietly(ClassicHttpResponse response) {
+        try {
+            response.close();
+        } catch (IOException | RuntimeException ignored) {
+            // a response we release may already be broken
+        }
+    }
+}
