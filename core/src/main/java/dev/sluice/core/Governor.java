@@ -1485,8 +1485,16 @@ public final class Governor implements AutoCloseable {
      * @param limiter the dimension the refusal named ({@code ProviderError.limiter()}), or null
      */
     public void capacityRefused(CallContext call, Dimension limiter) {
+        capacityRefused(call, limiter, false);
+    }
+
+    /**
+     * As {@link #capacityRefused(CallContext, Dimension)}, from a provider whose answers never tell
+     * its limits when {@code pacedByRefusals}: the refusal sets the scope's pace instead.
+     */
+    public void capacityRefused(CallContext call, Dimension limiter, boolean pacedByRefusals) {
         underLock(nowNanos -> {
-            route(call).scope.refusedDespiteRoom(limiter, nowNanos, clock.epochMillis());
+            route(call).scope.refusedDespiteRoom(limiter, pacedByRefusals, nowNanos, clock.epochMillis());
             return null;
         });
     }

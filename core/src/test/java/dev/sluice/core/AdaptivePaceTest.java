@@ -55,7 +55,7 @@ class AdaptivePaceTest extends GovernorFixture {
                     if (refused) {
                         p.settleRefused(true);
                         governor.providerAnswered(p, false);
-                        governor.capacityRefused(call(), null);
+                        governor.capacityRefused(call(), null, true);
                     } else {
                         governor.providerAnswered(p, true);
                         p.settle(Usage.NONE);
@@ -135,9 +135,20 @@ class AdaptivePaceTest extends GovernorFixture {
         Permit p = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         p.settleRefused(true);
         governor.providerAnswered(p, false);
-        governor.capacityRefused(call(), null);
+        governor.capacityRefused(call(), null, true);
 
         assertThat(pace()).isEqualTo(-1);
         assertThat(governor.providerScopes().get(0).externalShare()).isPositive();
+    }
+
+    @Test
+    void aProviderThatAnnouncesItsLimitsIsNotPacedByRefusalsBeforeItsHeadersCome() {
+        governor();
+        Permit p = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        p.settleRefused(true);
+        governor.providerAnswered(p, false);
+        governor.capacityRefused(call(), null, false);
+
+        assertThat(pace()).isEqualTo(-1);
     }
 }

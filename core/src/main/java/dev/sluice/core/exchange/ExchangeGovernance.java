@@ -329,7 +329,9 @@ public final class ExchangeGovernance implements Governance {
             permit.settleRefused(true);
             governor.providerAnswered(permit, false);
             if (enforce && error.outcome() == OutcomeClass.RETRYABLE_CAPACITY) {
-                governor.capacityRefused(call.context, error.limiter()); // admitted with room: someone else took it
+                // admitted with room: someone else took it, or a limit nobody announced
+                governor.capacityRefused(
+                        call.context, error.limiter(), !call.provider.adapter().announcesLimits());
             }
             if (!enforce) {
                 return Step.respond(t.handBack(response, Step.NO_HEADERS));

@@ -73,4 +73,12 @@ public interface ProviderAdapter {
     default boolean truesUp(Dimension dimension) {
         return false;
     }
+
+    /**
+     * Whether this provider's answers tell its limits (rate-limit headers). Where they never do
+     * (Gemini, Vertex AI, a fixed-window gateway), its 429s alone set Sluice's pace.
+     */
+    default boolean announcesLimits() {
+        return true;
+    }
 }

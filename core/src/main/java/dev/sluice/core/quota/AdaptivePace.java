@@ -30,7 +30,7 @@ final class AdaptivePace {
     /** How much a second of accepted answers adds past the pace of the last refusal. */
     static final double PROBE = 0.25;
     /** The pace never drops below this many calls a minute. */
-    private static final long FLOOR = 2;
+    private static final long FLOOR = 6;
     /** Far above any provider's request limit; the pace stops climbing there. */
     private static final long CEILING = 1_000_000;
 

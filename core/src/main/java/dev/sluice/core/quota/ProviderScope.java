@@ -186,7 +186,16 @@ public final class ProviderScope {
      * @param limiter the dimension the provider said ran out, or null
      */
     public void refusedDespiteRoom(Dimension limiter, long nowNanos, long nowMillis) {
-        if (knowsNoHeaders()) {
+        refusedDespiteRoom(limiter, false, nowNanos, nowMillis);
+    }
+
+    /**
+     * As {@link #refusedDespiteRoom(Dimension, long, long)}; {@code pacedByRefusals} when the
+     * provider's answers never tell its limits: the refusal then cuts the scope's pace (see {@link
+     * AdaptivePace}).
+     */
+    public void refusedDespiteRoom(Dimension limiter, boolean pacedByRefusals, long nowNanos, long nowMillis) {
+        if (pacedByRefusals && knowsNoHeaders()) {
             paceByRefusals(nowNanos, nowMillis);
             return;
         }

@@ -3,22 +3,13 @@ package dev.sluice.springtests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Spring AI 1.1 with Apache HttpClient 5 on the class path: Boot's RestClient picks it for the
- * sync calls (streams stay on the JDK client: no httpcore5-reactive).
- *
- * <p>Until Sluice's HC5 hook lands, the sync calls are ungoverned and must be <em>detected</em>:
- * that is what runs by default. Once the hook is merged (and its module declares
- * {@code governedClients() = ["apache-httpclient-5"]}), run with
- * {@code -Dsluice.hooks.httpclient5=true} (or set it in this module's failsafe
- * {@code systemPropertyVariables}): the governed test runs and the detection test is skipped.
+ * sync calls (streams stay on the JDK client: no httpcore5-reactive). Both are governed: no
+ * connection to the provider goes ungoverned, and Spring AI's RetryTemplate makes one pass.
  */
 class SpringAi1HttpClient5IT {
-
-    static final String SWITCH = "sluice.hooks.httpclient5";
 
     private static SpringApp.Result run(Provider p) throws Exception {
         SpringApp.Result r = SpringApp.springAi1()
@@ -37,20 +28,7 @@ class SpringAi1HttpClient5IT {
     }
 
     @Test
-    @DisabledIfSystemProperty(named = SWITCH, matches = "true")
-    void todayTheSyncCallsThroughHttpClient5AreDetectedAsUngoverned() throws Exception {
-        try (Provider p = Provider.open()) {
-            SpringApp.Result r = run(p);
-            UngovernedClients.assertDetected(r, "apache-httpclient-5");
-            assertThat(r.sluice("Admitted"))
-                    .as("only the streams (JDK client) were governed")
-                    .isEqualTo(6);
-        }
-    }
-
-    @Test
-    @EnabledIfSystemProperty(named = SWITCH, matches = "true")
-    void everyCallIsGovernedOnceTheHookLands() throws Exception {
+    void everyCallIsGoverned() throws Exception {
         try (Provider p = Provider.open()) {
             SpringApp.Result r = run(p);
             assertThat(r.sluiceMap("UngovernedConnections")).isEmpty();

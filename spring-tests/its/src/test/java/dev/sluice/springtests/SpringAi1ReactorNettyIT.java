@@ -3,24 +3,14 @@ package dev.sluice.springtests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Spring AI 1.1 with {@code reactor-netty-http} on the class path: Boot's RestClient and WebClient
- * both pick Reactor Netty (on Linux over its native epoll transport).
- *
- * <p>Until Sluice's Reactor Netty hook lands, every call is ungoverned and must be
- * <em>detected</em> (connections reported under the client name {@code netty}; the
+ * both pick Reactor Netty (on Linux over its native epoll transport), and both are governed. The
  * simulator is named in Sluice's config by its loopback address, since Netty's own DNS resolver
- * does not read the JDK's hosts file): that runs by
- * default. Once the hook is merged (and its module declares {@code governedClients() = ["netty",
- * "reactor-netty"]}), run with {@code -Dsluice.hooks.reactor-netty=true} (or set it in this
- * module's failsafe {@code systemPropertyVariables}): the governed test runs instead.
+ * does not read the JDK's hosts file.
  */
 class SpringAi1ReactorNettyIT {
-
-    static final String SWITCH = "sluice.hooks.reactor-netty";
 
     private static SpringApp.Result run(Provider p) throws Exception {
         SpringApp.Result r = SpringApp.springAi1()
@@ -41,20 +31,7 @@ class SpringAi1ReactorNettyIT {
     }
 
     @Test
-    @DisabledIfSystemProperty(named = SWITCH, matches = "true")
-    void todayTheCallsThroughReactorNettyAreDetectedAsUngoverned() throws Exception {
-        try (Provider p = Provider.open()) {
-            SpringApp.Result r = run(p);
-            UngovernedClients.assertDetected(r, "127.0.0.1", "netty");
-            assertThat(r.sluice("Admitted"))
-                    .as("nothing went through the governor")
-                    .isZero();
-        }
-    }
-
-    @Test
-    @EnabledIfSystemProperty(named = SWITCH, matches = "true")
-    void everyCallIsGovernedOnceTheHookLands() throws Exception {
+    void everyCallIsGoverned() throws Exception {
         try (Provider p = Provider.open()) {
             SpringApp.Result r = run(p);
             assertThat(r.sluiceMap("UngovernedConnections")).isEmpty();

@@ -99,4 +99,10 @@ public final class FixedWindowGatewayAdapter implements ProviderAdapter {
         return GatewayLocalRejection.answer(
                 rejection, facts, settings.wallClockMillis().getAsLong());
     }
+
+    /** Its answers carry no rate-limit headers: its 429s set the pace. */
+    @Override
+    public boolean announcesLimits() {
+        return false;
+    }
 }

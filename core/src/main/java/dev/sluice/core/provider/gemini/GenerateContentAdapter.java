@@ -78,4 +78,10 @@ abstract class GenerateContentAdapter implements ProviderAdapter {
     public final boolean truesUp(Dimension dimension) {
         return dimension == Dimension.INPUT_TOKENS;
     }
+
+    /** Its answers carry no rate-limit headers: its 429s set the pace. */
+    @Override
+    public boolean announcesLimits() {
+        return false;
+    }
 }

@@ -67,4 +67,10 @@ public final class ApacheHttpClient4Instrumentation extends InstrumentationModul
     public String hookClassName() {
         return "dev.sluice.instrumentation.hc4.helper.Hc4Hook";
     }
+
+    /** Every exchange of this client to a provider goes through the hook. */
+    @Override
+    public java.util.List<String> governedClients() {
+        return java.util.Collections.singletonList("apache-httpclient-4");
+    }
 }

@@ -81,4 +81,10 @@ public final class ApacheHttpClient5Instrumentation extends InstrumentationModul
     public String hookClassName() {
         return "dev.sluice.instrumentation.hc5.helper.Hc5Hook";
     }
+
+    /** Every classic and async exchange of this client to a provider goes through the hook. */
+    @Override
+    public java.util.List<String> governedClients() {
+        return java.util.Collections.singletonList("apache-httpclient-5");
+    }
 }

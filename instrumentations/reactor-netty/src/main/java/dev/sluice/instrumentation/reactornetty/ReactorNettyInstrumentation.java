@@ -60,4 +60,10 @@ public final class ReactorNettyInstrumentation extends InstrumentationModule {
     public String hookClassName() {
         return "dev.sluice.instrumentation.reactornetty.helper.ReactorNettyHook";
     }
+
+    /** Every exchange of Reactor Netty's HttpClient to a provider goes through the hook; it connects through Netty, natively on Linux. */
+    @Override
+    public java.util.List<String> governedClients() {
+        return java.util.Arrays.asList("reactor-netty", "netty");
+    }
 }
