@@ -211,7 +211,9 @@ public final class Permit extends Admission {
     /** How old an answer to this call is at {@code nowNanos}, for reading its figures (lock held). */
     AnswerAge answerAge(long nowNanos) {
         long[] marks = admittedMarks;
-        return marks == null ? AnswerAge.CURRENT : new AnswerAge(nowNanos - admittedNanos, buckets, marks);
+        return marks == null
+                ? AnswerAge.CURRENT
+                : new AnswerAge(nowNanos - admittedNanos, admittedNanos, buckets, marks);
     }
 
     /** What this permit charged the bucket, 0 when it did not charge it. */

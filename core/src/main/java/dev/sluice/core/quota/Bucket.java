@@ -25,8 +25,11 @@ public abstract class Bucket {
     /** Amount currently reserved and not yet settled (for JMX and leak checks). */
     private long reserved;
     /**
-     * Everything admissions ever reserved here (lane admissions once registered): a running count,
-     * so an answer's figures can be aged by what was admitted after the call they describe.
+     * Everything admissions ever reserved here: a running count, so an answer's figures can be aged
+     * by what was admitted after the call they describe. Lane admissions count when the room they
+     * use is lent to the lane (and what is taken back unused is taken off), not when they are
+     * registered: that happens in batches long after they were sent, and counting them then would
+     * read calls sent before an answered call as sent after it.
      */
     private long admittedTotal;
 
@@ -325,9 +328,6 @@ public abstract class Bucket {
 
     final void addReserved(long delta) {
         reserved += delta;
-        if (delta > 0) {
-            admittedTotal += delta;
-        }
     }
 
     /**
@@ -338,11 +338,67 @@ public abstract class Bucket {
         return admittedTotal;
     }
 
+    /**
+     * What {@link #admittedTotal} was at {@code nanos}, from samples taken just before a reservation,
+     * at most every {@link #SAMPLE_NANOS}: the first sample at or after {@code nanos}, or the total
+     * now when none is that recent. Errs towards a later time, so a difference taken from it errs
+     * towards less. Lock held.
+     */
+    public final long admittedTotalAt(long nanos) {
+        long[] times = sampleNanos;
+        if (times == null) {
+            return admittedTotal;
+        }
+        long best = admittedTotal;
+        for (int i = 0; i < SAMPLES; i++) {
+            int slot = Math.floorMod(sampleNext - 1 - i, SAMPLES);
+            if (times[slot] == 0) {
+                break;
+            }
+            if (times[slot] - nanos < 0) {
+                break; // older than asked: the newer sample already found is the answer
+            }
+            best = sampleTotal[slot];
+        }
+        return best;
+    }
+
     /** Records a reservation against this bucket (bookkeeping for {@link #reserved()}). */
     public final long reserve(long amount, long nowNanos, long nowMillis) {
         reserved += amount;
+        sampleAdmitted(nowNanos);
         admittedTotal += amount;
         return take(amount, nowNanos, nowMillis);
+    }
+
+    /** Room lent to the lock-free lane (negative: taken back unused), counted as admitted. Lock held. */
+    final void countAdmitted(long amount, long nowNanos) {
+        if (amount > 0) {
+            sampleAdmitted(nowNanos);
+        }
+        admittedTotal += amount;
+    }
+
+    private static final int SAMPLES = 64;
+    private static final long SAMPLE_NANOS = 20_000_000L;
+    /** When {@link #admittedTotal} was sampled, and its value then (a ring; created on the first reservation). */
+    private long[] sampleNanos;
+
+    private long[] sampleTotal;
+    private int sampleNext;
+
+    private void sampleAdmitted(long nowNanos) {
+        if (sampleNanos == null) {
+            sampleNanos = new long[SAMPLES];
+            sampleTotal = new long[SAMPLES];
+        }
+        int last = Math.floorMod(sampleNext - 1, SAMPLES);
+        if (sampleNanos[last] != 0 && nowNanos - sampleNanos[last] < SAMPLE_NANOS) {
+            return;
+        }
+        sampleNanos[sampleNext] = nowNanos == 0 ? 1 : nowNanos;
+        sampleTotal[sampleNext] = admittedTotal;
+        sampleNext = (sampleNext + 1) % SAMPLES;
     }
 
     /**

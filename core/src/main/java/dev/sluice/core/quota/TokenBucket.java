@@ -113,6 +113,7 @@ final class TokenBucket extends Bucket {
             // level + lentOut is unchanged, so the cap the refill just applied still holds
             level += back;
             lentOut -= back;
+            countAdmitted(-back, nowNanos); // lent, never used: not admitted after all
         }
     }
 
@@ -304,6 +305,7 @@ final class TokenBucket extends Bucket {
         if (loan > 0) {
             level -= loan;
             lentOut += loan;
+            countAdmitted(loan, nowNanos); // the lane's calls are counted as the room they use is lent
             credit.lend(stripe, loan, lastRefillNanos); // the time the level was worked out for
         }
     }

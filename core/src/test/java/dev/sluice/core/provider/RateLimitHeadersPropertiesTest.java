@@ -193,8 +193,8 @@ class RateLimitHeadersPropertiesTest {
                     .containsExactly(Dimension.REQUESTS, Dimension.INPUT_TOKENS, Dimension.OUTPUT_TOKENS);
             long expectedReset = Math.max(0, Math.min(resetInMillis, WaitHints.MAX_MILLIS));
             assertThat(budgets.get(0).remaining()).isEqualTo(requests[1]);
-            assertThat(budgets.get(1).remaining()).isEqualTo(topOfBand(input));
-            assertThat(budgets.get(2).remaining()).isEqualTo(topOfBand(output));
+            assertThat(budgets.get(1).remaining()).isEqualTo(bottomOfBand(input));
+            assertThat(budgets.get(2).remaining()).isEqualTo(bottomOfBand(output));
             for (Budget b : budgets) {
                 assertThat(b.resetAfterMillis()).as(b.toString()).isEqualTo(expectedReset);
             }
@@ -202,11 +202,10 @@ class RateLimitHeadersPropertiesTest {
         });
     }
 
-    /** Token remaining figures a multiple of 1000 are rounded: the true one may be up to 499 more, never above the limit. */
-    private static long topOfBand(long[] limitRemaining) {
-        long limit = limitRemaining[0];
+    /** Token remaining figures a multiple of 1000 are rounded: the true one may be up to 500 less. */
+    private static long bottomOfBand(long[] limitRemaining) {
         long remaining = limitRemaining[1];
-        return remaining % 1000 == 0 ? Math.min(remaining + 499, limit) : remaining;
+        return remaining > 0 && remaining % 1000 == 0 ? remaining - 500 : remaining;
     }
 
     @Test

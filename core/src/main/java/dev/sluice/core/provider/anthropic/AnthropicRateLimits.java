@@ -18,9 +18,10 @@ import java.util.List;
  * <ul>
  *   <li><b>Token remaining is rounded</b> to the nearest thousand, so the true figure lies up to
  *       500 below or 499 above it. A value that looks rounded (a multiple of 1000) is reported as
- *       the top of that band: the governor lowers its own view of the room only when the
- *       provider's figure is below it by more than the rounding, and never throttles on noise
- *       the header cannot resolve. Request counts are exact and pass as they are.
+ *       the bottom of that band: reading it as the top let Sluice believe in up to 499 tokens the
+ *       provider did not have (field scenario e met a 429 in 41 attempts that way, and a first
+ *       answer's figure became a burst 499 too large). The cost is at most 500 tokens of room
+ *       left unused after each answer. Request counts are exact and pass as they are.
  *   <li><b>{@code tokens}</b> is not a separate budget today: it repeats whichever of the input
  *       or output budgets is tightest, so reading it as a total-tokens bucket charged input plus
  *       output would throttle a 40k-input / 8k-output organization at 8k total. It is reported as
@@ -37,8 +38,8 @@ final class AnthropicRateLimits {
     /** Anthropic's limits are per minute, refilled continuously. */
     static final long MINUTE_MILLIS = 60_000;
 
-    /** How far above a rounded remaining figure the true one may be. */
-    static final long ROUNDING_SLACK = 499;
+    /** How far below a rounded remaining figure the true one may be. */
+    static final long ROUNDING_SLACK = 500;
 
     private static final String PREFIX = "anthropic-ratelimit-";
 
@@ -66,7 +67,7 @@ final class AnthropicRateLimits {
             return false;
         }
         if (rounded) {
-            remaining = topOfRoundingBand(remaining, limit);
+            remaining = bottomOfRoundingBand(remaining);
         }
         long reset = WaitHints.untilInstant(h.first(PREFIX + name + "-reset"), nowEpochMillis);
         budgets.add(Budget.of(
@@ -79,12 +80,11 @@ final class AnthropicRateLimits {
         return true;
     }
 
-    /** The most a remaining figure rounded to the thousand can stand for, never above the limit. */
-    static long topOfRoundingBand(long remaining, long limit) {
-        if (remaining < 0 || remaining % 1000 != 0) {
+    /** The least a remaining figure rounded to the thousand can stand for, never below 0. */
+    static long bottomOfRoundingBand(long remaining) {
+        if (remaining <= 0 || remaining % 1000 != 0) {
             return remaining;
         }
-        long top = remaining + ROUNDING_SLACK;
-        return limit >= 0 ? Math.min(top, Math.max(remaining, limit)) : top;
+        return remaining - ROUNDING_SLACK;
     }
 }

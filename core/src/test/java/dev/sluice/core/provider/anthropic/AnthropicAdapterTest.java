@@ -189,21 +189,20 @@ class AnthropicAdapterTest {
     }
 
     @Test
-    void roundedTokenRemainingIsReadAsTheTopOfItsBandSoItNeverLowersRoomOnRoundingNoise() {
+    void roundedTokenRemainingIsReadAsTheBottomOfItsBandSoSluiceNeverBelievesInRoomThatIsNotThere() {
         RateLimitSnapshot s = adapter.readRateLimits(anthropicHeaders(), NOW);
         assertThat(s.budgets().get(1).remaining())
                 .as("391,000 stands for 390,500..391,499")
-                .isEqualTo(391_499);
-        assertThat(s.budgets().get(2).remaining()).isEqualTo(79_499);
-        assertThat(AnthropicRateLimits.topOfRoundingBand(0, 50_000)).isEqualTo(499);
-        assertThat(AnthropicRateLimits.topOfRoundingBand(50_000, 50_000))
-                .as("never above the limit")
-                .isEqualTo(50_000);
-        assertThat(AnthropicRateLimits.topOfRoundingBand(12_345, 50_000))
+                .isEqualTo(390_500);
+        assertThat(s.budgets().get(2).remaining()).isEqualTo(78_500);
+        assertThat(AnthropicRateLimits.bottomOfRoundingBand(0))
+                .as("nothing left is exact")
+                .isZero();
+        assertThat(AnthropicRateLimits.bottomOfRoundingBand(12_345))
                 .as("not rounded: exact")
                 .isEqualTo(12_345);
-        assertThat(AnthropicRateLimits.topOfRoundingBand(3000, -1)).isEqualTo(3499);
-        assertThat(AnthropicRateLimits.topOfRoundingBand(-1, 50_000)).isEqualTo(-1);
+        assertThat(AnthropicRateLimits.bottomOfRoundingBand(3000)).isEqualTo(2500);
+        assertThat(AnthropicRateLimits.bottomOfRoundingBand(-1)).isEqualTo(-1);
     }
 
     @Test
@@ -220,7 +219,7 @@ class AnthropicAdapterTest {
         assertThat(legacy.budgets()).singleElement().satisfies(b -> {
             assertThat(b.name()).isEqualTo("tokens");
             assertThat(b.dimension()).isEqualTo(Dimension.TOTAL_TOKENS);
-            assertThat(b.remaining()).isEqualTo(60_499);
+            assertThat(b.remaining()).isEqualTo(59_500);
             assertThat(b.resetAfterMillis()).isEqualTo(30_000);
         });
     }

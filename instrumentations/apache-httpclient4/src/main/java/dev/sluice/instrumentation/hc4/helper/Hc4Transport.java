@@ -134,10 +134,7 @@ final class Hc4Transport implements HttpTransport {
                 type = entity.getContentType();
                 encoding = entity.getContentEncoding();
                 boolean repeatable = entity.isRepeatable();
-                bytes = EntityUtils.toByteArray(entity);
-                if (bytes == null) {
-                    bytes = new byte[0];
-                }
+                bytes = bytesOf(entity);
                 if (!repeatable) {
                     // read once: the application's request keeps a copy that can still be sent
                     enclosing.setEntity(entity(bytes, type, encoding));
@@ -428,5 +425,19 @@ final class Hc4Transport implements HttpTransport {
         } catch (IOException | RuntimeException ignored) {
             // a response we release may already be broken
         }
+    }
+
+    /**
+     * A request body exactly as HttpClient sends it: through {@code writeTo}, which every entity
+     * implements; {@code getContent} may throw for an entity that only streams (Spring's request
+     * entities do in HttpClient 5, the same may hold in 4).
+     */
+    static byte[] bytesOf(HttpEntity entity) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(
+                entity.getContentLength() > 0 && entity.getContentLength() < Integer.MAX_VALUE
+                        ? (int) entity.getContentLength()
+                        : 1024);
+        entity.writeTo(out);
+        return out.toByteArray();
     }
 }
