@@ -63,7 +63,24 @@ public final class ApacheHttpApp {
     /** The body text of this thread's last call, as the application read it. */
     static final ThreadLocal<String> LAST_BODY = new ThreadLocal<>();
 
+    /** Calls a client saw counted as governed on its own thread (what a retry loop around it consults). */
+    static final java.util.concurrent.atomic.AtomicLong GOVERNED_ON_CALLER_THREAD =
+            new java.util.concurrent.atomic.AtomicLong();
+
     private ApacheHttpApp() {}
+
+    /**
+     * Sluice's count of the governed calls started on this thread ({@code RetryLayers}, on the boot
+     * class path with the agent), or -1 without the agent.
+     */
+    static long governedOnThisThread() {
+        try {
+            Class<?> layers = Class.forName("dev.sluice.bootstrap.RetryLayers", true, null);
+            return (Long) layers.getMethod("governedCountOnThisThread").invoke(null);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return -1;
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         String library = args[0];
@@ -112,6 +129,9 @@ public final class ApacheHttpApp {
                     "ungoverned:" + after + ":" + ungoverned.call("after-ungoverned-" + after, body, stream, 0, after),
                     1);
         }
+        if (GOVERNED_ON_CALLER_THREAD.get() > 0) {
+            report.count("governedOnCallerThread", GOVERNED_ON_CALLER_THREAD.get());
+        }
         readAgent(report);
         report.print();
         System.exit(0);
@@ -121,6 +141,8 @@ public final class ApacheHttpApp {
         switch (library) {
             case "hc5":
                 return new Hc5Classic(url);
+            case "hc5-spring":
+                return new Hc5Spring(url);
             case "hc5-async":
                 return new Hc5Async(url);
             case "hc4":
@@ -170,7 +192,7 @@ public final class ApacheHttpApp {
     }
 
     /** SSE: counts the events up to {@code [DONE]}; the outcome is the status, or how the stream broke. */
-    static String readStream(java.io.InputStream in) throws Exception {
+    static String readStream(java.io.InputStream in) throws java.io.IOException {
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         boolean done = false;
         boolean usage = false;
@@ -198,10 +220,18 @@ public final class ApacheHttpApp {
             }
         }
         if (jmx.isRegistered(governor)) {
-            jmx.getAttribute(governor, "InFlight"); // a read brings the set of beans up to date
+            // a read brings the set of beans up to date, at most once a second: a run shorter than
+            // that after the agent registered its beans may not see its Provider bean at first
+            ObjectName providers = new ObjectName("dev.sluice:type=Provider,*");
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            jmx.getAttribute(governor, "InFlight");
+            while (jmx.queryNames(providers, null).isEmpty() && System.nanoTime() - end < 0) {
+                Thread.sleep(100);
+                jmx.getAttribute(governor, "InFlight");
+            }
             report.count("jmx:admitted", ((Number) jmx.getAttribute(governor, "Admitted")).longValue());
             report.count("jmx:rejected", ((Number) jmx.getAttribute(governor, "Rejected")).longValue());
-            for (ObjectName provider : jmx.queryNames(new ObjectName("dev.sluice:type=Provider,*"), null)) {
+            for (ObjectName provider : jmx.queryNames(providers, null)) {
                 report.count("jmx:calls", ((Number) jmx.getAttribute(provider, "Calls")).longValue());
                 report.count("jmx:attempts", ((Number) jmx.getAttribute(provider, "Attempts")).longValue());
                 report.count("jmx:429", ((Number) jmx.getAttribute(provider, "Status429")).longValue());

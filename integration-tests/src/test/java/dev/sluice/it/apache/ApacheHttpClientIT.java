@@ -89,15 +89,17 @@ class ApacheHttpClientIT {
         return run(agent, mode, "overload", null, app);
     }
 
-    /** One run of {@code app} (hc5, hc5-async, hc4, or hc5@version); {@code trafficClass} sent as X-Sluice-Class, or null. */
+    /** One run of {@code app} (hc5, hc5-spring, hc5-async, hc4, or one of them @version); {@code trafficClass} sent as X-Sluice-Class, or null. */
     static Run run(boolean agent, String mode, String after, String trafficClass, String app) throws Exception {
         try (Simulator sim = simulator()) {
             String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
             Object[] args;
             Class<?> main;
-            if (app.startsWith("hc5@")) {
+            int at = app.indexOf('@');
+            if (at > 0) {
                 main = VersionedApp.class;
-                args = new Object[] {libs(app.substring(4)), "hc5", url, THREADS, CALLS, mode, after};
+                args = new Object[] {libs(app.substring(at + 1)), app.substring(0, at), url, THREADS, CALLS, mode, after
+                };
             } else {
                 main = ApacheHttpApp.class;
                 args = new Object[] {app, url, THREADS, CALLS, mode, after};
@@ -199,8 +201,33 @@ class ApacheHttpClientIT {
     void hc5Version52InAChildLoaderIsGoverned() throws Exception {
         Run governed = run(true, "json", "hc5@5.2");
         System.out.printf("hc5 5.2 classic json (child loader), agent: %s%n", governed.figures());
-        assertThat(governed.stderr()).doesNotContain("hook fault");
+        assertThat(governed.stderr()).doesNotContain("fault while");
         assertGoverned(governed, "apache-httpclient5-retry-strategy");
+    }
+
+    /**
+     * Spring's RestClient over HttpClient 5.5.1 / HttpCore 5.3.6 (Spring Boot 3.5's versions, what
+     * Spring AI's sync calls go through): {@code executeOpen(null, ...)} with Spring's body entity,
+     * which writes but has no {@code getContent()}. Every call is governed, HttpClient's retry
+     * strategy stands aside, and each call counts as governed on the thread that made it, so a
+     * spring-retry {@code RetryTemplate} around it makes one pass.
+     */
+    @Test
+    void springRestClientOnHc55IsGovernedAndCountedOnItsThread() throws Exception {
+        Run governed = run(true, "json", "hc5-spring@5.5");
+        System.out.printf("hc5 5.5.1 under Spring RestClient (child loader), agent: %s%n", governed.figures());
+        assertThat(governed.stderr())
+                .as("Sluice's fault log (a hook that fails lets the call through ungoverned)")
+                .doesNotContain("fault while");
+        assertGoverned(governed, "apache-httpclient5-retry-strategy");
+        assertThat(governed.counter("governedOnCallerThread"))
+                .as(
+                        "calls counted as governed on their caller's thread (the load and the forced one)\n%s",
+                        governed.figures())
+                .isEqualTo((long) THREADS * CALLS + 1);
+        Run sse = run(true, "sse", "hc5-spring@5.5");
+        System.out.printf("hc5 5.5.1 under Spring RestClient, sse, agent: %s%n", sse.figures());
+        assertGoverned(sse, "apache-httpclient5-retry-strategy");
     }
 
     @Test

@@ -89,6 +89,15 @@ class ReactorNettyIT {
                             .asLong())
                     .as("RestClient calls completed\n%s", s)
                     .isEqualTo((long) (threads - 1) * calls);
+            assertThat(groups.path("restclient")
+                            .path("counters")
+                            .path("governedOnCallerThread")
+                            .asLong())
+                    .as(
+                            "RestClient calls counted as governed on the thread that blocked on them (what"
+                                    + " spring-retry's RetryTemplate around them consults)\n%s",
+                            s)
+                    .isEqualTo((long) (threads - 1) * calls);
             assertThat(groups.path("stream").path("counters").path("status:200").asLong())
                     .as("streams read to [DONE]\n%s", s)
                     .isEqualTo(streams);

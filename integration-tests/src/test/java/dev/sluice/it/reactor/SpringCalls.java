@@ -34,6 +34,7 @@ final class SpringCalls {
             for (int i = 0; i < calls; i++) {
                 AppReport rc = report.group("restclient" + suffix);
                 rc.call(() -> {
+                    long governedBefore = governedOnThisThread();
                     org.springframework.http.ResponseEntity<String> response = rest.post()
                             .uri(url)
                             .header("Content-Type", "application/json")
@@ -45,6 +46,10 @@ final class SpringCalls {
                                     .headers(res.getHeaders())
                                     .body(new String(
                                             res.getBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)));
+                    if (governedOnThisThread() > governedBefore) {
+                        // what a retry loop around this call (spring-retry's RetryTemplate) consults
+                        rc.count("governedOnCallerThread", 1);
+                    }
                     ReactorNettyApp.count(
                             rc,
                             ReactorNettyApp.outcome(
@@ -77,6 +82,19 @@ final class SpringCalls {
                 });
             }
         }));
+    }
+
+    /**
+     * Sluice's count of the governed calls started on this thread ({@code RetryLayers}, on the boot
+     * class path with the agent), or -1 without the agent.
+     */
+    static long governedOnThisThread() {
+        try {
+            Class<?> layers = Class.forName("dev.sluice.bootstrap.RetryLayers", true, null);
+            return (Long) layers.getMethod("governedCountOnThisThread").invoke(null);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return -1;
+        }
     }
 
     /** Spring's WebClient as an application without Spring Boot builds it: its connector over Reactor Netty. */

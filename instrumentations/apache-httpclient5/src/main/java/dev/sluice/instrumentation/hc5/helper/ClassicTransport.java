@@ -5,6 +5,7 @@ import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.HttpTransport;
 import dev.sluice.bootstrap.RetryLayers;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.net.URI;
@@ -137,7 +138,7 @@ final class ClassicTransport implements HttpTransport {
             type = contentType(entity.getContentType());
             encoding = entity.getContentEncoding();
             boolean repeatable = entity.isRepeatable();
-            bytes = EntityUtils.toByteArray(entity);
+            bytes = bytesOf(entity);
             if (!repeatable) {
                 // read once: the application's request keeps a copy that can still be sent
                 request.setEntity(new ByteArrayEntity(bytes, type, encoding));
@@ -152,6 +153,20 @@ final class ClassicTransport implements HttpTransport {
         boolean own = context == null;
         HttpContext ctx = own ? HttpClientContext.create() : context;
         return new ClassicTransport(client, target, request, ctx, own, url, requestUri, bytes, type, encoding);
+    }
+
+    /**
+     * The body exactly as HttpClient would send it: through {@code writeTo}, the one method every
+     * entity must implement for the client to send it. {@code getContent} is not: Spring's
+     * {@code HttpComponentsClientHttpRequest.BodyEntity} (every RestClient call over HttpClient 5)
+     * throws {@code UnsupportedOperationException} from it, and so does any entity that only streams.
+     */
+    static byte[] bytesOf(HttpEntity entity) throws IOException {
+        long length = entity.getContentLength();
+        ByteArrayOutputStream out =
+                new ByteArrayOutputStream(length > 0 && length <= MAX_BODY_BYTES ? (int) length : 1024);
+        entity.writeTo(out);
+        return out.toByteArray();
     }
 
     private static ContentType contentType(String value) {

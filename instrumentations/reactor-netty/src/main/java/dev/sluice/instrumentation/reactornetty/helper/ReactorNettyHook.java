@@ -4,6 +4,7 @@ import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Governance;
 import dev.sluice.bootstrap.Hook;
+import dev.sluice.bootstrap.RetryLayers;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelOption;
@@ -158,6 +159,13 @@ public final class ReactorNettyHook implements Hook {
         /** One logical call, on subscription: read the request, then let the governor run it. */
         private Mono<Answer> exchange() {
             return Mono.deferContextual(context -> {
+                if (RetryLayers.ownsRetries()) {
+                    // Sluice decides this call's retries: a retry loop on the subscribing thread that
+                    // blocks on the result (Spring's RestClient over ReactorClientHttpRequestFactory,
+                    // inside Spring AI's RetryTemplate) must not retry it. Counted here, on that
+                    // thread: admission and the attempts run later, on other threads.
+                    RetryLayers.governedOnThisThread();
+                }
                 ReactorNettyTransport transport = new ReactorNettyTransport(finalizer, method, url);
                 transport.context(context);
                 return RequestCapture.capture(finalizer).flatMap(request -> {
