@@ -134,8 +134,10 @@ public final class CallLoadApp {
     }
 
     private static Call jdk(String url, String tenant, String apiKey) {
-        HttpClient client =
-                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        return jdk(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), url, tenant, apiKey);
+    }
+
+    private static Call jdk(HttpClient client, String url, String tenant, String apiKey) {
         String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":" + ANSWER_TOKENS
                 + ",\"messages\":[{\"role\":\"user\",\"content\":\"" + PROMPT + "\"}]}";
         URI uri = URI.create(url + "/v1/chat/completions");
@@ -339,13 +341,14 @@ public final class CallLoadApp {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         AtomicLong failed = new AtomicLong();
         List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         for (int i = 0; i < tenants; i++) {
             String tenant = "t-" + i;
             String key = "sk-bench-" + (i % keys);
             futures.add(pool.submit(() -> {
                 try {
-                    // one client per call: the JDK client is cheap and this keeps no client per key alive
-                    call(url, "jdk", tenant, key).make();
+                    jdk(client, url, tenant, key).make();
                 } catch (Throwable t) {
                     failed.incrementAndGet();
                 }
@@ -360,7 +363,28 @@ public final class CallLoadApp {
         out.put("tenants", tenants);
         out.put("keys", keys);
         out.put("failed", failed.get());
+        // with the agent, let its JMX registration (a thread of its own, after the first calls) finish
+        for (int i = 0;
+                i < 50
+                        && admitted() == -1
+                        && ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                                .anyMatch(a -> a.startsWith("-javaagent"));
+                i++) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(2_000);
         out.put("heapUsedAfterGcBytes", heapAfterGc());
+        String histogram = System.getProperty("histogram");
+        if (histogram != null) {
+            // the same as jcmd <pid> GC.class_histogram, from inside
+            Object text = ManagementFactory.getPlatformMBeanServer()
+                    .invoke(
+                            new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                            "gcClassHistogram",
+                            new Object[] {null},
+                            new String[] {String[].class.getName()});
+            java.nio.file.Files.writeString(java.nio.file.Paths.get(histogram), String.valueOf(text));
+        }
         return out;
     }
 

@@ -164,15 +164,25 @@ public final class CallOverhead {
         String tenants = arg(args, 1, "10000");
         String keys = arg(args, 2, "1000");
         String java = javaLauncher();
-        long[] heap = new long[2];
-        for (boolean agent : new boolean[] {false, true}) {
-            sim.reset();
-            Map<String, String> s = fork(java, agent, List.of(), "tenants", url, tenants, keys);
-            heap[agent ? 1 : 0] = Long.parseLong(s.get("heapUsedAfterGcBytes"));
-        }
+        // no agent; the agent after one tenant's call (what it holds anyway); the agent after all
+        long none = heapAfter(sim, java, false, url, tenants, keys);
+        long one = heapAfter(sim, java, true, url, "1", "1");
+        long all = heapAfter(sim, java, true, url, tenants, keys);
         System.out.printf(
-                "heap used after GC: no agent %.1f MB, agent %.1f MB, difference %.1f MB%n",
-                heap[0] / 1048576.0, heap[1] / 1048576.0, (heap[1] - heap[0]) / 1048576.0);
+                "heap used after GC: no agent %.1f MB; agent, 1 tenant %.1f MB; agent, %s tenants / %s keys %.1f MB:"
+                        + " agent +%.1f MB, of which the tenants and keys +%.1f MB%n",
+                mb(none), mb(one), tenants, keys, mb(all), mb(all - none), mb(all - one));
+    }
+
+    private static double mb(long bytes) {
+        return bytes / 1048576.0;
+    }
+
+    private static long heapAfter(Simulator sim, String java, boolean agent, String url, String tenants, String keys)
+            throws Exception {
+        sim.reset();
+        return Long.parseLong(
+                fork(java, agent, List.of(), "tenants", url, tenants, keys).get("heapUsedAfterGcBytes"));
     }
 
     /** Forks the app, prints its summary line, returns it as a flat map. */
@@ -194,6 +204,11 @@ public final class CallOverhead {
         cmd.addAll(jvmOptions);
         cmd.add("-Djdk.net.hosts.file=" + hosts);
         cmd.add("-Djava.io.tmpdir=" + tmp);
+        String histogram = System.getProperty("histogram");
+        if (histogram != null) {
+            cmd.add("-Dhistogram=" + histogram + "-" + (agent ? "agent" : "none") + "-"
+                    + String.join("-", appArgs).replaceAll("[^A-Za-z0-9-]", "_"));
+        }
         cmd.add("-cp");
         cmd.add(appClassPath());
         cmd.add(CallLoadApp.class.getName());
