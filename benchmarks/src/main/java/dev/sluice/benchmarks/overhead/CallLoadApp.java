@@ -312,6 +312,8 @@ public final class CallLoadApp {
         CountDownLatch start = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(calls);
         AtomicLong failed = new AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<String> firstError =
+                new java.util.concurrent.atomic.AtomicReference<>();
         for (int i = 0; i < calls; i++) {
             executor.execute(() -> {
                 try {
@@ -319,6 +321,7 @@ public final class CallLoadApp {
                     call.make();
                 } catch (Throwable t) {
                     failed.incrementAndGet();
+                    firstError.compareAndSet(null, t.toString());
                 } finally {
                     done.countDown();
                 }
@@ -332,6 +335,7 @@ public final class CallLoadApp {
         out.put("calls", calls);
         out.put("finished", finished);
         out.put("failed", failed.get());
+        out.put("firstError", firstError.get());
         out.put("wallMillis", wall / 1e6);
         return out;
     }

@@ -47,6 +47,7 @@ public final class CallOverhead {
                 .profile(Profile.OPENAI)
                 .instant()
                 .outputTokens(CallLoadApp.ANSWER_TOKENS)
+                .acceptQueue(4_096) // the virtual-thread burst connects 10,000 clients at once
                 .limit(Dimension.REQUESTS, 1_000_000_000L, Duration.ofMinutes(1))
                 .limit(Dimension.TOKENS, 1_000_000_000_000L, Duration.ofMinutes(1))
                 .start()) {
