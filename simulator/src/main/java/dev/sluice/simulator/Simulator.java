@@ -144,6 +144,7 @@ public final class Simulator implements AutoCloseable {
         private String forceHeader = "x-sim-force";
         private int port;
         private int containerThreads = 300;
+        private int acceptQueue;
         private Clock clock = Clock.systemUTC();
 
         private Builder() {}
@@ -338,6 +339,18 @@ public final class Simulator implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Connections the server's socket holds before it accepts them (default: the JDK's 50).
+         * Thousands of clients connecting at the same moment need more, or the kernel refuses some.
+         */
+        public Builder acceptQueue(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("accept queue must not be negative");
+            }
+            this.acceptQueue = value;
+            return this;
+        }
+
         /** The clock of limits, ledger and faults (pacing always runs in real time). */
         public Builder clock(Clock value) {
             this.clock = Objects.requireNonNull(value);
@@ -369,6 +382,7 @@ public final class Simulator implements AutoCloseable {
                     new Pacing(firstByte, perToken),
                     port,
                     containerThreads,
+                    acceptQueue,
                     countRefusedRequests == null ? protocol.countsRefusedRequests() : countRefusedRequests,
                     neighbours);
             return new Simulator(profile, protocol, server);

@@ -44,6 +44,7 @@ public final class SimulatorServer implements AutoCloseable {
      * @param pacing generation latency
      * @param port the port, 0 for a free one
      * @param containerThreads Jetty threads: each paced stream holds one for its duration
+     * @param acceptQueue connections waiting to be accepted, 0 for the JDK's default (50)
      * @param countRefused whether a refused request still takes one from the request limits
      * @param neighbours unseen consumers sharing organizations' limits
      */
@@ -56,6 +57,7 @@ public final class SimulatorServer implements AutoCloseable {
             Pacing pacing,
             int port,
             int containerThreads,
+            int acceptQueue,
             boolean countRefused,
             List<Neighbour> neighbours) {
         this.protocol = protocol;
@@ -96,6 +98,9 @@ public final class SimulatorServer implements AutoCloseable {
                 .notifier(new ConsoleNotifier(false))
                 .httpServerFactory(new StreamingHttpServerFactory())
                 .extensions(endpoint);
+        if (acceptQueue > 0) {
+            options.jettyAcceptQueueSize(acceptQueue);
+        }
         this.wireMock = new WireMockServer(options);
         wireMock.start();
         wireMock.stubFor(any(anyUrl()).atPriority(1).willReturn(aResponse().withStatus(200)));

@@ -49,9 +49,9 @@ final class ObservedSource extends ForwardingSource {
                 safely(observer::onEnd);
             }
         } else if (read > 0) {
-            Buffer copy = new Buffer();
+            java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream((int) read);
             sink.copyTo(copy, sink.size() - read, read);
-            byte[] chunk = copy.readByteArray();
+            byte[] chunk = copy.toByteArray();
             safely(() -> observer.onBytes(chunk, 0, chunk.length));
         }
         return read;

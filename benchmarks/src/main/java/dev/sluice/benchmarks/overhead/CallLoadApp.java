@@ -1,0 +1,496 @@
+package dev.sluice.benchmarks.overhead;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.http.StreamResponse;
+import com.openai.models.ChatModel;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The application side of the per-call overhead harness ({@link CallOverhead} forks it twice, with
+ * and without the agent). It knows nothing of Sluice: it calls an OpenAI-shaped endpoint and
+ * prints one {@code SUMMARY {json}} line.
+ *
+ * <p>Modes (first argument), then {@code url}:
+ *
+ * <ul>
+ *   <li>{@code load url client threads warmupSeconds measureSeconds}: {@code threads} callers in a
+ *       closed loop, each call {@code client} = {@code jdk} (JDK HttpClient, sync), {@code openai}
+ *       (openai-java, sync) or {@code openai-stream} (openai-java, streaming, every chunk read);
+ *       after the warm-up, each call's latency goes into the caller's HdrHistogram, and the
+ *       callers' CPU time and allocated bytes ({@code com.sun.management.ThreadMXBean}) plus the
+ *       whole process's CPU time are taken at the start and the end of the measured part.
+ *   <li>{@code vt url calls}: JDK 21+: after a warm-up of 2,000 calls on 8 platform threads,
+ *       {@code calls} virtual threads each make one JDK HttpClient call at the same moment; the wall
+ *       time from their start to the last end.
+ *   <li>{@code tenants url tenants keys}: one JDK HttpClient call per tenant ({@code X-Sluice-Tenant:
+ *       t-<i>}, API key {@code sk-bench-<i mod keys>}), 8 threads; then the heap used after a full
+ *       GC and the threads whose names start with {@code sluice}.
+ * </ul>
+ */
+public final class CallLoadApp {
+
+    /** ~8 KB of prompt. */
+    static final String PROMPT = prompt(8 * 1024);
+    /** Answer tokens: the simulator's words average ~5.7 characters with their space, ~2 KB. */
+    static final int ANSWER_TOKENS = 360;
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    public static void main(String[] args) throws Throwable {
+        String mode = args[0];
+        String url = args[1];
+        Map<String, Object> summary;
+        switch (mode) {
+            case "load":
+                summary =
+                        load(url, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), Long.parseLong(args[5]));
+                break;
+            case "vt":
+                summary = virtualThreads(url, Integer.parseInt(args[2]));
+                break;
+            case "tenants":
+                summary = tenants(url, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+                break;
+            default:
+                throw new IllegalArgumentException(mode);
+        }
+        summary.put("admittedBySluice", admitted());
+        summary.put("sluiceThreads", sluiceThreads());
+        System.out.println("SUMMARY " + json(summary));
+        System.out.flush();
+        System.exit(0); // (not halt: a flight recording started on the command line is written by a shutdown hook)
+    }
+
+    interface Call {
+        /** Makes one call; returns the characters of answer text received. */
+        int make() throws Exception;
+    }
+
+    static Call call(String url, String client, String tenant, String apiKey) {
+        switch (client) {
+            case "jdk":
+                return jdk(url, tenant, apiKey);
+            case "openai":
+            case "openai-stream":
+                OpenAIClient sdk = OpenAIOkHttpClient.builder()
+                        .baseUrl(url + "/v1")
+                        .apiKey(apiKey)
+                        .maxRetries(0)
+                        .okHttpClient(new okhttp3.OkHttpClient.Builder()
+                                .socketFactory(new NoDelaySockets())
+                                .build())
+                        .build();
+                ChatCompletionCreateParams params = ChatCompletionCreateParams.builder()
+                        .model(ChatModel.GPT_4O_MINI)
+                        .addUserMessage(PROMPT)
+                        .maxCompletionTokens(ANSWER_TOKENS)
+                        .build();
+                if (client.equals("openai")) {
+                    return () -> {
+                        ChatCompletion c = sdk.chat().completions().create(params);
+                        return c.choices().get(0).message().content().orElse("").length();
+                    };
+                }
+                return () -> {
+                    int[] chars = {0};
+                    try (StreamResponse<ChatCompletionChunk> s =
+                            sdk.chat().completions().createStreaming(params)) {
+                        s.stream().forEach(chunk -> {
+                            for (ChatCompletionChunk.Choice choice : chunk.choices()) {
+                                chars[0] += choice.delta().content().orElse("").length();
+                            }
+                        });
+                    }
+                    return chars[0];
+                };
+            default:
+                throw new IllegalArgumentException(client);
+        }
+    }
+
+    private static Call jdk(String url, String tenant, String apiKey) {
+        return jdk(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), url, tenant, apiKey);
+    }
+
+    private static Call jdk(HttpClient client, String url, String tenant, String apiKey) {
+        String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":" + ANSWER_TOKENS
+                + ",\"messages\":[{\"role\":\"user\",\"content\":\"" + PROMPT + "\"}]}";
+        URI uri = URI.create(url + "/v1/chat/completions");
+        return () -> {
+            HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                    .header("authorization", "Bearer " + apiKey)
+                    .header("content-type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body));
+            if (tenant != null) {
+                b.header("X-Sluice-Tenant", tenant);
+            }
+            HttpResponse<String> response = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("status " + response.statusCode() + ": " + response.body());
+            }
+            return response.body().length();
+        };
+    }
+
+    /** The closed-loop load: see the class comment. */
+    static Map<String, Object> load(String url, String client, int threads, long warmupSeconds, long measureSeconds)
+            throws Exception {
+        Call call = call(url, client, null, "sk-bench");
+        volatile_phase = 0;
+        List<Caller> callers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Caller c = new Caller(call);
+            callers.add(c);
+        }
+        CountDownLatch done = new CountDownLatch(threads);
+        for (Caller c : callers) {
+            Thread th = new Thread(
+                    () -> {
+                        try {
+                            c.run();
+                        } finally {
+                            done.countDown();
+                        }
+                    },
+                    "caller");
+            th.start();
+        }
+        Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
+        long[] processBefore = processCpuAndAlloc();
+        long wallBefore = System.nanoTime();
+        volatile_phase = 1;
+        Thread.sleep(TimeUnit.SECONDS.toMillis(measureSeconds));
+        volatile_phase = 2;
+        long wall = System.nanoTime() - wallBefore;
+        done.await(60, TimeUnit.SECONDS);
+        long[] processAfter = processCpuAndAlloc();
+
+        Histogram all = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        long calls = 0;
+        long cpu = 0;
+        long alloc = 0;
+        long chars = 0;
+        List<String> errors = new ArrayList<>();
+        for (Caller c : callers) {
+            all.add(c.histogram);
+            calls += c.calls;
+            cpu += c.cpuNanos;
+            alloc += c.allocBytes;
+            chars = Math.max(chars, c.lastChars);
+            if (c.error != null) {
+                errors.add(c.error);
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("client", client);
+        out.put("threads", threads);
+        out.put("calls", calls);
+        out.put("callsPerSecond", calls * 1e9 / wall);
+        out.put("answerChars", chars);
+        out.put("p50Micros", all.getValueAtPercentile(50) / 1e3);
+        out.put("p99Micros", all.getValueAtPercentile(99) / 1e3);
+        out.put("p999Micros", all.getValueAtPercentile(99.9) / 1e3);
+        out.put("meanMicros", all.getMean() / 1e3);
+        out.put("maxMicros", all.getMaxValue() / 1e3);
+        out.put("callerCpuMicrosPerCall", calls == 0 ? 0 : cpu / 1e3 / calls);
+        out.put("callerAllocBytesPerCall", calls == 0 ? 0 : alloc / calls);
+        out.put("processCpuMicrosPerCall", calls == 0 ? 0 : (processAfter[0] - processBefore[0]) / 1e3 / calls);
+        out.put("processAllocBytesPerCall", calls == 0 ? 0 : (processAfter[1] - processBefore[1]) / calls);
+        out.put("errors", errors.size());
+        if (!errors.isEmpty()) {
+            out.put("firstError", errors.get(0));
+        }
+        return out;
+    }
+
+    /** 0 warming up, 1 measuring, 2 stop. */
+    private static volatile int volatile_phase;
+
+    private static final class Caller {
+        final Call call;
+        final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        long calls;
+        long cpuNanos;
+        long allocBytes;
+        int lastChars;
+        String error;
+
+        Caller(Call call) {
+            this.call = call;
+        }
+
+        void run() {
+            long id = Thread.currentThread().getId();
+            long cpu0 = 0;
+            long alloc0 = 0;
+            boolean measuring = false;
+            try {
+                while (true) {
+                    int phase = volatile_phase;
+                    if (phase == 2) {
+                        break;
+                    }
+                    if (phase == 1 && !measuring) {
+                        measuring = true;
+                        cpu0 = THREADS.getCurrentThreadCpuTime();
+                        alloc0 = THREADS.getThreadAllocatedBytes(id);
+                    }
+                    long start = System.nanoTime();
+                    lastChars = call.make();
+                    long took = System.nanoTime() - start;
+                    if (measuring) {
+                        histogram.recordValue(Math.min(took, histogram.getHighestTrackableValue()));
+                        calls++;
+                    }
+                }
+                if (measuring) {
+                    cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
+                    allocBytes = THREADS.getThreadAllocatedBytes(id) - alloc0;
+                }
+            } catch (Throwable t) {
+                error = t.toString();
+            }
+        }
+    }
+
+    /** Process CPU time (ns) and bytes allocated by every live thread. */
+    private static long[] processCpuAndAlloc() {
+        long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+        long alloc = 0;
+        for (long b : THREADS.getThreadAllocatedBytes(THREADS.getAllThreadIds())) {
+            if (b > 0) {
+                alloc += b;
+            }
+        }
+        return new long[] {cpu, alloc};
+    }
+
+    /** The virtual-thread burst: see the class comment. */
+    static Map<String, Object> virtualThreads(String url, int calls) throws Throwable {
+        Call call = call(url, "jdk", null, "sk-bench");
+        ExecutorService warm = Executors.newFixedThreadPool(8);
+        List<java.util.concurrent.Future<?>> warming = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            warming.add(warm.submit(() -> call.make()));
+        }
+        for (java.util.concurrent.Future<?> f : warming) {
+            f.get();
+        }
+        warm.shutdown();
+        ExecutorService executor = (ExecutorService) MethodHandles.publicLookup()
+                .findStatic(
+                        Executors.class,
+                        "newVirtualThreadPerTaskExecutor",
+                        MethodType.methodType(ExecutorService.class))
+                .invoke();
+        CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(calls);
+        AtomicLong failed = new AtomicLong();
+        java.util.concurrent.atomic.AtomicReference<String> firstError =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        for (int i = 0; i < calls; i++) {
+            executor.execute(() -> {
+                try {
+                    start.await();
+                    call.make();
+                } catch (Throwable t) {
+                    failed.incrementAndGet();
+                    firstError.compareAndSet(null, t.toString());
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        long started = System.nanoTime();
+        start.countDown();
+        boolean finished = done.await(120, TimeUnit.SECONDS);
+        long wall = System.nanoTime() - started;
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("calls", calls);
+        out.put("finished", finished);
+        out.put("failed", failed.get());
+        out.put("firstError", firstError.get());
+        out.put("wallMillis", wall / 1e6);
+        return out;
+    }
+
+    /** The footprint run: see the class comment. */
+    static Map<String, Object> tenants(String url, int tenants, int keys) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        AtomicLong failed = new AtomicLong();
+        List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (int i = 0; i < tenants; i++) {
+            String tenant = "t-" + i;
+            String key = "sk-bench-" + (i % keys);
+            futures.add(pool.submit(() -> {
+                try {
+                    jdk(client, url, tenant, key).make();
+                } catch (Throwable t) {
+                    failed.incrementAndGet();
+                }
+            }));
+        }
+        for (java.util.concurrent.Future<?> f : futures) {
+            f.get();
+        }
+        pool.shutdown();
+        futures.clear();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("tenants", tenants);
+        out.put("keys", keys);
+        out.put("failed", failed.get());
+        // with the agent, let its JMX registration (a thread of its own, after the first calls) finish
+        for (int i = 0;
+                i < 50
+                        && admitted() == -1
+                        && ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                                .anyMatch(a -> a.startsWith("-javaagent"));
+                i++) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(2_000);
+        out.put("heapUsedAfterGcBytes", heapAfterGc());
+        String histogram = System.getProperty("histogram");
+        if (histogram != null) {
+            // the same as jcmd <pid> GC.class_histogram, from inside
+            Object text = ManagementFactory.getPlatformMBeanServer()
+                    .invoke(
+                            new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                            "gcClassHistogram",
+                            new Object[] {null},
+                            new String[] {String[].class.getName()});
+            java.nio.file.Files.writeString(java.nio.file.Paths.get(histogram), String.valueOf(text));
+        }
+        return out;
+    }
+
+    static long heapAfterGc() throws InterruptedException {
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            Thread.sleep(200);
+            used = Math.min(
+                    used,
+                    ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        }
+        return used;
+    }
+
+    /** Admissions counted by Sluice's Governor bean; -1 without the agent. */
+    private static long admitted() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName governor = new ObjectName("dev.sluice:type=Governor");
+            if (!server.isRegistered(governor)) {
+                return -1;
+            }
+            return ((Number) server.getAttribute(governor, "Admitted")).longValue();
+        } catch (Exception e) {
+            return -2;
+        }
+    }
+
+    private static String sluiceThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .map(Thread::getName)
+                .filter(n -> n.toLowerCase(java.util.Locale.ROOT).startsWith("sluice"))
+                .collect(Collectors.toCollection(TreeSet::new))
+                .toString();
+    }
+
+    private static String prompt(int chars) {
+        String[] words = {"please", "summarise", "the", "quarterly", "report", "for", "our", "customers"};
+        StringBuilder b = new StringBuilder(chars + 16);
+        for (int i = 0; b.length() < chars; i++) {
+            b.append(words[i % words.length]).append(' ');
+        }
+        b.setLength(chars);
+        return b.toString();
+    }
+
+    /** Enough JSON for the summary: maps, strings, numbers, booleans. */
+    static String json(Map<String, Object> map) {
+        return map.entrySet().stream()
+                .map(e -> "\"" + e.getKey() + "\":" + value(e.getValue()))
+                .collect(Collectors.joining(",", "{", "}"));
+    }
+
+    private static String value(Object v) {
+        if (v instanceof Number || v instanceof Boolean) {
+            return v.toString();
+        }
+        return "\"" + String.valueOf(v).replace("\\", "\\\\").replace("\"", "'") + "\"";
+    }
+
+    /**
+     * Sockets with {@code TCP_NODELAY}, as the JDK HttpClient's are: OkHttp leaves Nagle's algorithm
+     * on, and on loopback its request (headers, then the body) then waits for the server's delayed
+     * ACK, ~40 ms per call, which would drown what the harness measures.
+     */
+    static final class NoDelaySockets extends javax.net.SocketFactory {
+        private final javax.net.SocketFactory plain = javax.net.SocketFactory.getDefault();
+
+        private static java.net.Socket noDelay(java.net.Socket s) throws java.io.IOException {
+            s.setTcpNoDelay(true);
+            return s;
+        }
+
+        @Override
+        public java.net.Socket createSocket() throws java.io.IOException {
+            return noDelay(plain.createSocket());
+        }
+
+        @Override
+        public java.net.Socket createSocket(String host, int port) throws java.io.IOException {
+            return noDelay(plain.createSocket(host, port));
+        }
+
+        @Override
+        public java.net.Socket createSocket(String host, int port, java.net.InetAddress local, int localPort)
+                throws java.io.IOException {
+            return noDelay(plain.createSocket(host, port, local, localPort));
+        }
+
+        @Override
+        public java.net.Socket createSocket(java.net.InetAddress host, int port) throws java.io.IOException {
+            return noDelay(plain.createSocket(host, port));
+        }
+
+        @Override
+        public java.net.Socket createSocket(
+                java.net.InetAddress address, int port, java.net.InetAddress local, int localPort)
+                throws java.io.IOException {
+            return noDelay(plain.createSocket(address, port, local, localPort));
+        }
+    }
+
+    private CallLoadApp() {}
+}

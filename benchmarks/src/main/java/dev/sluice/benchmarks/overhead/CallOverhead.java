@@ -1,0 +1,274 @@
+package dev.sluice.benchmarks.overhead;
+
+import dev.sluice.simulator.Dimension;
+import dev.sluice.simulator.Profile;
+import dev.sluice.simulator.Simulator;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What one LLM call pays for going through Sluice: runs {@link CallLoadApp} in two JVMs, without and
+ * with {@code -javaagent:sluice-agent.jar}, against the simulator as OpenAI on loopback (reached as
+ * {@code api.openai.com} through a hosts file, so the agent recognises it with no config), which
+ * answers at once and allows far more than the load asks (10^9 requests and 10^12 tokens a minute).
+ *
+ * <p>Run from the repository root after {@code mvn -B -pl agent,benchmarks -am package -DskipTests}:
+ *
+ * <pre>
+ * java -cp benchmarks/target/sluice-benchmarks.jar dev.sluice.benchmarks.overhead.CallOverhead \
+ *     load [warmupSeconds=20] [measureSeconds=20] [clients=jdk,openai,openai-stream] [threads=1,8] [jfrDir]
+ * java -cp ... CallOverhead vt [pairs=5] [calls=10000]          (needs JAVA25_HOME)
+ * java -cp ... CallOverhead footprint [tenants=10000] [keys=1000]
+ * </pre>
+ *
+ * Prints one SUMMARY line per JVM and a Markdown table. Environment: {@code SLUICE_AGENT_JAR}
+ * (default {@code agent/target/sluice-agent.jar}), {@code JAVA} (the JVM to fork, default this
+ * one), {@code JAVA25_HOME}.
+ */
+public final class CallOverhead {
+
+    private static final String HOST = "api.openai.com";
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "load";
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.OPENAI)
+                .instant()
+                .outputTokens(CallLoadApp.ANSWER_TOKENS)
+                .acceptQueue(4_096) // the virtual-thread burst connects 10,000 clients at once
+                .limit(Dimension.REQUESTS, 1_000_000_000L, Duration.ofMinutes(1))
+                .limit(Dimension.TOKENS, 1_000_000_000_000L, Duration.ofMinutes(1))
+                .start()) {
+            String url = "http://" + HOST + ":" + sim.port();
+            switch (mode) {
+                case "load":
+                    load(sim, url, args);
+                    break;
+                case "vt":
+                    virtualThreads(sim, url, args);
+                    break;
+                case "footprint":
+                    footprint(sim, url, args);
+                    break;
+                default:
+                    throw new IllegalArgumentException(mode);
+            }
+        }
+    }
+
+    private static String arg(String[] args, int i, String def) {
+        return args.length > i ? args[i] : def;
+    }
+
+    private static void load(Simulator sim, String url, String[] args) throws Exception {
+        String warmup = arg(args, 1, "20");
+        String measure = arg(args, 2, "20");
+        List<String> clients =
+                Arrays.asList(arg(args, 3, "jdk,openai,openai-stream").split(","));
+        List<String> threads = Arrays.asList(arg(args, 4, "1,8").split(","));
+        String jfrDir = arg(args, 5, null);
+        String java = javaLauncher();
+        List<String> rows = new ArrayList<>();
+        for (String client : clients) {
+            for (String t : threads) {
+                Map<String, String> without = null;
+                Map<String, String> with = null;
+                for (boolean agent : new boolean[] {false, true}) {
+                    sim.reset();
+                    List<String> jvm = new ArrayList<>();
+                    if (agent && jfrDir != null) {
+                        jvm.add("-XX:StartFlightRecording=filename=" + jfrDir + "/" + client + "-" + t
+                                + ".jfr,settings=profile");
+                    }
+                    Map<String, String> s = fork(java, agent, jvm, "load", url, client, t, warmup, measure);
+                    if (agent) {
+                        with = s;
+                    } else {
+                        without = s;
+                    }
+                }
+                rows.add(String.format(
+                        "| %s | %s | %s / %s / %s | %s / %s / %s | %+.0f / %+.0f / %+.0f | %s / %s | %+.1f | %+,d | %s / %s |",
+                        client,
+                        t,
+                        r(without, "p50Micros"),
+                        r(without, "p99Micros"),
+                        r(without, "p999Micros"),
+                        r(with, "p50Micros"),
+                        r(with, "p99Micros"),
+                        r(with, "p999Micros"),
+                        d(with, without, "p50Micros"),
+                        d(with, without, "p99Micros"),
+                        d(with, without, "p999Micros"),
+                        r(without, "processCpuMicrosPerCall"),
+                        r(with, "processCpuMicrosPerCall"),
+                        d(with, without, "callerCpuMicrosPerCall"),
+                        (long) d(with, without, "callerAllocBytesPerCall"),
+                        r(without, "callsPerSecond"),
+                        r(with, "callsPerSecond")));
+            }
+        }
+        System.out.println();
+        System.out.println("| client | threads | p50 / p99 / p99.9 µs, no agent | with agent | added µs |"
+                + " process CPU µs/call, no agent / agent | caller CPU µs/call added | caller bytes/call added |"
+                + " calls/s, no agent / agent |");
+        System.out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
+        rows.forEach(System.out::println);
+    }
+
+    private static void virtualThreads(Simulator sim, String url, String[] args) throws Exception {
+        int pairs = Integer.parseInt(arg(args, 1, "5"));
+        String calls = arg(args, 2, "10000");
+        String home = System.getenv("JAVA25_HOME");
+        String java =
+                home == null ? javaLauncher() : Paths.get(home, "bin", "java").toString();
+        List<Double> ratios = new ArrayList<>();
+        for (int p = 0; p < pairs; p++) {
+            double[] wall = new double[2];
+            // alternate which goes first, so a drift of the machine's load favours neither
+            boolean[] order = p % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false};
+            for (boolean agent : order) {
+                sim.reset();
+                Map<String, String> s = fork(java, agent, List.of(), "vt", url, calls);
+                if (!"true".equals(s.get("finished")) || !"0".equals(s.get("failed"))) {
+                    throw new IllegalStateException("run failed: " + s);
+                }
+                wall[agent ? 1 : 0] = Double.parseDouble(s.get("wallMillis"));
+            }
+            double ratio = wall[1] / wall[0];
+            ratios.add(ratio);
+            System.out.printf(
+                    "pair %d: no agent %.0f ms, agent %.0f ms, ratio %.3f (load %s)%n",
+                    p + 1, wall[0], wall[1], ratio, load());
+        }
+        List<Double> sorted = new ArrayList<>(ratios);
+        Collections.sort(sorted);
+        double median = sorted.size() % 2 == 1
+                ? sorted.get(sorted.size() / 2)
+                : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+        System.out.printf("median ratio %.3f over %d pairs: %s%n", median, pairs, ratios);
+    }
+
+    private static void footprint(Simulator sim, String url, String[] args) throws Exception {
+        String tenants = arg(args, 1, "10000");
+        String keys = arg(args, 2, "1000");
+        String java = javaLauncher();
+        // no agent; the agent after one tenant's call (what it holds anyway); the agent after all
+        long none = heapAfter(sim, java, false, url, tenants, keys);
+        long one = heapAfter(sim, java, true, url, "1", "1");
+        long all = heapAfter(sim, java, true, url, tenants, keys);
+        System.out.printf(
+                "heap used after GC: no agent %.1f MB; agent, 1 tenant %.1f MB; agent, %s tenants / %s keys %.1f MB:"
+                        + " agent +%.1f MB, of which the tenants and keys +%.1f MB%n",
+                mb(none), mb(one), tenants, keys, mb(all), mb(all - none), mb(all - one));
+    }
+
+    private static double mb(long bytes) {
+        return bytes / 1048576.0;
+    }
+
+    private static long heapAfter(Simulator sim, String java, boolean agent, String url, String tenants, String keys)
+            throws Exception {
+        sim.reset();
+        return Long.parseLong(
+                fork(java, agent, List.of(), "tenants", url, tenants, keys).get("heapUsedAfterGcBytes"));
+    }
+
+    /** Forks the app, prints its summary line, returns it as a flat map. */
+    private static Map<String, String> fork(String java, boolean agent, List<String> jvmOptions, String... appArgs)
+            throws IOException, InterruptedException {
+        Path hosts = Files.createTempFile("sluice-hosts-", ".txt");
+        Files.writeString(hosts, "127.0.0.1 localhost\n127.0.0.1 " + HOST + "\n");
+        Path tmp = Files.createTempDirectory("sluice-overhead-");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.add("-Xmx512m");
+        if (agent) {
+            String jar = System.getenv().getOrDefault("SLUICE_AGENT_JAR", "agent/target/sluice-agent.jar");
+            if (!Files.isRegularFile(Paths.get(jar))) {
+                throw new IllegalStateException("no agent jar at " + jar + " (mvn -pl agent -am package)");
+            }
+            cmd.add("-javaagent:" + jar);
+        }
+        cmd.addAll(jvmOptions);
+        cmd.add("-Djdk.net.hosts.file=" + hosts);
+        cmd.add("-Djava.io.tmpdir=" + tmp);
+        String histogram = System.getProperty("histogram");
+        if (histogram != null) {
+            cmd.add("-Dhistogram=" + histogram + "-" + (agent ? "agent" : "none") + "-"
+                    + String.join("-", appArgs).replaceAll("[^A-Za-z0-9-]", "_"));
+        }
+        cmd.add("-cp");
+        cmd.add(appClassPath());
+        cmd.add(CallLoadApp.class.getName());
+        cmd.addAll(Arrays.asList(appArgs));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        Files.deleteIfExists(hosts);
+        String line = out.lines()
+                .filter(l -> l.startsWith("SUMMARY "))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no summary; output:\n" + out));
+        System.out.println((agent ? "agent    " : "no agent ") + line + " (load " + load() + ")");
+        return parse(line.substring("SUMMARY ".length()));
+    }
+
+    /** benchmarks/target/classes and the jars named in benchmarks/target/app.classpath. */
+    private static String appClassPath() throws IOException {
+        Path target = Paths.get(System.getenv().getOrDefault("SLUICE_BENCHMARKS_TARGET", "benchmarks/target"));
+        return target.resolve("classes").toAbsolutePath()
+                + java.io.File.pathSeparator
+                + Files.readString(target.resolve("app.classpath")).trim();
+    }
+
+    private static String javaLauncher() {
+        String java = System.getenv("JAVA");
+        return java != null
+                ? java
+                : Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static String load() {
+        try {
+            return Files.readString(Paths.get("/proc/loadavg")).split(" ")[0];
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":(\"[^\"]*\"|[^,}]+)");
+
+    static Map<String, String> parse(String json) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Matcher m = FIELD.matcher(json);
+        while (m.find()) {
+            String v = m.group(2);
+            out.put(m.group(1), v.startsWith("\"") ? v.substring(1, v.length() - 1) : v);
+        }
+        return out;
+    }
+
+    private static String r(Map<String, String> s, String key) {
+        double v = Double.parseDouble(s.get(key));
+        return v >= 100 ? String.format("%,.0f", v) : String.format("%.1f", v);
+    }
+
+    private static double d(Map<String, String> with, Map<String, String> without, String key) {
+        return Double.parseDouble(with.get(key)) - Double.parseDouble(without.get(key));
+    }
+
+    private CallOverhead() {}
+}
