@@ -381,13 +381,19 @@ public abstract class Bucket {
 
     private static final int SAMPLES = 64;
     private static final long SAMPLE_NANOS = 20_000_000L;
-    /** When {@link #admittedTotal} was sampled, and its value then (a ring; created on the first reservation). */
+    /**
+     * When {@link #admittedTotal} was sampled, and its value then: a ring created on the first
+     * reservation of a learned bucket (1 KiB; configured ones, per tenant or key, keep none).
+     */
     private long[] sampleNanos;
 
     private long[] sampleTotal;
     private int sampleNext;
 
     private void sampleAdmitted(long nowNanos) {
+        if (limit.spec().source() != LimitSpec.Source.LEARNED) {
+            return; // only a provider's figures are aged (AnswerAge): other buckets keep no samples
+        }
         if (sampleNanos == null) {
             sampleNanos = new long[SAMPLES];
             sampleTotal = new long[SAMPLES];
