@@ -149,8 +149,10 @@ class ReactorNettyIT {
                     .distinct()
                     .count();
             assertThat(cancelledSent)
-                    .as("subscriptions cancelled while they wait for admission leave the queue: at most a"
-                            + " few of %d admitted before their cancel are sent", cancels)
+                    .as(
+                            "subscriptions cancelled while they wait for admission leave the queue: at most a"
+                                    + " few of %d admitted before their cancel are sent",
+                            cancels)
                     .isLessThanOrEqualTo(cancels / 2);
             assertThat(counters.path("jmx:inFlight").asLong())
                     .as("in flight at the end\n%s", s)
