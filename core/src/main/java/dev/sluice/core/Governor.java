@@ -620,16 +620,17 @@ public final class Governor implements AutoCloseable {
      */
     private TenantShares.Wait fairWait(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
         Bucket[] learned = route.scope.learnedBuckets();
-        if (learned.length == 0) {
+        TenantShares shares = route.scope.tenantShares();
+        if (learned.length == 0 || shares.laneServes(call.tenant())) {
+            // nothing to share, or the caller is the scope's only active tenant: no allocation, no
+            // walk (a second tenant's first call goes through waitFor, which ends that)
             return null;
         }
         long[] amounts = new long[learned.length];
         for (int i = 0; i < learned.length; i++) {
             amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
         }
-        return route.scope
-                .tenantShares()
-                .waitFor(call.tenant(), weightOf(call.tenant()), learned, amounts, nowNanos, nowMillis);
+        return shares.waitFor(call.tenant(), weightOf(call.tenant()), learned, amounts, nowNanos, nowMillis);
     }
 
     private Decided enqueue(
