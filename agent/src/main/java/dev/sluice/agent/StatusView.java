@@ -1,5 +1,6 @@
 package dev.sluice.agent;
 
+import dev.sluice.core.jmx.BudgetMXBean;
 import dev.sluice.core.jmx.GovernorMXBean;
 import dev.sluice.core.jmx.LimitMXBean;
 import dev.sluice.core.jmx.ProviderMXBean;
@@ -89,6 +90,7 @@ final class StatusView {
         }
         ungoverned(g, out);
         limits(c, out);
+        budgets(c, out);
         tenants(c, out);
         queues(c, out);
         providers(c, out);
@@ -137,6 +139,50 @@ final class StatusView {
             rows.add((String[]) r[2]);
         }
         section(out, "LIMITS", rows, read.size());
+    }
+
+    /** Every budget's tightest bucket: spent, reserved and left in the currency, and when it resets. */
+    private static void budgets(MBeanServerConnection c, StringBuilder out) throws IOException {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"BUDGET", "PERIOD", "SPENT", "", "RESERVED", "LEFT", "RESETS AT", "NOTE"});
+        int total = 0;
+        for (ObjectName n : names(c, "Budget")) {
+            total++;
+            if (rows.size() > MAX_ROWS) {
+                continue;
+            }
+            BudgetMXBean b = JMX.newMXBeanProxy(c, n, BudgetMXBean.class);
+            double amount = b.getAmount();
+            double spent = b.getSpent();
+            String currency = b.getCurrency();
+            StringJoiner note = new StringJoiner("; ");
+            if (!b.isEnforced()) {
+                note.add("NOT ENFORCED");
+            }
+            if (b.getBucketCount() > 1) {
+                note.add(b.getBucketCount() + " " + b.getLevel() + "s, the tightest shown");
+            }
+            if (b.getExhaustedRejections() > 0) {
+                note.add("refused " + b.getExhaustedRejections());
+            }
+            rows.add(new String[] {
+                b.getId(),
+                b.getPeriod(),
+                bar(amount <= 0 ? 0 : spent / amount),
+                money(spent) + "/" + money(amount) + " " + currency,
+                money(b.getReserved()),
+                money(b.getLeft()),
+                b.getResetsAt(),
+                note.toString()
+            });
+        }
+        if (total > 0) {
+            section(out, "BUDGETS", rows, total);
+        }
+    }
+
+    private static String money(double v) {
+        return String.format(java.util.Locale.ROOT, "%.2f", v);
     }
 
     private static String note(LimitMXBean l) {

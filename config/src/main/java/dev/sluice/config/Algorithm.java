@@ -7,7 +7,12 @@ public enum Algorithm {
     /** Counts reset at the end of each window aligned on the epoch (minute, hour boundaries). */
     FIXED_WINDOW("fixed_window"),
     /** Counts reset once a day at a given local time in a given zone (midnight Pacific, ...). */
-    DAILY_RESET("daily_reset");
+    DAILY_RESET("daily_reset"),
+    /**
+     * Counts reset at the start of each calendar period (hour, day, week, month) at a local time
+     * in a zone; set by a limit's {@code period}.
+     */
+    CALENDAR("calendar");
 
     private final String configName;
 

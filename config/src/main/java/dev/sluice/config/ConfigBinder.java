@@ -222,7 +222,10 @@ final class ConfigBinder {
         set(f.text("id"), b::id);
         set(f.choice("dimension", Dimension.values(), Dimension::configName), b::dimension);
         set(f.capacity("capacity"), b::capacity);
+        set(f.number("amount"), b::amount);
         set(f.duration("window"), b::window);
+        set(f.choice("period", CalendarPeriod.values(), CalendarPeriod::configName), b::period);
+        set(f.number("warnAt"), b::warnAt);
         Algorithm algorithm = f.choice("algorithm", Algorithm.values(), Algorithm::configName);
         set(algorithm, b::algorithm);
         if (algorithm != null || !f.has("algorithm")) {

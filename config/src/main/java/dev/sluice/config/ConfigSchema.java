@@ -151,7 +151,9 @@ final class ConfigSchema {
             "id",
             "dimension",
             "capacity",
+            "amount",
             "window",
+            "period",
             "algorithm",
             "resetAt",
             "zone",
@@ -159,7 +161,8 @@ final class ConfigSchema {
             "provider",
             "models",
             "enforced",
-            "shared");
+            "shared",
+            "warnAt");
     static final Structure IDENTITY = ROOT.structure("identity", "tenant", "team", "trafficClass");
     static final Structure TENANTS = ROOT.structure("tenants", "name", "weight", "guaranteedShare", "limits");
 

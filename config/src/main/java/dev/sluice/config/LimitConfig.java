@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 public final class LimitConfig {
     static final Pattern ID = Pattern.compile("[a-zA-Z0-9_.:-]+");
     private static final Duration ONE_DAY = Duration.ofDays(1);
+    /** The share of a budget spent at which it warns, unless {@code warnAt} says otherwise. */
+    public static final double DEFAULT_WARN_AT = 0.8;
 
     private final String explicitId;
     private final String id;
@@ -31,6 +33,9 @@ public final class LimitConfig {
     private final boolean algorithmDeclared;
     private final LocalTime declaredResetAt;
     private final ZoneId declaredZone;
+    private final CalendarPeriod period;
+    private final Double amount;
+    private final Double warnAt;
     private final ScopeLevel level;
     private final String scopeValue;
     private final String provider;
@@ -44,10 +49,14 @@ public final class LimitConfig {
         this.dimension = b.dimension;
         this.capacity = b.capacity;
         this.declaredWindow = b.window;
-        this.algorithm = b.algorithm == null ? Algorithm.TOKEN_BUCKET : b.algorithm;
+        this.algorithm =
+                b.algorithm != null ? b.algorithm : b.period != null ? Algorithm.CALENDAR : Algorithm.TOKEN_BUCKET;
         this.algorithmDeclared = b.algorithm != null;
         this.declaredResetAt = b.resetAt;
         this.declaredZone = b.zone;
+        this.period = b.period;
+        this.amount = b.amount;
+        this.warnAt = b.warnAt;
         this.level = b.level;
         this.scopeValue = b.scopeValue;
         this.provider = b.provider;
@@ -81,6 +90,9 @@ public final class LimitConfig {
         b.algorithm = algorithmDeclared ? algorithm : null;
         b.resetAt = declaredResetAt;
         b.zone = declaredZone;
+        b.period = period;
+        b.amount = amount;
+        b.warnAt = warnAt;
         b.level = level;
         b.scopeValue = scopeValue;
         b.provider = provider;
@@ -109,9 +121,36 @@ public final class LimitConfig {
         return dimension;
     }
 
-    /** Units per window (or calls in flight for concurrency; micro-USD for spend). */
+    /**
+     * Units per window (or calls in flight for concurrency); for spend, micro-units of the
+     * config's currency (an {@link #amount()} of 25.00 is a capacity of 25,000,000).
+     */
     public long capacity() {
-        return capacity == null ? 0 : capacity;
+        if (capacity != null) {
+            return capacity;
+        }
+        return amount == null ? 0 : Math.round(amount * 1_000_000d);
+    }
+
+    /** A spend limit's amount in the config's currency unit, as declared; null when given as a capacity. */
+    public Double amount() {
+        return amount;
+    }
+
+    /**
+     * For spend: the share of the amount spent at which a warning goes to the log and out as a JMX
+     * notification, once per period (default 0.8); null for other dimensions.
+     */
+    public Double warnAt() {
+        if (dimension != Dimension.SPEND) {
+            return null;
+        }
+        return warnAt == null ? DEFAULT_WARN_AT : warnAt;
+    }
+
+    /** The calendar period of a calendar limit (hour, day, week, month), or null. */
+    public CalendarPeriod period() {
+        return period;
     }
 
     /** The window capacity applies to; 1 day for daily_reset; null for concurrency, which has none. */
@@ -122,6 +161,9 @@ public final class LimitConfig {
         if (algorithm == Algorithm.DAILY_RESET && declaredWindow == null) {
             return ONE_DAY;
         }
+        if (algorithm == Algorithm.CALENDAR && period != null) {
+            return period.longest();
+        }
         return declaredWindow;
     }
 
@@ -129,20 +171,24 @@ public final class LimitConfig {
         return algorithm;
     }
 
-    /** Local time of the daily reset (default midnight) for daily_reset; null for other algorithms. */
+    /** Local time of the reset (default midnight) for daily_reset and calendar periods; null for other algorithms. */
     public LocalTime resetAt() {
-        if (algorithm != Algorithm.DAILY_RESET) {
+        if (!resets()) {
             return null;
         }
         return declaredResetAt == null ? LocalTime.MIDNIGHT : declaredResetAt;
     }
 
-    /** Zone of the daily reset (default UTC) for daily_reset; null for other algorithms. */
+    /** Zone of the reset (default UTC) for daily_reset and calendar periods; null for other algorithms. */
     public ZoneId zone() {
-        if (algorithm != Algorithm.DAILY_RESET) {
+        if (!resets()) {
             return null;
         }
         return declaredZone == null ? ZoneOffset.UTC : declaredZone;
+    }
+
+    private boolean resets() {
+        return algorithm == Algorithm.DAILY_RESET || algorithm == Algorithm.CALENDAR;
     }
 
     /** One bucket per distinct value of this level (organization: one bucket). */
@@ -226,7 +272,9 @@ public final class LimitConfig {
         }
         parts.add(dimension.configName());
         Duration w = window();
-        if (w != null && !w.isNegative() && !w.isZero()) {
+        if (period != null && algorithm == Algorithm.CALENDAR) {
+            parts.add(period.configName());
+        } else if (w != null && !w.isNegative() && !w.isZero()) {
             parts.add(Durations.format(w));
         }
         return String.join(".", parts);
@@ -242,11 +290,8 @@ public final class LimitConfig {
         if (dimension == null) {
             issues.missing(Issues.join(path, "dimension"));
         }
-        if (capacity == null) {
-            issues.missing(Issues.join(path, "capacity"));
-        } else {
-            issues.check(capacity > 0, Issues.join(path, "capacity"), capacity, "> 0");
-        }
+        validateAmount(path, issues);
+        validatePeriod(path, issues);
         String windowPath = Issues.join(path, "window");
         if (dimension == Dimension.CONCURRENCY) {
             if (declaredWindow != null) {
@@ -262,7 +307,14 @@ public final class LimitConfig {
                         algorithm + " does not apply to concurrency, which has no window");
             }
         } else if (dimension != null) {
-            if (algorithm == Algorithm.DAILY_RESET) {
+            if (algorithm == Algorithm.CALENDAR) {
+                if (period == null) {
+                    issues.add(
+                            Issues.join(path, "period"),
+                            null,
+                            "required with algorithm calendar: hour, day, week or month");
+                }
+            } else if (algorithm == Algorithm.DAILY_RESET) {
                 if (declaredWindow != null && !declaredWindow.equals(ONE_DAY)) {
                     issues.add(
                             windowPath,
@@ -277,18 +329,18 @@ public final class LimitConfig {
                         !declaredWindow.isNegative() && !declaredWindow.isZero(), windowPath, declaredWindow, "> 0");
             }
         }
-        if (algorithm != Algorithm.DAILY_RESET) {
+        if (!resets()) {
             if (declaredResetAt != null) {
                 issues.add(
                         Issues.join(path, "resetAt"),
                         declaredResetAt.toString(),
-                        "only allowed with algorithm daily_reset, this limit uses " + algorithm);
+                        "only allowed with a period or algorithm daily_reset, this limit uses " + algorithm);
             }
             if (declaredZone != null) {
                 issues.add(
                         Issues.join(path, "zone"),
                         declaredZone.getId(),
-                        "only allowed with algorithm daily_reset, this limit uses " + algorithm);
+                        "only allowed with a period or algorithm daily_reset, this limit uses " + algorithm);
             }
         }
         if (level == null) {
@@ -305,6 +357,57 @@ public final class LimitConfig {
         }
     }
 
+    private void validateAmount(String path, Issues issues) {
+        String amountPath = Issues.join(path, "amount");
+        if (amount != null) {
+            if (dimension != null && dimension != Dimension.SPEND) {
+                issues.add(amountPath, amount, "only allowed for dimension spend, use capacity for " + dimension);
+            } else if (capacity != null) {
+                issues.add(amountPath, amount, "give amount or capacity, not both (capacity is in micro-units)");
+            } else {
+                issues.check(
+                        amount > 0 && !amount.isInfinite() && amount * 1_000_000d < Long.MAX_VALUE,
+                        amountPath,
+                        amount,
+                        "> 0");
+            }
+        } else if (capacity == null) {
+            issues.missing(Issues.join(path, dimension == Dimension.SPEND ? "amount" : "capacity"));
+        } else {
+            issues.check(capacity > 0, Issues.join(path, "capacity"), capacity, "> 0");
+        }
+        if (warnAt != null) {
+            String warnPath = Issues.join(path, "warnAt");
+            if (dimension != null && dimension != Dimension.SPEND) {
+                issues.add(warnPath, warnAt, "only allowed for dimension spend");
+            } else {
+                issues.check(warnAt > 0 && warnAt <= 1, warnPath, warnAt, "between 0 (excluded) and 1");
+            }
+        }
+    }
+
+    private void validatePeriod(String path, Issues issues) {
+        if (period == null) {
+            return;
+        }
+        String periodPath = Issues.join(path, "period");
+        if (dimension == Dimension.CONCURRENCY) {
+            issues.add(periodPath, period.configName(), "not allowed for concurrency, which has no window");
+        }
+        if (declaredWindow != null) {
+            issues.add(
+                    Issues.join(path, "window"),
+                    declaredWindow,
+                    "give window (a rolling window) or period (a calendar period), not both");
+        }
+        if (algorithm != Algorithm.CALENDAR) {
+            issues.add(
+                    Issues.join(path, "algorithm"),
+                    algorithm.configName(),
+                    "not allowed with a period, which resets at the start of each " + period);
+        }
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof LimitConfig)) {
@@ -313,11 +416,13 @@ public final class LimitConfig {
         LimitConfig l = (LimitConfig) o;
         return Objects.equals(id, l.id)
                 && dimension == l.dimension
-                && Objects.equals(capacity, l.capacity)
+                && capacity() == l.capacity()
                 && Objects.equals(window(), l.window())
                 && algorithm == l.algorithm
                 && Objects.equals(resetAt(), l.resetAt())
                 && Objects.equals(zone(), l.zone())
+                && period == l.period
+                && Objects.equals(warnAt(), l.warnAt())
                 && level == l.level
                 && Objects.equals(scopeValue, l.scopeValue)
                 && Objects.equals(provider, l.provider)
@@ -330,7 +435,7 @@ public final class LimitConfig {
     @Override
     public int hashCode() {
         return Objects.hash(
-                id, dimension, capacity, window(), algorithm, level, scopeValue, provider, models, enforced);
+                id, dimension, capacity(), window(), algorithm, period, level, scopeValue, provider, models, enforced);
     }
 
     @Override
@@ -340,12 +445,14 @@ public final class LimitConfig {
                 .append(": ")
                 .append(dimension)
                 .append(' ')
-                .append(capacity);
-        if (window() != null) {
+                .append(capacity());
+        if (period != null) {
+            b.append(" per ").append(period);
+        } else if (window() != null) {
             b.append(" per ").append(Durations.format(window()));
         }
         b.append(", ").append(algorithm);
-        if (algorithm == Algorithm.DAILY_RESET) {
+        if (resets()) {
             b.append(" at ").append(resetAt()).append(' ').append(zone());
         }
         b.append(", level=").append(level);
@@ -380,6 +487,9 @@ public final class LimitConfig {
         Algorithm algorithm;
         LocalTime resetAt;
         ZoneId zone;
+        CalendarPeriod period;
+        Double amount;
+        Double warnAt;
         ScopeLevel level = ScopeLevel.ORGANIZATION;
         String scopeValue;
         String provider;
@@ -417,13 +527,31 @@ public final class LimitConfig {
             return this;
         }
 
-        /** daily_reset only. */
+        /** A calendar period (hour, day, week, month) instead of a rolling window. */
+        public Builder period(CalendarPeriod period) {
+            this.period = period;
+            return this;
+        }
+
+        /** For spend: the amount in the config's currency unit, instead of a capacity in micro-units. */
+        public Builder amount(double amount) {
+            this.amount = amount;
+            return this;
+        }
+
+        /** For spend: the share of the amount at which it warns (default 0.8). */
+        public Builder warnAt(double warnAt) {
+            this.warnAt = warnAt;
+            return this;
+        }
+
+        /** daily_reset and calendar periods only. */
         public Builder resetAt(LocalTime resetAt) {
             this.resetAt = resetAt;
             return this;
         }
 
-        /** daily_reset only. */
+        /** daily_reset and calendar periods only. */
         public Builder zone(ZoneId zone) {
             this.zone = zone;
             return this;

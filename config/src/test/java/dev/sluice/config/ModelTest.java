@@ -104,6 +104,39 @@ class ModelTest {
     }
 
     @Test
+    void aBudgetIsAnAmountInTheCurrencyOverACalendarPeriod() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("budget");
+        SluiceConfig config = ConfigLoader.load(Fixtures.yamlSources(
+                        dir,
+                        "limits:",
+                        "  - dimension: spend",
+                        "    amount: 25.50",
+                        "    period: month",
+                        "    zone: Europe/Paris",
+                        "    resetAt: \"06:00\"",
+                        "    level: team",
+                        "    warnAt: 0.9")
+                .build());
+        LimitConfig budget = config.limits().get(0);
+        assertThat(budget.id()).isEqualTo("team.spend.month");
+        assertThat(budget.capacity()).isEqualTo(25_500_000);
+        assertThat(budget.amount()).isEqualTo(25.5);
+        assertThat(budget.period()).isEqualTo(CalendarPeriod.MONTH);
+        assertThat(budget.algorithm()).isEqualTo(Algorithm.CALENDAR);
+        assertThat(budget.resetAt()).isEqualTo(LocalTime.of(6, 0));
+        assertThat(budget.zone()).isEqualTo(ZoneId.of("Europe/Paris"));
+        assertThat(budget.warnAt()).isEqualTo(0.9);
+        LimitConfig plain = LimitConfig.builder()
+                .dimension(Dimension.SPEND)
+                .amount(1)
+                .period(CalendarPeriod.DAY)
+                .build();
+        assertThat(plain.warnAt()).isEqualTo(LimitConfig.DEFAULT_WARN_AT);
+        assertThat(plain.zone()).isEqualTo(ZoneOffset.UTC);
+        assertThat(plain.resetAt()).isEqualTo(LocalTime.MIDNIGHT);
+    }
+
+    @Test
     void dailyResetDefaultsToMidnightUtcAndOtherAlgorithmsHaveNoResetTime() {
         LimitConfig daily = LimitConfig.builder()
                 .dimension(Dimension.SPEND)

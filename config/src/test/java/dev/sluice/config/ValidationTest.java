@@ -210,14 +210,59 @@ class ValidationTest {
                         "limits[0].window: not allowed for concurrency: a concurrency limit counts calls in flight and"
                                 + " has no window (sluice.yaml line 4)",
                         "limits[1].window: required but missing for dimension requests (sluice.yaml line 5)",
-                        "limits[2].resetAt: only allowed with algorithm daily_reset, this limit uses token_bucket"
+                        "limits[2].resetAt: only allowed with a period or algorithm daily_reset, this limit uses"
+                                + " token_bucket"
                                 + " (sluice.yaml line 10)",
-                        "limits[2].zone: only allowed with algorithm daily_reset, this limit uses token_bucket"
+                        "limits[2].zone: only allowed with a period or algorithm daily_reset, this limit uses"
+                                + " token_bucket"
                                 + " (sluice.yaml line 11)",
                         "limits[3].window: 12h is not allowed, must be 1d with daily_reset (it resets once a day at"
                                 + " resetAt) (sluice.yaml line 14)",
                         "limits[4].algorithm: fixed_window does not apply to concurrency, which has no window"
                                 + " (sluice.yaml line 19)");
+    }
+
+    @Test
+    void budgetsNameWhatIsWrongWithTheirAmountPeriodAndWarningShare() throws Exception {
+        assertThat(yamlProblems(
+                        dir,
+                        "limits:",
+                        "  - dimension: spend",
+                        "    amount: 25",
+                        "    capacity: 25000000",
+                        "    period: month",
+                        "  - dimension: requests",
+                        "    amount: 5",
+                        "    period: day",
+                        "  - dimension: spend",
+                        "    amount: -3",
+                        "    period: fortnight",
+                        "  - dimension: spend",
+                        "    amount: 10",
+                        "    period: week",
+                        "    window: 7d",
+                        "    warnAt: 1.5",
+                        "  - dimension: spend",
+                        "    period: day",
+                        "  - dimension: requests",
+                        "    capacity: 10",
+                        "    window: 1m",
+                        "    warnAt: 0.5"))
+                .containsExactly(
+                        "limits[0].amount: give amount or capacity, not both (capacity is in micro-units)"
+                                + " (sluice.yaml line 3)",
+                        "limits[1].amount: only allowed for dimension spend, use capacity for requests"
+                                + " (sluice.yaml line 7)",
+                        // with no valid period, the limit is read as a rolling one without its window
+                        "limits[2].window: required but missing for dimension spend (sluice.yaml line 9)",
+                        "limits[2].amount: -3 is not allowed, must be > 0 (sluice.yaml line 10)",
+                        "limits[2].period: \"fortnight\" is not allowed, must be one of: hour, day, week, month"
+                                + " (sluice.yaml line 11)",
+                        "limits[3].window: give window (a rolling window) or period (a calendar period), not both"
+                                + " (sluice.yaml line 15)",
+                        "limits[3].warnAt: 1.5 is not allowed, must be between 0 (excluded) and 1 (sluice.yaml line 16)",
+                        "limits[4].amount: required but missing (sluice.yaml line 17)",
+                        "limits[5].warnAt: only allowed for dimension spend (sluice.yaml line 22)");
     }
 
     @Test

@@ -34,8 +34,9 @@ public final class BucketView {
         this.enforced = l.enforced();
         this.learned = s.source() == LimitSpec.Source.LEARNED;
         this.mirrorsProvider = l.mirrorsProvider();
-        this.window =
-                s.window() == null ? "" : s.window().toString().substring(2).toLowerCase(java.util.Locale.ROOT);
+        this.window = s.period() != null
+                ? s.period().configName()
+                : s.window() == null ? "" : s.window().toString().substring(2).toLowerCase(java.util.Locale.ROOT);
         this.algorithm = s.dimension() == Dimension.CONCURRENCY
                 ? "concurrency"
                 : s.algorithm().configName();

@@ -15,7 +15,9 @@ public enum GatewayDecision {
     /** The provider refused the call and the retry budget of its scope was spent. */
     RETRY_BUDGET_EXHAUSTED("retry_budget_exhausted"),
     /** The call can never be admitted: it needs more than a limit's whole capacity. */
-    NOT_ADMISSIBLE("not_admissible");
+    NOT_ADMISSIBLE("not_admissible"),
+    /** A budget (a spend limit) has less left than the call may cost; it resets with its period. */
+    BUDGET_EXHAUSTED("budget_exhausted");
 
     private final String wireName;
 

@@ -116,6 +116,9 @@ public final class Governor implements AutoCloseable {
 
     private final Clock clock;
     private final Timer timer;
+    /** The spend limits as budgets: their standing, settlements and alerts. */
+    private final Budgets budgets;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final GovernorStats stats = new GovernorStats();
     private final PermitLedger ledger = new PermitLedger();
@@ -145,6 +148,8 @@ public final class Governor implements AutoCloseable {
     private final QuotaStore store;
 
     private final boolean sharesAny;
+    /** Whether any limit is a budget (spend): only then does admission look for exhausted ones. */
+    private final boolean budgetsAny;
 
     private final Map<String, TrafficClass> classes;
     private final List<ClassQueue<Waiter>> queuesByPriority;
@@ -179,6 +184,7 @@ public final class Governor implements AutoCloseable {
     private Governor(Builder b) {
         this.clock = b.clock;
         this.timer = b.timer != null ? b.timer : new SystemTimer();
+        this.budgets = new Budgets(clock, timer);
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
@@ -195,6 +201,7 @@ public final class Governor implements AutoCloseable {
             built.add(Limit.of(spec, clock::nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees, store));
         }
         this.limits = built.toArray(new Limit[0]);
+        this.budgetsAny = built.stream().anyMatch(l -> l.dimension() == Dimension.SPEND);
         this.classes = Collections.unmodifiableMap(new LinkedHashMap<>(b.classes));
         this.queues = new LinkedHashMap<>();
         List<ClassQueue<Waiter>> ordered = new ArrayList<>();
@@ -714,6 +721,10 @@ public final class Governor implements AutoCloseable {
         if (s == null && waiting == 0) {
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
+        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0);
+        if (broke != null) {
+            return broke;
+        }
         if (s != null && s.never) {
             return reject(Rejections.forShortfall(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
@@ -735,6 +746,10 @@ public final class Governor implements AutoCloseable {
             long nowNanos,
             long nowMillis,
             String reason) {
+        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0);
+        if (broke != null) {
+            return broke; // a budget holds even for a class that passes through when its queue is full
+        }
         if (cls.overloadAction() == OverloadAction.PASS_THROUGH
                 && !providerHasNoRoom(demand, route, nowNanos, nowMillis)) {
             stats.onPassedThrough(cls.name());
@@ -1026,6 +1041,15 @@ public final class Governor implements AutoCloseable {
                 return Verdict.NOT_NOW;
             }
         }
+        if (budgetsAny) {
+            long budgetNowMillis = nowMillis != 0 ? nowMillis : clock.epochMillis();
+            Admission broke =
+                    budgetExhausted(w.context, w.demand, route, nowNanos, budgetNowMillis, nowNanos - w.enqueuedNanos);
+            if (broke != null) {
+                leaveQueue(w, broke, done);
+                return Verdict.GONE;
+            }
+        }
         boolean shortNow = false;
         boolean shortLocally = false;
         for (Bucket b : buckets) {
@@ -1094,6 +1118,11 @@ public final class Governor implements AutoCloseable {
     }
 
     private void expire(Waiter w, Route route, long nowNanos, long nowMillis, List<Waiter> done) {
+        Admission broke = budgetExhausted(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos);
+        if (broke != null) {
+            leaveQueue(w, broke, done);
+            return;
+        }
         if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH
                 && !providerHasNoRoom(w.demand, route, nowNanos, nowMillis)) {
             stats.onPassedThrough(w.trafficClass.name());
@@ -1557,6 +1586,48 @@ public final class Governor implements AutoCloseable {
 
     // ------------------------------------------------------------------ rejections
 
+    /**
+     * The refusal of a call that a budget (a spend limit) has no room for, or null. A budget is
+     * not a rate: waiting for it would mean hours or days, so the call is answered at once, and
+     * a class that passes through when its queue is full does not pass a budget. For a budget in
+     * a shared store, only what the store last said is left counts as exhausted. Lock held.
+     */
+    private Admission budgetExhausted(
+            CallContext call, Demand demand, Route route, long nowNanos, long nowMillis, long waitedNanos) {
+        if (!budgetsAny || mode != Mode.ENFORCE) {
+            return null;
+        }
+        for (Bucket b : route.buckets()) {
+            if (!Budgets.isBudget(b) || !b.limit().enforced()) {
+                continue;
+            }
+            long amount = amountFor(b, demand);
+            if (amount == 0) {
+                continue;
+            }
+            long need = b.roomNeeded(route.guarantee, amount);
+            if (b.budgetRoom(route.guarantee, nowNanos, nowMillis) >= need) {
+                continue;
+            }
+            BudgetStatus status = budgets.status(b, nowNanos, nowMillis, need);
+            budgets.refused(b, status, nowMillis);
+            b.limit().countRejection(GatewayDecision.BUDGET_EXHAUSTED);
+            long retryAfter = status.resetsAtMillis() > nowMillis ? status.resetsAtMillis() - nowMillis : 0;
+            Rejection r = Rejections.forCall(GatewayDecision.BUDGET_EXHAUSTED, call, demand)
+                    .limiter(Dimension.SPEND)
+                    .scope(b.scopeName())
+                    .waitedMillis(waitedNanos / 1_000_000)
+                    .retryAfterMillis(retryAfter)
+                    .budget(status)
+                    .detail("this call may cost up to " + BudgetStatus.money(amount, status.currency()) + ", "
+                            + BudgetStatus.money(status.leftMicros(), status.currency()) + " left; "
+                            + status.describe())
+                    .build();
+            return reject(r);
+        }
+        return null;
+    }
+
     private Admission reject(Rejection r) {
         stats.onRejected(r);
         stats.decisions()
@@ -1624,6 +1695,55 @@ public final class Governor implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    // ------------------------------------------------------------------ budgets
+
+    /** The currency unit spend limits and prices are in (config {@code currency}), for what budgets say. */
+    public void currency(String currency) {
+        budgets.currency(currency);
+    }
+
+    public String currency() {
+        return budgets.currency();
+    }
+
+    /** Where every bucket of a spend limit stands now; empty for an unknown or non-spend limit. */
+    public List<BudgetStatus> budgetStatuses(String limitId) {
+        Limit l = limit(limitId);
+        if (l == null || l.dimension() != Dimension.SPEND) {
+            return List.of();
+        }
+        return underLock(nowNanos -> {
+            long nowMillis = clock.epochMillis();
+            List<BudgetStatus> out = new ArrayList<>();
+            for (Bucket b : l.buckets()) {
+                out.add(budgets.status(b, nowNanos, nowMillis, 0));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * How the calls charged to a spend limit were settled: {from the provider's usage, from
+     * Sluice's count of a stream cut short, as reserved because usage never came}.
+     */
+    public long[] budgetSettlements(String limitId) {
+        Budgets.Settlements s = budgets.settlements(limitId);
+        return new long[] {s.fromUsage.sum(), s.fromCount.sum(), s.asReserved.sum()};
+    }
+
+    /** Called on the governor's timer thread for each budget alert (warning share passed, exhausted). */
+    public void addBudgetListener(java.util.function.Consumer<BudgetAlert> listener) {
+        budgets.addListener(listener);
+    }
+
+    public void removeBudgetListener(java.util.function.Consumer<BudgetAlert> listener) {
+        budgets.removeListener(listener);
+    }
+
+    Budgets budgets() {
+        return budgets;
     }
 
     /** Live tuning of a configured limit's capacity; waiting calls are reconsidered at once. */

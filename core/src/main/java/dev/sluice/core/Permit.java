@@ -321,6 +321,10 @@ public final class Permit extends Admission {
         settleAsReserved();
     }
 
+    Governor governor() {
+        return governor;
+    }
+
     /** Whether the reservation has been settled (or cancelled). */
     public boolean isSettled() {
         return SETTLEMENT.getVolatile(this) != null;

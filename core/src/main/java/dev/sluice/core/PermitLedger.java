@@ -125,6 +125,9 @@ final class PermitLedger {
                     p.fromReserve == null ? 0 : p.fromReserve[i],
                     nowNanos,
                     nowMillis);
+            if (d == Dimension.SPEND) {
+                p.governor().budgets().settled(b, settlement, nowNanos);
+            }
         }
         if (p.probe && (settlement == Permit.CANCEL || settlement == Permit.AS_RESERVED)) {
             p.scope().probeAbandoned();

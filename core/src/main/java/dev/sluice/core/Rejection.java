@@ -24,6 +24,7 @@ public final class Rejection {
     private final String queueReason;
     private final String traceId;
     private final String detail;
+    private final BudgetStatus budget;
 
     private Rejection(Builder b) {
         this.decision = b.decision;
@@ -41,6 +42,7 @@ public final class Rejection {
         this.queueReason = b.queueReason;
         this.traceId = b.traceId;
         this.detail = b.detail;
+        this.budget = b.budget;
     }
 
     public static Builder builder(GatewayDecision decision) {
@@ -64,6 +66,7 @@ public final class Rejection {
         b.queueReason = queueReason;
         b.traceId = traceId;
         b.detail = detail;
+        b.budget = budget;
         return b;
     }
 
@@ -137,6 +140,11 @@ public final class Rejection {
         return detail;
     }
 
+    /** For {@code budget_exhausted}: where the budget that refused the call stands; else null. */
+    public BudgetStatus budget() {
+        return budget;
+    }
+
     /** The decision as one log line. */
     @Override
     public String toString() {
@@ -179,6 +187,7 @@ public final class Rejection {
         private String queueReason;
         private String traceId;
         private String detail;
+        private BudgetStatus budget;
 
         private Builder(GatewayDecision decision) {
             if (decision == null) {
@@ -254,6 +263,11 @@ public final class Rejection {
 
         public Builder detail(String v) {
             this.detail = v;
+            return this;
+        }
+
+        public Builder budget(BudgetStatus v) {
+            this.budget = v;
             return this;
         }
 

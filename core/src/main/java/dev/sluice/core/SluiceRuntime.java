@@ -113,8 +113,13 @@ public final class SluiceRuntime implements AutoCloseable {
                 .enforced(l.enforced())
                 .shared(l.shared())
                 .mirrorsProvider(l.mirrorsProvider());
-        if (l.resetAt() != null && l.zone() != null) {
+        if (l.period() != null) {
+            b.calendar(l.period(), l.resetAt(), l.zone());
+        } else if (l.resetAt() != null && l.zone() != null) {
             b.dailyReset(l.resetAt(), l.zone());
+        }
+        if (l.warnAt() != null) {
+            b.warnAt(l.warnAt());
         }
         if (l.level() == dev.sluice.config.ScopeLevel.TENANT && l.scopeValue() != null) {
             b.tenant(l.scopeValue());

@@ -18,7 +18,7 @@ import javax.management.StandardMBean;
  * consoles explain them, and which lets the registry bring the set of beans up to date before
  * each access (new tenants, providers, learned limits appear as they are read).
  */
-final class DescribedMBean<T> extends StandardMBean {
+class DescribedMBean<T> extends StandardMBean {
 
     private final Class<T> type;
     private final Runnable beforeAccess;

@@ -71,6 +71,9 @@ final class LimitBean implements LimitMXBean {
 
     /** The window as a config file writes it: {@code 1d}, {@code 1m}, {@code 10s}; empty for concurrency. */
     static String window(LimitSpec spec) {
+        if (spec.period() != null) {
+            return spec.period().configName();
+        }
         Duration w = spec.window();
         if (w == null) {
             return "";

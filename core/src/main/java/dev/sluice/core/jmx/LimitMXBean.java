@@ -13,13 +13,14 @@ public interface LimitMXBean {
     @Description("The limit's id, as in the config and in rejections")
     String getId();
 
-    @Description("requests, input_tokens, output_tokens, total_tokens, concurrency or spend (micro-USD)")
+    @Description(
+            "requests, input_tokens, output_tokens, total_tokens, concurrency or spend (micro-units of the config's currency)")
     String getDimension();
 
-    @Description("The window (1m, 10s, 1d); empty for concurrency")
+    @Description("The window (1m, 10s, 1d) or calendar period (hour, day, week, month); empty for concurrency")
     String getWindow();
 
-    @Description("token_bucket, fixed_window, daily_reset or concurrency")
+    @Description("token_bucket, fixed_window, daily_reset, calendar or concurrency")
     String getAlgorithm();
 
     @Description("The scope level that gets one bucket per value: organization, tenant, team, api_key,"

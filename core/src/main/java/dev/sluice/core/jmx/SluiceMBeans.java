@@ -59,6 +59,8 @@ public final class SluiceMBeans implements AutoCloseable {
     /** Guarded by this. */
     private final Set<ObjectName> registered = new LinkedHashSet<>();
 
+    private final List<BudgetBean> budgets = new ArrayList<>();
+
     private final Map<Limit, ObjectName> learnedLimits = new IdentityHashMap<>();
     private final Map<String, ObjectName> tenants = new LinkedHashMap<>();
     private final Map<String, ObjectName> providers = new LinkedHashMap<>();
@@ -138,6 +140,16 @@ public final class SluiceMBeans implements AutoCloseable {
         }
         for (TrafficClass c : governor().trafficClasses().values()) {
             add(unique("TrafficClass", c.name()), new TrafficClassBean(this, c), TrafficClassMXBean.class);
+        }
+        for (Limit l : governor().limits()) {
+            if (l.dimension() == dev.sluice.config.Dimension.SPEND) {
+                BudgetBean bean = new BudgetBean(this, l);
+                ObjectName n = unique("Budget", l.id());
+                server.registerMBean(new EmittingMBean<>(bean, BudgetMXBean.class, this::syncIfDue, bean.emitter()), n);
+                registered.add(n);
+                bean.attach(n);
+                budgets.add(bean);
+            }
         }
     }
 
@@ -282,6 +294,10 @@ public final class SluiceMBeans implements AutoCloseable {
         for (ObjectName n : new ArrayList<>(registered)) {
             remove(n);
         }
+        for (BudgetBean b : budgets) {
+            b.detach();
+        }
+        budgets.clear();
         learnedLimits.clear();
         tenants.clear();
         providers.clear();

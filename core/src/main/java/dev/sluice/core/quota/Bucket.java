@@ -244,6 +244,25 @@ public abstract class Bucket {
      */
     public void setExternalShare(double share, long nowNanos, long nowMillis) {}
 
+    /**
+     * The room a budget (spend limit) has for this tenant: the local room, plus what a shared
+     * store last said is left fleet-wide beyond it ({@link #roomInStore}); never less than what a
+     * call may take now. Lock held.
+     */
+    public final long budgetRoom(int tenant, long nowNanos, long nowMillis) {
+        long local = roomFor(tenant, nowNanos, nowMillis);
+        long inStore = roomInStore(nowNanos, nowMillis);
+        return inStore == Long.MAX_VALUE ? Long.MAX_VALUE : local + inStore;
+    }
+
+    /**
+     * What the shared store holds beyond this JVM's own room, as last heard: 0 for a local bucket,
+     * {@link Long#MAX_VALUE} when the store has not said yet.
+     */
+    protected long roomInStore(long nowNanos, long nowMillis) {
+        return 0;
+    }
+
     public long roomAsCounted(long nowNanos, long nowMillis) {
         return room(nowNanos, nowMillis);
     }

@@ -381,6 +381,9 @@ public final class Limit {
             if (spec.algorithm() == Algorithm.DAILY_RESET) {
                 return WindowSchedule.daily(spec.resetAt(), spec.zone());
             }
+            if (spec.algorithm() == Algorithm.CALENDAR) {
+                return WindowSchedule.calendar(spec.period(), spec.resetAt(), spec.zone());
+            }
             return WindowSchedule.fixed(spec.window().toMillis());
         }
     }

@@ -1,6 +1,7 @@
 package dev.sluice.core.quota;
 
 import dev.sluice.config.Algorithm;
+import dev.sluice.config.CalendarPeriod;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.ScopeLevel;
 import java.time.Duration;
@@ -30,6 +31,8 @@ public final class LimitSpec {
     private final Algorithm algorithm;
     private final LocalTime resetAt;
     private final ZoneId zone;
+    private final CalendarPeriod period;
+    private final double warnAt;
     private final ScopeLevel level;
     private final String provider;
     private final List<String> models;
@@ -50,12 +53,22 @@ public final class LimitSpec {
         this.algorithm = b.algorithm;
         if (dimension != Dimension.CONCURRENCY) {
             if (b.window == null || b.window.isZero() || b.window.isNegative()) {
-                if (algorithm != Algorithm.DAILY_RESET) {
+                if (algorithm != Algorithm.DAILY_RESET && algorithm != Algorithm.CALENDAR) {
                     throw new IllegalArgumentException("limit " + b.id + ": a window > 0 is required");
                 }
             }
         }
-        this.window = algorithm == Algorithm.DAILY_RESET ? Duration.ofDays(1) : b.window;
+        if (algorithm == Algorithm.CALENDAR && b.period == null) {
+            throw new IllegalArgumentException("limit " + b.id + ": a calendar limit needs a period");
+        }
+        this.period = algorithm == Algorithm.CALENDAR ? b.period : null;
+        this.window = algorithm == Algorithm.DAILY_RESET
+                ? Duration.ofDays(1)
+                : algorithm == Algorithm.CALENDAR ? b.period.longest() : b.window;
+        if (b.warnAt <= 0 || b.warnAt > 1) {
+            throw new IllegalArgumentException("limit " + b.id + ": warnAt must be in (0, 1], was " + b.warnAt);
+        }
+        this.warnAt = b.warnAt;
         this.resetAt = b.resetAt;
         this.zone = b.zone;
         this.level = b.level;
@@ -109,6 +122,16 @@ public final class LimitSpec {
 
     public ZoneId zone() {
         return zone;
+    }
+
+    /** The calendar period (hour, day, week, month) of a calendar limit; null for others. */
+    public CalendarPeriod period() {
+        return period;
+    }
+
+    /** For spend: the share spent at which the budget warns, once per period. */
+    public double warnAt() {
+        return warnAt;
     }
 
     public ScopeLevel level() {
@@ -171,6 +194,8 @@ public final class LimitSpec {
         b.algorithm = algorithm;
         b.resetAt = resetAt;
         b.zone = zone;
+        b.period = period;
+        b.warnAt = warnAt;
         b.level = level;
         b.provider = provider;
         b.models = models;
@@ -199,6 +224,8 @@ public final class LimitSpec {
         private Algorithm algorithm = Algorithm.TOKEN_BUCKET;
         private LocalTime resetAt = LocalTime.MIDNIGHT;
         private ZoneId zone = ZoneId.of("UTC");
+        private CalendarPeriod period;
+        private double warnAt = 0.8;
         private ScopeLevel level = ScopeLevel.ORGANIZATION;
         private String provider;
         private List<String> models = List.of();
@@ -234,6 +261,21 @@ public final class LimitSpec {
             this.algorithm = Algorithm.DAILY_RESET;
             this.resetAt = Objects.requireNonNull(at);
             this.zone = Objects.requireNonNull(inZone);
+            return this;
+        }
+
+        /** Resets at the start of each calendar period, at {@code at} in {@code inZone}. */
+        public Builder calendar(CalendarPeriod every, LocalTime at, ZoneId inZone) {
+            this.algorithm = Algorithm.CALENDAR;
+            this.period = Objects.requireNonNull(every);
+            this.resetAt = Objects.requireNonNull(at);
+            this.zone = Objects.requireNonNull(inZone);
+            return this;
+        }
+
+        /** For spend: the share spent at which the budget warns (default 0.8). */
+        public Builder warnAt(double v) {
+            this.warnAt = v;
             return this;
         }
 

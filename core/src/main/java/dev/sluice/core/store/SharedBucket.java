@@ -231,6 +231,15 @@ final class SharedBucket extends Bucket {
     }
 
     @Override
+    protected long roomInStore(long nowNanos, long nowMillis) {
+        follow(nowNanos, nowMillis);
+        if (fallback != null) {
+            return 0; // the store is away: this JVM's share is all there is
+        }
+        return storeRoom < 0 ? Long.MAX_VALUE : storeRoom;
+    }
+
+    @Override
     public boolean awaitsStore(long nowMillis) {
         // a share admits locally; while closing, the next window brings the room
         return fallback == null && !closing(nowMillis);

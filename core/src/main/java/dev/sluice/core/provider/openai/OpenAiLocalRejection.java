@@ -2,6 +2,7 @@ package dev.sluice.core.provider.openai;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.sluice.config.Dimension;
+import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.provider.LocalAnswer;
 import dev.sluice.core.provider.RequestFacts;
@@ -34,9 +35,11 @@ final class OpenAiLocalRejection {
         json.writeStartObject();
         json.writeObjectFieldStart("error");
         json.writeStringField("message", message(r, facts));
-        json.writeStringField("type", type(r.limiter()));
+        boolean budget = r.decision() == GatewayDecision.BUDGET_EXHAUSTED;
+        // a spent budget reads as OpenAI's own "out of quota", which no client retries
+        json.writeStringField("type", budget ? "insufficient_quota" : type(r.limiter()));
         json.writeNullField("param");
-        json.writeStringField("code", "rate_limit_exceeded");
+        json.writeStringField("code", budget ? "insufficient_quota" : "rate_limit_exceeded");
         LocalRejectionWriter.writeSluiceField(json, r, facts);
         json.writeEndObject();
         json.writeEndObject();

@@ -2,6 +2,7 @@ package dev.sluice.core.provider.wire;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.sluice.core.BudgetStatus;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.provider.LocalAnswer;
@@ -9,6 +10,7 @@ import dev.sluice.core.provider.RequestFacts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +109,32 @@ public final class LocalRejectionWriter {
             json.writeEndObject();
         }
         stringField(json, "trace_id", r.traceId());
+        if (r.budget() != null) {
+            writeBudget(json, r.budget());
+        }
+        json.writeEndObject();
+    }
+
+    /**
+     * The budget that refused the call: its limit, amount, what is spent, reserved and left (in
+     * the config's currency unit, and exactly in micro-units), and when its period resets.
+     */
+    private static void writeBudget(JsonGenerator json, BudgetStatus b) throws IOException {
+        json.writeObjectFieldStart("budget");
+        json.writeStringField("limit", b.limitId());
+        stringField(json, "scope", b.scope());
+        json.writeStringField("currency", b.currency());
+        json.writeStringField("period", b.period());
+        json.writeNumberField("amount", b.amountMicros() / 1e6);
+        json.writeNumberField("spent", b.spentMicros() / 1e6);
+        json.writeNumberField("reserved", b.reservedMicros() / 1e6);
+        json.writeNumberField("left", b.leftMicros() / 1e6);
+        json.writeNumberField("amount_micros", b.amountMicros());
+        json.writeNumberField("left_micros", b.leftMicros());
+        if (b.resetsAtMillis() > 0) {
+            json.writeStringField(
+                    "resets_at", Instant.ofEpochMilli(b.resetsAtMillis()).toString());
+        }
         json.writeEndObject();
     }
 
@@ -144,7 +172,9 @@ public final class LocalRejectionWriter {
 
     /** Whether telling the caller to come back later is honest: not for a request no window can ever hold. */
     public static boolean waitingHelps(Rejection r) {
-        return r.decision() != GatewayDecision.NOT_ADMISSIBLE && r.retryAfterMillis() > 0;
+        return r.decision() != GatewayDecision.NOT_ADMISSIBLE
+                && r.decision() != GatewayDecision.BUDGET_EXHAUSTED
+                && r.retryAfterMillis() > 0;
     }
 
     static long ceilSeconds(long millis) {
@@ -165,6 +195,8 @@ public final class LocalRejectionWriter {
                 return "Rejected by the provider and Sluice's retry budget is spent";
             case NOT_ADMISSIBLE:
                 return "Request too large for Sluice's limits";
+            case BUDGET_EXHAUSTED:
+                return "Budget exhausted in Sluice";
             default:
                 return "Rate limit reached in Sluice";
         }

@@ -1,0 +1,200 @@
+package dev.sluice.core;
+
+import dev.sluice.config.Dimension;
+import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.Limit;
+import dev.sluice.core.schedule.Timer;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The governor's spend limits seen as budgets: where each bucket stands ({@link BudgetStatus}),
+ * how its calls were settled (from the provider's usage, from Sluice's own count of a stream cut
+ * short, or as reserved when usage never came), and the alerts when one passes its warning share
+ * or runs out, once per period and bucket. Alerts are found under the governor's lock and
+ * delivered (logged, handed to listeners such as the JMX beans) on the governor's timer thread,
+ * never on the caller's.
+ */
+final class Budgets {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Budgets.class);
+
+    /** How the calls charged to one spend limit were settled. */
+    static final class Settlements {
+        final LongAdder fromUsage = new LongAdder();
+        final LongAdder fromCount = new LongAdder();
+        final LongAdder asReserved = new LongAdder();
+    }
+
+    private final Clock clock;
+    private final Timer timer;
+    private volatile String currency = "USD";
+    private final Map<String, Settlements> settlements = new ConcurrentHashMap<>();
+    /** Per bucket: {period id, highest level alerted in it (0 none, 1 warning, 2 exhausted)}. Lock held. */
+    private final Map<Bucket, long[]> alerted = new WeakHashMap<>();
+
+    private final Queue<BudgetAlert> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean deliveryScheduled = new AtomicBoolean();
+    private final List<Consumer<BudgetAlert>> listeners = new CopyOnWriteArrayList<>();
+
+    Budgets(Clock clock, Timer timer) {
+        this.clock = clock;
+        this.timer = timer;
+    }
+
+    static boolean isBudget(Bucket b) {
+        return b.limit().dimension() == Dimension.SPEND;
+    }
+
+    String currency() {
+        return currency;
+    }
+
+    void currency(String c) {
+        this.currency = c == null || c.isEmpty() ? "USD" : c;
+    }
+
+    void addListener(Consumer<BudgetAlert> listener) {
+        listeners.add(listener);
+    }
+
+    void removeListener(Consumer<BudgetAlert> listener) {
+        listeners.remove(listener);
+    }
+
+    Settlements settlements(String limitId) {
+        return settlements.computeIfAbsent(limitId, k -> new Settlements());
+    }
+
+    /**
+     * Where a bucket of a spend limit stands now. Lock held.
+     *
+     * @param needed what a refused call asked, for a rolling window's "room again at"; 0 for none
+     */
+    BudgetStatus status(Bucket b, long nowNanos, long nowMillis, long needed) {
+        Limit l = b.limit();
+        long capacity = b.capacity();
+        long reserved = Math.max(0, b.reserved());
+        long room = b.roomAsCounted(nowNanos, nowMillis);
+        long spent = Math.max(0, capacity - room - reserved);
+        long start = -1;
+        long resets = -1;
+        String period;
+        if (b.isWindowed()) {
+            start = l.windowStartAt(nowMillis);
+            resets = l.nextWindowStartAt(nowMillis);
+            period = l.spec().period() != null
+                    ? l.spec().period().configName()
+                    : l.spec().algorithm() == dev.sluice.config.Algorithm.DAILY_RESET ? "day" : window(l);
+        } else {
+            period = window(l);
+            if (needed > 0) {
+                long wait = b.nanosUntilRoom(needed, nowNanos, nowMillis);
+                resets = wait >= Bucket.ON_RELEASE ? -1 : nowMillis + Math.max(1, wait / 1_000_000);
+            }
+        }
+        String scope = b.scopeValue() == null ? l.id() : b.scopeName();
+        return new BudgetStatus(l.id(), scope, currency, period, capacity, spent, reserved, start, resets);
+    }
+
+    private static String window(Limit l) {
+        long s = l.windowMillis() / 1000;
+        if (s > 0 && s % 86_400 == 0) {
+            return s / 86_400 + "d";
+        }
+        if (s > 0 && s % 3_600 == 0) {
+            return s / 3_600 + "h";
+        }
+        return s > 0 && s % 60 == 0 ? s / 60 + "m" : s + "s";
+    }
+
+    /** A permit charged to this budget bucket was settled this way. Lock held. */
+    void settled(Bucket b, Object settlement, long nowNanos) {
+        Settlements s = settlements(b.limit().id());
+        if (settlement == Permit.AS_RESERVED) {
+            s.asReserved.increment();
+        } else if (settlement instanceof Usage) {
+            if (((Usage) settlement).reportedByProvider()) {
+                s.fromUsage.increment();
+            } else {
+                s.fromCount.increment();
+            }
+        } else {
+            return; // cancelled or refused: nothing was spent
+        }
+        // an unenforced budget still warns: it is there to be watched
+        long nowMillis = clock.epochMillis();
+        BudgetStatus status = status(b, nowNanos, nowMillis, 0);
+        double share = status.spentShare();
+        if (share >= 1) {
+            raise(b, BudgetAlert.Level.EXHAUSTED, 1, status, nowMillis);
+        } else if (share >= b.limit().spec().warnAt()) {
+            raise(b, BudgetAlert.Level.WARNING, b.limit().spec().warnAt(), status, nowMillis);
+        }
+    }
+
+    /** A call was refused for want of this budget: it is exhausted for such calls. Lock held. */
+    void refused(Bucket b, BudgetStatus status, long nowMillis) {
+        raise(b, BudgetAlert.Level.EXHAUSTED, 1, status, nowMillis);
+    }
+
+    private void raise(Bucket b, BudgetAlert.Level level, double threshold, BudgetStatus status, long nowMillis) {
+        long period = periodId(b, status, nowMillis);
+        long[] seen = alerted.get(b);
+        if (seen == null) {
+            seen = new long[] {Long.MIN_VALUE, 0};
+            alerted.put(b, seen);
+        }
+        int rank = level == BudgetAlert.Level.WARNING ? 1 : 2;
+        if (seen[0] == period && seen[1] >= rank) {
+            return; // already said in this period
+        }
+        if (seen[0] != period) {
+            seen[0] = period;
+            seen[1] = 0;
+        }
+        seen[1] = rank; // passing both shares at once sends the exhaustion alone
+        pending.add(new BudgetAlert(level, threshold, status));
+        if (deliveryScheduled.compareAndSet(false, true)) {
+            timer.schedule(this::deliver, 0);
+        }
+    }
+
+    /** The period an alert belongs to: a calendar or fixed window's start; a rolling window's length slot. */
+    private static long periodId(Bucket b, BudgetStatus status, long nowMillis) {
+        if (status.periodStartMillis() >= 0) {
+            return status.periodStartMillis();
+        }
+        long window = b.limit().windowMillis();
+        return window > 0 ? Math.floorDiv(nowMillis, window) : 0;
+    }
+
+    private void deliver() {
+        deliveryScheduled.set(false);
+        BudgetAlert a;
+        while ((a = pending.poll()) != null) {
+            if (a.level() == BudgetAlert.Level.EXHAUSTED) {
+                LOG.warn("sluice: {}", a.message());
+            } else {
+                LOG.info("sluice: {}", a.message());
+            }
+            for (Consumer<BudgetAlert> l : listeners) {
+                try {
+                    l.accept(a);
+                } catch (Throwable t) {
+                    LOG.debug("a budget listener failed: {}", t.toString());
+                }
+            }
+        }
+    }
+}
