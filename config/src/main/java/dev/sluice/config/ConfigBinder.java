@@ -163,6 +163,13 @@ final class ConfigBinder {
                 }
                 break;
             }
+            case "prices": {
+                List<Node> prices = r.list("prices");
+                if (prices != null) {
+                    b.prices(bindPrices(prices, "prices"));
+                }
+                break;
+            }
             default:
                 throw new IllegalStateException("no binding for " + structure.key);
         }
@@ -349,6 +356,45 @@ final class ConfigBinder {
         set(f.integer("maxQueueDepth"), b::maxQueueDepth);
         set(f.choice("overloadAction", OverloadAction.values(), OverloadAction::configName), b::overloadAction);
         return b.buildUnchecked();
+    }
+
+    private List<PriceConfig> bindPrices(List<Node> nodes, String path) {
+        List<PriceConfig> list = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            list.add(bindPrice(nodes.get(i), path + "[" + i + "]"));
+        }
+        return list;
+    }
+
+    private PriceConfig bindPrice(Node node, String path) {
+        PriceConfig.Builder b = PriceConfig.builder();
+        Fields f = item(node, path, ConfigSchema.PRICES.keys, Collections.emptyMap(), "price");
+        if (f == null) {
+            return b.buildUnchecked();
+        }
+        set(f.text("model"), b::model);
+        set(f.text("provider"), b::provider);
+        set(f.number("input"), b::input);
+        set(f.number("cachedInput"), b::cachedInput);
+        set(f.number("cacheWrite"), b::cacheWrite);
+        set(f.number("output"), b::output);
+        set(f.strings("aliases"), b::aliases);
+        return b.buildUnchecked();
+    }
+
+    /**
+     * The built-in price table ({@link DefaultPrices}): its heading and its {@code prices:},
+     * bound by the same code as a config's own {@code prices:}.
+     */
+    DefaultPrices.Table bindPriceTable(Node.MapNode root) {
+        record(root, "");
+        Fields f = new Fields(root, "", DefaultPrices.KEYS, Collections.emptyMap());
+        String asOf = f.text("asOf");
+        String source = f.text("source");
+        String currency = f.text("currency");
+        List<Node> prices = f.list("prices");
+        return new DefaultPrices.Table(
+                asOf, source, currency, prices == null ? List.of() : bindPrices(prices, "prices"));
     }
 
     // ---- reading values -------------------------------------------------------------------

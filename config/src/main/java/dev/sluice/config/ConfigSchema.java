@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Every setting of the configuration, declared once, in the order of the document. A scalar
@@ -22,7 +23,7 @@ import java.util.Map;
  * environment variables and agent arguments may set, the did-you-mean suggestions for both, the
  * range checks, the builders' defaults, and {@code equals}/{@code hashCode} of the sections.
  *
- * <p>Lists and nested objects (providers, limits, identity, tenants, traffic classes) keep their
+ * <p>Lists and nested objects (providers, limits, identity, tenants, traffic classes, prices) keep their
  * dedicated binding code in {@link ConfigBinder}; only their allowed keys are declared here.
  *
  * <p>The order of declaration is visible: it is the order keys are listed in "keys allowed here"
@@ -277,6 +278,20 @@ final class ConfigSchema {
             .number("correctionMax", 2.0, EstimationConfig::correctionMax, EstimationConfig.Builder::correctionMax)
             .mustBe(atLeast(1))
             .doc("upper bound of the learned input correction factor");
+
+    // ---- money ------------------------------------------------------------------------------
+
+    /** What a currency may be called: a short name such as USD, EUR or CREDITS. */
+    private static final Pattern CURRENCY_NAME = Pattern.compile("[A-Za-z0-9]{1,12}");
+
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, String> CURRENCY = ROOT.text(
+                    "currency", "USD", b -> b.currency, SluiceConfig.Builder::currency)
+            .mustBe(Setting.Rule.of(
+                    "1 to 12 letters or digits, such as USD or EUR",
+                    c -> CURRENCY_NAME.matcher(c).matches()))
+            .doc("the unit spend limits and prices are in; the built-in price table is in USD and applies only then");
+    static final Structure PRICES =
+            ROOT.structure("prices", "model", "provider", "input", "cachedInput", "cacheWrite", "output", "aliases");
 
     // ---- derived views ----------------------------------------------------------------------
 

@@ -55,6 +55,8 @@ public final class SluiceConfig {
     private final List<TrafficClassConfig> trafficClasses;
     private final RetryConfig retry;
     private final EstimationConfig estimation;
+    private final String currency;
+    private final List<PriceConfig> prices;
     private final String origin;
 
     private SluiceConfig(Builder b) {
@@ -76,6 +78,8 @@ public final class SluiceConfig {
         this.trafficClasses = Collections.unmodifiableList(mergeClasses(b.trafficClasses));
         this.retry = b.retry;
         this.estimation = b.estimation;
+        this.currency = b.currency;
+        this.prices = List.copyOf(b.prices);
         this.origin = b.origin;
     }
 
@@ -127,6 +131,8 @@ public final class SluiceConfig {
         b.trafficClasses = new ArrayList<>(trafficClasses);
         b.retry = retry;
         b.estimation = estimation;
+        b.currency = currency;
+        b.prices = new ArrayList<>(prices);
         b.origin = origin;
         return b;
     }
@@ -214,6 +220,24 @@ public final class SluiceConfig {
 
     public EstimationConfig estimation() {
         return estimation;
+    }
+
+    /**
+     * The unit spend limits and prices are in: a short name such as {@code USD} (the default,
+     * and the unit of Sluice's built-in price table), {@code EUR} or {@code CREDITS}. Spend is
+     * counted in millionths of it.
+     */
+    public String currency() {
+        return currency;
+    }
+
+    /**
+     * The config's own price entries, in order. They override the built-in table's entries for
+     * the same model and provider ({@link PriceConfig#defaults()}) and add others; the built-in
+     * table applies only when {@link #currency()} is its currency (USD).
+     */
+    public List<PriceConfig> prices() {
+        return prices;
     }
 
     /**
@@ -369,7 +393,9 @@ public final class SluiceConfig {
                 && classScheduling == c.classScheduling
                 && trafficClasses.equals(c.trafficClasses)
                 && retry.equals(c.retry)
-                && estimation.equals(c.estimation);
+                && estimation.equals(c.estimation)
+                && currency.equals(c.currency)
+                && prices.equals(c.prices);
     }
 
     @Override
@@ -392,7 +418,9 @@ public final class SluiceConfig {
                 classScheduling,
                 trafficClasses,
                 retry,
-                estimation);
+                estimation,
+                currency,
+                prices);
     }
 
     @Override
@@ -403,7 +431,8 @@ public final class SluiceConfig {
                 + ", stateSaveInterval=" + Issues.render(stateSaveInterval) + ", " + jmx
                 + ", " + store + ", providers=" + providers + ", limits=" + limits + ", " + identity + ", tenants="
                 + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses + ", " + retry
-                + ", " + estimation + "}";
+                + ", " + estimation + ", currency=" + currency + (prices.isEmpty() ? "" : ", prices=" + prices)
+                + "}";
     }
 
     /**
@@ -431,6 +460,8 @@ public final class SluiceConfig {
         List<TrafficClassConfig> trafficClasses = new ArrayList<>();
         RetryConfig retry = RetryConfig.defaults();
         EstimationConfig estimation = EstimationConfig.defaults();
+        String currency;
+        List<PriceConfig> prices = new ArrayList<>();
         String origin = "built in code";
 
         private Builder() {
@@ -550,6 +581,24 @@ public final class SluiceConfig {
             return this;
         }
 
+        /** The unit of spend limits and prices: 1 to 12 letters or digits, such as USD (the default) or EUR. */
+        public Builder currency(String currency) {
+            this.currency = Objects.requireNonNull(currency, "currency");
+            return this;
+        }
+
+        /** The config's own price entries (replacing any set before). */
+        public Builder prices(List<PriceConfig> prices) {
+            this.prices = new ArrayList<>(Objects.requireNonNull(prices, "prices"));
+            return this;
+        }
+
+        /** Adds a price entry: it overrides the built-in entry of the same model and provider. */
+        public Builder price(PriceConfig price) {
+            this.prices.add(Objects.requireNonNull(price, "price"));
+            return this;
+        }
+
         /** A short description of where the settings came from, shown at start-up. */
         public Builder origin(String origin) {
             this.origin = Objects.requireNonNull(origin, "origin");
@@ -583,6 +632,9 @@ public final class SluiceConfig {
             }
             retry.validate("retry", issues);
             estimation.validate("estimation", issues);
+            for (int i = 0; i < prices.size(); i++) {
+                prices.get(i).validate(Issues.index("", "prices", i), issues);
+            }
             crossCheck(topLevel, issues);
             return issues;
         }
@@ -644,6 +696,9 @@ public final class SluiceConfig {
                                             : "declared: " + String.join(", ", classNames)));
                 }
             }
+
+            PriceConfig.checkNames(prices, "prices", issues);
+            priceProviders(providerPaths.keySet(), issues);
 
             Map<String, String> idPaths = new HashMap<>();
             for (int i = 0; i < providers.size(); i++) {
@@ -709,6 +764,29 @@ public final class SluiceConfig {
                                     : providerPaths.isEmpty()
                                             ? " (no providers are declared)"
                                             : " (declared: " + String.join(", ", providerPaths.keySet()) + ")"));
+        }
+
+        /** A price's provider names a provider kind or a declared provider. */
+        private void priceProviders(Set<String> providerNames, Issues issues) {
+            Set<String> names = new LinkedHashSet<>();
+            for (ProviderKind k : ProviderKind.values()) {
+                names.add(k.configName());
+            }
+            names.addAll(providerNames);
+            for (int i = 0; i < prices.size(); i++) {
+                String p = prices.get(i).provider();
+                if (p == null || p.trim().isEmpty() || names.contains(p)) {
+                    continue;
+                }
+                String near = DidYouMean.nearest(p, names);
+                issues.add(
+                        Issues.index("", "prices", i) + ".provider",
+                        p,
+                        Issues.render(p) + " names no provider kind or declared provider"
+                                + (near != null
+                                        ? ", did you mean " + near + "?"
+                                        : " (" + String.join(", ", names) + ")"));
+            }
         }
 
         /** Two providers recognised by the same exact host or URL prefix: only one could ever get the calls. */

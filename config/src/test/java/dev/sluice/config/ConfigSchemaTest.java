@@ -21,7 +21,7 @@ class ConfigSchemaTest {
     @Test
     void everySettingBindsFromYamlSystemPropertiesAndEnvironment() throws Exception {
         List<Setting<?, ?, ?>> settings = ConfigSchema.settings();
-        assertThat(settings).hasSize(29);
+        assertThat(settings).hasSize(30);
         for (Setting<?, ?, ?> s : settings) {
             String text = otherValueText(s);
             Object expected = parsed(s, text);
@@ -114,7 +114,9 @@ class ConfigSchemaTest {
                         "classScheduling",
                         "trafficClasses",
                         "retry",
-                        "estimation");
+                        "estimation",
+                        "currency",
+                        "prices");
     }
 
     /** A valid value other than the default, as a user would write it. */
@@ -138,6 +140,9 @@ class ConfigSchemaTest {
                     return (String) c.getClass().getMethod("configName").invoke(c);
                 }
             }
+        }
+        if (s.path.equals("currency")) {
+            return "EUR";
         }
         if (d instanceof String) {
             return "redis://localhost:6379";
