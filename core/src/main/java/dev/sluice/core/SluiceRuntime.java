@@ -70,6 +70,7 @@ public final class SluiceRuntime implements AutoCloseable {
             g.tenant(t.name(), t.weight(), t.guaranteedShare());
         }
         Governor governor = g.build();
+        governor.currency(config.currency());
         RetryConfig retry = config.retry();
         EstimationConfig e = config.estimation();
         ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry(config, clock))
@@ -93,6 +94,7 @@ public final class SluiceRuntime implements AutoCloseable {
                         retry.maxHintWait()))
                 .retryBudget(retry.budgetRatio(), retry.budgetFloorPerSecond(), retry.budgetWindow())
                 .failMode(config.failMode())
+                .prices(dev.sluice.core.price.Prices.of(config))
                 .build();
         return new SluiceRuntime(config, governor, governance);
     }

@@ -60,9 +60,22 @@ public final class Usage {
         return reasoningTokens;
     }
 
-    /** Spend in micro-USD, when known. */
+    /** Cost in micro-units of the config's currency, when known (priced from the config's price table). */
     public long spendMicros() {
         return spendMicros;
+    }
+
+    /** The same usage with its cost in micro-units of the config's currency. */
+    public Usage withSpendMicros(long micros) {
+        Builder b = builder()
+                .inputTokens(inputTokens)
+                .outputTokens(outputTokens)
+                .cachedInputTokens(cachedInputTokens)
+                .cacheCreationInputTokens(cacheCreationInputTokens)
+                .reasoningTokens(reasoningTokens)
+                .spendMicros(micros)
+                .reportedByProvider(reportedByProvider);
+        return b.build();
     }
 
     /** Input plus output tokens. */

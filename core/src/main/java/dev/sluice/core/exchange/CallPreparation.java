@@ -2,9 +2,11 @@ package dev.sluice.core.exchange;
 
 import dev.sluice.bootstrap.HttpTransport;
 import dev.sluice.config.Dimension;
+import dev.sluice.config.ProviderKind;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.identity.Identity;
+import dev.sluice.core.price.Price;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.Organizations;
 import dev.sluice.core.provider.ProviderBinding;
@@ -49,9 +51,16 @@ final class CallPreparation {
                 .organization(organizationNamed(provider, facts))
                 .build();
         String route = provider.name() + '/' + facts.model() + '/' + facts.operation();
-        Demand.Builder demand = Demand.builder()
-                .inputTokens(facts.estimatedInputTokens())
-                .outputTokens(engine.estimator().outputEstimate(route, facts.maxOutputTokens()));
+        long outputAllowance = engine.estimator().outputEstimate(route, facts.maxOutputTokens());
+        Demand.Builder demand =
+                Demand.builder().inputTokens(facts.estimatedInputTokens()).outputTokens(outputAllowance);
+        ProviderKind kind = ProviderKind.fromConfigName(provider.adapter().kind());
+        Price price = engine.pricing().priceOf(provider.name(), kind, facts.model());
+        if (price != null) {
+            // the worst case a budget must hold: the output allowance is max_tokens when the call sets it
+            demand.spendMicros(price.worstCaseMicros(
+                    facts.estimatedInputTokens(), Math.max(outputAllowance, facts.maxOutputTokens())));
+        }
         for (Dimension d : Dimension.values()) {
             long charge = facts.providerCharge(d);
             if (charge >= 0) {
@@ -64,7 +73,7 @@ final class CallPreparation {
         long timeout = t.callerTimeoutNanos();
         engine.counters(provider.name()).calls.increment();
         return new PreparedCall(
-                t, provider, facts, context, demand.build(), route, now, timeout > 0 ? now + timeout : 0);
+                t, provider, facts, context, demand.build(), route, now, timeout > 0 ? now + timeout : 0, kind, price);
     }
 
     /**

@@ -18,6 +18,7 @@ import dev.sluice.core.Rejections;
 import dev.sluice.core.Usage;
 import dev.sluice.core.estimate.Estimator;
 import dev.sluice.core.identity.IdentityResolver;
+import dev.sluice.core.price.Prices;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.LocalAnswer;
 import dev.sluice.core.provider.ProviderError;
@@ -66,6 +67,7 @@ public final class ExchangeGovernance implements Governance {
 
     private final Governor governor;
     private final CallPreparation preparation;
+    private final Pricing pricing;
     private final FailSafe failSafe;
     private final ProviderRegistry registry;
     private final IdentityResolver identity;
@@ -92,6 +94,7 @@ public final class ExchangeGovernance implements Governance {
         this.budgetWindow = b.budgetWindow;
         this.failSafe = new FailSafe(this, b.failMode);
         this.preparation = new CallPreparation(this);
+        this.pricing = new Pricing(b.prices);
         this.budgets = Caffeine.newBuilder()
                 .maximumSize(100_000)
                 .expireAfterAccess(Duration.ofMinutes(10))
@@ -108,6 +111,15 @@ public final class ExchangeGovernance implements Governance {
 
     public Estimator estimator() {
         return estimator;
+    }
+
+    Pricing pricing() {
+        return pricing;
+    }
+
+    /** Calls whose model had no price: charged nothing against spend limits. */
+    public long unpricedCalls() {
+        return pricing.unpricedCalls();
     }
 
     IdentityResolver identity() {
@@ -618,6 +630,7 @@ public final class ExchangeGovernance implements Governance {
         private double budgetFloorPerSecond = 1.0;
         private Duration budgetWindow = Duration.ofSeconds(10);
         private FailMode failMode = FailMode.OPEN;
+        private Prices prices = Prices.defaults();
 
         private Builder(Governor governor, ProviderRegistry registry) {
             this.governor = governor;
@@ -644,6 +657,12 @@ public final class ExchangeGovernance implements Governance {
             this.budgetRatio = ratio;
             this.budgetFloorPerSecond = floorPerSecond;
             this.budgetWindow = window;
+            return this;
+        }
+
+        /** The price table calls are charged from (default: the built-in table). */
+        public Builder prices(Prices v) {
+            this.prices = Objects.requireNonNull(v);
             return this;
         }
 

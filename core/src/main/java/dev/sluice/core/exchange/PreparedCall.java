@@ -1,8 +1,11 @@
 package dev.sluice.core.exchange;
 
 import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.config.ProviderKind;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
+import dev.sluice.core.Usage;
+import dev.sluice.core.price.Price;
 import dev.sluice.core.provider.ProviderBinding;
 import dev.sluice.core.provider.RequestFacts;
 
@@ -18,6 +21,10 @@ final class PreparedCall {
     final long startedNanos;
     /** The caller's own deadline (nanoTime), or 0 when it set none. */
     final long deadlineNanos;
+    /** The provider's kind, or null for one Sluice has no adapter kind for. */
+    final ProviderKind kind;
+    /** The model's price, or null when none is known (the call costs nothing against budgets). */
+    final Price price;
 
     int attempts;
 
@@ -29,7 +36,9 @@ final class PreparedCall {
             Demand demand,
             String route,
             long startedNanos,
-            long deadlineNanos) {
+            long deadlineNanos,
+            ProviderKind kind,
+            Price price) {
         this.transport = transport;
         this.provider = provider;
         this.facts = facts;
@@ -38,6 +47,13 @@ final class PreparedCall {
         this.route = route;
         this.startedNanos = startedNanos;
         this.deadlineNanos = deadlineNanos;
+        this.kind = kind;
+        this.price = price;
+    }
+
+    /** The usage with its cost at this call's price. */
+    Usage priced(Usage usage) {
+        return Pricing.priced(usage, price, kind);
     }
 
     boolean pastDeadline(long nowNanos) {

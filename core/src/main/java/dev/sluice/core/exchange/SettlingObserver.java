@@ -132,7 +132,7 @@ final class SettlingObserver implements BodyObserver {
             ProviderError streamError = null;
             if (parser != null) {
                 parser.finish();
-                usage = parser.usage();
+                usage = call.priced(parser.usage());
                 streamError = parser.streamError();
             } else {
                 usage = Usage.NONE;

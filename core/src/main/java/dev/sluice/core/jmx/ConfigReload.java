@@ -206,6 +206,8 @@ final class ConfigReload {
         section(out, "retry", running.retry(), next.retry());
         section(out, "estimation", running.estimation(), next.estimation());
         same(out, "classScheduling", running.classScheduling(), next.classScheduling());
+        same(out, "currency", running.currency(), next.currency());
+        section(out, "prices", running.prices(), next.prices());
 
         Map<String, ProviderConfig> providers = byName(running.providers());
         Map<String, ProviderConfig> nextProviders = byName(next.providers());

@@ -50,6 +50,11 @@ final class GovernorBean implements GovernorMXBean {
     }
 
     @Override
+    public long getUnpricedCalls() {
+        return beans.governance().unpricedCalls();
+    }
+
+    @Override
     public String getFailMode() {
         return beans.governance().failMode().configName();
     }

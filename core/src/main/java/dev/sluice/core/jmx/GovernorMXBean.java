@@ -28,6 +28,10 @@ public interface GovernorMXBean {
             + " (fail mode open) or answered it locally (closed), and was logged once a minute per place and cause")
     long getFaults();
 
+    @Description("Calls whose model has no price (built-in table or config prices): charged nothing against"
+            + " spend limits; each such model is logged once")
+    long getUnpricedCalls();
+
     @Description("Permits settled with their actual usage since start")
     long getSettled();
 

@@ -24,6 +24,7 @@ class BudgetBeanTest {
     private static final String CONFIG = String.join(
             "\n",
             "coldStartWait: 0s",
+            "currency: EUR",
             "providers:",
             "  - name: sim",
             "    kind: openai",
@@ -69,7 +70,7 @@ class BudgetBeanTest {
     @Test
     void showsSpentReservedAndLeftInTheCurrencyAndSendsNotificationsOncePerPeriod() throws Exception {
         BudgetMXBean budget = JMX.newMXBeanProxy(jmx.server, name, BudgetMXBean.class);
-        assertThat(budget.getCurrency()).isEqualTo("USD");
+        assertThat(budget.getCurrency()).isEqualTo("EUR");
         assertThat(budget.getPeriod()).isEqualTo("day");
         assertThat(budget.getAmount()).isEqualTo(2.00);
         assertThat(budget.getWarnAt()).isEqualTo(0.75);
@@ -93,10 +94,10 @@ class BudgetBeanTest {
         assertThat(received).extracting(Notification::getType).containsExactly("sluice.budget.warning");
         Notification warning = received.get(0);
         assertThat(warning.getSource()).isEqualTo(name);
-        assertThat(warning.getMessage()).contains("team-budget", "passed 75 %", "USD");
+        assertThat(warning.getMessage()).contains("team-budget", "passed 75 %", "EUR");
         @SuppressWarnings("unchecked")
         Map<String, Object> data = (Map<String, Object>) warning.getUserData();
-        assertThat(data).containsEntry("spent", 1.5).containsEntry("currency", "USD");
+        assertThat(data).containsEntry("spent", 1.5).containsEntry("currency", "EUR");
 
         assertThat(governor.tryAdmit(
                                 call("alpha"),
