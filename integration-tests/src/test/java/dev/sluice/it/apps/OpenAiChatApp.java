@@ -40,7 +40,7 @@ public final class OpenAiChatApp {
         return builder.build();
     }
 
-    static ChatCompletionCreateParams params() {
+    public static ChatCompletionCreateParams params() {
         return ChatCompletionCreateParams.builder()
                 .model(ChatModel.GPT_4O_MINI)
                 .addUserMessage("Say hello to the integration test, briefly.")
@@ -49,7 +49,7 @@ public final class OpenAiChatApp {
     }
 
     /** The error body an openai-java exception kept, as JSON text; null for other failures. */
-    static String body(Throwable failure) {
+    public static String body(Throwable failure) {
         Throwable t = failure;
         while (t != null && !(t instanceof OpenAIServiceException)) {
             t = t.getCause();
