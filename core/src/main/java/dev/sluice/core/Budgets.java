@@ -85,7 +85,7 @@ final class Budgets {
         Limit l = b.limit();
         long capacity = b.capacity();
         long reserved = Math.max(0, b.reserved());
-        long room = b.roomAsCounted(nowNanos, nowMillis);
+        long room = b.fleetRoomAsCounted(nowNanos, nowMillis);
         long spent = Math.max(0, capacity - room - reserved);
         long start = -1;
         long resets = -1;

@@ -728,7 +728,7 @@ public final class Governor implements AutoCloseable {
         if (s != null && s.never) {
             return reject(Rejections.forShortfall(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
-        if (s != null && s.nanos != Bucket.ON_RELEASE && !s.firstAnswer) {
+        if (s != null && s.nanos != Bucket.ON_RELEASE && !s.firstAnswer && !budgetAwaitsStore(s, nowMillis)) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
@@ -1590,7 +1590,8 @@ public final class Governor implements AutoCloseable {
      * The refusal of a call that a budget (a spend limit) has no room for, or null. A budget is
      * not a rate: waiting for it would mean hours or days, so the call is answered at once, and
      * a class that passes through when its queue is full does not pass a budget. For a budget in
-     * a shared store, only what the store last said is left counts as exhausted. Lock held.
+     * a shared store, only what the store said since the call arrived counts: a new call queues
+     * and asks the store, whose answer decides. Lock held.
      */
     private Admission budgetExhausted(
             CallContext call, Demand demand, Route route, long nowNanos, long nowMillis, long waitedNanos) {
@@ -1606,7 +1607,7 @@ public final class Governor implements AutoCloseable {
                 continue;
             }
             long need = b.roomNeeded(route.guarantee, amount);
-            if (b.budgetRoom(route.guarantee, nowNanos, nowMillis) >= need) {
+            if (b.budgetRoom(route.guarantee, nowNanos - waitedNanos, nowNanos, nowMillis) >= need) {
                 continue;
             }
             BudgetStatus status = budgets.status(b, nowNanos, nowMillis, need);
@@ -1626,6 +1627,11 @@ public final class Governor implements AutoCloseable {
             return reject(r);
         }
         return null;
+    }
+
+    /** A shared budget is short locally: the store, asked by the queued call, says whether it is spent. */
+    private static boolean budgetAwaitsStore(Shortfall s, long nowMillis) {
+        return s.bucket != null && Budgets.isBudget(s.bucket) && s.bucket.awaitsStore(nowMillis);
     }
 
     private Admission reject(Rejection r) {

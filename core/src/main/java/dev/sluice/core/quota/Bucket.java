@@ -246,21 +246,26 @@ public abstract class Bucket {
 
     /**
      * The room a budget (spend limit) has for this tenant: the local room, plus what a shared
-     * store last said is left fleet-wide beyond it ({@link #roomInStore}); never less than what a
-     * call may take now. Lock held.
+     * store said is left fleet-wide beyond it since {@code sinceNanos} ({@link #roomInStore});
+     * {@link Long#MAX_VALUE} when the store has not said since. Lock held.
      */
-    public final long budgetRoom(int tenant, long nowNanos, long nowMillis) {
+    public final long budgetRoom(int tenant, long sinceNanos, long nowNanos, long nowMillis) {
         long local = roomFor(tenant, nowNanos, nowMillis);
-        long inStore = roomInStore(nowNanos, nowMillis);
+        long inStore = roomInStore(sinceNanos, nowNanos, nowMillis);
         return inStore == Long.MAX_VALUE ? Long.MAX_VALUE : local + inStore;
     }
 
     /**
-     * What the shared store holds beyond this JVM's own room, as last heard: 0 for a local bucket,
-     * {@link Long#MAX_VALUE} when the store has not said yet.
+     * What the shared store holds beyond this JVM's own room, as heard since {@code sinceNanos}:
+     * 0 for a local bucket, {@link Long#MAX_VALUE} when the store has not said since.
      */
-    protected long roomInStore(long nowNanos, long nowMillis) {
+    protected long roomInStore(long sinceNanos, long nowNanos, long nowMillis) {
         return 0;
+    }
+
+    /** The room fleet-wide as last heard: this JVM's own, plus what the shared store last said it holds. */
+    public long fleetRoomAsCounted(long nowNanos, long nowMillis) {
+        return roomAsCounted(nowNanos, nowMillis);
     }
 
     public long roomAsCounted(long nowNanos, long nowMillis) {

@@ -25,6 +25,9 @@ import dev.sluice.core.quota.LimitSpec;
 final class SharedBucket extends Bucket {
 
     private static final int EPOCH_BITS = 16;
+    /** How soon a budget the store refused asks again: refunds from other instances come back in a pass or two. */
+    private static final long BUDGET_RETRY_NANOS = 250_000_000L;
+
     private static final long EPOCH_MASK = (1L << EPOCH_BITS) - 1;
 
     private final SharedStore store;
@@ -62,6 +65,8 @@ final class SharedBucket extends Bucket {
     private long lastTakeNanos = Long.MIN_VALUE / 2;
     /** Room left fleet-wide at the last sync (-1: unknown), the basis of the fallback's level. */
     private long storeRoom = -1;
+    /** When {@link #storeRoom} was heard (monotonic nanos). */
+    private long storeRoomAtNanos;
     /** A window that went on admitting from its share after the store came back: the window it did. */
     private long recoveredInWindow = NOT_RECOVERED;
 
@@ -231,12 +236,19 @@ final class SharedBucket extends Bucket {
     }
 
     @Override
-    protected long roomInStore(long nowNanos, long nowMillis) {
+    protected long roomInStore(long sinceNanos, long nowNanos, long nowMillis) {
         follow(nowNanos, nowMillis);
         if (fallback != null) {
             return 0; // the store is away: this JVM's share is all there is
         }
-        return storeRoom < 0 ? Long.MAX_VALUE : storeRoom;
+        // only what the store said since the call arrived: other instances give back what they do not use
+        return storeRoom < 0 || storeRoomAtNanos - sinceNanos < 0 ? Long.MAX_VALUE : storeRoom;
+    }
+
+    @Override
+    public long fleetRoomAsCounted(long nowNanos, long nowMillis) {
+        long own = roomAsCounted(nowNanos, nowMillis);
+        return fallback != null || storeRoom < 0 ? own : own + storeRoom;
     }
 
     @Override
@@ -489,8 +501,9 @@ final class SharedBucket extends Bucket {
     }
 
     /** The store answered a pass this bucket's {@code sent} entry was in: {@code room} is left fleet-wide. */
-    void synced(SyncRequest.Entry sent, long room) {
+    void synced(SyncRequest.Entry sent, long room, long nowNanos) {
         storeRoom = room;
+        storeRoomAtNanos = nowNanos;
         if (kind == SyncRequest.CONCURRENCY) {
             sentHeld = sent.held;
         }
@@ -507,7 +520,12 @@ final class SharedBucket extends Bucket {
     }
 
     /** The store refused or had nothing to lease: ask again from {@code nanos} on. */
-    void retryAt(long nanos) {
+    void retryAt(long nanos, long nowNanos) {
+        if (limit().dimension() == Dimension.SPEND && nanos - (nowNanos + BUDGET_RETRY_NANOS) > 0) {
+            // a budget has no refill to wait for, but other instances give back what their calls did
+            // not spend: ask again soon, not at the end of the period
+            nanos = nowNanos + BUDGET_RETRY_NANOS;
+        }
         retryAtNanos = nanos;
     }
 

@@ -192,7 +192,7 @@ final class SyncProtocol {
         }
         List<SyncRequest.Entry> entries = p.request.entries();
         for (int i = 0; i < entries.size(); i++) {
-            p.entryBuckets.get(i).synced(entries.get(i), reply.room(i));
+            p.entryBuckets.get(i).synced(entries.get(i), reply.room(i), nowNanos);
         }
         List<SyncRequest.Group> groups = p.request.groups();
         for (int g = 0; g < groups.size(); g++) {
@@ -206,7 +206,7 @@ final class SyncProtocol {
                 wants.refused(w); // the call asks again when it is offered its turn after retryAt
                 for (int j = 0; j < group.entries.length; j++) {
                     if (group.need[j] > 0) {
-                        w.buckets[j].retryAt(retryAt);
+                        w.buckets[j].retryAt(retryAt, nowNanos);
                     }
                 }
                 continue;
@@ -222,7 +222,7 @@ final class SyncProtocol {
             if (owner instanceof Wants.Want) {
                 ((Wants.Want) owner).granted(group.need, got);
             } else if (total == 0) {
-                ((SharedBucket) owner).retryAt(retryAt); // the fleet has nothing to lease now
+                ((SharedBucket) owner).retryAt(retryAt, nowNanos); // the fleet has nothing to lease now
             }
         }
     }

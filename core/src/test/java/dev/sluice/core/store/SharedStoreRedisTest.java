@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,6 +80,53 @@ class SharedStoreRedisTest {
 
     private static long deadline(long millis) {
         return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    @Test
+    void aBudgetIsOneForTheFleetAndRefusesOnEveryInstanceOnceSpent() throws Exception {
+        LimitSpec budget = LimitSpec.builder("fleet-budget", Dimension.SPEND, 1_000_000)
+                .calendar(dev.sluice.config.CalendarPeriod.DAY, java.time.LocalTime.MIDNIGHT, java.time.ZoneOffset.UTC)
+                .shared(true)
+                .build();
+        Governor a = governor(0, 0, budget);
+        Governor b = governor(0, 0, budget);
+        Admission first = a.admit(call(), Demand.builder().spendMicros(700_000).build(), deadline(2_000));
+        assertThat(first.isAdmitted()).isTrue();
+        first.permit()
+                .settleAndRelease(Usage.builder()
+                        .spendMicros(600_000)
+                        .reportedByProvider(true)
+                        .build());
+
+        // the other instance sees what the first spent: 0.40 left for the fleet
+        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() -> {
+            Admission refused =
+                    b.admit(call(), Demand.builder().spendMicros(500_000).build(), deadline(2_000));
+            assertThat(refused.isAdmitted()).isFalse();
+            assertThat(refused.rejection().decision()).isEqualTo(dev.sluice.core.GatewayDecision.BUDGET_EXHAUSTED);
+        });
+        // what the first call did not use goes back to the fleet once its instance gives its idle stock back
+        long asked = System.nanoTime();
+        AtomicReference<Admission> fitting = new AtomicReference<>();
+        await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> {
+            Admission fits =
+                    b.admit(call(), Demand.builder().spendMicros(400_000).build(), deadline(2_000));
+            String why = (fits.isAdmitted() ? "admitted" : fits.rejection().toString()) + " A "
+                    + a.budgetStatuses("fleet-budget") + " B " + b.budgetStatuses("fleet-budget");
+            assertThat(fits.isAdmitted()).as(why).isTrue();
+            fitting.set(fits);
+        });
+        System.out.printf(
+                "a refund reached the other instance of the fleet within %d ms%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked));
+        Admission fits = fitting.get();
+        fits.permit()
+                .settleAndRelease(Usage.builder()
+                        .spendMicros(400_000)
+                        .reportedByProvider(true)
+                        .build());
+        Admission none = a.admit(call(), Demand.builder().spendMicros(1).build(), deadline(2_000));
+        assertThat(none.isAdmitted()).as("the fleet spent the whole budget").isFalse();
     }
 
     @Test
