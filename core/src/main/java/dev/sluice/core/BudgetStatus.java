@@ -20,7 +20,7 @@ public final class BudgetStatus {
     private final long periodStartMillis;
     private final long resetsAtMillis;
 
-    BudgetStatus(
+    public BudgetStatus(
             String limitId,
             String scope,
             String currency,

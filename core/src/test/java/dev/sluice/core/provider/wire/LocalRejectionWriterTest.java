@@ -134,4 +134,56 @@ class LocalRejectionWriterTest {
                         FULL.toBuilder().retryAfterMillis(0).build()))
                 .isFalse();
     }
+
+    @Test
+    void aBudgetRefusalCarriesTheBudgetAndNeverSaysToTryAgainSoon() {
+        long resets = java.time.Instant.parse("2026-12-01T23:00:00Z").toEpochMilli();
+        dev.sluice.core.BudgetStatus budget = new dev.sluice.core.BudgetStatus(
+                "daily-budget",
+                "tenant=search",
+                "EUR",
+                "day",
+                5_000_000,
+                4_950_000,
+                30_000,
+                resets - 86_400_000,
+                resets);
+        Rejection r = Rejection.builder(GatewayDecision.BUDGET_EXHAUSTED)
+                .limiter(Dimension.SPEND)
+                .scope("sluice/tenant=search")
+                .retryAfterMillis(9 * 3_600_000L)
+                .budget(budget)
+                .detail("this call may cost up to 0.04 EUR, 0.02 EUR left; " + budget.describe())
+                .build();
+        LocalAnswer answer = answer(r, null);
+        assertThat(JsonFields.pick(
+                        answer.body(),
+                        "sluice.gateway_decision",
+                        "sluice.budget.limit",
+                        "sluice.budget.scope",
+                        "sluice.budget.currency",
+                        "sluice.budget.period",
+                        "sluice.budget.amount",
+                        "sluice.budget.spent",
+                        "sluice.budget.reserved",
+                        "sluice.budget.left",
+                        "sluice.budget.left_micros",
+                        "sluice.budget.resets_at"))
+                .containsEntry("sluice.gateway_decision", "budget_exhausted")
+                .containsEntry("sluice.budget.limit", "daily-budget")
+                .containsEntry("sluice.budget.scope", "tenant=search")
+                .containsEntry("sluice.budget.currency", "EUR")
+                .containsEntry("sluice.budget.period", "day")
+                .containsEntry("sluice.budget.amount", "5.0")
+                .containsEntry("sluice.budget.spent", "4.95")
+                .containsEntry("sluice.budget.reserved", "0.03")
+                .containsEntry("sluice.budget.left", "0.02")
+                .containsEntry("sluice.budget.left_micros", "20000")
+                .containsEntry("sluice.budget.resets_at", "2026-12-01T23:00:00Z");
+        assertThat(answer.headers().get("x-should-retry")).containsExactly("false");
+        assertThat(LocalRejectionWriter.waitingHelps(r)).isFalse();
+        assertThat(LocalRejectionWriter.summary(r, null))
+                .startsWith("Budget exhausted in Sluice on spend (scope sluice/tenant=search): this call may cost")
+                .contains("spent 4.95 EUR of 5.00 EUR this day", "resets at 2026-12-01T23:00:00Z");
+    }
 }
