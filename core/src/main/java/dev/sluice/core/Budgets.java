@@ -38,6 +38,9 @@ final class Budgets {
 
     private final Clock clock;
     private final Timer timer;
+    /** Told when a budget's spend changed: worth keeping across a restart (the state file). */
+    private final Runnable spent;
+
     private volatile String currency = "USD";
     private final Map<String, Settlements> settlements = new ConcurrentHashMap<>();
     /** Per bucket: {period id, highest level alerted in it (0 none, 1 warning, 2 exhausted)}. Lock held. */
@@ -47,9 +50,10 @@ final class Budgets {
     private final AtomicBoolean deliveryScheduled = new AtomicBoolean();
     private final List<Consumer<BudgetAlert>> listeners = new CopyOnWriteArrayList<>();
 
-    Budgets(Clock clock, Timer timer) {
+    Budgets(Clock clock, Timer timer, Runnable spent) {
         this.clock = clock;
         this.timer = timer;
+        this.spent = spent;
     }
 
     static boolean isBudget(Bucket b) {
@@ -132,6 +136,7 @@ final class Budgets {
         } else {
             return; // cancelled or refused: nothing was spent
         }
+        spent.run();
         // an unenforced budget still warns: it is there to be watched
         long nowMillis = clock.epochMillis();
         BudgetStatus status = status(b, nowNanos, nowMillis, 0);

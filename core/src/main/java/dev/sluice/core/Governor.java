@@ -184,7 +184,7 @@ public final class Governor implements AutoCloseable {
     private Governor(Builder b) {
         this.clock = b.clock;
         this.timer = b.timer != null ? b.timer : new SystemTimer();
-        this.budgets = new Budgets(clock, timer);
+        this.budgets = new Budgets(clock, timer, this::learned);
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
@@ -1468,25 +1468,44 @@ public final class Governor implements AutoCloseable {
                 }
                 restored++;
             }
-            for (SavedState.ConfiguredBucket saved : state.buckets) {
-                Limit l = limit(saved.limitId);
-                if (l == null) {
-                    continue;
-                }
-                Bucket b = l.bucketForValue(saved.scopeValue, nowNanos, nowMillis);
-                if (b.isWindowed()) {
-                    if (l.windowStartAt(nowMillis) != saved.windowStartEpochMillis) {
-                        continue; // that window is over: the new one starts full
-                    }
-                    b.lowerRoomTo(saved.room, nowNanos, nowMillis);
-                } else {
-                    long room = ProviderScope.refilledRoom(saved.room, l.capacity(), l.windowMillis(), 0, elapsed);
-                    b.lowerRoomTo(room, nowNanos, nowMillis);
-                }
-                restored++;
-            }
+            restored += restoreBuckets(state, elapsed, false, nowNanos, nowMillis);
             return restored;
         });
+    }
+
+    /**
+     * Brings back only what budgets (spend limits) spent in periods still running, from a state
+     * file of any age: a month's spend must survive a restart a day later, when nothing else
+     * learned then is worth trusting. Returns how many buckets came back.
+     */
+    public int restoreBudgets(SavedState state) {
+        return underLock(nowNanos -> {
+            long nowMillis = clock.epochMillis();
+            long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
+            return restoreBuckets(state, elapsed, true, nowNanos, nowMillis);
+        });
+    }
+
+    private int restoreBuckets(SavedState state, long elapsed, boolean budgetsOnly, long nowNanos, long nowMillis) {
+        int restored = 0;
+        for (SavedState.ConfiguredBucket saved : state.buckets) {
+            Limit l = limit(saved.limitId);
+            if (l == null || (budgetsOnly && l.dimension() != Dimension.SPEND)) {
+                continue;
+            }
+            Bucket b = l.bucketForValue(saved.scopeValue, nowNanos, nowMillis);
+            if (b.isWindowed()) {
+                if (l.windowStartAt(nowMillis) != saved.windowStartEpochMillis) {
+                    continue; // that window is over: the new one starts full
+                }
+                b.lowerRoomTo(saved.room, nowNanos, nowMillis);
+            } else {
+                long room = ProviderScope.refilledRoom(saved.room, l.capacity(), l.windowMillis(), 0, elapsed);
+                b.lowerRoomTo(room, nowNanos, nowMillis);
+            }
+            restored++;
+        }
+        return restored;
     }
 
     /**

@@ -264,4 +264,32 @@ class BudgetTest extends GovernorFixture {
         budgetGovernor(1_000_000, CalendarPeriod.DAY).restoreState(saved);
         assertThat(status().spentMicros()).isZero();
     }
+
+    @Test
+    void aMonthsSpendSurvivesARestartDaysLaterThroughTheStateFile(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        atAfternoon();
+        LimitSpec monthly = LimitSpec.builder("org.spend.month", SPEND, 1_000_000)
+                .calendar(CalendarPeriod.MONTH, LocalTime.MIDNIGHT, PARIS)
+                .build();
+        governor(monthly);
+        dev.sluice.core.state.StateFile file = new dev.sluice.core.state.StateFile(dir.resolve("state.json"));
+        dev.sluice.core.state.StateKeeper keeper =
+                new dev.sluice.core.state.StateKeeper(governor, file, Duration.ofSeconds(15));
+        governor.onLearned(keeper::changed);
+        governor.tryAdmit(call("a"), costing(700_000)).permit().settleAndRelease(spent(650_000, true));
+        timer.advance(Duration.ofSeconds(15)); // the keeper saves within its interval, spend being worth keeping
+        assertThat(file.read()).isNotNull();
+
+        // two weeks later, still December in Paris: far older than the hour learned limits are trusted
+        clock.advance(Duration.ofDays(14));
+        governor.close();
+        governor(monthly);
+        int restored = new dev.sluice.core.state.StateKeeper(governor, file, Duration.ofSeconds(15)).restore();
+        assertThat(restored).isEqualTo(1);
+        assertThat(governor.budgetStatuses("org.spend.month").get(0).spentMicros())
+                .isEqualTo(650_000);
+        assertThat(governor.tryAdmit(call("a"), costing(400_000)).rejection().decision())
+                .isEqualTo(GatewayDecision.BUDGET_EXHAUSTED);
+    }
 }

@@ -58,8 +58,14 @@ public final class StateKeeper {
         }
         long age = governor.clock().epochMillis() - state.savedAtEpochMillis;
         if (age < 0 || age > MAX_AGE.toMillis()) {
-            LOG.info("[sluice] state file {} is {} s old; starting with nothing learned", file.path(), age / 1000);
-            return 0;
+            int budgets = age < 0 ? 0 : governor.restoreBudgets(state);
+            LOG.info(
+                    "[sluice] state file {} is {} s old; starting with nothing learned but what {} budget buckets"
+                            + " spent in periods still running",
+                    file.path(),
+                    age / 1000,
+                    budgets);
+            return budgets;
         }
         try {
             return governor.restoreState(state);
