@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.core.store.RedisServer;
 import dev.sluice.it.field.FieldScenariosIT.Run;
+import dev.sluice.it.harness.Figures;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.it.harness.Table;
 import dev.sluice.it.providers.LoopbackHosts;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * key of organization {@code org-field}) start together against the field-like simulator, each with
  * the agent and no config but the shared store ({@code store: redis://...}). Nothing has been
  * learned yet: each JVM's cold start sends one call first, and the limits learned from the answers
- * are shared through Redis. The same workload runs without the agent for the figures.
+ * are shared through Redis. With {@code -Dsluice.figures=true} ({@link Figures}) the same workload
+ * also runs without the agent and with the agent but no store, for the figures only.
  */
 class FieldFleetIT {
 
@@ -116,9 +118,11 @@ class FieldFleetIT {
     @Test
     void g_threeJvmsOnRedisStartingTogether() throws Exception {
         try (RedisServer redis = RedisServer.start()) {
-            threeJvms("without", null);
-            // figures only: what the store adds over each JVM pacing alone from the headers it reads
-            threeJvms("with, no store", null);
+            if (Figures.enabled()) {
+                threeJvms("without", null);
+                // figures only: what the store adds over each JVM pacing alone from the headers it reads
+                threeJvms("with, no store", null);
+            }
             Run run = threeJvms("with, Redis", redis);
             assertThat(redisKeys(redis)).as("keys the fleet keeps in Redis").isGreaterThan(0);
             assertThat(run.percent429())

@@ -3,6 +3,7 @@ package dev.sluice.it.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.it.harness.Figures;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.simulator.Dimension;
 import dev.sluice.simulator.Profile;
@@ -42,13 +43,20 @@ class AnthropicIT {
                 .assertOk();
     }
 
+    /**
+     * The same load without the agent (42 of 110 attempts refused on 2026-12-01) is the test's
+     * premise and a figure, not Sluice's behaviour: it runs with {@code -Dsluice.figures=true} only
+     * ({@link Figures}).
+     */
     @Test
     void noConfigPacesSyncAndStreamingCallsUnderTheLearnedLimits() throws Exception {
-        Counts baseline;
-        JsonNode baselineSummary;
-        try (Simulator sim = simulator()) {
-            baselineSummary = run(sim, false).summary();
-            baseline = sim.ledger().counts();
+        Counts baseline = null;
+        JsonNode baselineSummary = null;
+        if (Figures.enabled()) {
+            try (Simulator sim = simulator()) {
+                baselineSummary = run(sim, false).summary();
+                baseline = sim.ledger().counts();
+            }
         }
         Counts governed;
         JsonNode s;
@@ -70,8 +78,10 @@ class AnthropicIT {
         long localRejections = s.get("failures").path("RateLimitException").asLong();
         assertThat(s.get("completed").asLong() + localRejections).isEqualTo(calls);
         assertThat(s.path("counters").path("streams.broken").asLong()).isZero();
-        assertThat(baseline.rejected())
-                .as("the baseline meets 429s, or the test proves nothing")
-                .isGreaterThan(10);
+        if (baseline != null) {
+            assertThat(baseline.rejected())
+                    .as("the baseline meets 429s, or the test proves nothing")
+                    .isGreaterThan(10);
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.sluice.it.reactor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.sluice.it.harness.Figures;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.it.providers.LoopbackHosts;
 import dev.sluice.simulator.Profile;
@@ -12,6 +13,7 @@ import dev.sluice.simulator.ledger.Counts;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -289,9 +291,14 @@ class ReactorNettyIT {
         }
     }
 
-    /** The same load without the agent: the provider refuses what exceeds its limit, nobody paces it. */
+    /**
+     * The same load without the agent: the provider refuses what exceeds its limit, nobody paces it.
+     * The test's premise (the load is a storm) and figures, not Sluice's behaviour: it runs with
+     * {@code -Dsluice.figures=true} only ({@link Figures}).
+     */
     @Test
     void withoutTheAgentTheSameLoadMeets429s() throws Exception {
+        Assumptions.assumeTrue(Figures.enabled(), "figures only: -D" + Figures.PROPERTY + "=true");
         try (Simulator sim = Simulator.builder()
                 .profile(Profile.OPENAI)
                 .requestsPerMinute(REQUESTS_PER_MINUTE)

@@ -2,6 +2,7 @@ package dev.sluice.it.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.it.harness.Figures;
 import dev.sluice.it.retry.RetryRun.Sdk;
 import org.junit.jupiter.api.Test;
 
@@ -23,14 +24,22 @@ class ConnectionFailureIT {
         assertThat(run.completed()).as("%s", run).isZero();
     }
 
+    /**
+     * The run without the agent (the SDK's own retries: more than 3 attempts a call, figures for
+     * docs/retries.md) is the test's premise, not Sluice's behaviour, and slow (the SDK's backoff):
+     * it runs with {@code -Dsluice.figures=true} only ({@link Figures}). That the interceptor would
+     * retry is also shown with the agent: its retries Sluice declined are counted.
+     */
     @Test
     void genAiInterceptorAndOkHttpConnectionRetriesStandAside() throws Exception {
-        RetryRun own = RetryRun.run(Sdk.GENAI, false, 0, 2, 2, "connection_reset", false);
-        own.record("connection reset");
+        if (Figures.enabled()) {
+            RetryRun own = RetryRun.run(Sdk.GENAI, false, 0, 2, 2, "connection_reset", false);
+            own.record("connection reset");
+            assertThat(own.attempts().getMax()).as("%s", own).isGreaterThan(3);
+        }
         RetryRun run = RetryRun.run(Sdk.GENAI, true, 0, 2, 2, "connection_reset", false);
         run.record("connection reset");
         assertThat(run.attempts().getMax()).as("%s", run).isLessThanOrEqualTo(3);
-        assertThat(own.attempts().getMax()).as("%s", own).isGreaterThan(3);
         assertThat(run.counter("layer:google-genai:declined")).as("%s", run).isPositive();
     }
 
