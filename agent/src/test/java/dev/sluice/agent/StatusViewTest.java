@@ -110,4 +110,40 @@ class StatusViewTest {
         }
         throw new AssertionError("no line starting with '" + start + "' in\n" + text);
     }
+
+    @Test
+    void statusShowsEachBudgetsSpendReservedAndLeft() throws Exception {
+        config = Files.createTempFile("sluice-status-", ".yaml");
+        Files.writeString(config, """
+                coldStartWait: 0s
+                currency: EUR
+                providers:
+                  - name: sim
+                    kind: openai
+                    match:
+                      urls: ["http://127.0.0.1:1/v1/"]
+                limits:
+                  - id: daily-budget
+                    dimension: spend
+                    amount: 10
+                    period: day
+                """);
+        runtime = SluiceRuntime.start(
+                ConfigLoader.load(ConfigSources.builder().file(config).build()));
+        beans = SluiceMBeans.register(runtime, server, null);
+        CallContext call =
+                CallContext.builder("sim").model("gpt-4o-mini").tenant("alpha").build();
+        runtime.governor()
+                .tryAdmit(call, Demand.builder().spendMicros(3_000_000).build())
+                .permit()
+                .settleAndRelease(dev.sluice.core.Usage.builder()
+                        .spendMicros(2_500_000)
+                        .reportedByProvider(true)
+                        .build());
+        runtime.governor()
+                .tryAdmit(call, Demand.builder().spendMicros(1_000_000).build());
+
+        String view = StatusView.render(server, "Sluice test in JVM 42");
+        assertThat(view).contains("BUDGET ", "RESETS AT", "daily-budget", "day", "2.50/10.00 EUR", "1.00", "6.50");
+    }
 }
