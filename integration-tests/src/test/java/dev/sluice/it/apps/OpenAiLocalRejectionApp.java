@@ -4,16 +4,10 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.OpenAIClientImpl;
 import com.openai.core.ClientOptions;
 import com.openai.core.JsonValue;
-import com.openai.core.RequestOptions;
-import com.openai.core.http.HttpClient;
-import com.openai.core.http.HttpRequest;
-import com.openai.core.http.HttpResponse;
 import com.openai.errors.RateLimitException;
 import dev.sluice.it.harness.AppReport;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An interactive openai-java service at its default settings (2 retries) whose second call meets
@@ -27,26 +21,7 @@ public final class OpenAiLocalRejectionApp {
 
     @SuppressWarnings("unchecked")
     public static void main(String[] args) throws Exception {
-        AtomicLong attempts = new AtomicLong();
-        HttpClient transport = com.openai.client.okhttp.OkHttpClient.builder().build();
-        HttpClient counting = new HttpClient() {
-            @Override
-            public HttpResponse execute(HttpRequest request, RequestOptions options) {
-                attempts.incrementAndGet();
-                return transport.execute(request, options);
-            }
-
-            @Override
-            public CompletableFuture<HttpResponse> executeAsync(HttpRequest request, RequestOptions options) {
-                attempts.incrementAndGet();
-                return transport.executeAsync(request, options);
-            }
-
-            @Override
-            public void close() {
-                transport.close();
-            }
-        };
+        CountingHttpClient counting = new CountingHttpClient();
         OpenAIClient client = new OpenAIClientImpl(ClientOptions.builder()
                 .httpClient(counting)
                 .baseUrl(args[0])
@@ -55,7 +30,7 @@ public final class OpenAiLocalRejectionApp {
                 .build());
         AppReport report = new AppReport();
         for (int call = 1; call <= 2; call++) {
-            attempts.set(0);
+            counting.reset();
             report.call(() -> {
                 try {
                     client.chat().completions().create(OpenAiChatApp.params());
@@ -70,7 +45,7 @@ public final class OpenAiLocalRejectionApp {
                     throw e;
                 }
             });
-            report.count("attempts.call" + call, attempts.get());
+            report.count("attempts.call" + call, counting.attempts());
         }
         Load.finish(report);
     }

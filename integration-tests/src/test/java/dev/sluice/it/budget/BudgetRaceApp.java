@@ -4,19 +4,14 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.OpenAIClientImpl;
 import com.openai.core.ClientOptions;
 import com.openai.core.JsonValue;
-import com.openai.core.RequestOptions;
-import com.openai.core.http.HttpClient;
-import com.openai.core.http.HttpRequest;
-import com.openai.core.http.HttpResponse;
 import com.openai.errors.RateLimitException;
+import dev.sluice.it.apps.CountingHttpClient;
 import dev.sluice.it.apps.Load;
 import dev.sluice.it.apps.OpenAiChatApp;
 import dev.sluice.it.harness.AppReport;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -38,26 +33,7 @@ public final class BudgetRaceApp {
         int threads = Integer.parseInt(args[1]);
         int calls = Integer.parseInt(args[2]);
         String budgetId = args[3];
-        AtomicLong attempts = new AtomicLong();
-        HttpClient transport = com.openai.client.okhttp.OkHttpClient.builder().build();
-        HttpClient counting = new HttpClient() {
-            @Override
-            public HttpResponse execute(HttpRequest request, RequestOptions options) {
-                attempts.incrementAndGet();
-                return transport.execute(request, options);
-            }
-
-            @Override
-            public CompletableFuture<HttpResponse> executeAsync(HttpRequest request, RequestOptions options) {
-                attempts.incrementAndGet();
-                return transport.executeAsync(request, options);
-            }
-
-            @Override
-            public void close() {
-                transport.close();
-            }
-        };
+        CountingHttpClient counting = new CountingHttpClient();
         OpenAIClient client = new OpenAIClientImpl(ClientOptions.builder()
                 .httpClient(counting)
                 .baseUrl(baseUrl)
@@ -94,7 +70,7 @@ public final class BudgetRaceApp {
                     "header.x-should-retry",
                     refusal.headers().values("x-should-retry").toString());
         }
-        report.count("attempts", attempts.get());
+        report.count("attempts", counting.attempts());
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName budgetBean = new ObjectName("dev.sluice:type=Budget,name=" + budgetId);
         for (String attribute : new String[] {
