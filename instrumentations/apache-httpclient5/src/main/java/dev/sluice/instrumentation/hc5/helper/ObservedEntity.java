@@ -2,6 +2,7 @@ package dev.sluice.instrumentation.hc5.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.DroppedBodies;
+import dev.sluice.bootstrap.ObservedBodyStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -42,7 +43,7 @@ final class ObservedEntity extends HttpEntityWrapper {
     @Override
     public synchronized InputStream getContent() throws IOException {
         if (content == null) {
-            content = new ObservedContent(wrapped.getContent(), observer, this);
+            content = new ObservedBodyStream(wrapped.getContent(), observer, this::closed);
         }
         return content;
     }

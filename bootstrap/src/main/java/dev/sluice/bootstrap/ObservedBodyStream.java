@@ -1,6 +1,5 @@
-package dev.sluice.instrumentation.hc4.helper;
+package dev.sluice.bootstrap;
 
-import dev.sluice.bootstrap.BodyObserver;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,21 +7,22 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * HttpClient's body stream as the application reads it: each chunk is copied to the governor,
- * the end and a read failure reported once. Holds its {@link ObservedEntity}, so the entity stays
- * reachable (not released as dropped) while the application reads the stream alone.
+ * A response body stream as the application reads it: each chunk is copied to the governor, the
+ * end and a read failure reported once, the close handed to {@code onClose}. An HTTP client's hook
+ * passes its wrapper's close as {@code onClose}, which keeps that wrapper reachable (not released
+ * as a dropped body) while the application reads the stream alone.
  */
-final class ObservedContent extends FilterInputStream {
+public final class ObservedBodyStream extends FilterInputStream {
 
     private final BodyObserver observer;
-    private final ObservedEntity owner;
+    private final Runnable onClose;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    ObservedContent(InputStream in, BodyObserver observer, ObservedEntity owner) {
+    public ObservedBodyStream(InputStream in, BodyObserver observer, Runnable onClose) {
         super(in);
         this.observer = observer;
-        this.owner = owner;
+        this.onClose = onClose;
     }
 
     @Override
@@ -87,7 +87,7 @@ final class ObservedContent extends FilterInputStream {
         try {
             super.close();
         } finally {
-            owner.closed();
+            onClose.run();
         }
     }
 
