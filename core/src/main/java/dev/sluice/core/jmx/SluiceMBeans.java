@@ -47,6 +47,12 @@ public final class SluiceMBeans implements AutoCloseable {
     /** Tenants seen in calls get a bean up to this many (configured and paused tenants always do). */
     static final int MAX_SEEN_TENANTS = 200;
 
+    /**
+     * Limits learned from providers' headers get a bean up to this many (one per key, model and
+     * budget, so a service with many keys would otherwise grow the MBean server without bound).
+     */
+    static final int MAX_LEARNED_LIMITS = 200;
+
     static final long REFRESH_NANOS = 1_000_000_000L;
 
     private final SluiceRuntime runtime;
@@ -208,6 +214,9 @@ public final class SluiceMBeans implements AutoCloseable {
             for (Bucket b : s.learnedBuckets()) {
                 alive.add(b.limit());
                 if (!learnedLimits.containsKey(b.limit())) {
+                    if (learnedLimits.size() >= MAX_LEARNED_LIMITS) {
+                        continue; // describeLimits() and status still list them all
+                    }
                     ObjectName n = unique("Limit", b.limit().id());
                     add(n, LimitBean.learned(this, s, b), LimitMXBean.class);
                     learnedLimits.put(b.limit(), n);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.Dimension;
 import dev.sluice.core.Admission;
+import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
@@ -281,6 +282,24 @@ class SluiceMBeansTest {
                 .contains("tenant=beta")
                 .contains("needs 1, 0 free");
         assertThatThrownBy(() -> jmx.governor().recentDecisions(0)).hasStackTraceContaining("n must be >= 1");
+    }
+
+    @Test
+    void learnedLimitsGetBeansUpToACap() throws Exception {
+        for (int k = 0; k < SluiceMBeans.MAX_LEARNED_LIMITS + 50; k++) {
+            CallContext key = CallContext.builder("sim")
+                    .model("gpt-4o-mini")
+                    .tenant("alpha")
+                    .apiKeyId("k_" + k)
+                    .build();
+            governor.learn(key, List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
+        }
+        jmx.governor().getMode();
+        long learnedBeans = jmx.server.queryNames(new ObjectName("dev.sluice:type=Limit,*"), null).stream()
+                .filter(n -> n.getKeyProperty("name").startsWith("sim/k_"))
+                .count();
+        assertThat(learnedBeans).isEqualTo(SluiceMBeans.MAX_LEARNED_LIMITS);
+        assertThat(jmx.governor().describeLimits()).contains("sim/k_249/gpt-4o-mini:requests");
     }
 
     @Test
