@@ -77,6 +77,10 @@ class ExampleConfigTest {
         assertThat(spend.resetAt()).isEqualTo(LocalTime.MIDNIGHT);
         assertThat(spend.zone()).isEqualTo(ZoneId.of("America/Los_Angeles"));
         assertThat(spend.shared()).isTrue();
+        LimitConfig monthly = config.limit("team-monthly").orElseThrow();
+        assertThat(monthly.capacity()).isEqualTo(1_500_000_000L);
+        assertThat(monthly.period()).isEqualTo(CalendarPeriod.MONTH);
+        assertThat(monthly.warnAt()).isEqualTo(0.9);
         assertThat(config.limit("batch-models-rpm").orElseThrow().enforced()).isFalse();
     }
 
