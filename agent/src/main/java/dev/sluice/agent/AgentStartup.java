@@ -67,7 +67,7 @@ public final class AgentStartup {
                     dev.sluice.bootstrap.Connections.governedClient(client);
                 }
             }
-            HookTransformer transformer = Installer.install(instrumentation, modules, agentLoader);
+            HookTransformer transformer = Installer.install(instrumentation, modules, agentLoader, lateAttach);
             StringJoiner names = new StringJoiner(",");
             for (InstrumentationModule module : modules) {
                 names.add(module.name());
@@ -79,8 +79,9 @@ public final class AgentStartup {
             } else {
                 completion.startInBackground();
             }
-            if (!"false".equalsIgnoreCase(args.get("warmup"))) {
-                startWarmUp(transformer);
+            boolean warmUp = !"false".equalsIgnoreCase(args.get("warmup"));
+            if (warmUp || !lateAttach) {
+                startWarmUp(instrumentation, transformer, !lateAttach, warmUp);
             }
             if (AgentLog.isDebug()) {
                 long micros = (System.nanoTime() - startedNanos) / 1000;
@@ -217,17 +218,33 @@ public final class AgentStartup {
      * Loads and runs the weaver once on a short-lived, low-priority daemon thread, off the host's
      * start-up path; the thread ends when done (about half a second of CPU), so no agent thread
      * stays. Without it, the first hooked class (an OkHttp call, an HttpClient) pays that cost on
-     * the application thread that loads it. {@code warmup=false} turns it off.
+     * the application thread that loads it. {@code warmup=false} turns it off. After
+     * {@code premain} it first retransforms the hooked classes the JVM loaded before the agent
+     * (JDK 25 loads {@code sun.nio.ch.SocketChannelImpl} that early), whatever {@code warmup} says.
      */
-    private static void startWarmUp(HookTransformer transformer) {
-        Thread warmUp = new Thread(
+    private static void startWarmUp(
+            Instrumentation instrumentation, HookTransformer transformer, boolean retransform, boolean warmUp) {
+        Thread warmUpThread = new Thread(
                 new Runnable() {
                     @Override
                     public void run() {
                         try {
-                            long micros = transformer.warmUp();
-                            if (AgentLog.isDebug()) {
-                                AgentLog.get().debug("weaver warmed up in {} us", micros);
+                            long started = System.nanoTime();
+                            int retransformed = retransform
+                                    ? Installer.retransformLoaded(instrumentation, transformer.hookedTypeNames())
+                                    : 0;
+                            if (AgentLog.isDebug() && retransformed > 0) {
+                                AgentLog.get()
+                                        .debug(
+                                                "retransformed {} classes loaded before premain in {} us",
+                                                retransformed,
+                                                (System.nanoTime() - started) / 1000);
+                            }
+                            if (warmUp) {
+                                long micros = transformer.warmUp();
+                                if (AgentLog.isDebug()) {
+                                    AgentLog.get().debug("weaver warmed up in {} us", micros);
+                                }
                             }
                         } catch (Throwable fault) {
                             Bridge.hookFault("warm-up", fault);
@@ -235,9 +252,9 @@ public final class AgentStartup {
                     }
                 },
                 "sluice-warmup");
-        warmUp.setDaemon(true);
-        warmUp.setPriority(Thread.MIN_PRIORITY);
-        warmUp.start();
+        warmUpThread.setDaemon(true);
+        warmUpThread.setPriority(Thread.MIN_PRIORITY);
+        warmUpThread.start();
     }
 
     private static synchronized boolean claimStart() {
