@@ -46,13 +46,13 @@ public final class AgentStartup {
                     "[sluice] already running in this JVM; ignoring this " + (lateAttach ? "attach" : "start"));
             return;
         }
+        StartingGovernance starting = null;
         try {
             AgentArgs args = AgentArgs.parse(rawArgs);
             AgentLog.configure(args.get("log"));
             // At premain the governor is built after the hooks, on its own thread; a call that comes first waits
             // for it. A late attach builds it here: the application is running and asks for it at once.
-            StartingGovernance starting =
-                    lateAttach ? null : new StartingGovernance(StartingGovernance.configuredWaitMillis());
+            starting = lateAttach ? null : new StartingGovernance(StartingGovernance.configuredWaitMillis());
             if (starting != null) {
                 Bridge.install(starting);
                 System.setProperty(STATE_PROPERTY, "starting " + AgentVersion.get());
@@ -90,6 +90,9 @@ public final class AgentStartup {
         } catch (Throwable failure) {
             try {
                 Bridge.install(Governance.PASS_THROUGH);
+                if (starting != null) {
+                    starting.ready(Governance.PASS_THROUGH); // a hook installed already must not wait
+                }
             } catch (Throwable ignored) {
                 // the bridge itself is unusable: nothing is governed either way
             }
