@@ -46,12 +46,16 @@ public final class AgentStartup {
                     "[sluice] already running in this JVM; ignoring this " + (lateAttach ? "attach" : "start"));
             return;
         }
+        StartingGovernance starting = null;
         try {
             AgentArgs args = AgentArgs.parse(rawArgs);
             AgentLog.configure(args.get("log"));
-            GovernanceWiring wiring = installGovernance(args);
-            if (runtime != null) {
-                JmxRegistration.start(runtime, sources, lateAttach);
+            // At premain the governor is built after the hooks, on its own thread; a call that comes first waits
+            // for it. A late attach builds it here: the application is running and asks for it at once.
+            starting = lateAttach ? null : new StartingGovernance(StartingGovernance.configuredWaitMillis());
+            if (starting != null) {
+                Bridge.install(starting);
+                System.setProperty(STATE_PROPERTY, "starting " + AgentVersion.get());
             }
 
             ClassLoader agentLoader = AgentStartup.class.getClassLoader();
@@ -63,33 +67,32 @@ public final class AgentStartup {
                     dev.sluice.bootstrap.Connections.governedClient(client);
                 }
             }
-            HookTransformer transformer = Installer.install(instrumentation, modules, agentLoader);
-            if (!"false".equalsIgnoreCase(args.get("warmup"))) {
-                startWarmUp(transformer);
-            }
-
+            HookTransformer transformer = Installer.install(instrumentation, modules, agentLoader, lateAttach);
             StringJoiner names = new StringJoiner(",");
             for (InstrumentationModule module : modules) {
                 names.add(module.name());
             }
-            System.err.println("[sluice] " + AgentVersion.get() + " mode=" + wiring.mode + " config="
-                    + wiring.configSource + " instrumentations=" + names);
-            System.setProperty(
-                    STATE_PROPERTY,
-                    (wiring.problem == null ? "running " : "ungoverned ") + AgentVersion.get()
-                            + " mode=" + wiring.mode + " config=" + wiring.configSource + " start="
-                            + (lateAttach ? "attach" : "premain")
-                            + (wiring.problem == null ? "" : "\n" + wiring.problem));
-            for (String failure : failures) {
-                AgentLog.get().warn("instrumentation not installed: {}", failure);
+            Completion completion =
+                    new Completion(args, lateAttach, names.toString(), failures, starting, startedNanos);
+            if (starting == null) {
+                completion.run();
+            } else {
+                completion.startInBackground();
+            }
+            boolean warmUp = !"false".equalsIgnoreCase(args.get("warmup"));
+            if (warmUp || !lateAttach) {
+                startWarmUp(instrumentation, transformer, !lateAttach, warmUp);
             }
             if (AgentLog.isDebug()) {
-                long micros = (System.nanoTime() - startedNanos) / 1000; // before logging initialises
-                AgentLog.get().debug("started in {} us ({})", micros, lateAttach ? "late attach" : "premain");
+                long micros = (System.nanoTime() - startedNanos) / 1000;
+                AgentLog.get().debug("hooks installed in {} us ({})", micros, lateAttach ? "late attach" : "premain");
             }
         } catch (Throwable failure) {
             try {
                 Bridge.install(Governance.PASS_THROUGH);
+                if (starting != null) {
+                    starting.ready(Governance.PASS_THROUGH); // a hook installed already must not wait
+                }
             } catch (Throwable ignored) {
                 // the bridge itself is unusable: nothing is governed either way
             }
@@ -99,20 +102,152 @@ public final class AgentStartup {
     }
 
     /**
+     * What follows the hooks: the configuration, the governor behind the bridge, JMX, the start
+     * line. Run on the {@code sluice-start} daemon thread after {@code premain} (it ends when done),
+     * or inline on a late attach. Always releases the calls waiting in {@link StartingGovernance}.
+     */
+    private static final class Completion implements Runnable {
+        /** Test only: how long {@code sluice-start} sleeps before it builds the governor. */
+        static final String TEST_DELAY_PROPERTY = "dev.sluice.agent.test.startDelayMillis";
+
+        private final AgentArgs args;
+        private final boolean lateAttach;
+        private final String instrumentations;
+        private final List<String> failures;
+        private final StartingGovernance starting;
+        private final long startedNanos;
+
+        Completion(
+                AgentArgs args,
+                boolean lateAttach,
+                String instrumentations,
+                List<String> failures,
+                StartingGovernance starting,
+                long startedNanos) {
+            this.args = args;
+            this.lateAttach = lateAttach;
+            this.instrumentations = instrumentations;
+            this.failures = failures;
+            this.starting = starting;
+            this.startedNanos = startedNanos;
+        }
+
+        void startInBackground() {
+            Thread thread = new Thread(this, "sluice-start");
+            thread.setDaemon(true);
+            starting.builtBy(thread);
+            // A JVM that ends before the governor is built still prints its one start line
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            new Runnable() { // not a lambda: no lambda bootstrap on premain
+                                @Override
+                                public void run() {
+                                    exitBeforeStart();
+                                }
+                            },
+                            "sluice-start-at-exit"));
+            thread.start();
+        }
+
+        @Override
+        public void run() {
+            Governance installed = Governance.PASS_THROUGH;
+            try {
+                Long delay = starting == null ? null : Long.getLong(TEST_DELAY_PROPERTY);
+                if (delay != null && delay > 0) {
+                    Thread.sleep(delay);
+                }
+                GovernanceWiring wiring = installGovernance(args, starting);
+                installed = wiring.governance;
+                if (starting != null) {
+                    starting.ready(installed);
+                }
+                if (runtime != null) {
+                    JmxRegistration.start(runtime, sources, lateAttach);
+                }
+                String state = (wiring.problem == null ? "running " : "ungoverned ") + AgentVersion.get()
+                        + " mode=" + wiring.mode + " config=" + wiring.configSource + " start="
+                        + (lateAttach ? "attach" : "premain")
+                        + (wiring.problem == null ? "" : "\n" + wiring.problem);
+                if (claimStartLine()) {
+                    System.err.println("[sluice] " + AgentVersion.get() + " mode=" + wiring.mode + " config="
+                            + wiring.configSource + " instrumentations=" + instrumentations);
+                }
+                System.setProperty(STATE_PROPERTY, state);
+                for (String failure : failures) {
+                    AgentLog.get().warn("instrumentation not installed: {}", failure);
+                }
+                if (AgentLog.isDebug()) {
+                    long micros = (System.nanoTime() - startedNanos) / 1000;
+                    AgentLog.get()
+                            .debug("governor ready {} us after {}", micros, lateAttach ? "the attach" : "premain");
+                }
+            } catch (Throwable failure) {
+                if (installed == Governance.PASS_THROUGH) {
+                    Bridge.replace(starting == null ? Bridge.governance() : starting, Governance.PASS_THROUGH);
+                }
+                if (claimStartLine()) {
+                    System.err.println("[sluice] failed to start, the JVM runs ungoverned: " + failure);
+                }
+                System.setProperty(STATE_PROPERTY, "ungoverned " + AgentVersion.get() + " failed to start: " + failure);
+            } finally {
+                if (starting != null) {
+                    starting.ready(installed);
+                }
+            }
+        }
+
+        /** The shutdown hook of a JVM that ends before {@code sluice-start} is done: no call was governed. */
+        private void exitBeforeStart() {
+            if (!starting.isReady() && claimStartLine()) {
+                System.err.println("[sluice] " + AgentVersion.get() + " instrumentations=" + instrumentations
+                        + ": the JVM exits before the governor was built; no call was governed");
+            }
+        }
+    }
+
+    /** Guarded by the class: exactly one start line per JVM, from whichever of start and exit comes first. */
+    private static boolean startLinePrinted;
+
+    private static synchronized boolean claimStartLine() {
+        if (startLinePrinted) {
+            return false;
+        }
+        startLinePrinted = true;
+        return true;
+    }
+
+    /**
      * Loads and runs the weaver once on a short-lived, low-priority daemon thread, off the host's
      * start-up path; the thread ends when done (about half a second of CPU), so no agent thread
      * stays. Without it, the first hooked class (an OkHttp call, an HttpClient) pays that cost on
-     * the application thread that loads it. {@code warmup=false} turns it off.
+     * the application thread that loads it. {@code warmup=false} turns it off. After
+     * {@code premain} it first retransforms the hooked classes the JVM loaded before the agent
+     * (JDK 25 loads {@code sun.nio.ch.SocketChannelImpl} that early), whatever {@code warmup} says.
      */
-    private static void startWarmUp(HookTransformer transformer) {
-        Thread warmUp = new Thread(
+    private static void startWarmUp(
+            Instrumentation instrumentation, HookTransformer transformer, boolean retransform, boolean warmUp) {
+        Thread warmUpThread = new Thread(
                 new Runnable() {
                     @Override
                     public void run() {
                         try {
-                            long micros = transformer.warmUp();
-                            if (AgentLog.isDebug()) {
-                                AgentLog.get().debug("weaver warmed up in {} us", micros);
+                            long started = System.nanoTime();
+                            int retransformed = retransform
+                                    ? Installer.retransformLoaded(instrumentation, transformer.hookedTypeNames())
+                                    : 0;
+                            if (AgentLog.isDebug() && retransformed > 0) {
+                                AgentLog.get()
+                                        .debug(
+                                                "retransformed {} classes loaded before premain in {} us",
+                                                retransformed,
+                                                (System.nanoTime() - started) / 1000);
+                            }
+                            if (warmUp) {
+                                long micros = transformer.warmUp();
+                                if (AgentLog.isDebug()) {
+                                    AgentLog.get().debug("weaver warmed up in {} us", micros);
+                                }
                             }
                         } catch (Throwable fault) {
                             Bridge.hookFault("warm-up", fault);
@@ -120,9 +255,9 @@ public final class AgentStartup {
                     }
                 },
                 "sluice-warmup");
-        warmUp.setDaemon(true);
-        warmUp.setPriority(Thread.MIN_PRIORITY);
-        warmUp.start();
+        warmUpThread.setDaemon(true);
+        warmUpThread.setPriority(Thread.MIN_PRIORITY);
+        warmUpThread.start();
     }
 
     private static synchronized boolean claimStart() {
@@ -149,16 +284,17 @@ public final class AgentStartup {
      * and installs its governance. An invalid configuration is reported field by field and the
      * JVM runs ungoverned: a typo must never take the host down.
      */
-    static GovernanceWiring installGovernance(AgentArgs args) {
+    static GovernanceWiring installGovernance(AgentArgs args, Governance expected) {
         SluiceConfig config;
         ConfigSources loadedFrom = ConfigSources.fromRuntime(configArguments(args));
         try {
             config = ConfigLoader.load(loadedFrom);
         } catch (ConfigException invalid) {
-            Bridge.install(Governance.PASS_THROUGH);
+            install(expected, Governance.PASS_THROUGH);
             System.err.println("[sluice] invalid configuration, the JVM runs ungoverned until it is fixed:");
             System.err.println(invalid.getMessage());
-            return new GovernanceWiring("off", "invalid", "invalid configuration:\n" + invalid.getMessage());
+            return new GovernanceWiring(
+                    "off", "invalid", "invalid configuration:\n" + invalid.getMessage(), Governance.PASS_THROUGH);
         }
         if (args.get("log") == null) {
             AgentLog.configure(config.logLevel().configName());
@@ -167,9 +303,18 @@ public final class AgentStartup {
         sources = loadedFrom;
         runtime = started;
         keepState(started, config);
-        Bridge.install(started.governance());
+        install(expected, started.governance());
         printDecisionsAtExit(started);
-        return new GovernanceWiring(config.mode().configName(), config.origin(), null);
+        return new GovernanceWiring(config.mode().configName(), config.origin(), null, started.governance());
+    }
+
+    /** Into the bridge, unless something other than {@code expected} (when given) was installed meanwhile. */
+    private static void install(Governance expected, Governance governance) {
+        if (expected == null) {
+            Bridge.install(governance);
+        } else {
+            Bridge.replace(expected, governance);
+        }
     }
 
     /**
@@ -244,11 +389,14 @@ public final class AgentStartup {
         final String configSource;
         /** Why the JVM runs ungoverned, or null. */
         final String problem;
+        /** What serves the calls: the governor's governance, or {@link Governance#PASS_THROUGH}. */
+        final Governance governance;
 
-        GovernanceWiring(String mode, String configSource, String problem) {
+        GovernanceWiring(String mode, String configSource, String problem, Governance governance) {
             this.mode = mode;
             this.configSource = configSource;
             this.problem = problem;
+            this.governance = governance;
         }
     }
 }

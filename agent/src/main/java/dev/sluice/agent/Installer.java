@@ -11,8 +11,11 @@ import java.util.Set;
 
 /**
  * Installs the instrumentations: one {@link HookTransformer}, registered for retransformation,
- * plus a retransformation of the hooked classes that are already loaded (late attach, or a
- * library touched by another agent's premain).
+ * plus a retransformation of the hooked classes that are already loaded (late attach, a library
+ * touched by another agent's premain, or a JDK class such as {@code sun.nio.ch.SocketChannelImpl}
+ * that JDK 25 loads before {@code premain}). At {@code premain} that retransformation is left to
+ * a background thread ({@link #retransformLoaded}): the first weave loads and runs ByteBuddy cold,
+ * a few hundred milliseconds the host's start would otherwise wait for.
  */
 final class Installer {
 
@@ -24,17 +27,24 @@ final class Installer {
 
     private Installer() {}
 
+    /** Installs the transformer; retransforms the hooked classes already loaded now only if {@code retransformNow}. */
     static HookTransformer install(
-            Instrumentation instrumentation, List<InstrumentationModule> modules, ClassLoader agentLoader) {
+            Instrumentation instrumentation,
+            List<InstrumentationModule> modules,
+            ClassLoader agentLoader,
+            boolean retransformNow) {
         System.setProperty(BYTE_BUDDY_SAFE, "true");
         openReadEdges(instrumentation);
         HookTransformer transformer = new HookTransformer(modules, agentLoader);
         instrumentation.addTransformer(transformer, true);
-        retransformLoaded(instrumentation, transformer.hookedTypeNames());
+        if (retransformNow) {
+            retransformLoaded(instrumentation, transformer.hookedTypeNames());
+        }
         return transformer;
     }
 
-    private static void retransformLoaded(Instrumentation instrumentation, Set<String> hooked) {
+    /** Retransforms the hooked classes that are loaded already; returns how many there were. */
+    static int retransformLoaded(Instrumentation instrumentation, Set<String> hooked) {
         List<Class<?>> loaded = new ArrayList<>();
         for (Class<?> type : instrumentation.getAllLoadedClasses()) {
             if (hooked.contains(type.getName()) && instrumentation.isModifiableClass(type)) {
@@ -49,6 +59,7 @@ final class Installer {
                 AgentLog.get().warn("could not retransform {}; it runs ungoverned", type.getName(), e);
             }
         }
+        return loaded.size();
     }
 
     /**

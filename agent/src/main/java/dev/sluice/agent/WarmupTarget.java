@@ -2,7 +2,7 @@ package dev.sluice.agent;
 
 /**
  * Never instantiated: its class file is woven once by the {@code sluice-warmup} thread, with the
- * advice of every instrumentation, so that ByteBuddy's classes are loaded and its code has run
+ * advice of the OkHttp and JDK HttpClient instrumentations, so that ByteBuddy's classes are loaded and its code has run
  * before the first real library class is woven on an application thread. It has the shapes the
  * advice expects: the fields OkHttp's advice reads and the methods both instrumentations match.
  */

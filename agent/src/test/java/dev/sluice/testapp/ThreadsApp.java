@@ -4,7 +4,7 @@ import java.util.TreeSet;
 
 /**
  * Prints the names of the live threads once start-up has settled: the agent's short-lived
- * threads, {@code sluice-warmup} and {@code sluice-jmx} (registers the MXBeans a couple of seconds
+ * threads, {@code sluice-start}, {@code sluice-warmup} and {@code sluice-jmx} (registers the MXBeans a couple of seconds
  * after start), must have ended by themselves.
  */
 public final class ThreadsApp {
@@ -19,6 +19,7 @@ public final class ThreadsApp {
             warmUpAlive = false;
             for (Thread thread : Thread.getAllStackTraces().keySet()) {
                 warmUpAlive |= thread.getName().equals("sluice-warmup")
+                        || thread.getName().equals("sluice-start")
                         || thread.getName().equals("sluice-jmx");
             }
             Thread.sleep(warmUpAlive ? 20 : 0);

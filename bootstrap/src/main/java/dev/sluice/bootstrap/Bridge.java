@@ -31,8 +31,21 @@ public final class Bridge {
     private Bridge() {}
 
     /** Plugs the governor in. Called once by the agent at start (and by tests). */
-    public static void install(Governance installed) {
+    public static synchronized void install(Governance installed) {
         governance = installed == null ? Governance.PASS_THROUGH : installed;
+    }
+
+    /**
+     * Plugs {@code installed} in only if {@code expected} is still there: the agent builds its
+     * governor after {@code premain}, and must not replace a governance installed meanwhile (by a
+     * test, or a probe). Returns whether it did.
+     */
+    public static synchronized boolean replace(Governance expected, Governance installed) {
+        if (governance != expected) {
+            return false;
+        }
+        governance = installed == null ? Governance.PASS_THROUGH : installed;
+        return true;
     }
 
     /** The governor behind the bridge; {@link Governance#PASS_THROUGH} when none is installed. */
