@@ -27,7 +27,7 @@ public final class JsonWalker {
             return false;
         }
         try (JsonParser p = FACTORY.createParser(json, offset, length)) {
-            return walk(p, visitor);
+            return walk(p, SourcedParser.over(p, json, offset, length), visitor);
         } catch (Exception malformed) {
             return false;
         }
@@ -44,13 +44,14 @@ public final class JsonWalker {
             return false;
         }
         try (JsonParser p = FACTORY.createParser(json)) {
-            return walk(p, visitor);
+            return walk(p, SourcedParser.over(p, json), visitor);
         } catch (Exception malformed) {
             return false;
         }
     }
 
-    private static boolean walk(JsonParser p, JsonVisitor visitor) throws Exception {
+    /** {@code view} is {@code p} as visitors see it (it counts strings without decoding them). */
+    private static boolean walk(JsonParser p, JsonParser view, JsonVisitor visitor) throws Exception {
         StringBuilder path = new StringBuilder(64);
         int[] base = new int[16]; // path length of each open container
         boolean[] array = new boolean[16];
@@ -96,7 +97,7 @@ public final class JsonWalker {
                 depth++;
                 continue;
             }
-            visitor.scalar(path.toString(), p);
+            visitor.scalar(path.toString(), view);
             if (depth == 0) {
                 return true;
             }
