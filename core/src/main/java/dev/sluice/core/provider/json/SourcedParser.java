@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * The parser {@link JsonWalker} hands to visitors: the walker's own parser, with one difference.
@@ -61,6 +64,15 @@ final class SourcedParser extends JsonParserDelegate {
         i++;
         int n = 0;
         while (i < bytesEnd) {
+            // eight bytes at a time while they are plain ASCII: no quote, no backslash, no high bit
+            if (i + 8 <= bytesEnd) {
+                long w = (long) LONGS.get(bytes, i);
+                if (((w & HIGH) | hasByte(w ^ QUOTES) | hasByte(w ^ BACKSLASHES)) == 0) {
+                    i += 8;
+                    n += 8;
+                    continue;
+                }
+            }
             int c = bytes[i] & 0xFF;
             if (c == '"') {
                 return n;
@@ -78,6 +90,17 @@ final class SourcedParser extends JsonParserDelegate {
             i++;
         }
         return -1;
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH = 0x8080808080808080L;
+    private static final long QUOTES = ONES * '"';
+    private static final long BACKSLASHES = ONES * '\\';
+
+    /** Non-zero when some byte of {@code w} is zero (for bytes below 0x80, which is all it is asked about). */
+    private static long hasByte(long w) {
+        return (w - ONES) & ~w & HIGH;
     }
 
     /** The same over String input. */

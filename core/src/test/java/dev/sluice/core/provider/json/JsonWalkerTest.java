@@ -179,6 +179,18 @@ class JsonWalkerTest {
                 assertThat(pair[0]).isEqualTo(pair[1]);
             }
         }
+        // long plain runs, read eight bytes at a time, with one special character at every position
+        for (String special :
+                new String[] {"\\\"", "\\\\", "\\u20ac", "\u00e9", "\u20ac", "\ud83d\ude00", "~", "\u007f"}) {
+            for (int before = 0; before < 20; before++) {
+                String text = "a".repeat(before) + special + "b".repeat(23 - before);
+                String doc = "{\"input\":\"" + text + "\"}";
+                for (List<int[]> each : List.of(lengths(doc), lengths(doc.getBytes(StandardCharsets.UTF_8)))) {
+                    assertThat(each).hasSize(1);
+                    assertThat(each.get(0)[0]).as(doc).isEqualTo(each.get(0)[1]);
+                }
+            }
+        }
         // random strings of ASCII, escapes, 2-, 3- and 4-byte characters
         Random random = new Random(7);
         String[] pieces = {
