@@ -1,3 +1,7 @@
+# Shares of JFR CPU samples by the innermost Sluice frame (docs/percall-figures.md):
+#   jfr print --json --stack-depth 64 --events jdk.ExecutionSample app.jfr > cpu.json
+#   python3 benchmarks/jfr-sluice-frames.py cpu.json
+# Frames that only hand over to the HTTP library are not counted as Sluice's own work.
 import json,sys,collections
 d=json.load(open(sys.argv[1]))
 ev=d['recording']['events']
