@@ -1,7 +1,10 @@
 package dev.sluice.bootstrap;
 
 import java.lang.ref.Cleaner;
-import java.util.concurrent.ThreadFactory;
+import java.lang.ref.PhantomReference;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Gives back what a response body holds in the governor (its reservation, its concurrency slot)
@@ -16,35 +19,54 @@ import java.util.concurrent.ThreadFactory;
  * would never become unreachable; it typically holds the library's underlying stream (closing it
  * gives the connection back) and the governor's {@link BodyObserver}.
  *
- * <p>One cleaner thread serves every copy of every instrumentation (this class lives on the
- * bootstrap class path); it is started with the first governed body, not at agent start.
+ * <p>The agent's one thread ({@link AgentThread}, which also runs the governor's timer) serves
+ * every copy of every instrumentation (this class lives on the bootstrap class path); a
+ * {@code Cleaner} would take a thread of its own.
  */
 public final class DroppedBodies {
 
     private DroppedBodies() {}
 
-    /** Created with the first body registered: an application that never streams a body starts no thread. */
-    private static final class Holder {
-        static final Cleaner CLEANER = Cleaner.create(new ThreadFactory() {
-            @Override
-            public Thread newThread(Runnable r) {
-                Thread t = new Thread(r, "sluice-dropped-bodies");
-                t.setDaemon(true);
-                t.setContextClassLoader(null); // pins no application class loader
-                return t;
+    /** The watches not yet run: a reference must stay reachable to be enqueued. */
+    private static final Set<Watch> LIVE = ConcurrentHashMap.newKeySet();
+
+    /** A watched body's release, run once: by its clean, or by the agent's thread when the body goes. */
+    static final class Watch extends PhantomReference<Object> implements Cleaner.Cleanable, Runnable {
+        private final AtomicReference<Runnable> release;
+
+        Watch(Object body, Runnable release) {
+            super(body, AgentThread.REFERENCES);
+            this.release = new AtomicReference<>(release);
+        }
+
+        @Override
+        public void clean() {
+            Runnable r = release.getAndSet(null);
+            if (r != null) {
+                LIVE.remove(this);
+                clear();
+                r.run();
             }
-        });
+        }
+
+        @Override
+        public void run() {
+            clean();
+        }
     }
 
     /**
      * Runs {@code release} once, when {@code body} becomes unreachable or when the returned
      * handle's {@code clean()} is called, whichever comes first. {@code release} must not reference
-     * {@code body} and must not throw. Returns null when the cleaner cannot be had (the body then
+     * {@code body} and must not throw. Returns null when the watch cannot be had (the body then
      * relies on its close and on the lease reaper, as before).
      */
     public static Cleaner.Cleanable watch(Object body, Runnable release) {
         try {
-            return Holder.CLEANER.register(body, release);
+            Watch w = new Watch(body, release);
+            LIVE.add(w);
+            AgentThread.ensureStarted();
+            return w;
         } catch (Throwable fault) {
             Bridge.hookFault("dropped-bodies:register", fault);
             return null;

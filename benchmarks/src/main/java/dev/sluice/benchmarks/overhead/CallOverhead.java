@@ -214,7 +214,11 @@ public final class CallOverhead {
         cmd.add(appClassPath());
         cmd.add(CallLoadApp.class.getName());
         cmd.addAll(Arrays.asList(appArgs));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        // the agent reads SLUICE_* variables as its settings: SLUICE_AGENT_JAR, meant for this
+        // harness, made it refuse its configuration and run ungoverned (mode=off)
+        pb.environment().keySet().removeIf(name -> name.startsWith("SLUICE_"));
+        Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor();
         Files.deleteIfExists(hosts);
@@ -223,7 +227,11 @@ public final class CallOverhead {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no summary; output:\n" + out));
         System.out.println((agent ? "agent    " : "no agent ") + line + " (load " + load() + ")");
-        return parse(line.substring("SUMMARY ".length()));
+        Map<String, String> summary = parse(line.substring("SUMMARY ".length()));
+        if (agent && "load".equals(appArgs[0]) && Long.parseLong(summary.getOrDefault("admittedBySluice", "-1")) <= 0) {
+            throw new IllegalStateException("the agent governed no call; output:\n" + out);
+        }
+        return summary;
     }
 
     /** benchmarks/target/classes and the jars named in benchmarks/target/app.classpath. */

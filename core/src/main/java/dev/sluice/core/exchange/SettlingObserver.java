@@ -23,7 +23,7 @@ final class SettlingObserver implements BodyObserver {
     private final PreparedCall call;
     private final Permit permit;
     private UsageParser parser;
-    private ByteArrayOutputStream early;
+    private EarlyBytes early;
     private boolean headersKnown;
     private boolean ended;
     private boolean settled;
@@ -42,9 +42,9 @@ final class SettlingObserver implements BodyObserver {
             headersKnown = true;
             parser = call.provider.adapter().usageParser(call.facts, headers, engine.estimator());
             if (early != null) {
-                byte[] kept = early.toByteArray();
+                EarlyBytes kept = early;
                 early = null;
-                parser.accept(kept, 0, kept.length);
+                kept.feed(parser);
             }
             if (ended) {
                 settle();
@@ -91,7 +91,7 @@ final class SettlingObserver implements BodyObserver {
                 parser.accept(chunk, offset, length);
             } else if (!headersKnown) {
                 if (early == null) {
-                    early = new ByteArrayOutputStream();
+                    early = new EarlyBytes(Math.min(Math.max(length, 256), EARLY_BYTES_CAP));
                 }
                 if (early.size() + length <= EARLY_BYTES_CAP) {
                     early.write(chunk, offset, length);
@@ -160,5 +160,16 @@ final class SettlingObserver implements BodyObserver {
             // nothing more can be done here
         }
         engine.fault(call, "settling a response body", t);
+    }
+
+    /** Bytes that came before the headers, handed to the parser from where they lie (no copy out). */
+    private static final class EarlyBytes extends ByteArrayOutputStream {
+        EarlyBytes(int size) {
+            super(size);
+        }
+
+        void feed(UsageParser parser) {
+            parser.accept(buf, 0, count);
+        }
     }
 }

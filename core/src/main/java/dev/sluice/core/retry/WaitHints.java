@@ -154,6 +154,40 @@ public final class WaitHints {
         if (value == null) {
             return NONE;
         }
+        if (value.length() > 64) {
+            return parseGoDuration(value); // not remembered: a slot holds only a short text
+        }
+        int slot = (value.hashCode() ^ (value.hashCode() >>> 16)) & (GO_SEEN_SLOTS - 1);
+        GoSeen seen = GO_SEEN[slot];
+        if (seen != null && seen.text.equals(value)) {
+            return seen.millis;
+        }
+        long millis = parseGoDuration(value);
+        GO_SEEN[slot] = new GoSeen(value, millis);
+        return millis;
+    }
+
+    /**
+     * The last durations read, direct-mapped by their text: every answer carries two or three
+     * resets, mostly the same few texts ({@code 6m0s}, {@code 1s}), and reading one with two
+     * regular expressions and BigDecimal arithmetic was a visible part of each call. Entries are
+     * immutable, so racy writes publish a whole one or none.
+     */
+    private static final int GO_SEEN_SLOTS = 32;
+
+    private static final GoSeen[] GO_SEEN = new GoSeen[GO_SEEN_SLOTS];
+
+    private static final class GoSeen {
+        final String text;
+        final long millis;
+
+        GoSeen(String text, long millis) {
+            this.text = text;
+            this.millis = millis;
+        }
+    }
+
+    private static long parseGoDuration(String value) {
         String s = value.trim();
         if (s.startsWith("+")) {
             s = s.substring(1);

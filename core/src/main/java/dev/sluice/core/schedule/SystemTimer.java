@@ -1,35 +1,36 @@
 package dev.sluice.core.schedule;
 
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import dev.sluice.bootstrap.AgentThread;
 
 /**
- * The production {@link Timer}: one daemon thread, {@code sluice-governor}, that sleeps while there
- * is nothing to do (no periodic wake-ups when idle).
+ * The production {@link Timer}: the agent's one background thread, {@code sluice-governor}
+ * ({@link AgentThread}, shared with the release of dropped bodies), which sleeps while there is
+ * nothing to do (no periodic wake-ups when idle). After {@link #shutdown()} its tasks, pending or
+ * new, do not run.
  */
 public final class SystemTimer implements Timer {
 
-    private final ScheduledThreadPoolExecutor executor;
+    private volatile boolean shutdown;
 
-    public SystemTimer() {
-        executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "sluice-governor");
-            t.setDaemon(true);
-            return t;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    }
+    public SystemTimer() {}
 
     @Override
     public Cancellable schedule(Runnable task, long delayNanos) {
-        ScheduledFuture<?> f = executor.schedule(task, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
-        return () -> f.cancel(false);
+        if (shutdown) {
+            return () -> {};
+        }
+        AgentThread.Task scheduled = AgentThread.schedule(
+                () -> {
+                    if (!shutdown) {
+                        task.run();
+                    }
+                },
+                delayNanos);
+        return scheduled::cancel;
     }
 
     @Override
     public void shutdown() {
-        executor.shutdownNow();
+        shutdown = true;
     }
 }

@@ -27,7 +27,7 @@ public final class JsonWalker {
             return false;
         }
         try (JsonParser p = FACTORY.createParser(json, offset, length)) {
-            return walk(p, visitor);
+            return walk(p, SourcedParser.over(p, json, offset, length), visitor);
         } catch (Exception malformed) {
             return false;
         }
@@ -44,13 +44,14 @@ public final class JsonWalker {
             return false;
         }
         try (JsonParser p = FACTORY.createParser(json)) {
-            return walk(p, visitor);
+            return walk(p, SourcedParser.over(p, json), visitor);
         } catch (Exception malformed) {
             return false;
         }
     }
 
-    private static boolean walk(JsonParser p, JsonVisitor visitor) throws Exception {
+    /** {@code view} is {@code p} as visitors see it (it counts strings without decoding them). */
+    private static boolean walk(JsonParser p, JsonParser view, JsonVisitor visitor) throws Exception {
         StringBuilder path = new StringBuilder(64);
         int[] base = new int[16]; // path length of each open container
         boolean[] array = new boolean[16];
@@ -77,7 +78,7 @@ public final class JsonWalker {
                 path.append("[]");
             }
             if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-                String here = path.toString();
+                String here = pathOf(path);
                 if (!visitor.enter(here)) {
                     long start = offset(p.currentTokenLocation());
                     p.skipChildren();
@@ -96,13 +97,42 @@ public final class JsonWalker {
                 depth++;
                 continue;
             }
-            visitor.scalar(path.toString(), p);
+            visitor.scalar(pathOf(path), view);
             if (depth == 0) {
                 return true;
             }
         }
         return false; // input ended inside the document
     }
+
+    /**
+     * The path as a String, the same instance as last time when it is one seen before: a stream's
+     * events repeat the same ten or so paths, and making each anew was a good part of what
+     * reading an event allocated. Direct-mapped by content; entries are Strings, so racy writes
+     * publish whole ones. Long paths are not kept.
+     */
+    private static String pathOf(StringBuilder path) {
+        int n = path.length();
+        if (n > MOST_CACHED_PATH) {
+            return path.toString();
+        }
+        int h = 0;
+        for (int i = 0; i < n; i++) {
+            h = 31 * h + path.charAt(i);
+        }
+        int slot = (h ^ (h >>> 16)) & (PATH_SLOTS - 1);
+        String seen = PATHS[slot];
+        if (seen != null && seen.contentEquals(path)) {
+            return seen;
+        }
+        String made = path.toString();
+        PATHS[slot] = made;
+        return made;
+    }
+
+    private static final int PATH_SLOTS = 256;
+    private static final int MOST_CACHED_PATH = 64;
+    private static final String[] PATHS = new String[PATH_SLOTS];
 
     private static long offset(JsonLocation location) {
         long bytes = location.getByteOffset();

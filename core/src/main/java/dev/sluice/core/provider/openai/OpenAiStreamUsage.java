@@ -111,7 +111,7 @@ final class OpenAiStreamUsage extends SseUsageParser {
             } else if (path.startsWith("x_groq.usage.")) {
                 tally.usageField(path.substring(13), p); // Groq's final chunk without stream_options
             } else if (path.startsWith("choices[].")) {
-                generated(path.substring(10), p);
+                generated(path, p); // the whole path: no substring per chunk
             } else {
                 other(path, p);
             }
@@ -119,13 +119,13 @@ final class OpenAiStreamUsage extends SseUsageParser {
 
         private void generated(String path, JsonParser p) throws IOException {
             switch (path) {
-                case "delta.content":
-                case "delta.refusal":
-                case "delta.reasoning_content":
-                case "delta.reasoning":
-                case "delta.tool_calls[].function.arguments":
-                case "delta.function_call.arguments":
-                case "text":
+                case "choices[].delta.content":
+                case "choices[].delta.refusal":
+                case "choices[].delta.reasoning_content":
+                case "choices[].delta.reasoning":
+                case "choices[].delta.tool_calls[].function.arguments":
+                case "choices[].delta.function_call.arguments":
+                case "choices[].text":
                     tally.generated(JsonScalars.stringLength(p));
                     return;
                 default:

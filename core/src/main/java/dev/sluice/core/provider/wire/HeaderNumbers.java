@@ -19,10 +19,37 @@ public final class HeaderNumbers {
             return RateLimitSnapshot.UNKNOWN;
         }
         String s = value.trim();
-        if (s.isEmpty() || s.length() > 30 || !s.matches("\\d+(?:\\.\\d*)?")) {
+        int n = s.length();
+        if (n == 0 || n > 30) {
             return RateLimitSnapshot.UNKNOWN;
+        }
+        // digits, then optionally a point and more digits (checked by hand: String.matches compiled
+        // a regex for every rate-limit header of every answer)
+        int digits = 0;
+        while (digits < n && isDigit(s.charAt(digits))) {
+            digits++;
+        }
+        if (digits == 0) {
+            return RateLimitSnapshot.UNKNOWN;
+        }
+        if (digits < n) {
+            if (s.charAt(digits) != '.') {
+                return RateLimitSnapshot.UNKNOWN;
+            }
+            for (int i = digits + 1; i < n; i++) {
+                if (!isDigit(s.charAt(i))) {
+                    return RateLimitSnapshot.UNKNOWN;
+                }
+            }
+        } else if (n <= 18) {
+            long v = Long.parseLong(s);
+            return v > MAX_COUNT ? RateLimitSnapshot.UNKNOWN : v;
         }
         double v = Double.parseDouble(s);
         return v > MAX_COUNT ? RateLimitSnapshot.UNKNOWN : (long) v;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 }

@@ -145,4 +145,75 @@ class JsonWalkerTest {
         assertThat(fits.walk((path, p) -> seen.put(path, p.getText()))).isTrue();
         assertThat(seen).containsEntry("usage.prompt_tokens", "5");
     }
+
+    /** Every string's length as the walker's parser counts it (from the input) and as jackson decodes it. */
+    static List<int[]> lengths(Object json) {
+        List<int[]> out = new ArrayList<>();
+        JsonVisitor v = (path, p) -> {
+            if (p.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
+                int counted = p.getTextLength(); // before anything decodes the string
+                out.add(new int[] {counted, p.getText().length()});
+            }
+        };
+        if (json instanceof String) {
+            JsonWalker.walk((String) json, v);
+        } else {
+            byte[] b = (byte[]) json;
+            byte[] padded = new byte[b.length + 6]; // at an offset, as bodies are read from buffers
+            System.arraycopy(b, 0, padded, 3, b.length);
+            JsonWalker.walk(padded, 3, b.length, v);
+        }
+        return out;
+    }
+
+    @Test
+    void countsStringLengthsFromTheInputAsJacksonWould() {
+        String json = "{\"a\":\"plain\",\"b\":\"\",\"c\":\"esc \\\" \\\\ \\n \\u00e9 \\ud83d\\ude00\","
+                + "\"d\":[\"h\u00e9 \u20ac \ud83d\ude00 \u4e2d\", 12, \"x\"], \"e\" : { \"f\" :\"\\/\\t\"}}";
+        List<int[]> fromBytes = lengths(json.getBytes(StandardCharsets.UTF_8));
+        List<int[]> fromChars = lengths(json);
+        assertThat(fromBytes).hasSize(6);
+        assertThat(fromChars).hasSize(6);
+        for (List<int[]> each : List.of(fromBytes, fromChars)) {
+            for (int[] pair : each) {
+                assertThat(pair[0]).isEqualTo(pair[1]);
+            }
+        }
+        // long plain runs, read eight bytes at a time, with one special character at every position
+        for (String special :
+                new String[] {"\\\"", "\\\\", "\\u20ac", "\u00e9", "\u20ac", "\ud83d\ude00", "~", "\u007f"}) {
+            for (int before = 0; before < 20; before++) {
+                String text = "a".repeat(before) + special + "b".repeat(23 - before);
+                String doc = "{\"input\":\"" + text + "\"}";
+                for (List<int[]> each : List.of(lengths(doc), lengths(doc.getBytes(StandardCharsets.UTF_8)))) {
+                    assertThat(each).hasSize(1);
+                    assertThat(each.get(0)[0]).as(doc).isEqualTo(each.get(0)[1]);
+                }
+            }
+        }
+        // random strings of ASCII, escapes, 2-, 3- and 4-byte characters
+        Random random = new Random(7);
+        String[] pieces = {
+            "a", " ", "\\\"", "\\\\", "\\n", "\\u0041", "\u00e9", "\u20ac", "\ud83d\ude00", "\\ud83d\\ude00"
+        };
+        for (int run = 0; run < 200; run++) {
+            StringBuilder doc = new StringBuilder("{\"messages\":[");
+            for (int m = 0; m < 3; m++) {
+                doc.append(m > 0 ? "," : "").append("{\"content\":\"");
+                int n = random.nextInt(40);
+                for (int k = 0; k < n; k++) {
+                    doc.append(pieces[random.nextInt(pieces.length)]);
+                }
+                doc.append("\"}");
+            }
+            doc.append("]}");
+            for (List<int[]> each :
+                    List.of(lengths(doc.toString()), lengths(doc.toString().getBytes(StandardCharsets.UTF_8)))) {
+                assertThat(each).hasSize(3);
+                for (int[] pair : each) {
+                    assertThat(pair[0]).as(doc.toString()).isEqualTo(pair[1]);
+                }
+            }
+        }
+    }
 }

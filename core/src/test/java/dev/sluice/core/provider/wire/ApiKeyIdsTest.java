@@ -37,6 +37,26 @@ class ApiKeyIdsTest {
         assertThat(ApiKeyIds.fromBearer(null)).isNull();
     }
 
+    @Test
+    void idsStayRightWhenTheRememberedKeysOutnumberTheSlots() {
+        // 1,000 keys through 64 slots, twice: every answer, first or remembered, is the key's own
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 1_000; i++) {
+                String key = "sk-many-" + i;
+                String expected = "k_" + sha256Hex(key).substring(0, 6);
+                assertThat(ApiKeyIds.of(key)).isEqualTo(expected);
+                assertThat(ApiKeyIds.of(new String(key))).isEqualTo(expected);
+                Headers h = Headers.of(Map.of("Authorization", List.of("Bearer " + key)));
+                assertThat(ApiKeyIds.fromBearer(h)).isEqualTo(expected);
+            }
+        }
+        // a raw key that itself starts with "Bearer " is hashed whole, whatever the bearer table holds
+        Headers bearer = Headers.of(Map.of("Authorization", List.of("Bearer sk-x")));
+        assertThat(ApiKeyIds.fromBearer(bearer)).isEqualTo(ApiKeyIds.of("sk-x"));
+        assertThat(ApiKeyIds.of("Bearer sk-x"))
+                .isEqualTo("k_" + sha256Hex("Bearer sk-x").substring(0, 6));
+    }
+
     static String sha256Hex(String s) {
         try {
             byte[] d = java.security.MessageDigest.getInstance("SHA-256")

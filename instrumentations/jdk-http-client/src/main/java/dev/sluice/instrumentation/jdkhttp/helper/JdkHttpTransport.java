@@ -9,14 +9,12 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -25,6 +23,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
 
 /**
  * One logical {@code HttpClient} exchange offered to the governor.
@@ -45,7 +44,6 @@ final class JdkHttpTransport implements HttpTransport {
     private final HttpRequest request;
     private final HttpResponse.BodyHandler<Object> handler;
     private final HttpResponse.PushPromiseHandler<Object> pushHandler;
-    private final BodyCollector collector;
     private final Map<HttpResponse<?>, byte[]> errorBodies = new ConcurrentHashMap<>();
     private final AtomicInteger attemptsSent = new AtomicInteger();
     private volatile HttpRequest stripped;
@@ -64,13 +62,14 @@ final class JdkHttpTransport implements HttpTransport {
         this.request = request;
         this.handler = handler;
         this.pushHandler = pushHandler;
-        this.collector = new BodyCollector();
     }
 
     /** Reads the request body once; completes when every attempt can be built. */
     CompletableFuture<byte[]> collectBody() {
         Optional<HttpRequest.BodyPublisher> publisher = request.bodyPublisher();
-        if (publisher.isPresent() && publisher.get().contentLength() != 0) {
+        long length = publisher.isPresent() ? publisher.get().contentLength() : 0;
+        BodyCollector collector = new BodyCollector(length);
+        if (publisher.isPresent() && length != 0) {
             publisher.get().subscribe(collector);
         } else {
             collector.result.complete(publisher.isPresent() ? new byte[0] : null);
@@ -288,7 +287,7 @@ final class JdkHttpTransport implements HttpTransport {
     public Object handBack(Object response, Map<String, String> setHeaders) {
         HttpResponse<?> attempt = asResponse(response);
         unclaimed = null;
-        HttpHeaders headers = withHeaders(attempt.headers().map(), setHeaders);
+        HttpHeaders headers = withHeaders(attempt.headers(), setHeaders);
         byte[] buffered = errorBodies.get(attempt);
         Object body = buffered != null
                 ? replay(attempt.statusCode(), headers, attempt.version(), buffered)
@@ -361,18 +360,37 @@ final class JdkHttpTransport implements HttpTransport {
         }
     }
 
-    private static HttpHeaders withHeaders(Map<String, List<String>> original, Map<String, String> set) {
+    /**
+     * The attempt's headers with Sluice's set over them. {@code HttpHeaders.of} copies and sorts
+     * whatever it is given, so it is given the original lists as they are, in one plain map (the
+     * original names are already unique case-insensitively; the few set ones replace theirs).
+     */
+    private static HttpHeaders withHeaders(HttpHeaders attempt, Map<String, String> set) {
         if (set == null || set.isEmpty()) {
-            return HttpHeaders.of(original, (n, v) -> true);
+            return attempt;
         }
-        Map<String, List<String>> merged = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        merged.putAll(original);
+        Map<String, List<String>> original = attempt.map();
+        Map<String, List<String>> merged = new HashMap<>((original.size() + set.size()) * 2);
+        for (Map.Entry<String, List<String>> header : original.entrySet()) {
+            if (!containsIgnoringCase(set, header.getKey())) {
+                merged.put(header.getKey(), header.getValue());
+            }
+        }
         for (Map.Entry<String, String> header : set.entrySet()) {
             merged.put(header.getKey(), Collections.singletonList(header.getValue()));
         }
-        Map<String, List<String>> copy = new LinkedHashMap<>();
-        merged.forEach((name, values) -> copy.put(name, new ArrayList<>(values)));
-        return HttpHeaders.of(copy, (n, v) -> true);
+        return HttpHeaders.of(merged, ALL_HEADERS);
+    }
+
+    private static final BiPredicate<String, String> ALL_HEADERS = (name, value) -> true;
+
+    private static boolean containsIgnoringCase(Map<String, String> set, String name) {
+        for (String key : set.keySet()) {
+            if (key.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

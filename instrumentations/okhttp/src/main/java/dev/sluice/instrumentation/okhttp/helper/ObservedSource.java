@@ -3,6 +3,7 @@ package dev.sluice.instrumentation.okhttp.helper;
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.DroppedBodies;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okio.Buffer;
@@ -49,12 +50,38 @@ final class ObservedSource extends ForwardingSource {
                 safely(observer::onEnd);
             }
         } else if (read > 0) {
-            java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream((int) read);
+            ChunkCopy copy = new ChunkCopy((int) read);
             sink.copyTo(copy, sink.size() - read, read);
-            byte[] chunk = copy.toByteArray();
+            byte[] chunk = copy.bytes;
             safely(() -> observer.onBytes(chunk, 0, chunk.length));
         }
         return read;
+    }
+
+    /**
+     * Takes a copy of what was just read straight into an array of its size. A stream, not
+     * {@code Buffer.copyTo(Buffer)}, which would share okio's segments with the application's
+     * buffer; not a {@code ByteArrayOutputStream}, whose {@code toByteArray()} copied every read a
+     * second time.
+     */
+    private static final class ChunkCopy extends OutputStream {
+        final byte[] bytes;
+        private int size;
+
+        ChunkCopy(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        @Override
+        public void write(int b) {
+            bytes[size++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            System.arraycopy(b, off, bytes, size, len);
+            size += len;
+        }
     }
 
     @Override
