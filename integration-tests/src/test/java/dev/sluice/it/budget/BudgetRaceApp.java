@@ -73,6 +73,11 @@ public final class BudgetRaceApp {
         report.count("attempts", counting.attempts());
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName budgetBean = new ObjectName("dev.sluice:type=Budget,name=" + budgetId);
+        // the agent registers its beans about two seconds after start: a quick app may end before
+        long until = System.nanoTime() + 15_000_000_000L;
+        while (!server.isRegistered(budgetBean) && System.nanoTime() - until < 0) {
+            Thread.sleep(50);
+        }
         for (String attribute : new String[] {
             "Amount",
             "Spent",
