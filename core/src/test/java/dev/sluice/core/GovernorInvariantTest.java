@@ -302,13 +302,18 @@ class GovernorInvariantTest {
             LimitSpec spec = b.limit().spec();
             if (spec.algorithm() == Algorithm.TOKEN_BUCKET) {
                 double rate = (double) spec.capacity() / spec.window().toNanos();
+                // An admission is stamped with the clock reading it was decided at, which on the
+                // fast path may be up to one clock tick old while the bucket was already refilled
+                // to a fresher reading by another call: the stamps can then show one tick's refill
+                // more in an interval than a strict bucket allows (Governor.CLOCK_TICK_NANOS).
+                double tickRefill = rate * Governor.CLOCK_TICK_NANOS;
                 double prefix = 0;
                 double minStart = Double.MAX_VALUE;
                 for (long[] ev : list) {
                     minStart = Math.min(minStart, prefix - rate * ev[0]);
                     prefix += ev[1];
                     double worst = prefix - rate * ev[0] - minStart;
-                    assertThat(worst).as("burst in %s", b).isLessThanOrEqualTo(spec.capacity() + 1e-6);
+                    assertThat(worst).as("burst in %s", b).isLessThanOrEqualTo(spec.capacity() + tickRefill + 1e-6);
                 }
             } else {
                 Map<Long, Long> perWindow = new HashMap<>();
