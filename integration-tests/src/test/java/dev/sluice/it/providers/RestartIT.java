@@ -73,10 +73,13 @@ class RestartIT {
             System.out.printf(
                     "restart mid-window, state file %s: gateway saw %s%n",
                     stateFile, sim.ledger().counts());
+            if (System.currentTimeMillis() / 60_000 != window) {
+                return -1; // a new window began between the runs: the gateway rightly let more through
+            }
             assertThat(sim.ledger().counts().arrivals() - refused)
                     .as("calls the gateway let through")
                     .isLessThanOrEqualTo(LIMIT);
-            return System.currentTimeMillis() / 60_000 == window ? refused : -1;
+            return refused;
         }
     }
 
