@@ -48,6 +48,7 @@ final class Budgets {
 
     private final Queue<BudgetAlert> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean deliveryScheduled = new AtomicBoolean();
+    private final AtomicBoolean keepScheduled = new AtomicBoolean();
     private final List<Consumer<BudgetAlert>> listeners = new CopyOnWriteArrayList<>();
 
     Budgets(Clock clock, Timer timer, Runnable spent) {
@@ -89,8 +90,7 @@ final class Budgets {
         Limit l = b.limit();
         long capacity = b.capacity();
         long reserved = Math.max(0, b.reserved());
-        long room = b.fleetRoomAsCounted(nowNanos, nowMillis);
-        long spent = Math.max(0, capacity - room - reserved);
+        long spent = spentMicros(b, nowNanos, nowMillis);
         long start = -1;
         long resets = -1;
         String period;
@@ -136,16 +136,42 @@ final class Budgets {
         } else {
             return; // cancelled or refused: nothing was spent
         }
-        spent.run();
+        askToKeep();
         // an unenforced budget still warns: it is there to be watched
         long nowMillis = clock.epochMillis();
-        BudgetStatus status = status(b, nowNanos, nowMillis, 0);
-        double share = status.spentShare();
-        if (share >= 1) {
-            raise(b, BudgetAlert.Level.EXHAUSTED, 1, status, nowMillis);
-        } else if (share >= b.limit().spec().warnAt()) {
-            raise(b, BudgetAlert.Level.WARNING, b.limit().spec().warnAt(), status, nowMillis);
+        long capacity = b.capacity();
+        double share = capacity <= 0 ? 0 : (double) spentMicros(b, nowNanos, nowMillis) / capacity;
+        double warnAt = b.limit().spec().warnAt();
+        if (share >= warnAt) {
+            // the status (an allocation) only for a settlement that may cross a share
+            BudgetStatus status = status(b, nowNanos, nowMillis, 0);
+            if (share >= 1) {
+                raise(b, BudgetAlert.Level.EXHAUSTED, 1, status, nowMillis);
+            } else {
+                raise(b, BudgetAlert.Level.WARNING, warnAt, status, nowMillis);
+            }
         }
+    }
+
+    /**
+     * Asks the state keeper to save, from the timer's thread: the keeper's listener is called
+     * outside the governor's lock, as {@code Governor.onLearned} promises. One task at a time.
+     */
+    private void askToKeep() {
+        if (keepScheduled.compareAndSet(false, true)) {
+            timer.schedule(
+                    () -> {
+                        keepScheduled.set(false);
+                        spent.run();
+                    },
+                    0);
+        }
+    }
+
+    /** What settled calls spent in the bucket's current period, fleet-wide as last heard. Lock held. */
+    private static long spentMicros(Bucket b, long nowNanos, long nowMillis) {
+        long reserved = Math.max(0, b.reserved());
+        return Math.max(0, b.capacity() - b.fleetRoomAsCounted(nowNanos, nowMillis) - reserved);
     }
 
     /** A call was refused for want of this budget: it is exhausted for such calls. Lock held. */
