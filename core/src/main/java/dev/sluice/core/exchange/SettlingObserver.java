@@ -148,9 +148,11 @@ final class SettlingObserver implements BodyObserver {
         settled = true;
         parser = null;
         early = null;
-        // whatever went wrong, the reservation must not leak
+        // whatever went wrong, the reservation must not leak; the provider did the work and its
+        // usage is lost, so what was reserved is kept as used (a budget is not refunded a call
+        // it paid for), as when the answer breaks before its usage
         try {
-            permit.settle(Usage.NONE);
+            permit.settleAsReserved();
         } catch (Throwable ignored) {
             // nothing more can be done here
         }

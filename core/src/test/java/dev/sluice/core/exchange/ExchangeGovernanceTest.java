@@ -281,6 +281,23 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void aFaultWhileSettlingKeepsWhatWasReservedAndReleasesThePermit() {
+        // a daily window: the real clock's refill during the test stays under one token
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        provider.failOnUsage = true;
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
+                .answer(200, "in=7 out=20");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        r.read();
+        // the provider did the work and the usage is lost: the reservation is kept, not refunded
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
+        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(engine.faultCount()).isEqualTo(1);
+    }
+
+    @Test
     void failClosedAnswersALocalRejectionOnAFault() {
         ExchangeGovernance engine = engine();
         engine.setFailMode(FailMode.CLOSED);

@@ -25,6 +25,7 @@ import java.util.Map;
 final class ScriptedProvider implements ProviderAdapter {
 
     boolean failOnRead;
+    boolean failOnUsage;
 
     /** The organization an answer names in {@code x-org}, as OpenAI's {@code openai-organization}. */
     @Override
@@ -76,6 +77,9 @@ final class ScriptedProvider implements ProviderAdapter {
 
             @Override
             public Usage usage() {
+                if (failOnUsage) {
+                    throw new IllegalStateException("usage parser bug");
+                }
                 String s = text.toString();
                 if (!s.startsWith("in=")) {
                     return Usage.builder()
