@@ -54,7 +54,7 @@ final class CallPreparation {
         long outputAllowance = engine.estimator().outputEstimate(route, facts.maxOutputTokens());
         Demand.Builder demand =
                 Demand.builder().inputTokens(facts.estimatedInputTokens()).outputTokens(outputAllowance);
-        ProviderKind kind = ProviderKind.fromConfigName(provider.adapter().kind());
+        ProviderKind kind = provider.kind();
         Price price = engine.pricing().priceOf(provider.name(), kind, facts.model());
         if (price != null) {
             // the worst case a budget must hold: the output allowance is max_tokens when the call sets it

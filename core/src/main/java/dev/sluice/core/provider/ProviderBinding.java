@@ -1,6 +1,7 @@
 package dev.sluice.core.provider;
 
 import dev.sluice.config.MatchConfig;
+import dev.sluice.config.ProviderKind;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,6 +14,9 @@ public final class ProviderBinding {
 
     private final String name;
     private final ProviderAdapter adapter;
+    /** The adapter's kind as the config names it, or null for a kind config has no name for. */
+    private final ProviderKind kind;
+
     private final MatchConfig match;
     private final Map<String, String> scope;
     private final boolean learnFromHeaders;
@@ -25,6 +29,7 @@ public final class ProviderBinding {
             boolean learnFromHeaders) {
         this.name = Objects.requireNonNull(name, "name");
         this.adapter = Objects.requireNonNull(adapter, "adapter");
+        this.kind = ProviderKind.fromConfigName(adapter.kind());
         this.match = match;
         this.scope = Map.copyOf(scope);
         this.learnFromHeaders = learnFromHeaders;
@@ -56,6 +61,11 @@ public final class ProviderBinding {
 
     public ProviderAdapter adapter() {
         return adapter;
+    }
+
+    /** The provider's kind (what prices and usage rules depend on); null for a kind config has no name for. */
+    public ProviderKind kind() {
+        return kind;
     }
 
     public Map<String, String> scope() {
