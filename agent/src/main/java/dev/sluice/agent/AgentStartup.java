@@ -286,6 +286,7 @@ public final class AgentStartup {
      */
     static GovernanceWiring installGovernance(AgentArgs args, Governance expected) {
         SluiceConfig config;
+        long began = System.nanoTime();
         ConfigSources loadedFrom = ConfigSources.fromRuntime(configArguments(args));
         try {
             config = ConfigLoader.load(loadedFrom);
@@ -299,7 +300,15 @@ public final class AgentStartup {
         if (args.get("log") == null) {
             AgentLog.configure(config.logLevel().configName());
         }
+        long configured = System.nanoTime();
         SluiceRuntime started = SluiceRuntime.start(config);
+        if (AgentLog.isDebug()) {
+            AgentLog.get()
+                    .debug(
+                            "configuration read in {} us, governor built in {} us",
+                            (configured - began) / 1000,
+                            (System.nanoTime() - configured) / 1000);
+        }
         sources = loadedFrom;
         runtime = started;
         keepState(started, config);

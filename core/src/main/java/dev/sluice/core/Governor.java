@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.LoggerFactory;
 
 /**
  * The single door every governed call passes: it admits a call only if every bucket on its path
@@ -76,7 +77,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       the lock. Two paths take the lock their own way (try-lock for settlements, the admission
  *       path's spin) and end with the same {@link #dispatchWaiting}.
  *   <li>Without the lock: the lane (compare-and-set on lent room), {@link PermitLedger#push}
- *       (a lock-free stack of settlements), and the volatile flags the lane reads.
+ *       (a lock-free stack of settlements), {@link AnswerBacklog#push} (the same for providers'
+ *       rate-limit figures: a caller never waits for the lock to report its answer; the lane is
+ *       closed while answers wait, so the next admission applies them), and the volatile flags
+ *       the lane reads.
  *   <li>Never under the lock: parking, a future's completion, a store round trip (the store
  *       thread asks for the lock through {@link QuotaStore.Host}).
  * </ul>
@@ -126,6 +130,11 @@ public final class Governor implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final GovernorStats stats = new GovernorStats();
     private final PermitLedger ledger = new PermitLedger();
+    /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
+    private final AnswerBacklog answers = new AnswerBacklog();
+    /** Answers whose figures failed to apply (guarded by lock); only the first is logged. */
+    private long answerFaults;
+
     private final Lane lane = new Lane();
     /** Whether some bucket has lent to the lane: the reaper then keeps registering lane permits (lock). */
     private boolean lentToLane;
@@ -424,7 +433,7 @@ public final class Governor implements AutoCloseable {
      * Null sends the call to the lock.
      */
     private Permit tryLane(CallContext call, Demand demand) {
-        if (!lane.isOpen()) {
+        if (!lane.isOpen() || !answers.isEmpty()) {
             return null;
         }
         Route route = routes.forLane(call);
@@ -507,6 +516,7 @@ public final class Governor implements AutoCloseable {
      * @return whether any capacity came back
      */
     private boolean drainLedger(long nowNanos) {
+        applyAnswers(nowNanos);
         if (lane.hasUnregistered()) {
             long fresh = now();
             for (int s = 0; s < Lane.STRIPES; s++) {
@@ -1367,21 +1377,50 @@ public final class Governor implements AutoCloseable {
         if (budgets.isEmpty() && organization == null) {
             return;
         }
-        underLock(nowNanos -> {
-            AnswerAge age = answered == null ? AnswerAge.CURRENT : answered.answerAge(nowNanos);
-            long nowMillis = clock.epochMillis();
-            if (organization != null) {
-                routes.adoptOrganization(call, organization, nowNanos);
+        answers.push(new AnswerBacklog.Answer(call, budgets, organization, answered));
+        if (lock.tryLock()) {
+            List<Waiter> done;
+            try {
+                long nowNanos = now();
+                drainLedger(nowNanos);
+                done = dispatchWaiting(nowNanos);
+            } finally {
+                lock.unlock();
             }
-            ProviderScope scope = route(call).scope;
-            for (LearnedBudget b : budgets) {
-                long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(call, b);
-                scope.learn(
-                        b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, age, nowNanos, nowMillis);
-            }
-            return null;
-        });
+            deliverAll(done);
+        } // else the holder or the next admission applies it: the lane sends calls to the lock meanwhile
         learned();
+    }
+
+    /** Applies the answers waiting in {@link #answers}, oldest first. Lock held. */
+    private void applyAnswers(long nowNanos) {
+        AnswerBacklog.Answer a = answers.takeAll();
+        long nowMillis = a == null ? 0 : clock.epochMillis();
+        for (; a != null; a = a.next) {
+            try {
+                applyAnswer(a, nowNanos, nowMillis);
+            } catch (RuntimeException fault) {
+                // another caller's admission applies it: one bad answer must not fail that call
+                if (answerFaults++ == 0) {
+                    LoggerFactory.getLogger(Governor.class)
+                            .warn(
+                                    "sluice: a provider's rate-limit figures could not be applied; they are skipped",
+                                    fault);
+                }
+            }
+        }
+    }
+
+    private void applyAnswer(AnswerBacklog.Answer a, long nowNanos, long nowMillis) {
+        AnswerAge age = a.answered == null ? AnswerAge.CURRENT : a.answered.answerAge(nowNanos);
+        if (a.organization != null) {
+            routes.adoptOrganization(a.call, a.organization, nowNanos);
+        }
+        ProviderScope scope = route(a.call).scope;
+        for (LearnedBudget b : a.budgets) {
+            long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(a.call, b);
+            scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, age, nowNanos, nowMillis);
+        }
     }
 
     private long configuredCeiling(CallContext call, LearnedBudget b) {

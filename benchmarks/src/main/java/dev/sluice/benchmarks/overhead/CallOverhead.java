@@ -33,7 +33,12 @@ import java.util.regex.Pattern;
  * java -cp ... CallOverhead footprint [tenants=10000] [keys=1000]
  * </pre>
  *
- * Prints one SUMMARY line per JVM and a Markdown table. Environment: {@code SLUICE_AGENT_JAR}
+ * With a {@code jfrDir}, the JVM with the agent records JFR with the {@code profile} settings, or
+ * the file named by {@code -Dsluice.jfr.settings} (e.g. one made by {@code jfr configure --input
+ * profile jdk.ThreadPark#threshold=100us --output park.jfc}, to see short waits on locks);
+ * {@code -Dsluice.jfr.both=true} records the JVM without the agent too ({@code *-without.jfr}).
+ *
+ * <p>Prints one SUMMARY line per JVM and a Markdown table. Environment: {@code SLUICE_AGENT_JAR}
  * (default {@code agent/target/sluice-agent.jar}), {@code JAVA} (the JVM to fork, default this
  * one), {@code JAVA25_HOME}.
  */
@@ -88,9 +93,10 @@ public final class CallOverhead {
                 for (boolean agent : new boolean[] {false, true}) {
                     sim.reset();
                     List<String> jvm = new ArrayList<>();
-                    if (agent && jfrDir != null) {
+                    if (jfrDir != null && (agent || Boolean.getBoolean("sluice.jfr.both"))) {
                         jvm.add("-XX:StartFlightRecording=filename=" + jfrDir + "/" + client + "-" + t
-                                + ".jfr,settings=profile");
+                                + (agent ? "" : "-without") + ".jfr,settings="
+                                + System.getProperty("sluice.jfr.settings", "profile"));
                     }
                     Map<String, String> s = fork(java, agent, jvm, "load", url, client, t, warmup, measure);
                     if (agent) {
