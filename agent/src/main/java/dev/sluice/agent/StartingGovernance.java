@@ -62,8 +62,9 @@ final class StartingGovernance implements Governance {
         if (gaveUp || Thread.currentThread() == builder) {
             return null;
         }
+        long began = System.nanoTime();
         synchronized (this) {
-            long deadline = System.nanoTime() + waitMillis * 1_000_000L;
+            long deadline = began + waitMillis * 1_000_000L;
             while ((ready = target) == null) {
                 long leftMillis = (deadline - System.nanoTime()) / 1_000_000L;
                 if (leftMillis <= 0 || gaveUp) {
@@ -79,6 +80,12 @@ final class StartingGovernance implements Governance {
         }
         if (ready == null) {
             failOpen(); // outside the monitor: logging may initialise SLF4J
+        } else if (AgentLog.isDebug()) {
+            AgentLog.get()
+                    .debug(
+                            "a call on {} waited {} us for the governor",
+                            Thread.currentThread().getName(),
+                            (System.nanoTime() - began) / 1000);
         }
         return ready;
     }
