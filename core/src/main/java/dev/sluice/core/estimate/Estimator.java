@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Estimates what a call will use before it is sent, and learns from what calls really used.
@@ -76,7 +77,7 @@ public final class Estimator implements TokenEstimator {
             return 1.0;
         }
         Correction c = corrections.getIfPresent(model);
-        return c == null ? 1.0 : c.factor;
+        return c == null ? 1.0 : c.factor();
     }
 
     /**
@@ -106,14 +107,19 @@ public final class Estimator implements TokenEstimator {
             double current = correction(facts.model());
             double rawEstimate = facts.estimatedInputTokens() / current;
             double observed = reportedInputTokens / rawEstimate;
-            corrections.asMap().compute(facts.model(), (k, c) -> {
-                double prior = c == null ? 1.0 : c.factor;
-                double next = prior + CORRECTION_WEIGHT * (observed - prior);
-                return new Correction(Math.max(correctionMin, Math.min(correctionMax, next)));
-            });
+            // a read, not a cache write, per call: every caller of one model learns into the same entry
+            Correction c = corrections.getIfPresent(facts.model());
+            if (c == null) {
+                c = corrections.get(facts.model(), k -> new Correction(1.0));
+            }
+            c.moveTowards(observed, correctionMin, correctionMax);
         }
         if (route != null && outputTokens >= 0) {
-            outputs.get(route, k -> new OutputHistory(outputPercentile)).add(outputTokens);
+            OutputHistory h = outputs.getIfPresent(route);
+            if (h == null) {
+                h = outputs.get(route, k -> new OutputHistory(outputPercentile));
+            }
+            h.add(outputTokens);
         }
     }
 
@@ -125,11 +131,27 @@ public final class Estimator implements TokenEstimator {
         return Math.abs(correction(model) - 1.0);
     }
 
+    /** A model's input correction: an exponential average moved by compare-and-set, so callers never block. */
     private static final class Correction {
-        final double factor;
+        private final AtomicLong bits;
 
         Correction(double factor) {
-            this.factor = factor;
+            this.bits = new AtomicLong(Double.doubleToRawLongBits(factor));
+        }
+
+        double factor() {
+            return Double.longBitsToDouble(bits.get());
+        }
+
+        void moveTowards(double observed, double min, double max) {
+            long before;
+            long after;
+            do {
+                before = bits.get();
+                double prior = Double.longBitsToDouble(before);
+                double next = prior + CORRECTION_WEIGHT * (observed - prior);
+                after = Double.doubleToRawLongBits(Math.max(min, Math.min(max, next)));
+            } while (!bits.compareAndSet(before, after));
         }
     }
 
@@ -145,15 +167,20 @@ public final class Estimator implements TokenEstimator {
             this.percentile = percentile;
         }
 
-        synchronized void add(long value) {
-            samples[next] = value;
-            next = (next + 1) % OUTPUT_SAMPLES;
-            count = Math.min(OUTPUT_SAMPLES, count + 1);
-            if (count >= MIN_SAMPLES_FOR_PERCENTILE && (count < OUTPUT_SAMPLES || next % 8 == 0)) {
-                long[] sorted = Arrays.copyOf(samples, count);
+        void add(long value) {
+            long[] sorted = null;
+            synchronized (this) {
+                samples[next] = value;
+                next = (next + 1) % OUTPUT_SAMPLES;
+                count = Math.min(OUTPUT_SAMPLES, count + 1);
+                if (count >= MIN_SAMPLES_FOR_PERCENTILE && (count < OUTPUT_SAMPLES || next % 8 == 0)) {
+                    sorted = Arrays.copyOf(samples, count);
+                }
+            }
+            if (sorted != null) { // sorted outside the monitor: the other callers only wait for the copy
                 Arrays.sort(sorted);
-                int index = (int) Math.ceil(percentile * count) - 1;
-                cachedPercentile = sorted[Math.max(0, Math.min(count - 1, index))];
+                int index = (int) Math.ceil(percentile * sorted.length) - 1;
+                cachedPercentile = sorted[Math.max(0, Math.min(sorted.length - 1, index))];
             }
         }
 

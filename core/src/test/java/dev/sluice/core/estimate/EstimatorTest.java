@@ -171,6 +171,31 @@ class EstimatorTest {
 
     // ------------------------------------------------------------------ fixtures
 
+    @Test
+    void callersLearningAtOnceLoseNothingAndSettleOnTheSameFigures() throws Exception {
+        int threads = 8;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            done.add(pool.submit(() -> {
+                go.await();
+                for (int i = 0; i < 2_000; i++) {
+                    learnPrompt(GPT, estimator.estimateInputTokens(GPT, 4_000, 0), 1_500);
+                    learnOutput(ROUTE, 300);
+                }
+                return null;
+            }));
+        }
+        go.countDown();
+        for (java.util.concurrent.Future<?> f : done) {
+            f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertThat(estimator.correction(GPT)).isCloseTo(1.5, within(0.01));
+        assertThat(estimator.outputEstimate(ROUTE, 4_000)).isEqualTo(300);
+    }
+
     private void learnPrompt(String model, long estimated, long reported) {
         estimator.learn(null, facts(model, estimated), reported, -1);
     }
