@@ -182,6 +182,16 @@ public final class AgentStartup {
                     AgentLog.get()
                             .debug("governor ready {} us after {}", micros, lateAttach ? "the attach" : "premain");
                 }
+                SluiceRuntime served = runtime;
+                if (served != null) {
+                    // after the governor is ready, so a first call does not wait for it; a call
+                    // settling before it is done waits for this thread's table, not for a second one
+                    long pricing = System.nanoTime();
+                    served.governance().preparePrices();
+                    if (AgentLog.isDebug()) {
+                        AgentLog.get().debug("price table read in {} us", (System.nanoTime() - pricing) / 1000);
+                    }
+                }
             } catch (Throwable failure) {
                 if (installed == Governance.PASS_THROUGH) {
                     Bridge.replace(starting == null ? Bridge.governance() : starting, Governance.PASS_THROUGH);

@@ -1751,6 +1751,11 @@ public final class Governor implements AutoCloseable {
     }
 
     /** The configured limits, in declaration order. */
+    /** Whether any limit is a budget (a spend limit): only then must a call be priced before it is admitted. */
+    public boolean hasBudgets() {
+        return budgetsAny;
+    }
+
     public List<Limit> limits() {
         return Collections.unmodifiableList(Arrays.asList(limits));
     }

@@ -94,7 +94,8 @@ public final class SluiceRuntime implements AutoCloseable {
                         retry.maxHintWait()))
                 .retryBudget(retry.budgetRatio(), retry.budgetFloorPerSecond(), retry.budgetWindow())
                 .failMode(config.failMode())
-                .prices(dev.sluice.core.price.Prices.of(config))
+                // built by the first call that needs it, or by the agent's start thread once calls are served
+                .prices(() -> dev.sluice.core.price.Prices.of(config))
                 .build();
         return new SluiceRuntime(config, governor, governance);
     }

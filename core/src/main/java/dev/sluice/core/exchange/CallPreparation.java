@@ -55,7 +55,8 @@ final class CallPreparation {
         Demand.Builder demand =
                 Demand.builder().inputTokens(facts.estimatedInputTokens()).outputTokens(outputAllowance);
         ProviderKind kind = provider.kind();
-        Price price = engine.pricing().priceOf(provider.name(), kind, facts.model());
+        boolean priceNow = engine.governor().hasBudgets();
+        Price price = priceNow ? engine.pricing().priceOf(provider.name(), kind, facts.model()) : null;
         if (price != null) {
             // the worst case a budget must hold: the output allowance is max_tokens when the call sets it
             demand.spendMicros(price.worstCaseMicros(
@@ -73,7 +74,18 @@ final class CallPreparation {
         long timeout = t.callerTimeoutNanos();
         engine.counters(provider.name()).calls.increment();
         return new PreparedCall(
-                t, provider, facts, context, demand.build(), route, now, timeout > 0 ? now + timeout : 0, kind, price);
+                t,
+                provider,
+                facts,
+                context,
+                demand.build(),
+                route,
+                now,
+                timeout > 0 ? now + timeout : 0,
+                kind,
+                engine.pricing(),
+                price,
+                priceNow);
     }
 
     /**

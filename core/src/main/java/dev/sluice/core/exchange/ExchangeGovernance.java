@@ -117,6 +117,11 @@ public final class ExchangeGovernance implements Governance {
         return pricing;
     }
 
+    /** Builds the price table now if no call has yet: for a start-up thread, once the governor serves calls. */
+    public void preparePrices() {
+        pricing.prices();
+    }
+
     /** Calls whose model had no price: charged nothing against spend limits. */
     public long unpricedCalls() {
         return pricing.unpricedCalls();
@@ -630,7 +635,7 @@ public final class ExchangeGovernance implements Governance {
         private double budgetFloorPerSecond = 1.0;
         private Duration budgetWindow = Duration.ofSeconds(10);
         private FailMode failMode = FailMode.OPEN;
-        private Prices prices = Prices.defaults();
+        private java.util.function.Supplier<Prices> prices = Prices::defaults;
 
         private Builder(Governor governor, ProviderRegistry registry) {
             this.governor = governor;
@@ -662,6 +667,16 @@ public final class ExchangeGovernance implements Governance {
 
         /** The price table calls are charged from (default: the built-in table). */
         public Builder prices(Prices v) {
+            Objects.requireNonNull(v);
+            this.prices = () -> v;
+            return this;
+        }
+
+        /**
+         * The price table, built when a call first needs it (a governor with budgets: its first
+         * admission; otherwise its first settlement) or when {@link #preparePrices()} is asked.
+         */
+        public Builder prices(java.util.function.Supplier<Prices> v) {
             this.prices = Objects.requireNonNull(v);
             return this;
         }

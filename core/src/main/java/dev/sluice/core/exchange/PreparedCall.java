@@ -23,8 +23,15 @@ final class PreparedCall {
     final long deadlineNanos;
     /** The provider's kind, or null for one Sluice has no adapter kind for. */
     final ProviderKind kind;
-    /** The model's price, or null when none is known (the call costs nothing against budgets). */
-    final Price price;
+    /**
+     * The model's price, or null when none is known (the call costs nothing against budgets).
+     * Looked up at admission when the governor has budgets (the worst case is reserved against
+     * them); otherwise only at settlement, so the price table is not on the first call's way out.
+     */
+    private Price price;
+
+    private final Pricing pricing;
+    private boolean priced;
 
     int attempts;
 
@@ -38,7 +45,9 @@ final class PreparedCall {
             long startedNanos,
             long deadlineNanos,
             ProviderKind kind,
-            Price price) {
+            Pricing pricing,
+            Price price,
+            boolean priced) {
         this.transport = transport;
         this.provider = provider;
         this.facts = facts;
@@ -48,12 +57,23 @@ final class PreparedCall {
         this.startedNanos = startedNanos;
         this.deadlineNanos = deadlineNanos;
         this.kind = kind;
+        this.pricing = pricing;
         this.price = price;
+        this.priced = priced;
     }
 
     /** The usage with its cost at this call's price. */
     Usage priced(Usage usage) {
-        return Pricing.priced(usage, price, kind);
+        return Pricing.priced(usage, price(), kind);
+    }
+
+    /** This call's price, looked up now if admission did not need it. */
+    Price price() {
+        if (!priced) {
+            price = pricing.priceOf(provider.name(), kind, facts.model());
+            priced = true;
+        }
+        return price;
     }
 
     boolean pastDeadline(long nowNanos) {

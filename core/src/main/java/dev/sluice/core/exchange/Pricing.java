@@ -4,9 +4,11 @@ import dev.sluice.config.ProviderKind;
 import dev.sluice.core.Usage;
 import dev.sluice.core.price.Price;
 import dev.sluice.core.price.Prices;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,21 +24,35 @@ final class Pricing {
     /** Models logged as unpriced; beyond this many, new ones are counted but not logged. */
     private static final int MAX_LOGGED_MODELS = 256;
 
-    private final Prices prices;
+    /** Builds the table on first use: parsing the built-in YAML is half of building a governor. */
+    private final Supplier<Prices> source;
+
+    private volatile Prices prices;
     private final LongAdder unpricedCalls = new LongAdder();
     private final Set<String> loggedModels = ConcurrentHashMap.newKeySet();
 
-    Pricing(Prices prices) {
-        this.prices = prices;
+    Pricing(Supplier<Prices> source) {
+        this.source = source;
     }
 
+    /** The table, built by the first caller that needs it (the others wait for that one). */
     Prices prices() {
-        return prices;
+        Prices p = prices;
+        if (p == null) {
+            synchronized (this) {
+                p = prices;
+                if (p == null) {
+                    p = Objects.requireNonNull(source.get(), "prices");
+                    prices = p;
+                }
+            }
+        }
+        return p;
     }
 
     /** The price of this call's model, or null (then counted and logged once per model). */
     Price priceOf(String providerName, ProviderKind kind, String model) {
-        Price price = prices.priceOf(providerName, kind, model);
+        Price price = prices().priceOf(providerName, kind, model);
         if (price == null) {
             unpricedCalls.increment();
             String key = providerName + '/' + model;

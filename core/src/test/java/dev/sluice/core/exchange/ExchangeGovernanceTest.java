@@ -80,6 +80,51 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void withoutBudgetsTheFirstCallGoesBeforeThePriceTableIsBuiltAndIsPricedWhenItSettles() {
+        governor = Governor.builder().build();
+        java.util.concurrent.atomic.AtomicInteger built = new java.util.concurrent.atomic.AtomicInteger();
+        ExchangeGovernance engine = ExchangeGovernance.builder(
+                        governor, new ProviderRegistry(List.of(), List.of(provider)))
+                .prices(() -> {
+                    built.incrementAndGet();
+                    return dev.sluice.core.price.Prices.defaults();
+                })
+                .build();
+        ScriptedTransport.Response r =
+                response(engine.execute(new ScriptedTransport(URL, "hello").answer(200, "in=7 out=20")));
+        assertThat(built)
+                .as("nothing to reserve against: admission needs no price")
+                .hasValue(0);
+        r.read();
+        assertThat(built).hasValue(1);
+        assertThat(engine.unpricedCalls())
+                .as("model m has no price: counted when settled")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void withABudgetTheCallIsPricedBeforeItIsAdmitted() {
+        governor = Governor.builder()
+                .limit(LimitSpec.perWindow("spend", Dimension.SPEND, 1_000_000, Duration.ofDays(1)))
+                .build();
+        java.util.concurrent.atomic.AtomicInteger built = new java.util.concurrent.atomic.AtomicInteger();
+        ExchangeGovernance engine = ExchangeGovernance.builder(
+                        governor, new ProviderRegistry(List.of(), List.of(provider)))
+                .prices(() -> {
+                    built.incrementAndGet();
+                    return dev.sluice.core.price.Prices.defaults();
+                })
+                .build();
+        ScriptedTransport.Response r =
+                response(engine.execute(new ScriptedTransport(URL, "hello").answer(200, "in=7 out=20")));
+        assertThat(built).hasValue(1);
+        assertThat(engine.unpricedCalls()).isEqualTo(1);
+        r.read();
+        assertThat(built).hasValue(1);
+        assertThat(engine.unpricedCalls()).as("looked up once per call").isEqualTo(1);
+    }
+
+    @Test
     void aCapacityRefusalWithAHintPausesTheScopeThenRetries() {
         ExchangeGovernance engine = engine();
         ScriptedTransport t = new ScriptedTransport(URL, "hello")
