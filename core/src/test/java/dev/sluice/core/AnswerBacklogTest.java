@@ -59,20 +59,9 @@ class AnswerBacklogTest {
         for (int i = 0; i < 5; i++) { // enough admissions that the lane has room lent to this thread
             governor.tryAdmit(call(), Demand.oneRequest()).permit().settle(Usage.NONE);
         }
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch letGo = new CountDownLatch(1);
         AtomicBoolean released = new AtomicBoolean();
-        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> store.host.withLock((nowNanos, nowMillis) -> {
-            holding.countDown();
-            try {
-                letGo.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            released.set(true);
-            return null;
-        }));
-        assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> holder = holdTheLockUntil(letGo, released);
 
         // someone Sluice cannot see took all but 100
         governor.learn(call(), remaining(100));
@@ -94,18 +83,8 @@ class AnswerBacklogTest {
     @Test
     void everyAnswerThatWaitedIsApplied() throws Exception {
         governor.learn(call(), remaining(CAPACITY));
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch letGo = new CountDownLatch(1);
-        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> store.host.withLock((nowNanos, nowMillis) -> {
-            holding.countDown();
-            try {
-                letGo.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return null;
-        }));
-        assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> holder = holdTheLockUntil(letGo, new AtomicBoolean());
         governor.learn(call(), remaining(100));
         governor.learn(call(), List.of(new Governor.LearnedBudget("tokens", TOTAL_TOKENS, 150_000, 150_000, 60_000)));
         letGo.countDown();
@@ -119,8 +98,27 @@ class AnswerBacklogTest {
         next.settle(Usage.NONE);
     }
 
+    /** Another thread takes the governor's lock and keeps it until {@code letGo}; returns once it holds it. */
+    private CompletableFuture<Void> holdTheLockUntil(CountDownLatch letGo, AtomicBoolean released)
+            throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> store.host.withLock((nowNanos, nowMillis) -> {
+            holding.countDown();
+            try {
+                letGo.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            released.set(true);
+            return null;
+        }));
+        assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+        return holder;
+    }
+
     /** The local store, which also hands the test the governor's lock (as a fleet store's thread takes it). */
     private static final class LockHoldingStore implements QuotaStore {
+        private final QuotaStore local = QuotaStore.local();
         volatile Host host;
 
         @Override
@@ -129,33 +127,33 @@ class AnswerBacklogTest {
         }
 
         @Override
-        public Bucket place(Limit limit, String scopeValue, Bucket local, long nowNanos, long nowMillis) {
-            return local;
+        public Bucket place(Limit limit, String scopeValue, Bucket bucket, long nowNanos, long nowMillis) {
+            return local.place(limit, scopeValue, bucket, nowNanos, nowMillis);
         }
 
         @Override
         public void want(Object waiter, Bucket[] buckets, long[] amounts) {
-            // no bucket is shared
+            local.want(waiter, buckets, amounts);
         }
 
         @Override
         public void forget(Object waiter) {
-            // nothing leased
+            local.forget(waiter);
         }
 
         @Override
         public boolean sharesAny() {
-            return false;
+            return local.sharesAny();
         }
 
         @Override
         public StoreStatus status() {
-            return QuotaStore.local().status();
+            return local.status();
         }
 
         @Override
         public void close() {
-            // nothing held
+            local.close();
         }
     }
 }

@@ -79,17 +79,21 @@ class ExchangeGovernanceTest {
         assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
     }
 
-    @Test
-    void withoutBudgetsTheFirstCallGoesBeforeThePriceTableIsBuiltAndIsPricedWhenItSettles() {
-        governor = Governor.builder().build();
-        java.util.concurrent.atomic.AtomicInteger built = new java.util.concurrent.atomic.AtomicInteger();
-        ExchangeGovernance engine = ExchangeGovernance.builder(
-                        governor, new ProviderRegistry(List.of(), List.of(provider)))
+    /** An engine on {@link #governor} whose price table counts how many times it is built. */
+    private ExchangeGovernance engineCountingPriceTables(java.util.concurrent.atomic.AtomicInteger built) {
+        return ExchangeGovernance.builder(governor, new ProviderRegistry(List.of(), List.of(provider)))
                 .prices(() -> {
                     built.incrementAndGet();
                     return dev.sluice.core.price.Prices.defaults();
                 })
                 .build();
+    }
+
+    @Test
+    void withoutBudgetsTheFirstCallGoesBeforeThePriceTableIsBuiltAndIsPricedWhenItSettles() {
+        governor = Governor.builder().build();
+        java.util.concurrent.atomic.AtomicInteger built = new java.util.concurrent.atomic.AtomicInteger();
+        ExchangeGovernance engine = engineCountingPriceTables(built);
         ScriptedTransport.Response r =
                 response(engine.execute(new ScriptedTransport(URL, "hello").answer(200, "in=7 out=20")));
         assertThat(built)
@@ -108,13 +112,7 @@ class ExchangeGovernanceTest {
                 .limit(LimitSpec.perWindow("spend", Dimension.SPEND, 1_000_000, Duration.ofDays(1)))
                 .build();
         java.util.concurrent.atomic.AtomicInteger built = new java.util.concurrent.atomic.AtomicInteger();
-        ExchangeGovernance engine = ExchangeGovernance.builder(
-                        governor, new ProviderRegistry(List.of(), List.of(provider)))
-                .prices(() -> {
-                    built.incrementAndGet();
-                    return dev.sluice.core.price.Prices.defaults();
-                })
-                .build();
+        ExchangeGovernance engine = engineCountingPriceTables(built);
         ScriptedTransport.Response r =
                 response(engine.execute(new ScriptedTransport(URL, "hello").answer(200, "in=7 out=20")));
         assertThat(built).hasValue(1);
