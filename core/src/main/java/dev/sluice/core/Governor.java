@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -97,6 +98,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Governor implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Governor.class);
+
     /** How often the timer looks at the queues while calls wait, whatever else it expects. */
     private static final long SAFETY_TICK_NANOS = 250_000_000L;
 
@@ -132,8 +135,8 @@ public final class Governor implements AutoCloseable {
     private final PermitLedger ledger = new PermitLedger();
     /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
     private final AnswerBacklog answers = new AnswerBacklog();
-    /** Answers whose figures failed to apply (guarded by lock); only the first is logged. */
-    private long answerFaults;
+    /** Whether an answer's figures failed to apply (guarded by lock): only the first is logged, off the lock. */
+    private boolean answerFaultLogged;
 
     private final Lane lane = new Lane();
     /** Whether some bucket has lent to the lane: the reaper then keeps registering lane permits (lock). */
@@ -510,20 +513,21 @@ public final class Governor implements AutoCloseable {
     }
 
     /**
-     * Registers the lane's permits (number, lease, counters, lease list), then applies queued
-     * settlements. Lock held.
+     * Registers the lane's permits (number, lease, counters, lease list), applies queued
+     * settlements, then the providers' answers that wait (last: an answer is read against what
+     * was admitted since its call, lane admissions included). Lock held.
      *
-     * @return whether any capacity came back
+     * @return whether any capacity came back or an answer changed the quota model
      */
     private boolean drainLedger(long nowNanos) {
-        applyAnswers(nowNanos);
         if (lane.hasUnregistered()) {
             long fresh = now();
             for (int s = 0; s < Lane.STRIPES; s++) {
                 registerLaneStripe(s, fresh);
             }
         }
-        return ledger.drain(nowNanos, clock, stats);
+        boolean settled = ledger.drain(nowNanos, clock, stats);
+        return applyAnswers(nowNanos) | settled;
     }
 
     /**
@@ -583,22 +587,22 @@ public final class Governor implements AutoCloseable {
     }
 
     /**
-     * The stack of settlements grew deep while nobody took the lock (admissions through the lane
-     * take none): the settling thread applies them now, if the lock is free; else the holder does.
+     * Work queued without the lock (settlements, providers' answers) is applied by the thread
+     * that queued it if the lock is free; else the holder, or the next admission, does.
      */
-    private void applySettlementsIfFree() {
+    private void applyQueuedIfFree() {
         if (lock.tryLock()) {
-            applySettlementsAndUnlock();
+            applyQueuedAndUnlock();
         }
     }
 
-    private void applySettlementsNow() {
+    private void applyQueuedNow() {
         lock.lock();
-        applySettlementsAndUnlock();
+        applyQueuedAndUnlock();
     }
 
-    /** Applies the queued settlements, offers waiting calls what came back, and releases the lock held. */
-    private void applySettlementsAndUnlock() {
+    /** Applies the queued settlements and answers, offers waiting calls what came back, and releases the lock held. */
+    private void applyQueuedAndUnlock() {
         List<Waiter> done = null;
         try {
             long nowNanos = now();
@@ -1281,9 +1285,9 @@ public final class Governor implements AutoCloseable {
     void settlementRequested(Permit p) {
         int backlog = ledger.push(p);
         if (waiting > 0 || closed || Backlog.mustWait(backlog)) {
-            applySettlementsNow();
+            applyQueuedNow();
         } else if (Backlog.shouldTry(backlog)) {
-            applySettlementsIfFree(); // admissions through the lane take no lock: do not let settlements pile up
+            applyQueuedIfFree(); // admissions through the lane take no lock: do not let settlements pile up
         }
     }
 
@@ -1378,37 +1382,33 @@ public final class Governor implements AutoCloseable {
             return;
         }
         answers.push(new AnswerBacklog.Answer(call, budgets, organization, answered));
-        if (lock.tryLock()) {
-            List<Waiter> done;
-            try {
-                long nowNanos = now();
-                drainLedger(nowNanos);
-                done = dispatchWaiting(nowNanos);
-            } finally {
-                lock.unlock();
-            }
-            deliverAll(done);
-        } // else the holder or the next admission applies it: the lane sends calls to the lock meanwhile
+        applyQueuedIfFree(); // else the holder or the next admission applies it: the lane is closed meanwhile
         learned();
     }
 
-    /** Applies the answers waiting in {@link #answers}, oldest first. Lock held. */
-    private void applyAnswers(long nowNanos) {
+    /** Applies the answers waiting in {@link #answers}, oldest first; whether there were any. Lock held. */
+    private boolean applyAnswers(long nowNanos) {
         AnswerBacklog.Answer a = answers.takeAll();
-        long nowMillis = a == null ? 0 : clock.epochMillis();
+        if (a == null) {
+            return false;
+        }
+        long nowMillis = clock.epochMillis();
         for (; a != null; a = a.next) {
             try {
                 applyAnswer(a, nowNanos, nowMillis);
             } catch (RuntimeException fault) {
                 // another caller's admission applies it: one bad answer must not fail that call
-                if (answerFaults++ == 0) {
-                    LoggerFactory.getLogger(Governor.class)
-                            .warn(
+                if (!answerFaultLogged) {
+                    answerFaultLogged = true;
+                    timer.schedule(
+                            () -> LOG.warn(
                                     "sluice: a provider's rate-limit figures could not be applied; they are skipped",
-                                    fault);
+                                    fault),
+                            0);
                 }
             }
         }
+        return true;
     }
 
     private void applyAnswer(AnswerBacklog.Answer a, long nowNanos, long nowMillis) {
@@ -1740,7 +1740,7 @@ public final class Governor implements AutoCloseable {
 
     public GovernorStats stats() {
         if (lane.hasUnregistered() && !lock.isHeldByCurrentThread()) {
-            applySettlementsNow(); // counts lane admissions not yet registered, so the figures are current
+            applyQueuedNow(); // counts lane admissions not yet registered, so the figures are current
         }
         return stats;
     }
@@ -1750,12 +1750,12 @@ public final class Governor implements AutoCloseable {
         return store;
     }
 
-    /** The configured limits, in declaration order. */
     /** Whether any limit is a budget (a spend limit): only then must a call be priced before it is admitted. */
     public boolean hasBudgets() {
         return budgetsAny;
     }
 
+    /** The configured limits, in declaration order. */
     public List<Limit> limits() {
         return Collections.unmodifiableList(Arrays.asList(limits));
     }
