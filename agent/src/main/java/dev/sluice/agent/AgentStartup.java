@@ -182,16 +182,7 @@ public final class AgentStartup {
                     AgentLog.get()
                             .debug("governor ready {} us after {}", micros, lateAttach ? "the attach" : "premain");
                 }
-                SluiceRuntime served = runtime;
-                if (served != null) {
-                    // after the governor is ready, so a first call does not wait for it; a call
-                    // settling before it is done waits for this thread's table, not for a second one
-                    long pricing = System.nanoTime();
-                    served.governance().preparePrices();
-                    if (AgentLog.isDebug()) {
-                        AgentLog.get().debug("price table read in {} us", (System.nanoTime() - pricing) / 1000);
-                    }
-                }
+                preparePrices();
             } catch (Throwable failure) {
                 if (installed == Governance.PASS_THROUGH) {
                     Bridge.replace(starting == null ? Bridge.governance() : starting, Governance.PASS_THROUGH);
@@ -204,6 +195,28 @@ public final class AgentStartup {
                 if (starting != null) {
                     starting.ready(installed);
                 }
+            }
+        }
+
+        /**
+         * Reads the price table once the governor serves calls, so a first call does not wait for
+         * it (a call settling meanwhile waits for this thread's table, not a second one). Optional:
+         * a failure here leaves the calls to read it themselves and must not mark the agent as
+         * failed to start.
+         */
+        private void preparePrices() {
+            SluiceRuntime served = runtime;
+            if (served == null) {
+                return;
+            }
+            try {
+                long began = System.nanoTime();
+                served.governance().preparePrices();
+                if (AgentLog.isDebug()) {
+                    AgentLog.get().debug("price table read in {} us", (System.nanoTime() - began) / 1000);
+                }
+            } catch (RuntimeException failed) {
+                AgentLog.get().warn("the price table could not be read at start; calls will try again", failed);
             }
         }
 

@@ -107,19 +107,14 @@ public final class Estimator implements TokenEstimator {
             double current = correction(facts.model());
             double rawEstimate = facts.estimatedInputTokens() / current;
             double observed = reportedInputTokens / rawEstimate;
-            // a read, not a cache write, per call: every caller of one model learns into the same entry
-            Correction c = corrections.getIfPresent(facts.model());
-            if (c == null) {
-                c = corrections.get(facts.model(), k -> new Correction(1.0));
-            }
-            c.moveTowards(observed, correctionMin, correctionMax);
+            // a read (Caffeine's get looks the entry up before computing), not a cache write, per
+            // call: every caller of one model moves the same entry
+            corrections
+                    .get(facts.model(), k -> new Correction(1.0))
+                    .moveTowards(observed, correctionMin, correctionMax);
         }
         if (route != null && outputTokens >= 0) {
-            OutputHistory h = outputs.getIfPresent(route);
-            if (h == null) {
-                h = outputs.get(route, k -> new OutputHistory(outputPercentile));
-            }
-            h.add(outputTokens);
+            outputs.get(route, k -> new OutputHistory(outputPercentile)).add(outputTokens);
         }
     }
 

@@ -41,6 +41,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -635,7 +636,7 @@ public final class ExchangeGovernance implements Governance {
         private double budgetFloorPerSecond = 1.0;
         private Duration budgetWindow = Duration.ofSeconds(10);
         private FailMode failMode = FailMode.OPEN;
-        private java.util.function.Supplier<Prices> prices = Prices::defaults;
+        private Supplier<Prices> prices = Prices::defaults;
 
         private Builder(Governor governor, ProviderRegistry registry) {
             this.governor = governor;
@@ -676,7 +677,7 @@ public final class ExchangeGovernance implements Governance {
          * The price table, built when a call first needs it (a governor with budgets: its first
          * admission; otherwise its first settlement) or when {@link #preparePrices()} is asked.
          */
-        public Builder prices(java.util.function.Supplier<Prices> v) {
+        public Builder prices(Supplier<Prices> v) {
             this.prices = Objects.requireNonNull(v);
             return this;
         }

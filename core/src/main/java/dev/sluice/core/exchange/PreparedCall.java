@@ -29,9 +29,10 @@ final class PreparedCall {
      * them); otherwise only at settlement, so the price table is not on the first call's way out.
      */
     private Price price;
+    /** Whether {@link #price} was looked up (it may be null either way). */
+    private boolean priceLookedUp;
 
     private final Pricing pricing;
-    private boolean priced;
 
     int attempts;
 
@@ -47,7 +48,7 @@ final class PreparedCall {
             ProviderKind kind,
             Pricing pricing,
             Price price,
-            boolean priced) {
+            boolean priceLookedUp) {
         this.transport = transport;
         this.provider = provider;
         this.facts = facts;
@@ -59,7 +60,7 @@ final class PreparedCall {
         this.kind = kind;
         this.pricing = pricing;
         this.price = price;
-        this.priced = priced;
+        this.priceLookedUp = priceLookedUp;
     }
 
     /** The usage with its cost at this call's price. */
@@ -69,9 +70,9 @@ final class PreparedCall {
 
     /** This call's price, looked up now if admission did not need it. */
     Price price() {
-        if (!priced) {
+        if (!priceLookedUp) {
             price = pricing.priceOf(provider.name(), kind, facts.model());
-            priced = true;
+            priceLookedUp = true;
         }
         return price;
     }
