@@ -1,7 +1,11 @@
 package dev.sluice.agent;
 
+import dev.sluice.agent.weave.AdviceClass;
+import dev.sluice.agent.weave.ClassWeaver;
 import dev.sluice.bootstrap.Bridge;
 import dev.sluice.instrumentation.api.InstrumentationModule;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
@@ -11,49 +15,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import net.bytebuddy.ClassFileVersion;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.dynamic.scaffold.TypeInitializer;
-import net.bytebuddy.implementation.Implementation;
-import net.bytebuddy.implementation.auxiliary.AuxiliaryType;
-import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassWriter;
-import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
 
 /**
  * The agent's only class-file transformer.
  *
  * <p>Every class the JVM loads passes through {@link #transform}: all but the few hooked classes
- * leave after one hash lookup of their name, so installing it costs nothing at start-up and
- * ByteBuddy is not even loaded until a hooked library is. A hooked class is rewritten with
- * ByteBuddy's {@link Advice} (inlined, no new members: retransformation-safe), reading types from
- * class files only (nothing is loaded while transforming). A failure leaves the class untouched
- * and is counted.
+ * leave after one hash lookup of their name, so installing it costs nothing at start-up and the
+ * weaver (ASM) is not even loaded until a hooked library is. A hooked class is rewritten by
+ * {@link ClassWeaver}, which copies the advice into the selected methods (no new members:
+ * retransformation-safe) from class files only (nothing is loaded while transforming). A failure
+ * leaves the class untouched and is counted.
  */
 final class HookTransformer implements ClassFileTransformer {
 
     /** The module owning each hooked class, by internal name. */
     private final Map<String, InstrumentationModule> byInternalName = new HashMap<>();
-    /** Advice declarations per module, made on first use so start-up loads no ByteBuddy matcher. */
-    private final Map<InstrumentationModule, List<Declaration>> declarations = new ConcurrentHashMap<>();
+    /** Advice declarations per module, read on first use: start-up reads no advice class file. */
+    private final Map<InstrumentationModule, List<ClassWeaver.Declaration>> declarations = new ConcurrentHashMap<>();
+    /** Advice classes by name, read once (one advice may serve several methods). */
+    private final Map<String, AdviceClass> adviceClasses = new ConcurrentHashMap<>();
 
     private final ClassLoader agentLoader;
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
-
-    private static final class Declaration {
-        final ElementMatcher<? super MethodDescription> methods;
-        final String adviceClassName;
-
-        Declaration(ElementMatcher<? super MethodDescription> methods, String adviceClassName) {
-            this.methods = methods;
-            this.adviceClassName = adviceClassName;
-        }
-    }
 
     HookTransformer(List<InstrumentationModule> modules, ClassLoader agentLoader) {
         this.agentLoader = agentLoader;
@@ -73,12 +56,42 @@ final class HookTransformer implements ClassFileTransformer {
         return names;
     }
 
-    private List<Declaration> declarationsOf(InstrumentationModule module) {
-        return declarations.computeIfAbsent(module, m -> {
-            List<Declaration> declared = new ArrayList<>();
-            m.declareAdvice((methods, adviceClassName) -> declared.add(new Declaration(methods, adviceClassName)));
-            return Collections.unmodifiableList(declared);
-        });
+    private List<ClassWeaver.Declaration> declarationsOf(InstrumentationModule module) {
+        List<ClassWeaver.Declaration> known = declarations.get(module);
+        if (known != null) {
+            return known;
+        }
+        List<ClassWeaver.Declaration> declared = new ArrayList<>();
+        module.declareAdvice(
+                new InstrumentationModule.AdviceSink() { // not a lambda: no class spun at start-up
+                    @Override
+                    public void advise(dev.sluice.instrumentation.api.MethodSelector methods, String adviceClassName) {
+                        declared.add(new ClassWeaver.Declaration(methods, adviceClass(adviceClassName)));
+                    }
+                });
+        List<ClassWeaver.Declaration> result = Collections.unmodifiableList(declared);
+        declarations.putIfAbsent(module, result);
+        return result;
+    }
+
+    private AdviceClass adviceClass(String name) {
+        AdviceClass known = adviceClasses.get(name);
+        if (known == null) {
+            known = AdviceClass.read(name, classFile(name));
+            adviceClasses.putIfAbsent(name, known);
+        }
+        return known;
+    }
+
+    private byte[] classFile(String name) {
+        try (InputStream in = agentLoader.getResourceAsStream(name.replace('.', '/') + ".class")) {
+            if (in == null) {
+                throw new IllegalStateException("advice class " + name + " is missing from the agent");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read advice class " + name, e);
+        }
     }
 
     @Override
@@ -98,7 +111,7 @@ final class HookTransformer implements ClassFileTransformer {
         }
         try {
             long started = System.nanoTime();
-            byte[] rewritten = rewrite(className.replace('/', '.'), loader, classfileBuffer, declarationsOf(owner));
+            byte[] rewritten = ClassWeaver.weave(classfileBuffer, declarationsOf(owner));
             if (AgentLog.isDebug()) {
                 long micros = (System.nanoTime() - started) / 1000;
                 AgentLog.get().debug("instrumented {} in {} us ({})", className, micros, owner.name());
@@ -119,114 +132,19 @@ final class HookTransformer implements ClassFileTransformer {
 
     /**
      * Weaves {@link WarmupTarget} with the advice of the modules it is shaped for and throws the
-     * result away: loads and runs ByteBuddy once so the first library class woven on an
-     * application thread costs tens of milliseconds instead of hundreds. Not every module's
-     * advice: the weaver's classes are the same for all, and parsing advice the application may
-     * never need is CPU taken from its start on a small machine. Returns how long it took, in
-     * microseconds.
+     * result away: loads and runs the weaver once, and reads those modules' advice, so the first
+     * library class woven on an application thread does not pay for it. Returns how long it took,
+     * in microseconds.
      */
-    long warmUp() throws Exception {
+    long warmUp() throws IOException {
         long started = System.nanoTime();
-        String name = WarmupTarget.class.getName();
-        byte[] bytes;
-        try (java.io.InputStream in = agentLoader.getResourceAsStream(name.replace('.', '/') + ".class")) {
-            bytes = in.readAllBytes();
-        }
-        List<Declaration> some = new ArrayList<>();
+        List<ClassWeaver.Declaration> some = new ArrayList<>();
         for (InstrumentationModule module : new java.util.LinkedHashSet<>(byInternalName.values())) {
             if (WARM_UP_MODULES.contains(module.name())) {
                 some.addAll(declarationsOf(module));
             }
         }
-        rewrite(name, agentLoader, bytes, some);
+        ClassWeaver.weave(classFile(WarmupTarget.class.getName()), some);
         return (System.nanoTime() - started) / 1000;
-    }
-
-    private byte[] rewrite(String name, ClassLoader loader, byte[] bytes, List<Declaration> declared) throws Exception {
-        Weaver current = weaver;
-        if (current == null) {
-            current = new Weaver(agentLoader);
-            weaver = current;
-        }
-        return current.rewrite(name, loader, bytes, declared);
-    }
-
-    /** Created on the first hooked class: until then no ByteBuddy class is loaded, not even for verification. */
-    private volatile Weaver weaver;
-
-    /** Inlines advice into one class with ByteBuddy's Advice over ASM, reading types from class files only. */
-    private static final class Weaver {
-        private final ClassLoader agentLoader;
-        private final ClassFileLocator bridgeClasses;
-
-        Weaver(ClassLoader agentLoader) throws java.io.IOException {
-            this.agentLoader = agentLoader;
-            this.bridgeClasses = readBridgeClasses(agentLoader);
-        }
-
-        /**
-         * The bridge's class files. Classes appended to the bootstrap path at run time are invisible
-         * to resource lookups, so they are read from the nested jar the agent appended.
-         */
-        private static ClassFileLocator readBridgeClasses(ClassLoader agentLoader) throws java.io.IOException {
-            Map<String, byte[]> classes = new HashMap<>();
-            try (java.util.jar.JarInputStream jar =
-                    new java.util.jar.JarInputStream(agentLoader.getResourceAsStream(SluiceAgent.BOOTSTRAP_JAR))) {
-                for (java.util.jar.JarEntry entry; (entry = jar.getNextJarEntry()) != null; ) {
-                    String path = entry.getName();
-                    if (path.endsWith(".class")) {
-                        classes.put(path.substring(0, path.length() - 6).replace('/', '.'), jar.readAllBytes());
-                    }
-                }
-            }
-            return new ClassFileLocator.Simple(classes);
-        }
-
-        byte[] rewrite(String name, ClassLoader loader, byte[] bytes, List<Declaration> declarations) {
-            ClassFileLocator agentClasses = ClassFileLocator.ForClassLoader.of(agentLoader);
-            ClassFileLocator locator = new ClassFileLocator.Compound(
-                    ClassFileLocator.Simple.of(name, bytes),
-                    bridgeClasses,
-                    loader == null
-                            ? ClassFileLocator.ForClassLoader.ofBootLoader()
-                            : ClassFileLocator.ForClassLoader.of(loader),
-                    agentClasses);
-            TypePool pool = TypePool.Default.of(locator);
-            TypeDescription type = pool.describe(name).resolve();
-            AsmVisitorWrapper.ForDeclaredMethods visitor = new AsmVisitorWrapper.ForDeclaredMethods();
-            for (Declaration declaration : declarations) {
-                TypeDescription advice =
-                        pool.describe(declaration.adviceClassName).resolve();
-                visitor = visitor.invokable(declaration.methods, Advice.to(advice, locator));
-            }
-            int writerFlags = visitor.mergeWriter(0);
-            int readerFlags = visitor.mergeReader(0);
-            if ((writerFlags & ClassWriter.COMPUTE_FRAMES) != 0) {
-                throw new IllegalStateException("advice asks for frame computation, which would load classes");
-            }
-            // Straight ASM through the advice visitor: ByteBuddy's DynamicType machinery (twice the classes
-            // to load on first use) is not needed to inline advice into an existing class.
-            ClassReader reader = new ClassReader(bytes);
-            ClassWriter writer = new ClassWriter(reader, writerFlags);
-            ClassFileVersion version = ClassFileVersion.ofClassFile(bytes);
-            Implementation.Context.ExtractableView context = Implementation.Context.Disabled.Factory.INSTANCE.make(
-                    type,
-                    new AuxiliaryType.NamingStrategy.Suffixing("sluice"),
-                    TypeInitializer.None.INSTANCE,
-                    version,
-                    version);
-            reader.accept(
-                    visitor.wrap(
-                            type,
-                            writer,
-                            context,
-                            pool,
-                            type.getDeclaredFields(),
-                            type.getDeclaredMethods(),
-                            writerFlags,
-                            readerFlags),
-                    readerFlags);
-            return writer.toByteArray();
-        }
     }
 }

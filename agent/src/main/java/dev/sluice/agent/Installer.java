@@ -14,16 +14,10 @@ import java.util.Set;
  * plus a retransformation of the hooked classes that are already loaded (late attach, a library
  * touched by another agent's premain, or a JDK class such as {@code sun.nio.ch.SocketChannelImpl}
  * that JDK 25 loads before {@code premain}). At {@code premain} that retransformation is left to
- * a background thread ({@link #retransformLoaded}): the first weave loads and runs ByteBuddy cold,
- * a few hundred milliseconds the host's start would otherwise wait for.
+ * a background thread ({@link #retransformLoaded}): the first weave loads and runs the weaver cold,
+ * time the host's start would otherwise wait for.
  */
 final class Installer {
-
-    /**
-     * ByteBuddy's switch that keeps it from touching {@code sun.misc.Unsafe} (which JDK 24+ warns
-     * about on stderr). Relocated with ByteBuddy, so it is the agent's copy's switch only.
-     */
-    private static final String BYTE_BUDDY_SAFE = "net.bytebuddy.safe";
 
     private Installer() {}
 
@@ -33,7 +27,6 @@ final class Installer {
             List<InstrumentationModule> modules,
             ClassLoader agentLoader,
             boolean retransformNow) {
-        System.setProperty(BYTE_BUDDY_SAFE, "true");
         openReadEdges(instrumentation);
         HookTransformer transformer = new HookTransformer(modules, agentLoader);
         instrumentation.addTransformer(transformer, true);

@@ -13,7 +13,7 @@ public final class IsolationApp {
             "com.fasterxml.jackson.databind.ObjectMapper",
             "com.fasterxml.jackson.core.JsonFactory",
             "org.slf4j.LoggerFactory",
-            "net.bytebuddy.ByteBuddy",
+            "org.objectweb.asm.ClassReader",
             "com.github.benmanes.caffeine.cache.Caffeine",
             "org.yaml.snakeyaml.Yaml",
             "dev.sluice.bootstrap.Bridge",

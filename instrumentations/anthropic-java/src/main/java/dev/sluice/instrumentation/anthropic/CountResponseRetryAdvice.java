@@ -2,8 +2,7 @@ package dev.sluice.instrumentation.anthropic;
 
 import com.anthropic.core.http.HttpResponse;
 import dev.sluice.bootstrap.RetryLayers;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import dev.sluice.instrumentation.api.Advice;
 
 /**
  * {@code RetryingHttpClient.shouldRetry(HttpResponse)}: counts the answers the SDK's own rule
@@ -15,10 +14,8 @@ public final class CountResponseRetryAdvice {
 
     private CountResponseRetryAdvice() {}
 
-    @Advice.OnMethodExit(suppress = Throwable.class)
-    public static void exit(
-            @Advice.Argument(value = 0, typing = Assigner.Typing.DYNAMIC) Object response,
-            @Advice.Return boolean retry) {
+    @Advice.OnMethodExit
+    public static void exit(@Advice.Argument(0) Object response, @Advice.Return boolean retry) {
         if (!retry) {
             RetryLayers.declinedStatusRetry(AnthropicJavaInstrumentation.LAYER, ((HttpResponse) response).statusCode());
         }

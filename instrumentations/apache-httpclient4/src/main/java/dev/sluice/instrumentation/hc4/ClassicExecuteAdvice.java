@@ -2,24 +2,23 @@ package dev.sluice.instrumentation.hc4;
 
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Hooks;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import dev.sluice.instrumentation.api.Advice;
 
 /** {@code doExecute(target, request, context)}: a governed call replaces the method's result. */
 public final class ClassicExecuteAdvice {
 
     private ClassicExecuteAdvice() {}
 
-    @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
+    @Advice.OnMethodEnter(skipOnNonNull = true)
     public static CallOutcome enter(
             @Advice.Origin Class<?> type, @Advice.This Object client, @Advice.AllArguments Object[] args) {
         return Hooks.enter(type, ApacheHttpClient4Instrumentation.CLASSIC, client, args);
     }
 
-    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    @Advice.OnMethodExit(onThrowable = true)
     public static void exit(
             @Advice.Enter CallOutcome outcome,
-            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
+            @Advice.Return(readOnly = false) Object response,
             @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();

@@ -1,8 +1,6 @@
 package dev.sluice.instrumentation.api;
 
 import java.util.List;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * One library family the agent can govern: which classes it hooks, which advice goes on which
@@ -52,11 +50,10 @@ public abstract class InstrumentationModule {
     /** Receives the advice declarations of a module. */
     public interface AdviceSink {
         /**
-         * Applies the advice class named {@code adviceClassName} to the methods matched by
-         * {@code methods} in every hooked type. The advice class must be loadable (as bytes) from
-         * the module's own class loader and every advice method must declare
-         * {@code suppress = Throwable.class}.
+         * Applies the advice class named {@code adviceClassName} (annotated with {@link Advice}) to
+         * the methods {@code methods} selects in every hooked type. The advice class must be
+         * readable (as bytes) from the module's own class loader; it is never loaded.
          */
-        void advise(ElementMatcher<? super MethodDescription> methods, String adviceClassName);
+        void advise(MethodSelector methods, String adviceClassName);
     }
 }

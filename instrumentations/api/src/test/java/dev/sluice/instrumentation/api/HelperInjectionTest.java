@@ -13,7 +13,6 @@ import java.net.URLClassLoader;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import net.bytebuddy.matcher.ElementMatchers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,7 +56,7 @@ class HelperInjectionTest {
 
         @Override
         public void declareAdvice(AdviceSink sink) {
-            sink.advise(ElementMatchers.named("call"), "unused");
+            sink.advise(MethodSelector.named("call"), "unused");
         }
 
         @Override

@@ -1,8 +1,6 @@
 package dev.sluice.instrumentation.genai;
 
-import static net.bytebuddy.matcher.ElementMatchers.isPublic;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static dev.sluice.instrumentation.api.MethodSelector.named;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -36,7 +34,7 @@ public final class GoogleGenAiInstrumentation extends InstrumentationModule {
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(isPublic().and(named("intercept")).and(takesArguments(1)), InterceptAdvice.class.getName());
+        sink.advise(named("intercept").publicOnly().takesArguments(1), InterceptAdvice.class.getName());
     }
 
     @Override

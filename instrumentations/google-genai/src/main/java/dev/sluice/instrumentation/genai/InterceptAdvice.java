@@ -2,15 +2,14 @@ package dev.sluice.instrumentation.genai;
 
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Hooks;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import dev.sluice.instrumentation.api.Advice;
 
 /** {@code RetryInterceptor.intercept(Chain)}: a governed request proceeds once, through the helper. */
 public final class InterceptAdvice {
 
     private InterceptAdvice() {}
 
-    @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
+    @Advice.OnMethodEnter(skipOnNonNull = true)
     public static CallOutcome enter(
             @Advice.Origin Class<?> type,
             @Advice.This Object interceptor,
@@ -20,10 +19,10 @@ public final class InterceptAdvice {
                 type, GoogleGenAiInstrumentation.INTERCEPT, interceptor, new Object[] {chain, retryOptions});
     }
 
-    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    @Advice.OnMethodExit(onThrowable = true)
     public static void exit(
             @Advice.Enter CallOutcome outcome,
-            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
+            @Advice.Return(readOnly = false) Object response,
             @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();

@@ -1,8 +1,6 @@
 package dev.sluice.instrumentation.connections;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static dev.sluice.instrumentation.api.MethodSelector.named;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Arrays;
@@ -45,22 +43,22 @@ public final class ConnectionsInstrumentation extends InstrumentationModule {
     public void declareAdvice(AdviceSink sink) {
         sink.advise(
                 named("connect")
-                        .and(takesArguments(2))
-                        .and(takesArgument(0, named("java.net.SocketAddress")))
-                        .and(takesArgument(1, int.class))
-                        .and(net.bytebuddy.matcher.ElementMatchers.isDeclaredBy(named("java.net.Socket"))),
+                        .takesArguments(2)
+                        .takesArgument(0, "java.net.SocketAddress")
+                        .takesArgument(1, "int")
+                        .declaredBy("java.net.Socket"),
                 ConnectAdvice.class.getName());
         sink.advise(
                 named("connect")
-                        .and(takesArguments(1))
-                        .and(takesArgument(0, named("java.net.SocketAddress")))
-                        .and(net.bytebuddy.matcher.ElementMatchers.isDeclaredBy(named("sun.nio.ch.SocketChannelImpl"))),
+                        .takesArguments(1)
+                        .takesArgument(0, "java.net.SocketAddress")
+                        .declaredBy("sun.nio.ch.SocketChannelImpl"),
                 ConnectAdvice.class.getName());
         sink.advise(
                 named("doConnect")
-                        .and(takesArguments(2))
-                        .and(takesArgument(0, named("java.net.SocketAddress")))
-                        .and(takesArgument(1, named("java.net.SocketAddress"))),
+                        .takesArguments(2)
+                        .takesArgument(0, "java.net.SocketAddress")
+                        .takesArgument(1, "java.net.SocketAddress"),
                 ConnectAdvice.class.getName());
     }
 

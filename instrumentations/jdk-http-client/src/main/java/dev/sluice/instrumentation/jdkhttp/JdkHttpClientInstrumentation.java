@@ -1,8 +1,6 @@
 package dev.sluice.instrumentation.jdkhttp;
 
-import static net.bytebuddy.matcher.ElementMatchers.isPublic;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static dev.sluice.instrumentation.api.MethodSelector.named;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -36,10 +34,8 @@ public final class JdkHttpClientInstrumentation extends InstrumentationModule {
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(isPublic().and(named("send")).and(takesArguments(2)), SendAdvice.class.getName());
-        sink.advise(
-                isPublic().and(named("sendAsync")).and(takesArguments(2).or(takesArguments(3))),
-                SendAsyncAdvice.class.getName());
+        sink.advise(named("send").publicOnly().takesArguments(2), SendAdvice.class.getName());
+        sink.advise(named("sendAsync").publicOnly().takesArguments(2, 3), SendAsyncAdvice.class.getName());
     }
 
     @Override

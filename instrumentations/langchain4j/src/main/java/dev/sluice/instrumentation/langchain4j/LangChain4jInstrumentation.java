@@ -1,9 +1,6 @@
 package dev.sluice.instrumentation.langchain4j;
 
-import static net.bytebuddy.matcher.ElementMatchers.isPublic;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static dev.sluice.instrumentation.api.MethodSelector.named;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -43,15 +40,13 @@ public final class LangChain4jInstrumentation extends InstrumentationModule {
     @Override
     public void declareAdvice(AdviceSink sink) {
         sink.advise(
-                isPublic()
-                        .and(named("withRetry"))
-                        .and(takesArguments(2))
-                        .and(takesArgument(0, named("java.util.concurrent.Callable")))
-                        .and(takesArgument(1, int.class)),
+                named("withRetry")
+                        .publicOnly()
+                        .takesArguments(2)
+                        .takesArgument(0, "java.util.concurrent.Callable")
+                        .takesArgument(1, "int"),
                 WithRetryAdvice.class.getName());
-        sink.advise(
-                isPublic().and(named("sleep")).and(takesArguments(1)).and(takesArgument(0, int.class)),
-                SleepAdvice.class.getName());
+        sink.advise(named("sleep").publicOnly().takesArguments(1).takesArgument(0, "int"), SleepAdvice.class.getName());
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.sluice.instrumentation.langchain4j;
 
 import dev.sluice.bootstrap.RetryLayers;
-import net.bytebuddy.asm.Advice;
+import dev.sluice.instrumentation.api.Advice;
 
 /**
  * {@code RetryPolicy.sleep(int)}, the backoff before a retry: when the failed attempt went through
@@ -13,12 +13,12 @@ public final class SleepAdvice {
 
     private SleepAdvice() {}
 
-    @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
+    @Advice.OnMethodEnter(skipOnNonNull = true)
     public static Exception enter() {
         return RetryLayers.takeDeclinedFailure(LangChain4jInstrumentation.LAYER);
     }
 
-    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    @Advice.OnMethodExit(onThrowable = true)
     public static void exit(@Advice.Enter Exception declined, @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (declined != null) {
             thrown = declined;

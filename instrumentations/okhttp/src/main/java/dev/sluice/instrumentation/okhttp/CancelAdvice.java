@@ -1,7 +1,7 @@
 package dev.sluice.instrumentation.okhttp;
 
 import dev.sluice.bootstrap.Hooks;
-import net.bytebuddy.asm.Advice;
+import dev.sluice.instrumentation.api.Advice;
 
 /**
  * {@code RealCall.cancel()}: also cancels the governed call's in-flight attempt and stops retries.
@@ -11,7 +11,7 @@ public final class CancelAdvice {
 
     private CancelAdvice() {}
 
-    @Advice.OnMethodExit(suppress = Throwable.class)
+    @Advice.OnMethodExit
     public static void exit(@Advice.Origin Class<?> type, @Advice.This Object call) {
         Hooks.enter(type, OkHttpInstrumentation.CANCEL, call, null);
     }

@@ -2,14 +2,14 @@ package dev.sluice.instrumentation.okhttp;
 
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Hooks;
-import net.bytebuddy.asm.Advice;
+import dev.sluice.instrumentation.api.Advice;
 
 /** {@code RealCall.enqueue(Callback)}: a governed call is delivered by Sluice instead. */
 public final class EnqueueAdvice {
 
     private EnqueueAdvice() {}
 
-    @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
+    @Advice.OnMethodEnter(skipOnNonNull = true)
     public static CallOutcome enter(
             @Advice.Origin Class<?> type,
             @Advice.This Object call,
@@ -19,7 +19,7 @@ public final class EnqueueAdvice {
         return Hooks.enter(type, OkHttpInstrumentation.ENQUEUE, call, new Object[] {client, callback, forWebSocket});
     }
 
-    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    @Advice.OnMethodExit(onThrowable = true)
     public static void exit(@Advice.Enter CallOutcome outcome, @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();

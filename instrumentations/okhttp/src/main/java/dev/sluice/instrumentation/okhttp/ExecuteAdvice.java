@@ -2,15 +2,14 @@ package dev.sluice.instrumentation.okhttp;
 
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Hooks;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import dev.sluice.instrumentation.api.Advice;
 
 /** {@code RealCall.execute()}: a governed call replaces the method's result. */
 public final class ExecuteAdvice {
 
     private ExecuteAdvice() {}
 
-    @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
+    @Advice.OnMethodEnter(skipOnNonNull = true)
     public static CallOutcome enter(
             @Advice.Origin Class<?> type,
             @Advice.This Object call,
@@ -19,10 +18,10 @@ public final class ExecuteAdvice {
         return Hooks.enter(type, OkHttpInstrumentation.EXECUTE, call, new Object[] {client, null, forWebSocket});
     }
 
-    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    @Advice.OnMethodExit(onThrowable = true)
     public static void exit(
             @Advice.Enter CallOutcome outcome,
-            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object response,
+            @Advice.Return(readOnly = false) Object response,
             @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();

@@ -1,8 +1,6 @@
 package dev.sluice.instrumentation.okhttp;
 
-import static net.bytebuddy.matcher.ElementMatchers.isPublic;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static dev.sluice.instrumentation.api.MethodSelector.named;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Arrays;
@@ -40,9 +38,9 @@ public final class OkHttpInstrumentation extends InstrumentationModule {
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(isPublic().and(named("execute")).and(takesArguments(0)), ExecuteAdvice.class.getName());
-        sink.advise(isPublic().and(named("enqueue")).and(takesArguments(1)), EnqueueAdvice.class.getName());
-        sink.advise(isPublic().and(named("cancel")).and(takesArguments(0)), CancelAdvice.class.getName());
+        sink.advise(named("execute").publicOnly().takesArguments(0), ExecuteAdvice.class.getName());
+        sink.advise(named("enqueue").publicOnly().takesArguments(1), EnqueueAdvice.class.getName());
+        sink.advise(named("cancel").publicOnly().takesArguments(0), CancelAdvice.class.getName());
     }
 
     @Override

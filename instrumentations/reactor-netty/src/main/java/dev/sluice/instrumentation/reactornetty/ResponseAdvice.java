@@ -2,8 +2,7 @@ package dev.sluice.instrumentation.reactornetty;
 
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Hooks;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import dev.sluice.instrumentation.api.Advice;
 
 /**
  * A response method of {@code HttpClientFinalizer}: for a governed call the publisher the method
@@ -14,10 +13,10 @@ public final class ResponseAdvice {
 
     private ResponseAdvice() {}
 
-    @Advice.OnMethodEnter(suppress = Throwable.class, skipOn = Advice.OnNonDefaultValue.class)
+    @Advice.OnMethodEnter(skipOnNonNull = true)
     public static CallOutcome enter(
             @Advice.Origin Class<?> type,
-            @Advice.Origin("#m") String method,
+            @Advice.MethodName String method,
             @Advice.This Object finalizer,
             @Advice.AllArguments Object[] args) {
         return Hooks.enter(type, ReactorNettyInstrumentation.RESPONSE, finalizer, new Object[] {
@@ -25,10 +24,10 @@ public final class ResponseAdvice {
         });
     }
 
-    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    @Advice.OnMethodExit(onThrowable = true)
     public static void exit(
             @Advice.Enter CallOutcome outcome,
-            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object publisher,
+            @Advice.Return(readOnly = false) Object publisher,
             @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();

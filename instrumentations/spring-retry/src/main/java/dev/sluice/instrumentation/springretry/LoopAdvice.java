@@ -1,19 +1,19 @@
 package dev.sluice.instrumentation.springretry;
 
 import dev.sluice.bootstrap.RetryLoops;
-import net.bytebuddy.asm.Advice;
+import dev.sluice.instrumentation.api.Advice;
 
 /** {@code RetryTemplate.doExecute(callback, recovery, state)}: one retry loop on this thread. */
 public final class LoopAdvice {
 
     private LoopAdvice() {}
 
-    @Advice.OnMethodEnter(suppress = Throwable.class)
+    @Advice.OnMethodEnter
     public static void enter() {
         RetryLoops.enter();
     }
 
-    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    @Advice.OnMethodExit(onThrowable = true)
     public static void exit() {
         RetryLoops.exit(SpringRetryInstrumentation.LAYER);
     }

@@ -1,9 +1,6 @@
 package dev.sluice.instrumentation.springretry;
 
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.returns;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static dev.sluice.instrumentation.api.MethodSelector.named;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -51,21 +48,19 @@ public final class SpringRetryInstrumentation extends InstrumentationModule {
     @Override
     public void declareAdvice(AdviceSink sink) {
         sink.advise(
-                named("doExecute")
-                        .and(takesArguments(3))
-                        .and(takesArgument(0, named("org.springframework.retry.RetryCallback"))),
+                named("doExecute").takesArguments(3).takesArgument(0, "org.springframework.retry.RetryCallback"),
                 LoopAdvice.class.getName());
         sink.advise(
                 named("registerThrowable")
-                        .and(takesArguments(4))
-                        .and(takesArgument(2, named("org.springframework.retry.RetryContext")))
-                        .and(takesArgument(3, Throwable.class)),
+                        .takesArguments(4)
+                        .takesArgument(2, "org.springframework.retry.RetryContext")
+                        .takesArgument(3, "java.lang.Throwable"),
                 AttemptFailedAdvice.class.getName());
         sink.advise(
                 named("canRetry")
-                        .and(takesArguments(2))
-                        .and(takesArgument(1, named("org.springframework.retry.RetryContext")))
-                        .and(returns(boolean.class)),
+                        .takesArguments(2)
+                        .takesArgument(1, "org.springframework.retry.RetryContext")
+                        .returns("boolean"),
                 CanRetryAdvice.class.getName());
     }
 
