@@ -5,11 +5,14 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.Attribute;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.TypePath;
 
 /**
  * Rewrites one library method so its advice runs around the body, with the advice's code copied in
@@ -155,9 +158,9 @@ final class AdvisedMethod extends MethodVisitor {
     }
 
     @Override
-    public org.objectweb.asm.AnnotationVisitor visitLocalVariableAnnotation(
+    public AnnotationVisitor visitLocalVariableAnnotation(
             int typeRef,
-            org.objectweb.asm.TypePath typePath,
+            TypePath typePath,
             Label[] start,
             Label[] end,
             int[] index,
@@ -333,6 +336,16 @@ final class AdvisedMethod extends MethodVisitor {
 
     /** Pushes the value one advice parameter binds to, as the parameter's type. */
     private void load(AdviceMethod advice, AdviceMethod.Parameter parameter) {
+        AdviceMethod.Binding binding = parameter.binding;
+        if (advice == enter
+                && (binding == AdviceMethod.Binding.ENTER
+                        || binding == AdviceMethod.Binding.RETURN
+                        || binding == AdviceMethod.Binding.THROWN)) {
+            throw new WeaveException(advice + ": enter advice cannot read " + binding);
+        }
+        if (parameter.writable && !isWritable(binding)) {
+            throw new WeaveException(advice + ": " + binding + " cannot be written");
+        }
         Type wanted = parameter.type;
         switch (parameter.binding) {
             case THIS:
@@ -401,16 +414,6 @@ final class AdvisedMethod extends MethodVisitor {
                 break;
             default:
                 throw new WeaveException(advice + ": unknown binding " + parameter.binding);
-        }
-        if (parameter.writable && !isWritable(parameter.binding)) {
-            throw new WeaveException(advice + ": " + parameter.binding + " cannot be written");
-        }
-        if (parameter.binding == AdviceMethod.Binding.RETURN
-                || parameter.binding == AdviceMethod.Binding.THROWN
-                || parameter.binding == AdviceMethod.Binding.ENTER) {
-            if (advice == enter) {
-                throw new WeaveException(advice + ": enter advice cannot read " + parameter.binding);
-            }
         }
     }
 
@@ -629,13 +632,12 @@ final class AdvisedMethod extends MethodVisitor {
         public void visitParameter(String name, int access) {}
 
         @Override
-        public org.objectweb.asm.AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
+        public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
             return null;
         }
 
         @Override
-        public org.objectweb.asm.AnnotationVisitor visitParameterAnnotation(
-                int parameter, String descriptor, boolean visible) {
+        public AnnotationVisitor visitParameterAnnotation(int parameter, String descriptor, boolean visible) {
             return null;
         }
 
@@ -643,12 +645,12 @@ final class AdvisedMethod extends MethodVisitor {
         public void visitAnnotableParameterCount(int parameterCount, boolean visible) {}
 
         @Override
-        public void visitAttribute(org.objectweb.asm.Attribute attribute) {}
+        public void visitAttribute(Attribute attribute) {}
 
         @Override
-        public org.objectweb.asm.AnnotationVisitor visitLocalVariableAnnotation(
+        public AnnotationVisitor visitLocalVariableAnnotation(
                 int typeRef,
-                org.objectweb.asm.TypePath typePath,
+                TypePath typePath,
                 Label[] start,
                 Label[] end,
                 int[] index,
@@ -658,14 +660,14 @@ final class AdvisedMethod extends MethodVisitor {
         }
 
         @Override
-        public org.objectweb.asm.AnnotationVisitor visitInsnAnnotation(
-                int typeRef, org.objectweb.asm.TypePath typePath, String descriptor, boolean visible) {
+        public AnnotationVisitor visitInsnAnnotation(
+                int typeRef, TypePath typePath, String descriptor, boolean visible) {
             return null;
         }
 
         @Override
-        public org.objectweb.asm.AnnotationVisitor visitTryCatchAnnotation(
-                int typeRef, org.objectweb.asm.TypePath typePath, String descriptor, boolean visible) {
+        public AnnotationVisitor visitTryCatchAnnotation(
+                int typeRef, TypePath typePath, String descriptor, boolean visible) {
             return null;
         }
 

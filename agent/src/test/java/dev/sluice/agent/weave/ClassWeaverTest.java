@@ -118,6 +118,15 @@ class ClassWeaverTest {
     }
 
     @Test
+    void enterAdviceReadingTheReturnValueIsRefused() throws Throwable {
+        byte[] original = classFile(TARGET);
+        assertThatThrownBy(() -> ClassWeaver.weave(
+                        original, declarations(MethodSelector.named("greet"), WeaveTestAdvice.EnterReadsReturn.class)))
+                .isInstanceOf(WeaveException.class)
+                .hasMessageContaining("enter advice cannot read RETURN");
+    }
+
+    @Test
     void twoAdviceClassesOnOneMethodAreRefused() throws Throwable {
         byte[] original = classFile(TARGET);
         List<ClassWeaver.Declaration> both = new java.util.ArrayList<>();

@@ -88,4 +88,10 @@ final class WeaveTestAdvice {
         @Advice.OnMethodEnter
         static void enter(@Advice.FieldValue("absent") Object absent) {}
     }
+
+    /** Enter advice cannot see a return value that does not exist yet: the weaver must refuse it. */
+    static final class EnterReadsReturn {
+        @Advice.OnMethodEnter
+        static void enter(@Advice.Return Object returned) {}
+    }
 }

