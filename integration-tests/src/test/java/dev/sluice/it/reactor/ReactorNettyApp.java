@@ -40,7 +40,8 @@ import reactor.netty.resources.LoopResources;
  *   <li>{@code restclient}: as many calls through Spring's {@code RestClient} on
  *       {@code ReactorClientHttpRequestFactory} (Spring AI 1.1's synchronous path);
  *   <li>{@code cancel}: {@code cancels} subscriptions disposed 30 ms after they start (most are
- *       still waiting for admission), {@code cancels} streams cancelled after their first chunk, and
+ *       still waiting for admission; the wall-clock instant of each dispose is noted under
+ *       {@code disposedAtMillis:<call id>}), {@code cancels} streams cancelled after their first chunk, and
  *       {@code cancels} {@code responseConnection} receivers that never read the body (dropped).
  * </ul>
  *
@@ -164,10 +165,11 @@ public final class ReactorNettyApp {
                 if (othersWaiting(10)) {
                     cancel.count("subscribedWhileOthersWaited", 1);
                 }
+                String callId = "cancel-" + callIds.incrementAndGet();
                 Disposable d = raw.post()
                         .uri(url)
                         .send((req, out) -> {
-                            req.header("x-sim-call-id", "cancel-" + callIds.incrementAndGet());
+                            req.header("x-sim-call-id", callId);
                             return out.send(ByteBufMono.fromString(Mono.just(CHAT + "}")));
                         })
                         .responseSingle((r, body) -> body.asString())
@@ -177,6 +179,7 @@ public final class ReactorNettyApp {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                cancel.note("disposedAtMillis:" + callId, String.valueOf(System.currentTimeMillis()));
                 d.dispose();
                 cancel.count("disposed", 1);
                 cancelled.countDown();
