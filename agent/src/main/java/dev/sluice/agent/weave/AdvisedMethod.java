@@ -240,9 +240,6 @@ final class AdvisedMethod extends MethodVisitor {
                 mv.visitInsn(Opcodes.RETURN);
             } else {
                 mv.visitVarInsn(returnType.getOpcode(Opcodes.ILOAD), returnSlot);
-                if (isReference(returnType) && !returnType.getInternalName().equals(OBJECT)) {
-                    mv.visitTypeInsn(Opcodes.CHECKCAST, returnType.getInternalName());
-                }
                 mv.visitInsn(returnType.getOpcode(Opcodes.IRETURN));
             }
         }
@@ -288,7 +285,7 @@ final class AdvisedMethod extends MethodVisitor {
         List<Object> slots = new ArrayList<>(4);
         slots.add(enterType == null ? Opcodes.TOP : enterType);
         if (exiting && returnType.getSort() != Type.VOID) {
-            slots.add(isReference(returnType) ? OBJECT : frameType(returnType));
+            slots.add(frameType(returnType));
         } else {
             for (int i = 0; i < Math.max(1, returnType.getSize()); i++) {
                 slots.add(Opcodes.TOP);
@@ -406,7 +403,7 @@ final class AdvisedMethod extends MethodVisitor {
                     throw new WeaveException(advice + " reads @Return of a void method");
                 }
                 mv.visitVarInsn(returnType.getOpcode(Opcodes.ILOAD), returnSlot);
-                castTo(wanted, isReference(returnType) ? Type.getObjectType(OBJECT) : returnType, advice);
+                castTo(wanted, returnType, advice);
                 break;
             case THROWN:
                 mv.visitVarInsn(Opcodes.ALOAD, thrownSlot);
@@ -433,7 +430,9 @@ final class AdvisedMethod extends MethodVisitor {
                 mv.visitVarInsn(argument.getOpcode(Opcodes.ISTORE), argumentSlot(parameter.argumentIndex));
                 break;
             case RETURN:
-                castTo(isReference(returnType) ? Type.getObjectType(OBJECT) : returnType, parameter.type, advice);
+                // cast here, inside the advice's catch-all: a value of the wrong type fails the
+                // advice and the method returns its own value, instead of throwing at the return
+                castTo(returnType, parameter.type, advice);
                 mv.visitVarInsn(returnType.getOpcode(Opcodes.ISTORE), returnSlot);
                 break;
             case THROWN:

@@ -92,6 +92,13 @@ class ClassWeaverTest {
     }
 
     @Test
+    void aReturnValueOfTheWrongTypeFailsTheAdviceNotTheMethod() throws Throwable {
+        Object target = woven(MethodSelector.named("greet"), WeaveTestAdvice.WrongReturnType.class);
+
+        assertThat(call(target, "greet", "ab", 1L, 0.5)).isEqualTo("ab");
+    }
+
+    @Test
     void enterAdviceMayRewriteAnArgument() throws Throwable {
         Object target = woven(MethodSelector.named("decide"), WeaveTestAdvice.Negate.class);
 

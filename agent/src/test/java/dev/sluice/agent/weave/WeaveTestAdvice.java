@@ -94,4 +94,12 @@ final class WeaveTestAdvice {
         @Advice.OnMethodEnter
         static void enter(@Advice.Return Object returned) {}
     }
+
+    /** Exit advice that writes a value the method cannot return: the method must return its own. */
+    static final class WrongReturnType {
+        @Advice.OnMethodExit
+        static void exit(@Advice.Return(readOnly = false) Object returned) {
+            returned = Integer.valueOf(42);
+        }
+    }
 }

@@ -84,7 +84,8 @@ public final class Advice {
     /**
      * In exit advice: the value the method returns (the type's default when it threw); assigning
      * to it changes what the method returns when not {@code readOnly}. A reference-typed method's
-     * value may be read and written as {@code Object}; it is cast back on return.
+     * value may be read and written as {@code Object}; a value written that the method cannot
+     * return fails the advice (suppressed), and the method returns its own value.
      */
     @Retention(RetentionPolicy.CLASS)
     @Target(ElementType.PARAMETER)
