@@ -1,6 +1,7 @@
 package dev.sluice.agent.weave;
 
 import dev.sluice.instrumentation.api.MethodSelector;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.FieldVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 
 /**
  * Weaves advice into one class file with ASM alone: reads the class, copies each selected
@@ -84,9 +86,14 @@ public final class ClassWeaver {
             if ((access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0 || name.charAt(0) == '<') {
                 return target;
             }
+            String returns = Type.getReturnType(descriptor).getDescriptor();
+            List<String> arguments = new ArrayList<>();
+            for (Type argument : Type.getArgumentTypes(descriptor)) {
+                arguments.add(argument.getDescriptor());
+            }
             AdviceClass selected = null;
             for (Declaration declaration : declarations) {
-                if (declaration.methods.matches(binaryName, access, name, descriptor)) {
+                if (declaration.methods.matches(binaryName, access, name, returns, arguments)) {
                     if (selected != null) {
                         throw new WeaveException(owner + "." + name + descriptor
                                 + " is selected by two advice classes, " + selected + " and " + declaration.advice);

@@ -1,6 +1,5 @@
 package dev.sluice.instrumentation.api;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -16,75 +15,80 @@ public final class MethodSelector {
 
     private static final int ACC_PUBLIC = 0x0001;
 
-    private final String name;
-    private final boolean publicOnly;
-    private final int[] argumentCounts;
+    // Set only while a refinement builds its copy: a selector handed out never changes.
+    private String name;
+    private boolean publicOnly;
+    private int[] argumentCounts;
     /** Descriptor required at each argument index, {@code null} where any type goes. */
-    private final String[] argumentDescriptors;
+    private String[] argumentDescriptors = new String[0];
 
-    private final String returnDescriptor;
-    private final String declaringType;
-    private final MethodSelector orElse;
+    private String returnDescriptor;
+    private String declaringType;
+    private MethodSelector orElse;
 
-    private MethodSelector(
-            String name,
-            boolean publicOnly,
-            int[] argumentCounts,
-            String[] argumentDescriptors,
-            String returnDescriptor,
-            String declaringType,
-            MethodSelector orElse) {
-        this.name = name;
-        this.publicOnly = publicOnly;
-        this.argumentCounts = argumentCounts;
-        this.argumentDescriptors = argumentDescriptors;
-        this.returnDescriptor = returnDescriptor;
-        this.declaringType = declaringType;
-        this.orElse = orElse;
+    private MethodSelector() {}
+
+    private MethodSelector copy() {
+        MethodSelector copy = new MethodSelector();
+        copy.name = name;
+        copy.publicOnly = publicOnly;
+        copy.argumentCounts = argumentCounts;
+        copy.argumentDescriptors = argumentDescriptors;
+        copy.returnDescriptor = returnDescriptor;
+        copy.declaringType = declaringType;
+        copy.orElse = orElse;
+        return copy;
     }
 
     /** Methods with this exact name. */
     public static MethodSelector named(String name) {
-        return new MethodSelector(name, false, null, new String[0], null, null, null);
+        MethodSelector selector = new MethodSelector();
+        selector.name = name;
+        return selector;
     }
 
     /** Only public methods. */
     public MethodSelector publicOnly() {
-        return new MethodSelector(
-                name, true, argumentCounts, argumentDescriptors, returnDescriptor, declaringType, orElse);
+        MethodSelector refined = copy();
+        refined.publicOnly = true;
+        return refined;
     }
 
     /** Only methods taking one of these numbers of arguments. */
     public MethodSelector takesArguments(int... counts) {
-        return new MethodSelector(
-                name, publicOnly, counts.clone(), argumentDescriptors, returnDescriptor, declaringType, orElse);
+        MethodSelector refined = copy();
+        refined.argumentCounts = counts.clone();
+        return refined;
     }
 
     /** Only methods whose argument at {@code index} is declared with exactly this type. */
     public MethodSelector takesArgument(int index, String typeName) {
-        String[] descriptors = Arrays.copyOf(argumentDescriptors, Math.max(argumentDescriptors.length, index + 1));
-        descriptors[index] = descriptorOf(typeName);
-        return new MethodSelector(
-                name, publicOnly, argumentCounts, descriptors, returnDescriptor, declaringType, orElse);
+        MethodSelector refined = copy();
+        refined.argumentDescriptors =
+                Arrays.copyOf(argumentDescriptors, Math.max(argumentDescriptors.length, index + 1));
+        refined.argumentDescriptors[index] = descriptorOf(typeName);
+        return refined;
     }
 
     /** Only methods declared to return exactly this type. */
     public MethodSelector returns(String typeName) {
-        return new MethodSelector(
-                name, publicOnly, argumentCounts, argumentDescriptors, descriptorOf(typeName), declaringType, orElse);
+        MethodSelector refined = copy();
+        refined.returnDescriptor = descriptorOf(typeName);
+        return refined;
     }
 
     /** Only methods of this hooked class (for a module that hooks several). */
     public MethodSelector declaredBy(String typeName) {
-        return new MethodSelector(
-                name, publicOnly, argumentCounts, argumentDescriptors, returnDescriptor, typeName, orElse);
+        MethodSelector refined = copy();
+        refined.declaringType = typeName;
+        return refined;
     }
 
     /** The methods this selector or {@code other} selects. */
     public MethodSelector or(MethodSelector other) {
-        MethodSelector alternative = orElse == null ? other : orElse.or(other);
-        return new MethodSelector(
-                name, publicOnly, argumentCounts, argumentDescriptors, returnDescriptor, declaringType, alternative);
+        MethodSelector either = copy();
+        either.orElse = orElse == null ? other : orElse.or(other);
+        return either;
     }
 
     /**
@@ -93,25 +97,20 @@ public final class MethodSelector {
      * @param owner binary name of the class declaring it
      * @param access its access flags, as in the class file
      * @param methodName its name
-     * @param descriptor its descriptor, e.g. {@code (Ljava/net/SocketAddress;I)V}
+     * @param returns the descriptor of its return type, e.g. {@code V}
+     * @param arguments the descriptor of each argument, e.g. {@code Ljava/net/SocketAddress;}, {@code I}
      */
-    public boolean matches(String owner, int access, String methodName, String descriptor) {
-        return matchesThis(owner, access, methodName, descriptor)
-                || (orElse != null && orElse.matches(owner, access, methodName, descriptor));
+    public boolean matches(String owner, int access, String methodName, String returns, List<String> arguments) {
+        return matchesThis(owner, access, methodName, returns, arguments)
+                || (orElse != null && orElse.matches(owner, access, methodName, returns, arguments));
     }
 
-    private boolean matchesThis(String owner, int access, String methodName, String descriptor) {
+    private boolean matchesThis(String owner, int access, String methodName, String returns, List<String> arguments) {
         if (!name.equals(methodName)
                 || (publicOnly && (access & ACC_PUBLIC) == 0)
-                || (declaringType != null && !declaringType.equals(owner))) {
-            return false;
-        }
-        int close = descriptor.indexOf(')');
-        if (returnDescriptor != null && !descriptor.substring(close + 1).equals(returnDescriptor)) {
-            return false;
-        }
-        List<String> arguments = argumentDescriptors(descriptor);
-        if (argumentCounts != null && !contains(argumentCounts, arguments.size())) {
+                || (declaringType != null && !declaringType.equals(owner))
+                || (returnDescriptor != null && !returnDescriptor.equals(returns))
+                || (argumentCounts != null && !contains(argumentCounts, arguments.size()))) {
             return false;
         }
         for (int i = 0; i < argumentDescriptors.length; i++) {
@@ -130,24 +129,6 @@ public final class MethodSelector {
             }
         }
         return false;
-    }
-
-    /** The descriptor of each argument of a method descriptor, in order. */
-    public static List<String> argumentDescriptors(String methodDescriptor) {
-        List<String> arguments = new ArrayList<>();
-        int at = 1;
-        while (methodDescriptor.charAt(at) != ')') {
-            int start = at;
-            while (methodDescriptor.charAt(at) == '[') {
-                at++;
-            }
-            if (methodDescriptor.charAt(at) == 'L') {
-                at = methodDescriptor.indexOf(';', at);
-            }
-            at++;
-            arguments.add(methodDescriptor.substring(start, at));
-        }
-        return arguments;
     }
 
     /** The field descriptor of a binary type name or a primitive keyword. */
