@@ -3,9 +3,9 @@ package dev.sluice.agent.weave;
 import org.objectweb.asm.AnnotationVisitor;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 
 /**
  * An advice class read from its class file (it is never loaded): its {@code @OnMethodEnter} and
@@ -43,15 +43,15 @@ public final class AdviceClass {
                                         advice, new AdviceMethod(name, classBytes, method, descriptor));
                             }
                         },
-                        ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+                        ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES); // code read: invokedynamic is checked
         if (advice.enter == null && advice.exit == null) {
             throw new WeaveException(name + " has neither an @OnMethodEnter nor an @OnMethodExit method");
         }
         if (advice.enter != null) {
-            advice.enter.validate();
+            advice.enter.validate(true);
         }
         if (advice.exit != null) {
-            advice.exit.validate();
+            advice.exit.validate(false);
         }
         return advice;
     }
@@ -85,9 +85,6 @@ public final class AdviceClass {
                 if (advice.exit != null) {
                     throw new WeaveException(advice + " has two @OnMethodExit methods");
                 }
-                if (method.returnType().getSort() != Type.VOID) {
-                    throw new WeaveException(method + ": exit advice must return void");
-                }
                 advice.exit = method;
                 return new Values(null, method);
             }
@@ -103,7 +100,7 @@ public final class AdviceClass {
             if (bound.binding != null) {
                 throw new WeaveException(method + ": parameter " + parameter + " has two advice annotations");
             }
-            bound.binding = bindingOf(descriptor.substring(ADVICE.length(), descriptor.length() - 1));
+            bound.binding = AdviceMethod.Binding.of(descriptor.substring(ADVICE.length(), descriptor.length() - 1));
             if (bound.binding == null) {
                 throw new WeaveException(
                         method + ": parameter " + parameter + " has an unknown annotation " + descriptor);
@@ -111,29 +108,10 @@ public final class AdviceClass {
             return new Values(bound, method);
         }
 
-        private static AdviceMethod.Binding bindingOf(String annotation) {
-            switch (annotation) {
-                case "This":
-                    return AdviceMethod.Binding.THIS;
-                case "Argument":
-                    return AdviceMethod.Binding.ARGUMENT;
-                case "AllArguments":
-                    return AdviceMethod.Binding.ALL_ARGUMENTS;
-                case "FieldValue":
-                    return AdviceMethod.Binding.FIELD;
-                case "Origin":
-                    return AdviceMethod.Binding.ORIGIN;
-                case "MethodName":
-                    return AdviceMethod.Binding.METHOD_NAME;
-                case "Enter":
-                    return AdviceMethod.Binding.ENTER;
-                case "Return":
-                    return AdviceMethod.Binding.RETURN;
-                case "Thrown":
-                    return AdviceMethod.Binding.THROWN;
-                default:
-                    return null;
-            }
+        @Override
+        public void visitInvokeDynamicInsn(
+                String name, String descriptor, Handle bootstrap, Object... bootstrapArguments) {
+            method.usesInvokeDynamic = true;
         }
     }
 

@@ -11,15 +11,38 @@ final class AdviceMethod {
 
     /** What an advice parameter reads (see {@code dev.sluice.instrumentation.api.Advice}). */
     enum Binding {
-        THIS,
-        ARGUMENT,
-        ALL_ARGUMENTS,
-        FIELD,
-        ORIGIN,
-        METHOD_NAME,
-        ENTER,
-        RETURN,
-        THROWN
+        THIS("This", false, false),
+        ARGUMENT("Argument", true, false),
+        ALL_ARGUMENTS("AllArguments", false, false),
+        FIELD("FieldValue", false, false),
+        ORIGIN("Origin", false, false),
+        METHOD_NAME("MethodName", false, false),
+        ENTER("Enter", false, true),
+        RETURN("Return", true, true),
+        THROWN("Thrown", true, true);
+
+        /** The simple name of its annotation in {@code Advice}. */
+        final String annotation;
+        /** Whether an advice may assign to it ({@code readOnly = false}). */
+        final boolean writable;
+        /** Whether it exists only once the body ran: exit advice only. */
+        final boolean afterBody;
+
+        Binding(String annotation, boolean writable, boolean afterBody) {
+            this.annotation = annotation;
+            this.writable = writable;
+            this.afterBody = afterBody;
+        }
+
+        /** The binding of an annotation's simple name, or null. */
+        static Binding of(String annotation) {
+            for (Binding binding : values()) {
+                if (binding.annotation.equals(annotation)) {
+                    return binding;
+                }
+            }
+            return null;
+        }
     }
 
     /** One parameter of the advice method. */
@@ -43,6 +66,8 @@ final class AdviceMethod {
     boolean skipOnNonNull;
     /** Exit advice: also runs when the method throws. */
     boolean onThrowable;
+    /** Whether its code has an {@code invokedynamic} (seen when the class is read). */
+    boolean usesInvokeDynamic;
 
     private final byte[] classBytes;
 
@@ -62,25 +87,33 @@ final class AdviceMethod {
         return Type.getReturnType(descriptor);
     }
 
-    /** Slots the parameters take, in the advice's own numbering (a static method: they start at 0). */
-    int parameterSlots() {
-        int slots = 0;
-        for (Parameter parameter : parameters) {
-            slots += parameter.type.getSize();
-        }
-        return slots;
-    }
-
-    /** Checks every parameter is bound; the advice class's name and the method in the message. */
-    void validate() {
+    /**
+     * Checks what can be checked of the advice alone, once, when its class is read: every
+     * parameter bound, and bound to what this side of the body has and may change; a return type
+     * the weaver keeps; no {@code invokedynamic}, whose bootstrap the hooked class would lack.
+     */
+    void validate(boolean isEnter) {
         for (int i = 0; i < parameters.length; i++) {
-            if (parameters[i].binding == null) {
+            Parameter parameter = parameters[i];
+            if (parameter.binding == null) {
                 throw new WeaveException(this + ": parameter " + i + " has no advice annotation");
+            }
+            if (isEnter && parameter.binding.afterBody) {
+                throw new WeaveException(this + ": enter advice cannot read " + parameter.binding);
+            }
+            if (parameter.writable && !parameter.binding.writable) {
+                throw new WeaveException(this + ": " + parameter.binding + " cannot be written");
             }
         }
         int sort = returnType().getSort();
+        if (!isEnter && sort != Type.VOID) {
+            throw new WeaveException(this + ": exit advice must return void");
+        }
         if (sort == Type.LONG || sort == Type.DOUBLE) {
             throw new WeaveException(this + ": enter advice may not return long or double");
+        }
+        if (usesInvokeDynamic) {
+            throw new WeaveException(this + " uses invokedynamic (a lambda or string concatenation)");
         }
     }
 

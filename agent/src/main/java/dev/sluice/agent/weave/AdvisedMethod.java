@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.AnnotationVisitor;
-import org.objectweb.asm.Attribute;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
@@ -333,16 +332,7 @@ final class AdvisedMethod extends MethodVisitor {
 
     /** Pushes the value one advice parameter binds to, as the parameter's type. */
     private void load(AdviceMethod advice, AdviceMethod.Parameter parameter) {
-        AdviceMethod.Binding binding = parameter.binding;
-        if (advice == enter
-                && (binding == AdviceMethod.Binding.ENTER
-                        || binding == AdviceMethod.Binding.RETURN
-                        || binding == AdviceMethod.Binding.THROWN)) {
-            throw new WeaveException(advice + ": enter advice cannot read " + binding);
-        }
-        if (parameter.writable && !isWritable(binding)) {
-            throw new WeaveException(advice + ": " + binding + " cannot be written");
-        }
+        // what the advice alone allows was checked when its class was read (AdviceMethod.validate)
         Type wanted = parameter.type;
         switch (parameter.binding) {
             case THIS:
@@ -412,12 +402,6 @@ final class AdvisedMethod extends MethodVisitor {
             default:
                 throw new WeaveException(advice + ": unknown binding " + parameter.binding);
         }
-    }
-
-    private static boolean isWritable(AdviceMethod.Binding binding) {
-        return binding == AdviceMethod.Binding.ARGUMENT
-                || binding == AdviceMethod.Binding.RETURN
-                || binding == AdviceMethod.Binding.THROWN;
     }
 
     /** Writes a writable parameter's value back where it was read from. */
@@ -572,7 +556,9 @@ final class AdvisedMethod extends MethodVisitor {
 
     /**
      * The advice's code as it is copied in: slots moved to {@code base}, returns turned into
-     * jumps to {@code done}, labels and frames translated.
+     * jumps to {@code done}, labels and frames translated. It has no delegate: what it does not
+     * forward explicitly (line numbers, local variable names, annotations, attributes, the
+     * advice's own maxima) is dropped.
      */
     private final class Copy extends MethodVisitor {
         private final AdviceMethod advice;
@@ -580,9 +566,11 @@ final class AdvisedMethod extends MethodVisitor {
         private final List<Object> phase;
         private final Label done;
         private final Map<Label, Label> labels = new HashMap<>();
+        /** The woven method's writer (this visitor's own delegate is null: see above). */
+        private final MethodVisitor out = AdvisedMethod.this.mv;
 
         Copy(AdviceMethod advice, int base, List<Object> phase, Label done) {
-            super(Opcodes.ASM9, AdvisedMethod.this.mv);
+            super(Opcodes.ASM9);
             this.advice = advice;
             this.base = base;
             this.phase = phase;
@@ -612,79 +600,17 @@ final class AdvisedMethod extends MethodVisitor {
         }
 
         @Override
-        public void visitCode() {}
-
-        @Override
-        public void visitMaxs(int maxStack, int maxLocals) {}
-
-        @Override
-        public void visitEnd() {}
-
-        @Override
-        public void visitLineNumber(int line, Label start) {}
-
-        @Override
-        public void visitLocalVariable(
-                String name, String descriptor, String signature, Label start, Label end, int index) {}
-
-        @Override
-        public void visitParameter(String name, int access) {}
-
-        @Override
-        public AnnotationVisitor visitAnnotation(String descriptor, boolean visible) {
-            return null;
-        }
-
-        @Override
-        public AnnotationVisitor visitParameterAnnotation(int parameter, String descriptor, boolean visible) {
-            return null;
-        }
-
-        @Override
-        public void visitAnnotableParameterCount(int parameterCount, boolean visible) {}
-
-        @Override
-        public void visitAttribute(Attribute attribute) {}
-
-        @Override
-        public AnnotationVisitor visitLocalVariableAnnotation(
-                int typeRef,
-                TypePath typePath,
-                Label[] start,
-                Label[] end,
-                int[] index,
-                String descriptor,
-                boolean visible) {
-            return null;
-        }
-
-        @Override
-        public AnnotationVisitor visitInsnAnnotation(
-                int typeRef, TypePath typePath, String descriptor, boolean visible) {
-            return null;
-        }
-
-        @Override
-        public AnnotationVisitor visitTryCatchAnnotation(
-                int typeRef, TypePath typePath, String descriptor, boolean visible) {
-            return null;
-        }
-
-        @Override
-        public void visitVarInsn(int opcode, int slot) {
-            mv.visitVarInsn(opcode, base + slot);
-        }
-
-        @Override
-        public void visitIincInsn(int slot, int increment) {
-            mv.visitIincInsn(base + slot, increment);
+        public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
+            List<Object> locals = new ArrayList<>(phase);
+            locals.addAll(Arrays.asList(mappedEntries(numLocal, local)));
+            out.visitFrame(Opcodes.F_NEW, locals.size(), locals.toArray(), numStack, mappedEntries(numStack, stack));
         }
 
         @Override
         public void visitInsn(int opcode) {
             if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
                 if (opcode != Opcodes.RETURN) {
-                    mv.visitVarInsn(advice.returnType().getOpcode(Opcodes.ISTORE), enterSlot);
+                    out.visitVarInsn(advice.returnType().getOpcode(Opcodes.ISTORE), enterSlot);
                 }
                 int slot = base;
                 for (AdviceMethod.Parameter parameter : advice.parameters) {
@@ -693,47 +619,80 @@ final class AdvisedMethod extends MethodVisitor {
                     }
                     slot += parameter.type.getSize();
                 }
-                mv.visitJumpInsn(Opcodes.GOTO, done);
+                out.visitJumpInsn(Opcodes.GOTO, done);
                 return;
             }
-            mv.visitInsn(opcode);
+            out.visitInsn(opcode);
         }
 
         @Override
-        public void visitLabel(Label label) {
-            mv.visitLabel(mapped(label));
+        public void visitIntInsn(int opcode, int operand) {
+            out.visitIntInsn(opcode, operand);
         }
 
         @Override
-        public void visitJumpInsn(int opcode, Label label) {
-            mv.visitJumpInsn(opcode, mapped(label));
+        public void visitVarInsn(int opcode, int slot) {
+            out.visitVarInsn(opcode, base + slot);
         }
 
         @Override
-        public void visitTableSwitchInsn(int min, int max, Label dflt, Label... cases) {
-            mv.visitTableSwitchInsn(min, max, mapped(dflt), mapped(cases));
+        public void visitTypeInsn(int opcode, String type) {
+            out.visitTypeInsn(opcode, type);
         }
 
         @Override
-        public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] cases) {
-            mv.visitLookupSwitchInsn(mapped(dflt), keys, mapped(cases));
+        public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+            out.visitFieldInsn(opcode, owner, name, descriptor);
         }
 
         @Override
-        public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
-            mv.visitTryCatchBlock(mapped(start), mapped(end), mapped(handler), type);
+        public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean isInterface) {
+            out.visitMethodInsn(opcode, owner, name, descriptor, isInterface);
         }
 
         @Override
         public void visitInvokeDynamicInsn(String name, String descriptor, Handle bootstrap, Object... arguments) {
-            throw new WeaveException(advice + " uses invokedynamic (a lambda or string concatenation)");
+            throw new IllegalStateException(advice + ": invokedynamic should have been refused when it was read");
         }
 
         @Override
-        public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
-            List<Object> locals = new ArrayList<>(phase);
-            locals.addAll(Arrays.asList(mappedEntries(numLocal, local)));
-            mv.visitFrame(Opcodes.F_NEW, locals.size(), locals.toArray(), numStack, mappedEntries(numStack, stack));
+        public void visitJumpInsn(int opcode, Label label) {
+            out.visitJumpInsn(opcode, mapped(label));
+        }
+
+        @Override
+        public void visitLabel(Label label) {
+            out.visitLabel(mapped(label));
+        }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            out.visitLdcInsn(value);
+        }
+
+        @Override
+        public void visitIincInsn(int slot, int increment) {
+            out.visitIincInsn(base + slot, increment);
+        }
+
+        @Override
+        public void visitTableSwitchInsn(int min, int max, Label dflt, Label... cases) {
+            out.visitTableSwitchInsn(min, max, mapped(dflt), mapped(cases));
+        }
+
+        @Override
+        public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] cases) {
+            out.visitLookupSwitchInsn(mapped(dflt), keys, mapped(cases));
+        }
+
+        @Override
+        public void visitMultiANewArrayInsn(String descriptor, int numDimensions) {
+            out.visitMultiANewArrayInsn(descriptor, numDimensions);
+        }
+
+        @Override
+        public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+            out.visitTryCatchBlock(mapped(start), mapped(end), mapped(handler), type);
         }
     }
 }

@@ -134,6 +134,15 @@ class ClassWeaverTest {
     }
 
     @Test
+    void adviceWithALambdaIsRefusedWhenItIsRead() throws Throwable {
+        String name = WeaveTestAdvice.WithLambda.class.getName();
+        byte[] advice = classFile(name);
+        assertThatThrownBy(() -> AdviceClass.read(name, advice))
+                .isInstanceOf(WeaveException.class)
+                .hasMessageContaining("invokedynamic");
+    }
+
+    @Test
     void twoAdviceClassesOnOneMethodAreRefused() throws Throwable {
         byte[] original = classFile(TARGET);
         List<ClassWeaver.Declaration> both = new java.util.ArrayList<>();

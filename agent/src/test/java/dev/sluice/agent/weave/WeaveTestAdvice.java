@@ -102,4 +102,13 @@ final class WeaveTestAdvice {
             returned = Integer.valueOf(42);
         }
     }
+
+    /** Advice with a lambda: its invokedynamic would need a bootstrap the hooked class lacks. */
+    static final class WithLambda {
+        @Advice.OnMethodEnter
+        static void enter(@Advice.This Object self) {
+            Runnable record = () -> WeaveRecorder.seen.add(self);
+            record.run();
+        }
+    }
 }
