@@ -178,9 +178,7 @@ final class AdvisedMethod extends MethodVisitor {
             if (opcode != Opcodes.RETURN) {
                 mv.visitVarInsn(returnType.getOpcode(Opcodes.ISTORE), returnSlot);
             }
-            mv.visitInsn(Opcodes.ACONST_NULL);
-            mv.visitVarInsn(Opcodes.ASTORE, thrownSlot);
-            mv.visitJumpInsn(Opcodes.GOTO, exitLabel);
+            toExitWithoutThrow();
             return;
         }
         super.visitInsn(opcode);
@@ -218,10 +216,7 @@ final class AdvisedMethod extends MethodVisitor {
                 mv.visitLabel(bodyThrew);
                 frame(enterPhase(), new Object[] {THROWABLE}); // the body's locals are gone
                 mv.visitVarInsn(Opcodes.ASTORE, thrownSlot);
-                if (returnType.getSort() != Type.VOID) {
-                    pushDefault(returnType);
-                    mv.visitVarInsn(returnType.getOpcode(Opcodes.ISTORE), returnSlot);
-                }
+                storeDefaultReturn();
                 mv.visitJumpInsn(Opcodes.GOTO, exitLabel);
                 mv.visitTryCatchBlock(bodyStart, bodyEnd, bodyThrew, THROWABLE);
             }
@@ -247,10 +242,19 @@ final class AdvisedMethod extends MethodVisitor {
 
     /** Leaves the prologue for the exit advice as if the body had returned the default value. */
     private void leaveWithDefault() {
+        storeDefaultReturn();
+        toExitWithoutThrow();
+    }
+
+    private void storeDefaultReturn() {
         if (returnType.getSort() != Type.VOID) {
             pushDefault(returnType);
             mv.visitVarInsn(returnType.getOpcode(Opcodes.ISTORE), returnSlot);
         }
+    }
+
+    /** Nothing thrown; on to the exit advice. */
+    private void toExitWithoutThrow() {
         mv.visitInsn(Opcodes.ACONST_NULL);
         mv.visitVarInsn(Opcodes.ASTORE, thrownSlot);
         mv.visitJumpInsn(Opcodes.GOTO, exitLabel);
