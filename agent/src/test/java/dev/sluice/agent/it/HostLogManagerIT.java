@@ -1,0 +1,91 @@
+package dev.sluice.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.testapp.LogManagerApp;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * {@code java.util.logging} is the host's: an application that picks its log manager in {@code
+ * main} (JBoss Modules, hence WildFly, does) gets it, even after the agent built its governor,
+ * read a YAML config and registered its MBeans. The agent's shaded Caffeine used to initialise the
+ * JDK's log manager on {@code sluice-start} through {@code System.getLogger}.
+ */
+class HostLogManagerIT {
+
+    @ParameterizedTest
+    @EnumSource(ForkedJvm.Jdk.class)
+    void anApplicationChoosesItsLogManagerAfterTheAgentStarted(ForkedJvm.Jdk jdk) throws Exception {
+        Path config = Files.createTempFile("sluice-logmanager", ".yaml");
+        Files.writeString(config, "jmx:\n  enabled: true\nproviders:\n  - name: openai\n    kind: openai\n");
+        ForkedJvm.Result r = ForkedJvm.run(java.util.Arrays.asList(
+                        jdk.java(),
+                        "-Djava.io.tmpdir=" + Files.createTempDirectory("sluice-forked-"),
+                        "-Dsluice.config=" + config,
+                        "-javaagent:" + ForkedJvm.AGENT_JAR,
+                        "-cp",
+                        ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                        LogManagerApp.class.getName()))
+                .assertOk();
+        assertThat(r.get("agent")).startsWith("running");
+        assertThat(r.get("logManager")).isEqualTo(LogManagerApp.OwnLogManager.class.getName());
+    }
+
+    /**
+     * What in the jar could reach {@code java.util.logging}: Caffeine's {@code System.getLogger}
+     * calls, which the agent rewrites as they load, and snakeyaml's own logger, used only by its
+     * object constructors (Jackson's YAML parser, which reads the config, never loads them). A
+     * library upgrade that adds another user fails here.
+     */
+    @Test
+    void onlyKnownLibraryClassesCallTheJdksLoggers() throws Exception {
+        Set<String> systemLoggers = new TreeSet<>();
+        Set<String> julUsers = new TreeSet<>();
+        try (JarFile jar = new JarFile(ForkedJvm.AGENT_JAR.toFile())) {
+            for (JarEntry entry : Collections.list(jar.entries())) {
+                if (!entry.getName().endsWith(".class") || entry.getName().startsWith("META-INF/")) {
+                    continue;
+                }
+                try (InputStream in = jar.getInputStream(entry)) {
+                    ClassReader reader = new ClassReader(in.readAllBytes());
+                    reader.accept(
+                            new ClassVisitor(Opcodes.ASM9) {
+                                @Override
+                                public MethodVisitor visitMethod(
+                                        int access, String name, String desc, String signature, String[] exceptions) {
+                                    return new MethodVisitor(Opcodes.ASM9) {
+                                        @Override
+                                        public void visitMethodInsn(
+                                                int opcode, String owner, String method, String d, boolean itf) {
+                                            if (owner.equals("java/lang/System") && method.equals("getLogger")) {
+                                                systemLoggers.add(reader.getClassName());
+                                            }
+                                            if (owner.startsWith("java/util/logging/")) {
+                                                julUsers.add(reader.getClassName());
+                                            }
+                                        }
+                                    };
+                                }
+                            },
+                            ClassReader.SKIP_DEBUG);
+                }
+            }
+        }
+        assertThat(systemLoggers).isNotEmpty().allSatisfy(c -> assertThat(c).startsWith("dev/sluice/shaded/caffeine/"));
+        assertThat(julUsers).containsExactly("dev/sluice/shaded/snakeyaml/internal/Logger");
+    }
+}
