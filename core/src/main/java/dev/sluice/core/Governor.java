@@ -76,7 +76,8 @@ import org.slf4j.LoggerFactory;
  *       settled, act, offer waiting calls what the act gave back, unlock, and only then complete
  *       the futures of the calls that left their queue, so no caller's callback ever runs under
  *       the lock. Two paths take the lock their own way (try-lock for settlements, the admission
- *       path's spin) and end with the same {@link #dispatchWaiting}.
+ *       path's spin) and end with the same {@link #dispatchWaiting}. Every unlock ({@link
+ *       #unlock}) applies what was queued meanwhile for waiting calls.
  *   <li>Without the lock: the lane (compare-and-set on lent room), {@link PermitLedger#push}
  *       (a lock-free stack of settlements), {@link AnswerBacklog#push} (the same for providers'
  *       rate-limit figures: a caller never waits for the lock to report its answer; the lane is
@@ -340,7 +341,7 @@ public final class Governor implements AutoCloseable {
                 }
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         deliverAll(done);
         return decided;
@@ -412,7 +413,7 @@ public final class Governor implements AutoCloseable {
                 clockTicking = false; // idle: the next admission reads the clock itself
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -571,7 +572,7 @@ public final class Governor implements AutoCloseable {
             try {
                 registerLaneStripe(stripe, now());
             } finally {
-                lock.unlock();
+                unlock();
             }
         }
     }
@@ -582,7 +583,7 @@ public final class Governor implements AutoCloseable {
         try {
             registerLaneStripe(stripe, now());
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -601,18 +602,42 @@ public final class Governor implements AutoCloseable {
         applyQueuedAndUnlock();
     }
 
-    /** Applies the queued settlements and answers, offers waiting calls what came back, and releases the lock held. */
+    /**
+     * Applies the queued settlements and answers, offers waiting calls what came back, and releases
+     * the lock held; again while more was queued for waiting calls meanwhile and the lock is free.
+     */
     private void applyQueuedAndUnlock() {
-        List<Waiter> done = null;
-        try {
-            long nowNanos = now();
-            if (drainLedger(nowNanos)) {
-                done = dispatchWaiting(nowNanos);
+        do {
+            List<Waiter> done = null;
+            try {
+                long nowNanos = now();
+                if (drainLedger(nowNanos)) {
+                    done = dispatchWaiting(nowNanos);
+                }
+            } finally {
+                lock.unlock();
             }
-        } finally {
-            lock.unlock();
+            deliverAll(done);
+        } while (queuedForWaitingCalls() && lock.tryLock());
+    }
+
+    /**
+     * Releases the lock, then applies what was queued while it was held if calls wait for it (see
+     * {@link #settlementRequested}: a settling thread that finds the lock busy leaves its permit to
+     * the holder rather than wait, so an event loop settling a call never blocks on the lock). The
+     * settling thread pushes, then tries the lock; the holder unlocks, then looks at the queue:
+     * whichever comes second sees the other.
+     */
+    private void unlock() {
+        lock.unlock();
+        if (queuedForWaitingCalls() && lock.tryLock()) {
+            applyQueuedAndUnlock();
         }
-        deliverAll(done);
+    }
+
+    /** Calls wait, something they may need is queued, and this thread does not still hold the lock (taken twice). */
+    private boolean queuedForWaitingCalls() {
+        return waiting > 0 && (ledger.hasPending() || !answers.isEmpty()) && !lock.isHeldByCurrentThread();
     }
 
     /** Admits at once if every bucket has room: one pass computing amounts and checking room. */
@@ -713,7 +738,7 @@ public final class Governor implements AutoCloseable {
             return reject(Rejections.forShortfall(
                     GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -1252,7 +1277,7 @@ public final class Governor implements AutoCloseable {
             result = work.run(nowNanos);
             done = dispatchWaiting(nowNanos);
         } finally {
-            lock.unlock();
+            unlock();
         }
         deliverAll(done);
         return result;
@@ -1280,14 +1305,19 @@ public final class Governor implements AutoCloseable {
 
     /**
      * A permit asked to be settled or released. Applied now when calls wait for what it gives
-     * back; otherwise the next admission applies it under the lock it takes anyway.
+     * back, by this thread if the lock is free, else by the holder as it unlocks; otherwise the
+     * next admission applies it under the lock it takes anyway. Waits for the lock only when the
+     * governor is closing or the queue is very deep ({@link Backlog#mustWait}).
      */
     void settlementRequested(Permit p) {
         int backlog = ledger.push(p);
-        if (waiting > 0 || closed || Backlog.mustWait(backlog)) {
+        if (closed || Backlog.mustWait(backlog)) {
             applyQueuedNow();
-        } else if (Backlog.shouldTry(backlog)) {
-            applyQueuedIfFree(); // admissions through the lane take no lock: do not let settlements pile up
+        } else if (waiting > 0 || Backlog.shouldTry(backlog)) {
+            // Calls wait for what it gives back: if the lock is busy, its holder applies it as it
+            // unlocks (see unlock()). Without waiting calls, every TRY_EVERY: admissions through
+            // the lane take no lock, so settlements must not pile up.
+            applyQueuedIfFree();
         }
     }
 
@@ -1310,7 +1340,7 @@ public final class Governor implements AutoCloseable {
                 done = dispatchWaiting(nowNanos);
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         deliverAll(done);
         return true;
@@ -1344,7 +1374,7 @@ public final class Governor implements AutoCloseable {
                 reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         for (Permit p : expired) {
             stats.onLeaseExpired();
@@ -1565,7 +1595,7 @@ public final class Governor implements AutoCloseable {
             route(call).scope.pauseUntil(nowNanos + pauseNanos);
             stats.onProviderPause();
         } finally {
-            lock.unlock();
+            unlock();
         }
         learned();
     }
@@ -1725,7 +1755,7 @@ public final class Governor implements AutoCloseable {
             this.mode = newMode;
             updateLaneGate();
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -1862,7 +1892,7 @@ public final class Governor implements AutoCloseable {
         try {
             return waiting;
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -1961,7 +1991,7 @@ public final class Governor implements AutoCloseable {
             anyOperatorPause = !pausedTenants.isEmpty() || !pausedApiKeys.isEmpty();
             updateLaneGate();
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -2009,7 +2039,7 @@ public final class Governor implements AutoCloseable {
                 reapTask.cancel();
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         deliverAll(done);
         store.close(); // gives back what this JVM leased; takes the lock itself

@@ -31,6 +31,11 @@ final class PermitLedger {
         return p.pendingDepth;
     }
 
+    /** Whether settlements wait to be applied. Any thread, no lock. */
+    boolean hasPending() {
+        return pending.get() != null;
+    }
+
     /** How many settlements wait to be applied (racy; for tests). */
     int pendingDepth() {
         Permit head = pending.get();

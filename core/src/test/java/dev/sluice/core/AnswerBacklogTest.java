@@ -5,14 +5,7 @@ import static dev.sluice.config.Dimension.TOTAL_TOKENS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.quota.Bucket;
-import dev.sluice.core.quota.Limit;
-import dev.sluice.core.store.QuotaStore;
-import dev.sluice.core.store.StoreStatus;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +21,7 @@ class AnswerBacklogTest {
     private final FakeClock clock = new FakeClock();
     private final ManualTimer timer = new ManualTimer(clock);
     private final LockHoldingStore store = new LockHoldingStore();
+    private final LockHoldingStore.Hold hold = new LockHoldingStore.Hold(store);
     private final Governor governor =
             Governor.builder().clock(clock).timer(timer).store(store).build();
 
@@ -59,15 +53,12 @@ class AnswerBacklogTest {
         for (int i = 0; i < 5; i++) { // enough admissions that the lane has room lent to this thread
             governor.tryAdmit(call(), Demand.oneRequest()).permit().settle(Usage.NONE);
         }
-        CountDownLatch letGo = new CountDownLatch(1);
-        AtomicBoolean released = new AtomicBoolean();
-        CompletableFuture<Void> holder = holdTheLockUntil(letGo, released);
+        hold.begin();
 
         // someone Sluice cannot see took all but 100
         governor.learn(call(), remaining(100));
-        boolean learnedWhileLocked = !released.get();
-        letGo.countDown();
-        holder.get(30, TimeUnit.SECONDS);
+        boolean learnedWhileLocked = hold.isHeld();
+        hold.end();
 
         assertThat(learnedWhileLocked)
                 .as("learn returned while another thread held the lock")
@@ -83,12 +74,10 @@ class AnswerBacklogTest {
     @Test
     void everyAnswerThatWaitedIsApplied() throws Exception {
         governor.learn(call(), remaining(CAPACITY));
-        CountDownLatch letGo = new CountDownLatch(1);
-        CompletableFuture<Void> holder = holdTheLockUntil(letGo, new AtomicBoolean());
+        hold.begin();
         governor.learn(call(), remaining(100));
         governor.learn(call(), List.of(new Governor.LearnedBudget("tokens", TOTAL_TOKENS, 150_000, 150_000, 60_000)));
-        letGo.countDown();
-        holder.get(30, TimeUnit.SECONDS);
+        hold.end();
 
         Permit next = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         Bucket[] learned = governor.providerScopes().get(0).learnedBuckets();
@@ -96,64 +85,5 @@ class AnswerBacklogTest {
         assertThat(room()).isBetween(98L, 99L);
         assertThat(learned[1].limit().capacity()).isEqualTo(150_000);
         next.settle(Usage.NONE);
-    }
-
-    /** Another thread takes the governor's lock and keeps it until {@code letGo}; returns once it holds it. */
-    private CompletableFuture<Void> holdTheLockUntil(CountDownLatch letGo, AtomicBoolean released)
-            throws InterruptedException {
-        CountDownLatch holding = new CountDownLatch(1);
-        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> store.host.withLock((nowNanos, nowMillis) -> {
-            holding.countDown();
-            try {
-                letGo.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            released.set(true);
-            return null;
-        }));
-        assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
-        return holder;
-    }
-
-    /** The local store, which also hands the test the governor's lock (as a fleet store's thread takes it). */
-    private static final class LockHoldingStore implements QuotaStore {
-        private final QuotaStore local = QuotaStore.local();
-        volatile Host host;
-
-        @Override
-        public void attach(Host host) {
-            this.host = host;
-        }
-
-        @Override
-        public Bucket place(Limit limit, String scopeValue, Bucket bucket, long nowNanos, long nowMillis) {
-            return local.place(limit, scopeValue, bucket, nowNanos, nowMillis);
-        }
-
-        @Override
-        public void want(Object waiter, Bucket[] buckets, long[] amounts) {
-            local.want(waiter, buckets, amounts);
-        }
-
-        @Override
-        public void forget(Object waiter) {
-            local.forget(waiter);
-        }
-
-        @Override
-        public boolean sharesAny() {
-            return local.sharesAny();
-        }
-
-        @Override
-        public StoreStatus status() {
-            return local.status();
-        }
-
-        @Override
-        public void close() {
-            local.close();
-        }
     }
 }
