@@ -8,7 +8,6 @@ import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
 import dev.sluice.core.provider.json.JsonWalker;
-import dev.sluice.core.provider.sse.SseEvent;
 import dev.sluice.core.provider.sse.SseUsageParser;
 import java.io.IOException;
 
@@ -22,6 +21,8 @@ import java.io.IOException;
  * what was counted.
  */
 final class AnthropicStreamUsage extends SseUsageParser {
+
+    private final JsonWalker walker = new JsonWalker(); // one per stream: its scratch serves every event
 
     private final RequestFacts facts;
     private final TokenEstimator estimator;
@@ -48,13 +49,13 @@ final class AnthropicStreamUsage extends SseUsageParser {
     }
 
     @Override
-    protected void onEvent(SseEvent e) {
-        if (e.data().isEmpty()) {
+    protected void onEvent(String name, byte[] data, int offset, int length) {
+        if (length == 0) {
             return;
         }
         event.reset();
-        JsonWalker.walk(e.data(), event);
-        String type = event.type != null ? event.type : e.name();
+        walker.walkNext(data, offset, length, event);
+        String type = event.type != null ? event.type : name;
         if ("message_delta".equals(type) && event.sawUsage) {
             sawFinalUsage = true;
         }

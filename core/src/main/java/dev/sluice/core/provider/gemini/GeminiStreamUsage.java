@@ -5,7 +5,6 @@ import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.json.JsonWalker;
-import dev.sluice.core.provider.sse.SseEvent;
 import dev.sluice.core.provider.sse.SseUsageParser;
 
 /**
@@ -16,6 +15,8 @@ import dev.sluice.core.provider.sse.SseUsageParser;
  * {@code error} is a mid-stream failure. Never throws.
  */
 final class GeminiStreamUsage extends SseUsageParser {
+
+    private final JsonWalker walker = new JsonWalker(); // one per stream: its scratch serves every event
 
     private final RequestFacts facts;
     private final TokenEstimator estimator;
@@ -40,9 +41,9 @@ final class GeminiStreamUsage extends SseUsageParser {
     }
 
     @Override
-    protected void onEvent(SseEvent e) {
-        if (!e.data().isEmpty() && !e.isDone()) {
-            JsonWalker.walk(e.data(), reader);
+    protected void onEvent(String name, byte[] data, int offset, int length) {
+        if (length != 0 && !isDone(data, offset, length)) {
+            walker.walkNext(data, offset, length, reader);
         }
     }
 }

@@ -19,10 +19,24 @@ public final class JsonWalker {
     /** Shared, thread-safe; jackson's default read constraints bound nesting depth and token sizes. */
     static final JsonFactory FACTORY = new JsonFactory();
 
-    private JsonWalker() {}
+    // The walk's scratch, kept from one document to the next by a walker that is reused.
+    private String[] paths = new String[16]; // the path of each open container
+    private boolean[] array = new boolean[16];
+
+    /**
+     * A walker whose scratch is reused by every document it walks ({@link #walkNext}): one per
+     * stream of small documents (the events of a streamed answer), so each event costs only the
+     * parser. Not thread-safe.
+     */
+    public JsonWalker() {}
 
     /** Walks the JSON in {@code json[offset, offset+length)}; true when a whole document was read. */
     public static boolean walk(byte[] json, int offset, int length, JsonVisitor visitor) {
+        return new JsonWalker().walkNext(json, offset, length, visitor);
+    }
+
+    /** {@link #walk(byte[], int, int, JsonVisitor)} with this walker's scratch. */
+    public boolean walkNext(byte[] json, int offset, int length, JsonVisitor visitor) {
         if (json == null || visitor == null || offset < 0 || length <= 0 || offset > json.length - length) {
             return false;
         }
@@ -44,26 +58,20 @@ public final class JsonWalker {
             return false;
         }
         try (JsonParser p = FACTORY.createParser(json)) {
-            return walk(p, SourcedParser.over(p, json), visitor);
+            return new JsonWalker().walk(p, SourcedParser.over(p, json), visitor);
         } catch (Exception malformed) {
             return false;
         }
     }
 
     /** {@code view} is {@code p} as visitors see it (it counts strings without decoding them). */
-    private static boolean walk(JsonParser p, JsonParser view, JsonVisitor visitor) throws Exception {
-        StringBuilder path = new StringBuilder(64);
-        int[] base = new int[16]; // path length of each open container
-        boolean[] array = new boolean[16];
+    private boolean walk(JsonParser p, JsonParser view, JsonVisitor visitor) throws Exception {
         int depth = 0;
+        String here = ""; // the path of the value the next token starts
         JsonToken t;
         while ((t = p.nextToken()) != null) {
             if (t == JsonToken.FIELD_NAME) {
-                path.setLength(base[depth - 1]);
-                if (base[depth - 1] > 0) {
-                    path.append('.');
-                }
-                path.append(p.currentName());
+                here = child(paths[depth - 1], p.currentName());
                 continue;
             }
             if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
@@ -74,11 +82,9 @@ public final class JsonWalker {
                 continue;
             }
             if (depth > 0 && array[depth - 1]) {
-                path.setLength(base[depth - 1]);
-                path.append("[]");
+                here = child(paths[depth - 1], ELEMENT);
             }
             if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-                String here = pathOf(path);
                 if (!visitor.enter(here)) {
                     long start = offset(p.currentTokenLocation());
                     p.skipChildren();
@@ -88,16 +94,16 @@ public final class JsonWalker {
                     }
                     continue;
                 }
-                if (depth == base.length) {
-                    base = Arrays.copyOf(base, depth * 2);
+                if (depth == paths.length) {
+                    paths = Arrays.copyOf(paths, depth * 2);
                     array = Arrays.copyOf(array, depth * 2);
                 }
-                base[depth] = path.length();
+                paths[depth] = here;
                 array[depth] = t == JsonToken.START_ARRAY;
                 depth++;
                 continue;
             }
-            visitor.scalar(pathOf(path), view);
+            visitor.scalar(here, view);
             if (depth == 0) {
                 return true;
             }
@@ -105,34 +111,48 @@ public final class JsonWalker {
         return false; // input ended inside the document
     }
 
+    /** Stands for an array's elements in {@link #child}; its own instance, so no field name is ever taken for it. */
+    @SuppressWarnings("StringOperationCanBeSimplified")
+    private static final String ELEMENT = new String("[]");
+
     /**
-     * The path as a String, the same instance as last time when it is one seen before: a stream's
-     * events repeat the same ten or so paths, and making each anew was a good part of what
-     * reading an event allocated. Direct-mapped by content; entries are Strings, so racy writes
-     * publish whole ones. Long paths are not kept.
+     * The path of {@code name} (a field, or {@link #ELEMENT}) inside the container at {@code
+     * parent}: the same instance as last time when seen before. A stream's events repeat the same
+     * ten or so paths; building and hashing each path anew per value was a third of the time of
+     * reading an event. Jackson hands out one instance per field name and these paths come from
+     * here, so the key is compared by identity, and both hashes are the Strings' cached ones.
+     * Direct-mapped; entries are immutable, so racy writes publish whole ones. Long paths are not
+     * kept.
      */
-    private static String pathOf(StringBuilder path) {
-        int n = path.length();
-        if (n > MOST_CACHED_PATH) {
-            return path.toString();
-        }
-        int h = 0;
-        for (int i = 0; i < n; i++) {
-            h = 31 * h + path.charAt(i);
-        }
+    private static String child(String parent, String name) {
+        int h = parent.hashCode() * 31 + name.hashCode();
         int slot = (h ^ (h >>> 16)) & (PATH_SLOTS - 1);
-        String seen = PATHS[slot];
-        if (seen != null && seen.contentEquals(path)) {
-            return seen;
+        PathEntry seen = PATHS[slot];
+        if (seen != null && seen.parent == parent && seen.name == name) {
+            return seen.path;
         }
-        String made = path.toString();
-        PATHS[slot] = made;
+        String made = name == ELEMENT ? parent + "[]" : parent.isEmpty() ? name : parent + "." + name;
+        if (made.length() <= MOST_CACHED_PATH) {
+            PATHS[slot] = new PathEntry(parent, name, made);
+        }
         return made;
+    }
+
+    private static final class PathEntry {
+        final String parent;
+        final String name;
+        final String path;
+
+        PathEntry(String parent, String name, String path) {
+            this.parent = parent;
+            this.name = name;
+            this.path = path;
+        }
     }
 
     private static final int PATH_SLOTS = 256;
     private static final int MOST_CACHED_PATH = 64;
-    private static final String[] PATHS = new String[PATH_SLOTS];
+    private static final PathEntry[] PATHS = new PathEntry[PATH_SLOTS];
 
     private static long offset(JsonLocation location) {
         long bytes = location.getByteOffset();

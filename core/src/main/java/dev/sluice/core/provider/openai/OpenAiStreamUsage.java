@@ -33,6 +33,8 @@ import java.io.IOException;
  */
 final class OpenAiStreamUsage extends SseUsageParser {
 
+    private final JsonWalker walker = new JsonWalker(); // one per stream: its scratch serves every event
+
     private final RequestFacts facts;
     private final TokenEstimator estimator;
     private final long nowEpochMillis;
@@ -57,13 +59,13 @@ final class OpenAiStreamUsage extends SseUsageParser {
     }
 
     @Override
-    protected void onEvent(SseEvent e) {
-        if (e.isDone() || e.data().isEmpty()) {
+    protected void onEvent(String name, byte[] data, int offset, int length) {
+        if (length == 0 || isDone(data, offset, length)) {
             return;
         }
         event.reset();
-        JsonWalker.walk(e.data(), event);
-        String type = event.type != null ? event.type : SseEvent.DEFAULT_NAME.equals(e.name()) ? null : e.name();
+        walker.walkNext(data, offset, length, event);
+        String type = event.type != null ? event.type : SseEvent.DEFAULT_NAME.equals(name) ? null : name;
         if (type != null && type.endsWith(".delta") && !type.contains("audio")) {
             tally.generated(event.deltaCharacters);
         }

@@ -35,8 +35,22 @@ public final class SseEventReader {
     private static final byte[] EVENT = "event".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NEWLINE = {'\n'};
 
+    /**
+     * Receives each complete event as the reader holds it: its data is valid only during the call
+     * (the reader reuses its buffer), which spares a stream of hundreds of events a copy and a
+     * decoded String each.
+     */
+    @FunctionalInterface
+    public interface Listener {
+        /**
+         * @param name the {@code event:} field, or {@link SseEvent#DEFAULT_NAME}
+         * @param data the event's data, UTF-8, multi-line data joined with {@code \n}, in {@code [offset, offset+length)}
+         */
+        void onEvent(String name, byte[] data, int offset, int length);
+    }
+
     private final int maxEventBytes;
-    private final Consumer<SseEvent> listener;
+    private final Listener listener;
 
     private final Bytes line = new Bytes();
     private final Bytes data = new Bytes();
@@ -52,16 +66,37 @@ public final class SseEventReader {
         this(DEFAULT_MAX_EVENT_BYTES, listener);
     }
 
+    /** Hands each event to {@code listener} as bytes, without a copy (see {@link Listener}). */
+    public SseEventReader(Listener listener) {
+        this(DEFAULT_MAX_EVENT_BYTES, listener);
+    }
+
     /**
      * @param maxEventBytes the most bytes one line or one event's data may take; beyond it the event is dropped
      * @param listener receives each complete event, in order
      */
     public SseEventReader(int maxEventBytes, Consumer<SseEvent> listener) {
+        this(maxEventBytes, decoding(listener));
+    }
+
+    /**
+     * @param maxEventBytes the most bytes one line or one event's data may take; beyond it the event is dropped
+     * @param listener receives each complete event, in order, as bytes valid during the call
+     */
+    public SseEventReader(int maxEventBytes, Listener listener) {
         if (maxEventBytes <= 0 || listener == null) {
             throw new IllegalArgumentException("maxEventBytes must be positive and listener non-null");
         }
         this.maxEventBytes = maxEventBytes;
         this.listener = listener;
+    }
+
+    private static Listener decoding(Consumer<SseEvent> listener) {
+        if (listener == null) {
+            return null;
+        }
+        return (name, data, offset, length) ->
+                listener.accept(SseEvent.of(name, new String(data, offset, length, StandardCharsets.UTF_8)));
     }
 
     /** Parses the next chunk of the stream; events completed by it reach the listener before this returns. */
@@ -197,7 +232,11 @@ public final class SseEventReader {
         if (eventDamaged) {
             droppedEvents++;
         } else if (hasData) {
-            listener.accept(SseEvent.of(eventName, new String(data.buf, 0, data.size, StandardCharsets.UTF_8)));
+            listener.onEvent(
+                    eventName == null || eventName.isEmpty() ? SseEvent.DEFAULT_NAME : eventName,
+                    data.buf,
+                    0,
+                    data.size);
         }
         eventName = null;
         hasData = false;

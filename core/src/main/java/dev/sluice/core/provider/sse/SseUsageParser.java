@@ -1,6 +1,8 @@
 package dev.sluice.core.provider.sse;
 
 import dev.sluice.core.provider.UsageParser;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * A usage parser over a server-sent event stream: feeds the bytes to an {@link SseEventReader}
@@ -9,7 +11,7 @@ import dev.sluice.core.provider.UsageParser;
  */
 public abstract class SseUsageParser implements UsageParser {
 
-    private final SseEventReader sse = new SseEventReader(this::onEvent);
+    private final SseEventReader sse = new SseEventReader((SseEventReader.Listener) this::onEvent);
     private boolean broken;
 
     @Override
@@ -36,6 +38,18 @@ public abstract class SseUsageParser implements UsageParser {
         }
     }
 
-    /** One event of the stream. A runtime exception stops the parsing of this stream. */
-    protected abstract void onEvent(SseEvent event);
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * One event of the stream, its data in {@code data[offset, offset+length)} (UTF-8), valid only
+     * during the call: walk it, do not keep it. A runtime exception stops the parsing of this stream.
+     *
+     * @param name the {@code event:} field, or {@link SseEvent#DEFAULT_NAME}
+     */
+    protected abstract void onEvent(String name, byte[] data, int offset, int length);
+
+    /** The OpenAI-style end of stream marker {@code data: [DONE]}. */
+    protected static boolean isDone(byte[] data, int offset, int length) {
+        return Arrays.equals(data, offset, offset + length, DONE, 0, DONE.length);
+    }
 }

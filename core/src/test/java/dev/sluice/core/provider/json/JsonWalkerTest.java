@@ -42,6 +42,23 @@ class JsonWalkerTest {
     }
 
     @Test
+    void aReusedWalkerSeesEachDocumentAsAFreshOneWould() {
+        String deep = "{\"a\":" + "[".repeat(40) + "{\"b\":1}" + "]".repeat(40) + "}";
+        String[] documents = {CHAT, deep, "{\"broken\":[1,", CHAT, "[{\"error\":{\"code\":429}}]", deep, "42"};
+        JsonWalker reused = new JsonWalker();
+        for (String doc : documents) {
+            byte[] bytes = doc.getBytes(StandardCharsets.UTF_8);
+            Map<String, String> fresh = new LinkedHashMap<>();
+            Map<String, String> again = new LinkedHashMap<>();
+            boolean freshComplete = JsonWalker.walk(bytes, 0, bytes.length, (path, p) -> fresh.put(path, p.getText()));
+            boolean againComplete = reused.walkNext(bytes, 0, bytes.length, (path, p) -> again.put(path, p.getText()));
+            assertThat(again).as(doc).isEqualTo(fresh);
+            assertThat(againComplete).as(doc).isEqualTo(freshComplete);
+        }
+        assertThat(scalars(deep)).containsEntry("a" + "[]".repeat(40) + ".b", "1");
+    }
+
+    @Test
     void skippedContainersReportTheirLength() {
         List<Long> lengths = new ArrayList<>();
         boolean complete = JsonWalker.walk(CHAT.getBytes(StandardCharsets.UTF_8), new JsonVisitor() {

@@ -79,6 +79,24 @@ class SseEventReaderTest {
     }
 
     @Test
+    void theByteListenerSeesEachEventInTheReadersBufferWithoutACopy() {
+        byte[] bytes = CHAT_STREAM.getBytes(StandardCharsets.UTF_8);
+        List<SseEvent> events = new ArrayList<>();
+        java.util.Set<byte[]> buffers = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        SseEventReader reader = new SseEventReader((name, data, offset, length) -> {
+            buffers.add(data);
+            events.add(SseEvent.of(name, new String(data, offset, length, StandardCharsets.UTF_8)));
+        });
+        for (int at = 0; at < bytes.length; at += 7) { // lines split across reads
+            reader.feed(bytes, at, Math.min(7, bytes.length - at));
+        }
+        reader.finish();
+
+        assertThat(events).containsExactlyElementsOf(EXPECTED);
+        assertThat(buffers).as("one buffer, the reader's, for every event").hasSize(1);
+    }
+
+    @Test
     void aLastEventWithoutItsBlankLineStillCountsAtFinish() {
         assertThat(read("data: {\"usage\":1}".getBytes(StandardCharsets.UTF_8)))
                 .containsExactly(SseEvent.of(null, "{\"usage\":1}"));
