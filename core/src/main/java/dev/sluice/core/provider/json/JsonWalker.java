@@ -121,18 +121,25 @@ public final class JsonWalker {
      * ten or so paths; building and hashing each path anew per value was a third of the time of
      * reading an event. Jackson hands out one instance per field name and these paths come from
      * here, so the key is compared by identity, and both hashes are the Strings' cached ones.
-     * Direct-mapped; entries are immutable, so racy writes publish whole ones. Long paths are not
-     * kept.
+     * Two-way: an entry goes in either of two neighbouring slots, so the hundred-odd paths of a
+     * request and its answer do not evict each other on every call. Entries are immutable, so racy
+     * writes publish whole ones. Long paths are not kept.
      */
     private static String child(String parent, String name) {
         int h = parent.hashCode() * 31 + name.hashCode();
-        int slot = (h ^ (h >>> 16)) & (PATH_SLOTS - 1);
-        PathEntry seen = PATHS[slot];
-        if (seen != null && seen.parent == parent && seen.name == name) {
-            return seen.path;
+        int slot = (h ^ (h >>> 16)) & (PATH_SLOTS - 2); // even: the pair is slot, slot + 1
+        PathEntry first = PATHS[slot];
+        if (first != null && first.parent == parent && first.name == name) {
+            return first.path;
+        }
+        PathEntry second = PATHS[slot + 1];
+        if (second != null && second.parent == parent && second.name == name) {
+            return second.path;
         }
         String made = name == ELEMENT ? parent + "[]" : parent.isEmpty() ? name : parent + "." + name;
         if (made.length() <= MOST_CACHED_PATH) {
+            // the newer entry takes the first slot, the one it displaces the second
+            PATHS[slot + 1] = first;
             PATHS[slot] = new PathEntry(parent, name, made);
         }
         return made;
@@ -150,7 +157,7 @@ public final class JsonWalker {
         }
     }
 
-    private static final int PATH_SLOTS = 256;
+    private static final int PATH_SLOTS = 1_024;
     private static final int MOST_CACHED_PATH = 64;
     private static final PathEntry[] PATHS = new PathEntry[PATH_SLOTS];
 

@@ -59,6 +59,23 @@ class JsonWalkerTest {
     }
 
     @Test
+    void aDocumentSeenBeforeIsWalkedWithThePathsMadeTheFirstTime() {
+        byte[] chunk = ("{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+                        + "\"delta\":{\"content\":\" hi\"},\"finish_reason\":null}],\"usage\":null}")
+                .getBytes(StandardCharsets.UTF_8);
+        List<String> first = new ArrayList<>();
+        List<String> second = new ArrayList<>();
+        JsonWalker walker = new JsonWalker();
+        walker.walkNext(chunk, 0, chunk.length, (path, p) -> first.add(path));
+        walker.walkNext(chunk, 0, chunk.length, (path, p) -> second.add(path));
+
+        assertThat(first).contains("choices[].delta.content").hasSameSizeAs(second);
+        for (int i = 0; i < first.size(); i++) {
+            assertThat(second.get(i)).as(first.get(i)).isSameAs(first.get(i));
+        }
+    }
+
+    @Test
     void skippedContainersReportTheirLength() {
         List<Long> lengths = new ArrayList<>();
         boolean complete = JsonWalker.walk(CHAT.getBytes(StandardCharsets.UTF_8), new JsonVisitor() {
