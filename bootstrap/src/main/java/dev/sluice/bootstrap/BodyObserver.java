@@ -11,7 +11,11 @@ package dev.sluice.bootstrap;
  */
 public interface BodyObserver {
 
-    /** Bytes the caller is about to receive (or the client has buffered for it). */
+    /**
+     * Bytes the caller is about to receive (or the client has buffered for it). The array is only
+     * lent for the call: a transport may reuse it, or pass the client's own buffer, so an
+     * implementation copies what it keeps and never writes to it.
+     */
     void onBytes(byte[] chunk, int offset, int length);
 
     /** The body was read to its end. */

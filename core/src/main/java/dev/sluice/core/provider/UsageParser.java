@@ -9,7 +9,7 @@ import dev.sluice.core.Usage;
  */
 public interface UsageParser {
 
-    /** More body bytes, in order. */
+    /** More body bytes, in order; lent for the call only (copy what is kept). */
     void accept(byte[] chunk, int offset, int length);
 
     /** The body ended (completely or not); flush any partial event or document. */

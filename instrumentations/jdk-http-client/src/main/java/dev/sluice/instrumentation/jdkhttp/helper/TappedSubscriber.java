@@ -11,7 +11,8 @@ import java.util.stream.BaseStream;
 
 /**
  * The application's own {@code BodySubscriber} for a 2xx body, tapped so the governor sees every
- * byte (copied out of a duplicate: the application's buffers are never consumed), the end, a
+ * byte (lent from the buffer's array, or copied out of a duplicate into one reused array: the
+ * application's buffers are never consumed), the end, a
  * failure, and a close where the body type makes one observable (the JDK's InputStream, streams).
  */
 final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
@@ -20,6 +21,8 @@ final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
 
     private final HttpResponse.BodySubscriber<Object> delegate;
     private final BodyObserver observer;
+    /** Where a direct or read-only buffer is copied for the observer; onNext calls never overlap. */
+    private byte[] scratch = new byte[0];
 
     TappedSubscriber(HttpResponse.BodySubscriber<Object> delegate, BodyObserver observer) {
         this.delegate = delegate;
@@ -51,12 +54,18 @@ final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
     public void onNext(List<ByteBuffer> items) {
         try {
             for (ByteBuffer item : items) {
-                ByteBuffer view = item.duplicate();
-                int length = view.remaining();
-                if (length > 0) {
-                    byte[] chunk = new byte[length];
-                    view.get(chunk);
-                    observer.onBytes(chunk, 0, length);
+                int length = item.remaining();
+                if (length == 0) {
+                    continue;
+                }
+                if (item.hasArray()) { // lent as it lies: the observer only reads it, during the call
+                    observer.onBytes(item.array(), item.arrayOffset() + item.position(), length);
+                } else {
+                    if (scratch.length < length) {
+                        scratch = new byte[Math.max(length, scratch.length * 2)];
+                    }
+                    item.duplicate().get(scratch, 0, length);
+                    observer.onBytes(scratch, 0, length);
                 }
             }
         } catch (Throwable ignored) {

@@ -27,6 +27,9 @@ final class ObservedSource extends ForwardingSource {
     /** Null when no cleaner could be had: then only a close reports. */
     private final Cleaner.Cleanable whenDropped;
 
+    /** Reused by every read: the observer copies what it keeps, and reads of one source never overlap. */
+    private final ChunkCopy copy = new ChunkCopy();
+
     ObservedSource(Source delegate, BodyObserver observer) {
         super(delegate);
         this.observer = observer;
@@ -50,26 +53,29 @@ final class ObservedSource extends ForwardingSource {
                 safely(observer::onEnd);
             }
         } else if (read > 0) {
-            ChunkCopy copy = new ChunkCopy((int) read);
+            copy.reset((int) read);
             sink.copyTo(copy, sink.size() - read, read);
-            byte[] chunk = copy.bytes;
-            safely(() -> observer.onBytes(chunk, 0, chunk.length));
+            safely(() -> observer.onBytes(copy.bytes, 0, copy.size));
         }
         return read;
     }
 
     /**
-     * Takes a copy of what was just read straight into an array of its size. A stream, not
+     * Takes a copy of what was just read straight into an array. A stream, not
      * {@code Buffer.copyTo(Buffer)}, which would share okio's segments with the application's
      * buffer; not a {@code ByteArrayOutputStream}, whose {@code toByteArray()} copied every read a
      * second time.
      */
     private static final class ChunkCopy extends OutputStream {
-        final byte[] bytes;
-        private int size;
+        byte[] bytes = new byte[0];
+        int size;
 
-        ChunkCopy(int capacity) {
-            bytes = new byte[capacity];
+        /** Empty, with room for {@code capacity} bytes. */
+        void reset(int capacity) {
+            if (bytes.length < capacity) {
+                bytes = new byte[Math.max(capacity, bytes.length * 2)];
+            }
+            size = 0;
         }
 
         @Override
