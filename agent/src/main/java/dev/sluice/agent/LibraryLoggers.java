@@ -57,7 +57,16 @@ public final class LibraryLoggers implements ClassFileTransformer {
             return null;
         }
         try {
-            return rewrite(classfileBuffer);
+            long started = System.nanoTime();
+            byte[] rewritten = rewrite(classfileBuffer);
+            if (AgentLog.isDebug()) {
+                AgentLog.get()
+                        .debug(
+                                "kept {} off java.util.logging in {} us",
+                                className,
+                                (System.nanoTime() - started) / 1000);
+            }
+            return rewritten;
         } catch (Throwable failure) {
             // left as it is: the library still works, it just logs through the JDK
             AgentLog.get().warn("could not keep {} off java.util.logging", className, failure);
@@ -65,7 +74,11 @@ public final class LibraryLoggers implements ClassFileTransformer {
         }
     }
 
-    /** The class with every {@code System.getLogger(String)} call sent to {@link AgentSystemLogger#named}. */
+    /**
+     * The class with every {@code System.getLogger(String)} call of its static initialiser (where
+     * Caffeine takes its loggers; {@code HostLogManagerIT} checks there are no others) sent to
+     * {@link AgentSystemLogger#named}.
+     */
     static byte[] rewrite(byte[] classFile) {
         ClassReader reader = new ClassReader(classFile);
         // same operand stack before and after each rewritten call: the frames are copied as they are
@@ -75,8 +88,11 @@ public final class LibraryLoggers implements ClassFileTransformer {
                     @Override
                     public MethodVisitor visitMethod(
                             int access, String name, String descriptor, String signature, String[] exceptions) {
-                        return new MethodVisitor(
-                                Opcodes.ASM9, super.visitMethod(access, name, descriptor, signature, exceptions)) {
+                        MethodVisitor writer = super.visitMethod(access, name, descriptor, signature, exceptions);
+                        if (!name.equals("<clinit>")) {
+                            return writer; // copied as it is, without being parsed
+                        }
+                        return new MethodVisitor(Opcodes.ASM9, writer) {
                             @Override
                             public void visitMethodInsn(
                                     int opcode, String owner, String method, String desc, boolean isInterface) {

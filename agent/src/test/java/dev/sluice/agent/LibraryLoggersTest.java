@@ -8,10 +8,12 @@ import org.junit.jupiter.api.Test;
 
 class LibraryLoggersTest {
 
-    /** Stands for a Caffeine class: takes its logger from the JDK. */
+    /** Stands for a Caffeine class: takes its logger from the JDK as it initialises. */
     public static final class TakesASystemLogger {
+        static final System.Logger LOGGER = System.getLogger("com.example.Cache");
+
         public static System.Logger logger() {
-            return System.getLogger("com.example.Cache");
+            return LOGGER;
         }
     }
 

@@ -56,6 +56,7 @@ class HostLogManagerIT {
     void onlyKnownLibraryClassesCallTheJdksLoggers() throws Exception {
         Set<String> systemLoggers = new TreeSet<>();
         Set<String> julUsers = new TreeSet<>();
+        boolean[] outsideStaticInit = {false};
         try (JarFile jar = new JarFile(ForkedJvm.AGENT_JAR.toFile())) {
             for (JarEntry entry : Collections.list(jar.entries())) {
                 if (!entry.getName().endsWith(".class") || entry.getName().startsWith("META-INF/")) {
@@ -74,6 +75,7 @@ class HostLogManagerIT {
                                                 int opcode, String owner, String method, String d, boolean itf) {
                                             if (owner.equals("java/lang/System") && method.equals("getLogger")) {
                                                 systemLoggers.add(reader.getClassName());
+                                                outsideStaticInit[0] |= !name.equals("<clinit>");
                                             }
                                             if (owner.startsWith("java/util/logging/")) {
                                                 julUsers.add(reader.getClassName());
@@ -89,6 +91,9 @@ class HostLogManagerIT {
         assertThat(systemLoggers)
                 .as("System.getLogger callers, all rewritten as they load")
                 .containsExactlyInAnyOrderElementsOf(LibraryLoggers.CALLERS);
+        assertThat(outsideStaticInit[0])
+                .as("a System.getLogger call outside a static initialiser, which is all that is rewritten")
+                .isFalse();
         assertThat(julUsers).containsExactly("dev/sluice/shaded/snakeyaml/internal/Logger");
     }
 }
