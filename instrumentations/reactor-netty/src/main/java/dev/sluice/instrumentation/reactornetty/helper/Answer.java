@@ -110,16 +110,28 @@ final class Answer {
                     Mono.fromSupplier(() -> Unpooled.wrappedBuffer(all)), ByteBufAllocator.DEFAULT);
         }
         BodyObserver o = observer;
+        // the observer only reads what it is lent, during the call, and a body's chunks come one at a time
+        byte[][] scratch = {new byte[0]};
         Flux<ByteBuf> observed = live.inbound()
                 .receive()
                 .doOnSubscribe(s -> bodyTaken.set(true))
                 .doOnNext(buf -> {
                     int n = buf.readableBytes();
-                    if (n > 0) {
-                        byte[] copy = new byte[n];
-                        buf.getBytes(buf.readerIndex(), copy);
-                        safely(() -> o.onBytes(copy, 0, n));
+                    if (n == 0) {
+                        return;
                     }
+                    if (buf.hasArray()) {
+                        byte[] array = buf.array();
+                        int at = buf.arrayOffset() + buf.readerIndex();
+                        safely(() -> o.onBytes(array, at, n));
+                        return;
+                    }
+                    if (scratch[0].length < n) {
+                        scratch[0] = new byte[Math.max(n, scratch[0].length * 2)];
+                    }
+                    byte[] copy = scratch[0];
+                    buf.getBytes(buf.readerIndex(), copy, 0, n);
+                    safely(() -> o.onBytes(copy, 0, n));
                 })
                 .doOnComplete(() -> safely(o::onEnd))
                 .doOnError(e -> safely(() -> o.onFailure(e)))
