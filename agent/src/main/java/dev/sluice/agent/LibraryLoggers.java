@@ -28,7 +28,7 @@ public final class LibraryLoggers implements ClassFileTransformer {
     static final String SHADED_CAFFEINE = "dev/sluice/shaded/caffeine/";
 
     /**
-     * The shaded Caffeine classes that call {@code System.getLogger}: {@code HostLogManagerIT}
+     * The shaded Caffeine classes that call {@code System.getLogger}: {@code HostGlobalsIT}
      * checks this is exactly the jar's list, so a Caffeine upgrade that adds one fails the build.
      */
     public static final Set<String> CALLERS = Set.of(
@@ -76,7 +76,7 @@ public final class LibraryLoggers implements ClassFileTransformer {
 
     /**
      * The class with every {@code System.getLogger(String)} call of its static initialiser (where
-     * Caffeine takes its loggers; {@code HostLogManagerIT} checks there are no others) sent to
+     * Caffeine takes its loggers; {@code HostGlobalsIT} checks there are no others) sent to
      * {@link AgentSystemLogger#named}.
      */
     static byte[] rewrite(byte[] classFile) {

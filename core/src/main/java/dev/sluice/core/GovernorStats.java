@@ -1,7 +1,6 @@
 package dev.sluice.core;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.core.telemetry.DecisionLog;
 import dev.sluice.core.telemetry.TenantCounters;
 import dev.sluice.core.telemetry.WaitHistogram;
@@ -30,7 +29,7 @@ public final class GovernorStats {
     private final Map<String, ClassCounters> byClass = new ConcurrentHashMap<>();
     /** Bounded: tenants may be as many as API keys; the least recently seen go first. */
     private final Cache<String, TenantCounters> byTenant =
-            Caffeine.newBuilder().maximumSize(10_000).build();
+            Caches.builder().maximumSize(10_000).build();
 
     private final DecisionLog decisions = new DecisionLog(1_024);
 

@@ -1,7 +1,6 @@
 package dev.sluice.core;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
@@ -54,21 +53,18 @@ final class Routes {
         this.store = store;
         this.stats = stats;
         this.coldStartWaitNanos = coldStartWaitNanos;
-        this.routes = Caffeine.newBuilder()
+        this.routes = Caches.builder()
                 .ticker(clock::nanoTime)
-                .executor(Runnable::run)
                 .maximumSize(100_000)
                 .expireAfterWrite(ROUTE_TTL)
                 .build();
-        this.organizationOfKey = Caffeine.newBuilder()
+        this.organizationOfKey = Caches.builder()
                 .ticker(clock::nanoTime)
-                .executor(Runnable::run)
                 .maximumSize(100_000)
                 .expireAfterAccess(Duration.ofHours(1))
                 .build();
-        this.scopes = Caffeine.newBuilder()
+        this.scopes = Caches.builder()
                 .ticker(clock::nanoTime)
-                .executor(Runnable::run)
                 .maximumSize(100_000)
                 .expireAfterAccess(Duration.ofHours(1))
                 .removalListener((String k, ProviderScope s, RemovalCause c) -> {

@@ -1,7 +1,7 @@
 package dev.sluice.core.estimate;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.core.Caches;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import java.util.Arrays;
@@ -30,9 +30,9 @@ public final class Estimator implements TokenEstimator {
     private final double correctionMin;
     private final double correctionMax;
     private final Cache<String, Correction> corrections =
-            Caffeine.newBuilder().maximumSize(10_000).build();
+            Caches.builder().maximumSize(10_000).build();
     private final Cache<String, OutputHistory> outputs =
-            Caffeine.newBuilder().maximumSize(10_000).build();
+            Caches.builder().maximumSize(10_000).build();
 
     public Estimator(
             double charsPerToken,

@@ -1,7 +1,6 @@
 package dev.sluice.core.exchange;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Governance;
 import dev.sluice.bootstrap.HttpTransport;
@@ -9,6 +8,7 @@ import dev.sluice.bootstrap.RetryLayers;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.Admission;
+import dev.sluice.core.Caches;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
@@ -96,7 +96,7 @@ public final class ExchangeGovernance implements Governance {
         this.failSafe = new FailSafe(this, b.failMode);
         this.preparation = new CallPreparation(this);
         this.pricing = new Pricing(b.prices);
-        this.budgets = Caffeine.newBuilder()
+        this.budgets = Caches.builder()
                 .maximumSize(100_000)
                 .expireAfterAccess(Duration.ofMinutes(10))
                 .build();

@@ -1,7 +1,7 @@
 package dev.sluice.core.identity;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.sluice.core.Caches;
 import dev.sluice.core.provider.Headers;
 import java.lang.reflect.Method;
 import java.util.Optional;
@@ -138,7 +138,7 @@ public abstract class IdentitySource {
      */
     private static final class MdcSource extends IdentitySource {
         private static final Cache<ClassLoader, Optional<Method>> MDC_GET =
-                Caffeine.newBuilder().weakKeys().maximumSize(1_000).build();
+                Caches.builder().weakKeys().maximumSize(1_000).build();
         private final String key;
 
         MdcSource(String key) {

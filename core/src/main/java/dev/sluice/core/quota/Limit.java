@@ -1,11 +1,11 @@
 package dev.sluice.core.quota;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.sluice.config.Algorithm;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.ScopeLevel;
+import dev.sluice.core.Caches;
 import dev.sluice.core.CallContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,9 +75,8 @@ public final class Limit {
             // it was settled or reaped, so evicting it is indistinguishable from keeping it.
             Duration retention =
                     Duration.ofNanos(2 * windowNanos).plus(leaseTimeout).plusMinutes(1);
-            this.perValue = Caffeine.newBuilder()
+            this.perValue = Caches.builder()
                     .ticker(nanoTicker::getAsLong)
-                    .executor(Runnable::run)
                     .maximumSize(MAX_BUCKETS_PER_LIMIT)
                     .expireAfterAccess(retention)
                     .removalListener((String key, Bucket bucket, RemovalCause cause) -> {

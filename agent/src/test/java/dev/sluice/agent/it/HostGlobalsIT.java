@@ -3,7 +3,7 @@ package dev.sluice.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.agent.LibraryLoggers;
-import dev.sluice.testapp.LogManagerApp;
+import dev.sluice.testapp.HostGlobalsApp;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,17 +21,19 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * {@code java.util.logging} is the host's: an application that picks its log manager in {@code
- * main} (JBoss Modules, hence WildFly, does) gets it, even after the agent built its governor,
- * read a YAML config and registered its MBeans. The agent's shaded Caffeine used to initialise the
- * JDK's log manager on {@code sluice-start} through {@code System.getLogger}.
+ * What a JVM lets be configured once is the host's: an application that picks its {@code
+ * java.util.logging} log manager in {@code main} (JBoss Modules, hence WildFly, does) or sizes the
+ * common {@code ForkJoinPool} there gets what it asked for, even after the agent built its
+ * governor and read a YAML config. The agent's shaded Caffeine used to initialise both on {@code
+ * sluice-start}: the log manager through {@code System.getLogger}, the common pool as its default
+ * executor.
  */
-class HostLogManagerIT {
+class HostGlobalsIT {
 
     @ParameterizedTest
     @EnumSource(ForkedJvm.Jdk.class)
-    void anApplicationChoosesItsLogManagerAfterTheAgentStarted(ForkedJvm.Jdk jdk) throws Exception {
-        Path config = Files.createTempFile("sluice-logmanager", ".yaml");
+    void anApplicationSetsUpItsLogManagerAndCommonPoolAfterTheAgentStarted(ForkedJvm.Jdk jdk) throws Exception {
+        Path config = Files.createTempFile("sluice-host-globals", ".yaml");
         Files.writeString(config, "jmx:\n  enabled: true\nproviders:\n  - name: openai\n    kind: openai\n");
         ForkedJvm.Result r = ForkedJvm.run(java.util.Arrays.asList(
                         jdk.java(),
@@ -40,10 +42,16 @@ class HostLogManagerIT {
                         "-javaagent:" + ForkedJvm.AGENT_JAR,
                         "-cp",
                         ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
-                        LogManagerApp.class.getName()))
+                        HostGlobalsApp.class.getName()))
                 .assertOk();
         assertThat(r.get("agent")).startsWith("running");
-        assertThat(r.get("logManager")).isEqualTo(LogManagerApp.OwnLogManager.class.getName());
+        assertThat(r.get("logManager")).isEqualTo(HostGlobalsApp.OwnLogManager.class.getName());
+        if (jdk == ForkedJvm.Jdk.JDK17) {
+            // On JDK 25 initialising BigDecimal creates the common pool (BigInteger's parallel
+            // multiply, from BigDecimal's own static initialiser), and Sluice's config and prices
+            // use BigDecimal, as most applications' libraries do: a README limitation.
+            assertThat(r.get("commonPoolParallelism")).isEqualTo(String.valueOf(HostGlobalsApp.PARALLELISM));
+        }
     }
 
     /**
