@@ -33,8 +33,19 @@ class HostGlobalsIT {
     @ParameterizedTest
     @EnumSource(ForkedJvm.Jdk.class)
     void anApplicationSetsUpItsLogManagerAndCommonPoolAfterTheAgentStarted(ForkedJvm.Jdk jdk) throws Exception {
+        checkHostGlobals(jdk, "jmx:\n  enabled: true\nproviders:\n  - name: openai\n    kind: openai\n");
+    }
+
+    /** The same with a fleet store (unreachable here: it falls back), whose JMX view used to register itself at once. */
+    @ParameterizedTest
+    @EnumSource(ForkedJvm.Jdk.class)
+    void aFleetStoreLeavesThemToTheApplicationToo(ForkedJvm.Jdk jdk) throws Exception {
+        checkHostGlobals(jdk, "store: redis://127.0.0.1:1\n");
+    }
+
+    private static void checkHostGlobals(ForkedJvm.Jdk jdk, String yaml) throws Exception {
         Path config = Files.createTempFile("sluice-host-globals", ".yaml");
-        Files.writeString(config, "jmx:\n  enabled: true\nproviders:\n  - name: openai\n    kind: openai\n");
+        Files.writeString(config, yaml);
         ForkedJvm.Result r = ForkedJvm.run(java.util.Arrays.asList(
                         jdk.java(),
                         "-Djava.io.tmpdir=" + Files.createTempDirectory("sluice-forked-"),

@@ -141,6 +141,9 @@ public final class SluiceMBeans implements AutoCloseable {
 
     private synchronized void registerFixed() throws JMException {
         add(governorName(), governorBean, GovernorMXBean.class);
+        if (governor().store().sharesAny()) {
+            add(name("Store", null), new StoreBean(governor().store()), StoreMXBean.class);
+        }
         for (Limit l : governor().limits()) {
             add(unique("Limit", l.id()), LimitBean.configured(this, l), LimitMXBean.class);
         }

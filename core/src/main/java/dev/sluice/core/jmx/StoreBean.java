@@ -4,9 +4,10 @@ import dev.sluice.core.store.QuotaStore;
 
 /**
  * {@code dev.sluice:type=Store}: what a shared store is doing, read from its
- * {@linkplain QuotaStore#status() status} at each access. The store registers it itself when it
- * starts (there is one per JVM, whoever built the governor), so it is public, unlike the beans
- * {@link SluiceMBeans} registers.
+ * {@linkplain QuotaStore#status() status} at each access. Registered by {@link SluiceMBeans} with
+ * the other beans when the governor's store is shared (it used to register itself as the store
+ * started, on the agent's start thread: that created the platform MBean server, and with it the
+ * host's {@code java.util.logging}, before the application's {@code main} could set them up).
  */
 public final class StoreBean implements StoreMXBean {
 

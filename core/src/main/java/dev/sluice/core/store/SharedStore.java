@@ -1,14 +1,11 @@
 package dev.sluice.core.store;
 
-import dev.sluice.core.jmx.StoreBean;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
-import java.lang.management.ManagementFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.management.ObjectName;
 
 /**
  * A store whose shared buckets live in a {@link FleetBackend}: it places {@link SharedBucket}s for
@@ -27,7 +24,8 @@ import javax.management.ObjectName;
  *       switch back when it answers a probe.
  * </ul>
  *
- * <p>It also registers {@code dev.sluice:type=Store} ({@link StoreBean}) when it starts.
+ * <p>Its JMX view, {@code dev.sluice:type=Store} ({@link dev.sluice.core.jmx.StoreBean}), is registered with the other
+ * beans ({@code SluiceMBeans}), when and if they are.
  */
 final class SharedStore implements QuotaStore {
 
@@ -66,7 +64,6 @@ final class SharedStore implements QuotaStore {
     private final SyncProtocol protocol;
 
     private volatile Host host;
-    private ObjectName mbeanName;
 
     SharedStore(FleetBackend backend, int instances, double leaseChunk, Timing timing) {
         this.backend = backend;
@@ -155,7 +152,6 @@ final class SharedStore implements QuotaStore {
         }
         this.host = governor;
         thread.start(governor, protocol);
-        registerMBean();
     }
 
     @Override
@@ -175,18 +171,6 @@ final class SharedStore implements QuotaStore {
                 thread.lastError());
     }
 
-    private void registerMBean() {
-        try {
-            ObjectName name = new ObjectName("dev.sluice:type=Store");
-            if (!ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
-                ManagementFactory.getPlatformMBeanServer().registerMBean(new StoreBean(this), name);
-                mbeanName = name;
-            }
-        } catch (Exception | LinkageError ignored) {
-            // JMX is a view: a store without it still works
-        }
-    }
-
     @Override
     public void close() {
         if (!thread.stop()) {
@@ -201,13 +185,6 @@ final class SharedStore implements QuotaStore {
                 }
             } catch (Throwable ignored) {
                 // best effort: unused leases lapse with time, holdings with the heartbeat
-            }
-        }
-        if (mbeanName != null) {
-            try {
-                ManagementFactory.getPlatformMBeanServer().unregisterMBean(mbeanName);
-            } catch (Exception ignored) {
-                // already gone
             }
         }
         backend.close();

@@ -60,6 +60,22 @@ class SluiceMBeansTest {
     }
 
     @Test
+    void registersTheStoreWithTheOtherBeansOnlyWhenItIsShared() throws Exception {
+        ObjectName store = new ObjectName("dev.sluice:type=Store");
+        assertThat(jmx.server.isRegistered(store)).as("a local store").isFalse();
+        JmxFixture fleet = new JmxFixture("store: redis://127.0.0.1:1\n");
+        try {
+            assertThat(fleet.server.isRegistered(store)).isTrue();
+            assertThat((String) fleet.server.getAttribute(store, "Store")).contains("127.0.0.1:1");
+        } finally {
+            fleet.close();
+        }
+        assertThat(fleet.server.isRegistered(store))
+                .as("unregistered with the others")
+                .isFalse();
+    }
+
+    @Test
     void everyAttributeHasAnOpenTypeAndADescriptionSoConsolesRenderIt() throws Exception {
         for (ObjectName name : jmx.server.queryNames(new ObjectName("dev.sluice:*"), null)) {
             MBeanInfo info = jmx.server.getMBeanInfo(name);
