@@ -7,7 +7,6 @@ import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
-import dev.sluice.core.provider.json.JsonWalker;
 import dev.sluice.core.provider.sse.SseUsageParser;
 import java.io.IOException;
 
@@ -21,8 +20,6 @@ import java.io.IOException;
  * what was counted.
  */
 final class AnthropicStreamUsage extends SseUsageParser {
-
-    private final JsonWalker walker = new JsonWalker(); // one per stream: its scratch serves every event
 
     private final RequestFacts facts;
     private final TokenEstimator estimator;
@@ -54,7 +51,7 @@ final class AnthropicStreamUsage extends SseUsageParser {
             return;
         }
         event.reset();
-        walker.walkNext(data, offset, length, event);
+        walk(data, offset, length, event);
         String type = event.type != null ? event.type : name;
         if ("message_delta".equals(type) && event.sawUsage) {
             sawFinalUsage = true;

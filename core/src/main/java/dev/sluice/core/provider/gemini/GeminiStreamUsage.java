@@ -4,7 +4,6 @@ import dev.sluice.core.Usage;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.json.JsonWalker;
 import dev.sluice.core.provider.sse.SseUsageParser;
 
 /**
@@ -15,8 +14,6 @@ import dev.sluice.core.provider.sse.SseUsageParser;
  * {@code error} is a mid-stream failure. Never throws.
  */
 final class GeminiStreamUsage extends SseUsageParser {
-
-    private final JsonWalker walker = new JsonWalker(); // one per stream: its scratch serves every event
 
     private final RequestFacts facts;
     private final TokenEstimator estimator;
@@ -43,7 +40,7 @@ final class GeminiStreamUsage extends SseUsageParser {
     @Override
     protected void onEvent(String name, byte[] data, int offset, int length) {
         if (length != 0 && !isDone(data, offset, length)) {
-            walker.walkNext(data, offset, length, reader);
+            walk(data, offset, length, reader);
         }
     }
 }

@@ -52,7 +52,7 @@ public final class JsonWalker {
         return json != null && walk(json, 0, json.length, visitor);
     }
 
-    /** Walks JSON text, e.g. the data of an SSE event. */
+    /** Walks JSON text. */
     public static boolean walk(String json, JsonVisitor visitor) {
         if (json == null || json.isEmpty() || visitor == null) {
             return false;

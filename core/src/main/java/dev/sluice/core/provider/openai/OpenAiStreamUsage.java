@@ -8,8 +8,7 @@ import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
-import dev.sluice.core.provider.json.JsonWalker;
-import dev.sluice.core.provider.sse.SseEvent;
+import dev.sluice.core.provider.sse.SseEventReader;
 import dev.sluice.core.provider.sse.SseUsageParser;
 import java.io.IOException;
 
@@ -32,8 +31,6 @@ import java.io.IOException;
  * output. Never throws; a fault inside stops parsing and keeps what was counted.
  */
 final class OpenAiStreamUsage extends SseUsageParser {
-
-    private final JsonWalker walker = new JsonWalker(); // one per stream: its scratch serves every event
 
     private final RequestFacts facts;
     private final TokenEstimator estimator;
@@ -64,8 +61,8 @@ final class OpenAiStreamUsage extends SseUsageParser {
             return;
         }
         event.reset();
-        walker.walkNext(data, offset, length, event);
-        String type = event.type != null ? event.type : SseEvent.DEFAULT_NAME.equals(name) ? null : name;
+        walk(data, offset, length, event);
+        String type = event.type != null ? event.type : SseEventReader.DEFAULT_NAME.equals(name) ? null : name;
         if (type != null && type.endsWith(".delta") && !type.contains("audio")) {
             tally.generated(event.deltaCharacters);
         }

@@ -2,7 +2,6 @@ package dev.sluice.core.provider.sse;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.function.Consumer;
 
 /**
  * An incremental parser of a {@code text/event-stream} body, fed byte chunks exactly as they come
@@ -25,6 +24,9 @@ import java.util.function.Consumer;
  */
 public final class SseEventReader {
 
+    /** The name of an event that carried no {@code event:} field. */
+    public static final String DEFAULT_NAME = "message";
+
     /** Default cap on one event: large enough for a Responses API {@code response.completed} that repeats the whole output. */
     public static final int DEFAULT_MAX_EVENT_BYTES = 4 << 20;
 
@@ -43,7 +45,7 @@ public final class SseEventReader {
     @FunctionalInterface
     public interface Listener {
         /**
-         * @param name the {@code event:} field, or {@link SseEvent#DEFAULT_NAME}
+         * @param name the {@code event:} field, or {@link #DEFAULT_NAME}
          * @param data the event's data, UTF-8, multi-line data joined with {@code \n}, in {@code [offset, offset+length)}
          */
         void onEvent(String name, byte[] data, int offset, int length);
@@ -62,21 +64,9 @@ public final class SseEventReader {
     private boolean eventDamaged;
     private long droppedEvents;
 
-    public SseEventReader(Consumer<SseEvent> listener) {
-        this(DEFAULT_MAX_EVENT_BYTES, listener);
-    }
-
     /** Hands each event to {@code listener} as bytes, without a copy (see {@link Listener}). */
     public SseEventReader(Listener listener) {
         this(DEFAULT_MAX_EVENT_BYTES, listener);
-    }
-
-    /**
-     * @param maxEventBytes the most bytes one line or one event's data may take; beyond it the event is dropped
-     * @param listener receives each complete event, in order
-     */
-    public SseEventReader(int maxEventBytes, Consumer<SseEvent> listener) {
-        this(maxEventBytes, decoding(listener));
     }
 
     /**
@@ -89,14 +79,6 @@ public final class SseEventReader {
         }
         this.maxEventBytes = maxEventBytes;
         this.listener = listener;
-    }
-
-    private static Listener decoding(Consumer<SseEvent> listener) {
-        if (listener == null) {
-            return null;
-        }
-        return (name, data, offset, length) ->
-                listener.accept(SseEvent.of(name, new String(data, offset, length, StandardCharsets.UTF_8)));
     }
 
     /** Parses the next chunk of the stream; events completed by it reach the listener before this returns. */
@@ -233,10 +215,7 @@ public final class SseEventReader {
             droppedEvents++;
         } else if (hasData) {
             listener.onEvent(
-                    eventName == null || eventName.isEmpty() ? SseEvent.DEFAULT_NAME : eventName,
-                    data.buf,
-                    0,
-                    data.size);
+                    eventName == null || eventName.isEmpty() ? DEFAULT_NAME : eventName, data.buf, 0, data.size);
         }
         eventName = null;
         hasData = false;

@@ -1,6 +1,8 @@
 package dev.sluice.core.provider.sse;
 
 import dev.sluice.core.provider.UsageParser;
+import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.JsonWalker;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -11,7 +13,10 @@ import java.util.Arrays;
  */
 public abstract class SseUsageParser implements UsageParser {
 
-    private final SseEventReader sse = new SseEventReader((SseEventReader.Listener) this::onEvent);
+    private final SseEventReader sse = new SseEventReader(this::onEvent);
+    /** One per stream: its scratch serves every event. */
+    private final JsonWalker walker = new JsonWalker();
+
     private boolean broken;
 
     @Override
@@ -44,9 +49,14 @@ public abstract class SseUsageParser implements UsageParser {
      * One event of the stream, its data in {@code data[offset, offset+length)} (UTF-8), valid only
      * during the call: walk it, do not keep it. A runtime exception stops the parsing of this stream.
      *
-     * @param name the {@code event:} field, or {@link SseEvent#DEFAULT_NAME}
+     * @param name the {@code event:} field, or {@link SseEventReader#DEFAULT_NAME}
      */
     protected abstract void onEvent(String name, byte[] data, int offset, int length);
+
+    /** Walks an event's JSON data (see {@link JsonWalker#walkNext}); false when it was not a whole document. */
+    protected final boolean walk(byte[] data, int offset, int length, JsonVisitor visitor) {
+        return walker.walkNext(data, offset, length, visitor);
+    }
 
     /** The OpenAI-style end of stream marker {@code data: [DONE]}. */
     protected static boolean isDone(byte[] data, int offset, int length) {

@@ -30,7 +30,7 @@ class SseEventReaderTest {
 
     static List<SseEvent> read(byte[] bytes, int... cuts) {
         List<SseEvent> events = new ArrayList<>();
-        SseEventReader reader = new SseEventReader(events::add);
+        SseEventReader reader = new SseEventReader(SseEvent.into(events));
         int from = 0;
         for (int cut : cuts) {
             reader.feed(bytes, from, cut - from);
@@ -61,7 +61,7 @@ class SseEventReaderTest {
     void byteByByteAndRandomSplitsGiveTheSameEvents() {
         byte[] bytes = CHAT_STREAM.getBytes(StandardCharsets.UTF_8);
         List<SseEvent> events = new ArrayList<>();
-        SseEventReader reader = new SseEventReader(events::add);
+        SseEventReader reader = new SseEventReader(SseEvent.into(events));
         for (int i = 0; i < bytes.length; i++) {
             reader.feed(bytes, i, 1);
         }
@@ -116,7 +116,7 @@ class SseEventReaderTest {
     @Test
     void aPathologicalLineIsDroppedWithItsEventAndParsingResumes() {
         List<SseEvent> events = new ArrayList<>();
-        SseEventReader reader = new SseEventReader(1024, events::add);
+        SseEventReader reader = new SseEventReader(1024, SseEvent.into(events));
         reader.feed("data: before\n\nevent: big\ndata: ".getBytes(StandardCharsets.UTF_8));
         byte[] junk = new byte[10_000];
         java.util.Arrays.fill(junk, (byte) 'x');
@@ -132,7 +132,7 @@ class SseEventReaderTest {
     @Test
     void tooMuchDataAcrossManyShortLinesIsDroppedToo() {
         List<SseEvent> events = new ArrayList<>();
-        SseEventReader reader = new SseEventReader(100, events::add);
+        SseEventReader reader = new SseEventReader(100, SseEvent.into(events));
         for (int i = 0; i < 50; i++) {
             reader.feed("data: 0123456789\n".getBytes(StandardCharsets.UTF_8));
         }
@@ -144,7 +144,7 @@ class SseEventReaderTest {
     @Test
     void garbageNeverThrows() {
         List<SseEvent> events = new ArrayList<>();
-        SseEventReader reader = new SseEventReader(64, events::add);
+        SseEventReader reader = new SseEventReader(64, SseEvent.into(events));
         Random random = new Random(7);
         for (int i = 0; i < 2000; i++) {
             byte[] chunk = new byte[random.nextInt(100)];

@@ -1,10 +1,15 @@
 package dev.sluice.core.provider.sse;
 
-/** One server-sent event: its name ({@code event:} field, "message" by default) and its data lines joined by newlines. Immutable. */
+/**
+ * One server-sent event, decoded, as the tests compare them: its name ({@code event:} field,
+ * {@link SseEventReader#DEFAULT_NAME} by default) and its data lines joined by newlines. Immutable.
+ * The reader itself lends each event's bytes ({@link SseEventReader.Listener}); {@link #into}
+ * decodes them.
+ */
 public final class SseEvent {
 
     /** The name of an event that carried no {@code event:} field. */
-    public static final String DEFAULT_NAME = "message";
+    public static final String DEFAULT_NAME = SseEventReader.DEFAULT_NAME;
 
     private final String name;
     private final String data;
@@ -12,6 +17,12 @@ public final class SseEvent {
     private SseEvent(String name, String data) {
         this.name = name;
         this.data = data;
+    }
+
+    /** A listener that decodes each event the reader lends and adds it to {@code events}. */
+    public static SseEventReader.Listener into(java.util.List<SseEvent> events) {
+        return (name, data, offset, length) ->
+                events.add(of(name, new String(data, offset, length, java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     public static SseEvent of(String name, String data) {
