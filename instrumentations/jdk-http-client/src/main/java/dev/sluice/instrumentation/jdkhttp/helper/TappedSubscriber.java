@@ -1,6 +1,7 @@
 package dev.sluice.instrumentation.jdkhttp.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
+import dev.sluice.bootstrap.TapBuffer;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
@@ -22,7 +23,7 @@ final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
     private final HttpResponse.BodySubscriber<Object> delegate;
     private final BodyObserver observer;
     /** Where a direct or read-only buffer is copied for the observer; onNext calls never overlap. */
-    private byte[] scratch = new byte[0];
+    private final TapBuffer scratch = new TapBuffer();
 
     TappedSubscriber(HttpResponse.BodySubscriber<Object> delegate, BodyObserver observer) {
         this.delegate = delegate;
@@ -61,11 +62,9 @@ final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
                 if (item.hasArray()) { // lent as it lies: the observer only reads it, during the call
                     observer.onBytes(item.array(), item.arrayOffset() + item.position(), length);
                 } else {
-                    if (scratch.length < length) {
-                        scratch = new byte[Math.max(length, scratch.length * 2)];
-                    }
-                    item.duplicate().get(scratch, 0, length);
-                    observer.onBytes(scratch, 0, length);
+                    byte[] copy = scratch.room(length);
+                    item.duplicate().get(copy, 0, length);
+                    observer.onBytes(copy, 0, length);
                 }
             }
         } catch (Throwable ignored) {

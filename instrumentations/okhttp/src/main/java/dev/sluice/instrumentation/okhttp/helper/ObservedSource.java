@@ -2,6 +2,7 @@ package dev.sluice.instrumentation.okhttp.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.DroppedBodies;
+import dev.sluice.bootstrap.TapBuffer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
@@ -67,14 +68,13 @@ final class ObservedSource extends ForwardingSource {
      * second time.
      */
     private static final class ChunkCopy extends OutputStream {
-        byte[] bytes = new byte[0];
+        private final TapBuffer buffer = new TapBuffer();
+        byte[] bytes;
         int size;
 
         /** Empty, with room for {@code capacity} bytes. */
         void reset(int capacity) {
-            if (bytes.length < capacity) {
-                bytes = new byte[Math.max(capacity, bytes.length * 2)];
-            }
+            bytes = buffer.room(capacity);
             size = 0;
         }
 

@@ -2,6 +2,7 @@ package dev.sluice.instrumentation.reactornetty.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.DroppedBodies;
+import dev.sluice.bootstrap.TapBuffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -110,8 +111,7 @@ final class Answer {
                     Mono.fromSupplier(() -> Unpooled.wrappedBuffer(all)), ByteBufAllocator.DEFAULT);
         }
         BodyObserver o = observer;
-        // the observer only reads what it is lent, during the call, and a body's chunks come one at a time
-        byte[][] scratch = {new byte[0]};
+        TapBuffer scratch = new TapBuffer();
         Flux<ByteBuf> observed = live.inbound()
                 .receive()
                 .doOnSubscribe(s -> bodyTaken.set(true))
@@ -126,10 +126,7 @@ final class Answer {
                         safely(() -> o.onBytes(array, at, n));
                         return;
                     }
-                    if (scratch[0].length < n) {
-                        scratch[0] = new byte[Math.max(n, scratch[0].length * 2)];
-                    }
-                    byte[] copy = scratch[0];
+                    byte[] copy = scratch.room(n);
                     buf.getBytes(buf.readerIndex(), copy, 0, n);
                     safely(() -> o.onBytes(copy, 0, n));
                 })
