@@ -7,8 +7,8 @@ import java.util.ResourceBundle;
 /**
  * The {@link System.Logger} the agent's shaded libraries get instead of the JDK's (see {@link
  * LibraryLoggers}): their messages go to the agent's own log, named after the library's logger,
- * and nothing touches {@code java.util.logging}. Public because the rewritten library classes call
- * {@link #named} from their own packages.
+ * and nothing touches {@code java.util.logging}. Never throws into the library. Public because the
+ * rewritten library classes call {@link #named} from their own packages.
  */
 public final class AgentSystemLogger implements System.Logger {
 
@@ -30,21 +30,8 @@ public final class AgentSystemLogger implements System.Logger {
 
     @Override
     public boolean isLoggable(Level level) {
-        switch (level) {
-            case ALL:
-            case TRACE:
-                return AgentLog.get().isTraceEnabled();
-            case DEBUG:
-                return AgentLog.get().isDebugEnabled();
-            case INFO:
-                return AgentLog.get().isInfoEnabled();
-            case WARNING:
-                return AgentLog.get().isWarnEnabled();
-            case ERROR:
-                return AgentLog.get().isErrorEnabled();
-            default: // OFF
-                return false;
-        }
+        org.slf4j.event.Level to = slf4j(level);
+        return to != null && AgentLog.get().isEnabledForLevel(to);
     }
 
     @Override
@@ -57,29 +44,42 @@ public final class AgentSystemLogger implements System.Logger {
     @Override
     public void log(Level level, ResourceBundle bundle, String format, Object... params) {
         if (isLoggable(level)) {
-            String pattern = localized(bundle, format);
-            emit(level, params == null || params.length == 0 ? pattern : MessageFormat.format(pattern, params), null);
+            emit(level, formatted(localized(bundle, format), params), null);
         }
     }
 
     private void emit(Level level, String message, Throwable thrown) {
-        String line = name + ": " + message;
+        AgentLog.get().atLevel(slf4j(level)).setCause(thrown).log(name + ": " + message);
+    }
+
+    /** The SLF4J level of a {@code System.Logger} level; null for {@code OFF}. */
+    private static org.slf4j.event.Level slf4j(Level level) {
         switch (level) {
             case ALL:
             case TRACE:
-                AgentLog.get().trace(line, thrown);
-                break;
+                return org.slf4j.event.Level.TRACE;
             case DEBUG:
-                AgentLog.get().debug(line, thrown);
-                break;
+                return org.slf4j.event.Level.DEBUG;
             case INFO:
-                AgentLog.get().info(line, thrown);
-                break;
+                return org.slf4j.event.Level.INFO;
             case WARNING:
-                AgentLog.get().warn(line, thrown);
-                break;
+                return org.slf4j.event.Level.WARN;
+            case ERROR:
+                return org.slf4j.event.Level.ERROR;
             default:
-                AgentLog.get().error(line, thrown);
+                return null;
+        }
+    }
+
+    /** As {@code java.util.logging} formats: a pattern it cannot read is logged as it is. */
+    private static String formatted(String pattern, Object... params) {
+        if (pattern == null || params == null || params.length == 0) {
+            return pattern;
+        }
+        try {
+            return MessageFormat.format(pattern, params);
+        } catch (IllegalArgumentException unreadable) {
+            return pattern;
         }
     }
 

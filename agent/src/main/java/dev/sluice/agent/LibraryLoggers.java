@@ -83,32 +83,40 @@ public final class LibraryLoggers implements ClassFileTransformer {
         ClassReader reader = new ClassReader(classFile);
         // same operand stack before and after each rewritten call: the frames are copied as they are
         ClassWriter writer = new ClassWriter(reader, 0);
-        reader.accept(
-                new ClassVisitor(Opcodes.ASM9, writer) {
-                    @Override
-                    public MethodVisitor visitMethod(
-                            int access, String name, String descriptor, String signature, String[] exceptions) {
-                        MethodVisitor writer = super.visitMethod(access, name, descriptor, signature, exceptions);
-                        if (!name.equals("<clinit>")) {
-                            return writer; // copied as it is, without being parsed
-                        }
-                        return new MethodVisitor(Opcodes.ASM9, writer) {
-                            @Override
-                            public void visitMethodInsn(
-                                    int opcode, String owner, String method, String desc, boolean isInterface) {
-                                if (opcode == Opcodes.INVOKESTATIC
-                                        && owner.equals("java/lang/System")
-                                        && method.equals("getLogger")
-                                        && desc.equals(GET_LOGGER_DESCRIPTOR)) {
-                                    super.visitMethodInsn(Opcodes.INVOKESTATIC, SHIM, "named", desc, false);
-                                } else {
-                                    super.visitMethodInsn(opcode, owner, method, desc, isInterface);
-                                }
-                            }
-                        };
-                    }
-                },
-                0);
+        reader.accept(new StaticInitialiser(writer), 0);
         return writer.toByteArray();
+    }
+
+    /** Sends {@code <clinit>} through {@link GetLoggerCalls}; every other method is copied as it is, unparsed. */
+    private static final class StaticInitialiser extends ClassVisitor {
+        StaticInitialiser(ClassVisitor writer) {
+            super(Opcodes.ASM9, writer);
+        }
+
+        @Override
+        public MethodVisitor visitMethod(
+                int access, String name, String descriptor, String signature, String[] exceptions) {
+            MethodVisitor method = super.visitMethod(access, name, descriptor, signature, exceptions);
+            return name.equals("<clinit>") ? new GetLoggerCalls(method) : method;
+        }
+    }
+
+    /** Turns {@code System.getLogger(String)} into {@link AgentSystemLogger#named}. */
+    private static final class GetLoggerCalls extends MethodVisitor {
+        GetLoggerCalls(MethodVisitor method) {
+            super(Opcodes.ASM9, method);
+        }
+
+        @Override
+        public void visitMethodInsn(int opcode, String owner, String method, String desc, boolean isInterface) {
+            if (opcode == Opcodes.INVOKESTATIC
+                    && owner.equals("java/lang/System")
+                    && method.equals("getLogger")
+                    && desc.equals(GET_LOGGER_DESCRIPTOR)) {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, SHIM, "named", desc, false);
+            } else {
+                super.visitMethodInsn(opcode, owner, method, desc, isInterface);
+            }
+        }
     }
 }

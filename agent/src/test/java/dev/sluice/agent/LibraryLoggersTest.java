@@ -30,6 +30,10 @@ class LibraryLoggersTest {
         assertThat(got.getName()).isEqualTo("com.example.Cache");
         assertThat(got.isLoggable(System.Logger.Level.OFF)).isFalse();
         got.log(System.Logger.Level.DEBUG, "not shown at the default level {0}", 1); // must not throw
+        assertThat(got.isLoggable(System.Logger.Level.WARNING))
+                .as("the agent's default level")
+                .isTrue();
+        got.log(System.Logger.Level.WARNING, "a pattern MessageFormat cannot read {", 1); // logged as it is
     }
 
     @Test
