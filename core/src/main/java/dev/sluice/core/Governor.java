@@ -138,6 +138,8 @@ public final class Governor implements AutoCloseable {
     private final AnswerBacklog answers = new AnswerBacklog();
     /** Whether an answer's figures failed to apply (guarded by lock): only the first is logged, off the lock. */
     private boolean answerFaultLogged;
+    /** The same for a settlement (guarded by lock). */
+    private boolean settlementFaultLogged;
 
     private final Lane lane = new Lane();
     /** Whether some bucket has lent to the lane: the reaper then keeps registering lane permits (lock). */
@@ -528,6 +530,11 @@ public final class Governor implements AutoCloseable {
             }
         }
         boolean settled = ledger.drain(nowNanos, clock, stats);
+        RuntimeException fault = ledger.takeFault();
+        if (fault != null && !settlementFaultLogged) {
+            settlementFaultLogged = true;
+            logLater("sluice: a settlement could not be applied; its permit is left to the lease reaper", fault);
+        }
         return applyAnswers(nowNanos) | settled;
     }
 
@@ -1416,6 +1423,11 @@ public final class Governor implements AutoCloseable {
         learned();
     }
 
+    /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
+    private void logLater(String message, RuntimeException fault) {
+        timer.schedule(() -> LOG.warn(message, fault), 0);
+    }
+
     /** Applies the answers waiting in {@link #answers}, oldest first; whether there were any. Lock held. */
     private boolean applyAnswers(long nowNanos) {
         AnswerBacklog.Answer a = answers.takeAll();
@@ -1430,11 +1442,7 @@ public final class Governor implements AutoCloseable {
                 // another caller's admission applies it: one bad answer must not fail that call
                 if (!answerFaultLogged) {
                     answerFaultLogged = true;
-                    timer.schedule(
-                            () -> LOG.warn(
-                                    "sluice: a provider's rate-limit figures could not be applied; they are skipped",
-                                    fault),
-                            0);
+                    logLater("sluice: a provider's rate-limit figures could not be applied; they are skipped", fault);
                 }
             }
         }

@@ -15,6 +15,7 @@ final class PermitLedger {
     private Permit leaseHead;
     private Permit leaseTail;
     private int outstanding;
+    private RuntimeException fault;
 
     /**
      * Queues a permit whose settlement or release was asked for. Any thread, no lock.
@@ -60,10 +61,25 @@ final class PermitLedger {
             if (p.windowIds != null && nowMillis == Long.MIN_VALUE) {
                 nowMillis = clock.epochMillis();
             }
-            apply(p, nowNanos, nowMillis, stats);
+            try {
+                apply(p, nowNanos, nowMillis, stats);
+            } catch (RuntimeException f) {
+                // whoever drains (another caller's admission, a lock holder handing over) must not
+                // fail for it, nor lose the settlements behind it: this one is left to the reaper
+                if (fault == null) {
+                    fault = f;
+                }
+            }
             p = next;
         }
         return true;
+    }
+
+    /** The first settlement that failed to apply since the last call, or null. Lock held. */
+    RuntimeException takeFault() {
+        RuntimeException f = fault;
+        fault = null;
+        return f;
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.sluice.core.store.StoreStatus;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * The local store, which also hands a test the governor's lock (as a fleet store's thread takes
@@ -16,7 +17,17 @@ import java.util.concurrent.TimeUnit;
  */
 final class LockHoldingStore implements QuotaStore {
     private final QuotaStore local = QuotaStore.local();
+    private final UnaryOperator<Bucket> placed;
     private volatile Host host;
+
+    LockHoldingStore() {
+        this(UnaryOperator.identity());
+    }
+
+    /** {@code placed} may swap each bucket the local store places for another (a faulty one). */
+    LockHoldingStore(UnaryOperator<Bucket> placed) {
+        this.placed = placed;
+    }
 
     /** Another thread holding the governor's lock from {@link #begin} until {@link #end}. */
     static final class Hold {
@@ -68,7 +79,7 @@ final class LockHoldingStore implements QuotaStore {
 
     @Override
     public Bucket place(Limit limit, String scopeValue, Bucket bucket, long nowNanos, long nowMillis) {
-        return local.place(limit, scopeValue, bucket, nowNanos, nowMillis);
+        return placed.apply(local.place(limit, scopeValue, bucket, nowNanos, nowMillis));
     }
 
     @Override
