@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       switch back when it answers a probe.
  * </ul>
  *
- * <p>Its JMX view, {@code dev.sluice:type=Store} ({@link dev.sluice.core.jmx.StoreBean}), is registered with the other
- * beans ({@code SluiceMBeans}), when and if they are.
+ * <p>Its JMX view, {@code dev.sluice:type=Store} ({@link dev.sluice.core.jmx.StoreBean}), is
+ * registered with the other beans ({@code SluiceMBeans}), when and if they are.
  */
 final class SharedStore implements QuotaStore {
 
