@@ -3,8 +3,10 @@ package dev.sluice.core;
 import static dev.sluice.config.Dimension.CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.core.quota.FaultyBucket;
 import dev.sluice.core.quota.LimitSpec;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -12,19 +14,30 @@ import org.junit.jupiter.api.Test;
  * A thread settling a call never waits for the governor's lock, even when other calls wait for the
  * room it gives back (an event loop settles calls as their answers end): it leaves the settlement
  * to the lock's holder, which applies it as it unlocks, and the waiting call gets its turn then.
+ * A settlement that fails to apply (a bug, a broken bucket) costs only its own permit: whoever
+ * drains the queue neither fails nor drops the settlements queued behind it.
  */
 class SettlementHandOverTest {
 
     private final FakeClock clock = new FakeClock();
     private final ManualTimer timer = new ManualTimer(clock);
-    private final LockHoldingStore store = new LockHoldingStore();
+    /** How many times the concurrency bucket throws when giving room back: none unless a test says. */
+    private final AtomicInteger faults = new AtomicInteger();
+
+    private final LockHoldingStore store =
+            new LockHoldingStore(b -> b.limit().dimension() == CONCURRENCY ? new FaultyBucket(b, faults) : b);
     private final LockHoldingStore.Hold hold = new LockHoldingStore.Hold(store);
-    private final Governor governor = Governor.builder()
-            .clock(clock)
-            .timer(timer)
-            .store(store)
-            .limit(LimitSpec.builder("conc", CONCURRENCY, 1).build())
-            .build();
+    private Governor governor;
+
+    /** A governor allowing {@code slots} calls at once. */
+    private void start(int slots) {
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .store(store)
+                .limit(LimitSpec.builder("conc", CONCURRENCY, slots).build())
+                .build();
+    }
 
     @AfterEach
     void close() {
@@ -37,6 +50,7 @@ class SettlementHandOverTest {
 
     @Test
     void aReleaseWhileAnotherThreadHoldsTheLockReturnsAtOnceAndTheHolderHandsTheRoomOn() throws Exception {
+        start(1);
         Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         CompletableFuture<Admission> second = governor.admitAsync(call(), Demand.oneRequest(), 0);
         assertThat(second).isNotDone();
@@ -60,5 +74,28 @@ class SettlementHandOverTest {
         assertThat(second.join().isAdmitted()).isTrue();
         second.join().permit().releaseConcurrency();
         assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
+    }
+
+    @Test
+    void aSettlementThatFailsCostsOnlyItsOwnSlotAndNotTheThreadThatAppliesIt() throws Exception {
+        start(2);
+        Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        Permit second = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        CompletableFuture<Admission> third = governor.admitAsync(call(), Demand.oneRequest(), 0);
+        assertThat(third).isNotDone();
+        hold.begin();
+
+        faults.set(1); // the first release applied throws
+        first.settle(Usage.NONE);
+        first.releaseConcurrency();
+        second.settle(Usage.NONE);
+        second.releaseConcurrency();
+        hold.end(); // the holder applies both as it unlocks: it must not fail for them
+
+        assertThat(faults.get()).as("the fault was hit").isZero();
+        assertThat(third)
+                .as("the other release was applied: the waiting call has its slot")
+                .isDone();
+        assertThat(third.join().isAdmitted()).isTrue();
     }
 }
