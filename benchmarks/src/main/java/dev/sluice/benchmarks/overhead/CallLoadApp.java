@@ -7,6 +7,7 @@ import com.openai.models.ChatModel;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
@@ -14,6 +15,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +35,7 @@ import java.util.stream.Collectors;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * The application side of the per-call overhead harness ({@link CallOverhead} forks it twice, with
@@ -40,7 +48,8 @@ import org.HdrHistogram.Histogram;
  *   <li>{@code load url client threads warmupSeconds measureSeconds}: {@code threads} callers in a
  *       closed loop, each call {@code client} = {@code jdk} (JDK HttpClient, sync), {@code openai}
  *       (openai-java, sync) or {@code openai-stream} (openai-java, streaming, every chunk read);
- *       after the warm-up, each call's latency goes into the caller's HdrHistogram, and the
+ *       after the warm-up (the seconds given, then on until the JIT compilers are nearly idle,
+ *       see {@link #warmUntilJitSettles}), each call's latency goes into the caller's HdrHistogram, and the
  *       callers' CPU time and allocated bytes ({@code com.sun.management.ThreadMXBean}) plus the
  *       whole process's CPU time are taken at the start and the end of the measured part.
  *   <li>{@code vt url calls}: JDK 21+: after a warm-up of 2,000 calls on 8 platform threads,
@@ -161,15 +170,13 @@ public final class CallLoadApp {
     static Map<String, Object> load(String url, String client, int threads, long warmupSeconds, long measureSeconds)
             throws Exception {
         Call call = call(url, client, null, "sk-bench");
-        volatile_phase = 0;
+        running = true;
         List<Caller> callers = new ArrayList<>();
+        CountDownLatch done = new CountDownLatch(threads);
         for (int t = 0; t < threads; t++) {
             Caller c = new Caller(call);
             callers.add(c);
-        }
-        CountDownLatch done = new CountDownLatch(threads);
-        for (Caller c : callers) {
-            Thread th = new Thread(
+            c.thread = new Thread(
                     () -> {
                         try {
                             c.run();
@@ -178,29 +185,36 @@ public final class CallLoadApp {
                         }
                     },
                     "caller");
-            th.start();
+            c.thread.start();
         }
         Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
+        long warmedMillis = TimeUnit.SECONDS.toMillis(warmupSeconds) + warmUntilJitSettles();
+
+        long jitBefore = jitCpuMillis();
         long[] processBefore = processCpuAndAlloc();
         long wallBefore = System.nanoTime();
-        volatile_phase = 1;
+        for (Caller c : callers) {
+            c.startMeasuring();
+        }
         Thread.sleep(TimeUnit.SECONDS.toMillis(measureSeconds));
-        volatile_phase = 2;
-        long wall = System.nanoTime() - wallBefore;
-        done.await(60, TimeUnit.SECONDS);
-        long[] processAfter = processCpuAndAlloc();
-
         Histogram all = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        long calls = 0;
         long cpu = 0;
         long alloc = 0;
+        for (Caller c : callers) {
+            all.add(c.stopMeasuring());
+            cpu += c.cpuNanos;
+            alloc += c.allocBytes;
+        }
+        long wall = System.nanoTime() - wallBefore;
+        long[] processAfter = processCpuAndAlloc();
+        long jitWhileMeasuring = jitCpuMillis() - jitBefore;
+        running = false;
+        done.await(60, TimeUnit.SECONDS);
+
+        long calls = all.getTotalCount();
         long chars = 0;
         List<String> errors = new ArrayList<>();
         for (Caller c : callers) {
-            all.add(c.histogram);
-            calls += c.calls;
-            cpu += c.cpuNanos;
-            alloc += c.allocBytes;
             chars = Math.max(chars, c.lastChars);
             if (c.error != null) {
                 errors.add(c.error);
@@ -225,56 +239,121 @@ public final class CallLoadApp {
         if (!errors.isEmpty()) {
             out.put("firstError", errors.get(0));
         }
+        out.put("warmupMillis", warmedMillis);
+        out.put("jitCpuMillisWhileMeasuring", jitWhileMeasuring);
         return out;
     }
 
-    /** 0 warming up, 1 measuring, 2 stop. */
-    private static volatile int volatile_phase;
+    /**
+     * Keeps the callers warming up, after the fixed warm-up, until the JIT compilers used under
+     * {@link #JIT_SETTLED_MILLIS_PER_SECOND} of CPU in each of {@link #JIT_SETTLED_SECONDS}
+     * seconds in a row, at most {@link #MAX_EXTRA_WARMUP} more: with eight callers on two cores
+     * the compilers get a small share of the CPU and take tens of seconds to compile the SDK and
+     * the agent, and a measure taken meanwhile says more about their progress than about the
+     * agent. Returns the extra warm-up in milliseconds.
+     */
+    private static long warmUntilJitSettles() throws InterruptedException {
+        long started = System.nanoTime();
+        long deadline = started + MAX_EXTRA_WARMUP.toNanos();
+        long before = jitCpuMillis();
+        int quietSeconds = 0;
+        while (quietSeconds < JIT_SETTLED_SECONDS && System.nanoTime() < deadline) {
+            Thread.sleep(1_000);
+            long now = jitCpuMillis();
+            quietSeconds = now - before < JIT_SETTLED_MILLIS_PER_SECOND ? quietSeconds + 1 : 0;
+            before = now;
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    }
 
+    private static final long JIT_SETTLED_MILLIS_PER_SECOND = 20;
+    private static final int JIT_SETTLED_SECONDS = 3;
+    private static final Duration MAX_EXTRA_WARMUP = Duration.ofSeconds(90);
+
+    /**
+     * CPU time of the JIT compiler threads so far, in milliseconds, from {@code /proc} (they are
+     * hidden from {@code ThreadMXBean}); elsewhere than on Linux, the compilers' elapsed time from
+     * {@code CompilationMXBean}, which also counts the time a compiler waits for a core.
+     */
+    private static long jitCpuMillis() {
+        Path tasks = Paths.get("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+        }
+        long ticks = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                String stat;
+                try {
+                    stat = new String(Files.readAllBytes(thread.resolve("stat")), StandardCharsets.US_ASCII);
+                } catch (IOException ended) {
+                    continue;
+                }
+                int nameEnd = stat.lastIndexOf(')');
+                if (stat.substring(stat.indexOf('(') + 1, nameEnd).contains("CompilerThre")) {
+                    // fields after the name: state is the 1st, utime the 12th, stime the 13th
+                    String[] fields = stat.substring(nameEnd + 2).split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                }
+            }
+        } catch (IOException e) {
+            return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+        }
+        return ticks * 1000 / CLOCK_TICKS_PER_SECOND;
+    }
+
+    /** {@code getconf CLK_TCK}: 100 on every Linux this runs on. */
+    private static final long CLOCK_TICKS_PER_SECOND = 100;
+
+    /** Cleared when the load ends. */
+    private static volatile boolean running;
+
+    /**
+     * One closed-loop caller. Warm-up and measurement run the same loop, recording every call: a
+     * branch first taken when the measurement starts would make the JIT throw away and recompile
+     * the loop with the whole call inlined into it, in the middle of the measurement. The main
+     * thread swaps the recorder's histogram and reads this thread's CPU and allocation counters
+     * at the start and the end instead.
+     */
     private static final class Caller {
         final Call call;
-        final Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        long calls;
+        final SingleWriterRecorder recorder = new SingleWriterRecorder(TimeUnit.SECONDS.toNanos(60), 3);
+        Thread thread;
         long cpuNanos;
         long allocBytes;
-        int lastChars;
-        String error;
+        volatile int lastChars;
+        volatile String error;
 
         Caller(Call call) {
             this.call = call;
         }
 
         void run() {
-            long id = Thread.currentThread().getId();
-            long cpu0 = 0;
-            long alloc0 = 0;
-            boolean measuring = false;
+            long highest = TimeUnit.SECONDS.toNanos(60);
             try {
-                while (true) {
-                    int phase = volatile_phase;
-                    if (phase == 2) {
-                        break;
-                    }
-                    if (phase == 1 && !measuring) {
-                        measuring = true;
-                        cpu0 = THREADS.getCurrentThreadCpuTime();
-                        alloc0 = THREADS.getThreadAllocatedBytes(id);
-                    }
+                while (running) {
                     long start = System.nanoTime();
                     lastChars = call.make();
-                    long took = System.nanoTime() - start;
-                    if (measuring) {
-                        histogram.recordValue(Math.min(took, histogram.getHighestTrackableValue()));
-                        calls++;
-                    }
-                }
-                if (measuring) {
-                    cpuNanos = THREADS.getCurrentThreadCpuTime() - cpu0;
-                    allocBytes = THREADS.getThreadAllocatedBytes(id) - alloc0;
+                    recorder.recordValue(Math.min(System.nanoTime() - start, highest));
                 }
             } catch (Throwable t) {
                 error = t.toString();
             }
+        }
+
+        /** Drops what the warm-up recorded and takes this caller's counters. */
+        void startMeasuring() {
+            recorder.getIntervalHistogram();
+            cpuNanos = THREADS.getThreadCpuTime(thread.getId());
+            allocBytes = THREADS.getThreadAllocatedBytes(thread.getId());
+        }
+
+        /** The calls recorded since {@link #startMeasuring}; the counters become the differences. */
+        Histogram stopMeasuring() {
+            Histogram measured = recorder.getIntervalHistogram();
+            cpuNanos = THREADS.getThreadCpuTime(thread.getId()) - cpuNanos;
+            allocBytes = THREADS.getThreadAllocatedBytes(thread.getId()) - allocBytes;
+            return measured;
         }
     }
 

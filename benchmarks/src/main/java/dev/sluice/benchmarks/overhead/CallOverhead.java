@@ -106,7 +106,7 @@ public final class CallOverhead {
                     }
                 }
                 rows.add(String.format(
-                        "| %s | %s | %s / %s / %s | %s / %s / %s | %+.0f / %+.0f / %+.0f | %s / %s | %+.1f | %+,d | %s / %s |",
+                        "| %s | %s | %s / %s / %s | %s / %s / %s | %+.0f / %+.0f / %+.0f | %s / %s | %+.1f | %+,d | %s / %s | %s / %s |",
                         client,
                         t,
                         r(without, "p50Micros"),
@@ -123,14 +123,16 @@ public final class CallOverhead {
                         d(with, without, "callerCpuMicrosPerCall"),
                         (long) d(with, without, "callerAllocBytesPerCall"),
                         r(without, "callsPerSecond"),
-                        r(with, "callsPerSecond")));
+                        r(with, "callsPerSecond"),
+                        r(without, "jitCpuMillisWhileMeasuring"),
+                        r(with, "jitCpuMillisWhileMeasuring")));
             }
         }
         System.out.println();
         System.out.println("| client | threads | p50 / p99 / p99.9 µs, no agent | with agent | added µs |"
                 + " process CPU µs/call, no agent / agent | caller CPU µs/call added | caller bytes/call added |"
-                + " calls/s, no agent / agent |");
-        System.out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
+                + " calls/s, no agent / agent | JIT CPU ms while measuring |");
+        System.out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
         rows.forEach(System.out::println);
     }
 
