@@ -8,14 +8,15 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The price table shipped in the jar ({@code default-prices.yaml} next to this class), read the
- * way a config's own {@code prices:} are: the same parser, binder and validation, so an entry
- * that would be an error in a config file is an error here too. The table is read once, on first
- * use. A table that cannot be read must not break the host: it yields no prices and keeps its
- * problems, which a test of the build asserts are none.
+ * The price table shipped in the jar, read the way a config's own {@code prices:} are: the same
+ * parser, binder and validation, so an entry that would be an error in a config file is an error
+ * here too. Written in YAML ({@code config/src/main/prices/default-prices.yaml}), checked and
+ * turned into the JSON resource next to this class by the build ({@link DefaultPricesJson}). The
+ * table is read once, on first use. A table that cannot be read must not break the host: it
+ * yields no prices and keeps its problems, which a test of the build asserts are none.
  */
 final class DefaultPrices {
-    static final String RESOURCE = "default-prices.yaml";
+    static final String RESOURCE = "default-prices.json";
     static final List<String> KEYS = List.of("asOf", "source", "currency", "prices");
 
     /** The table as shipped. */
@@ -50,7 +51,7 @@ final class DefaultPrices {
             if (in == null) {
                 return failed("not found next to " + DefaultPrices.class.getName());
             }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), RESOURCE);
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), RESOURCE, DocumentParser.Format.JSON);
         } catch (IOException | RuntimeException e) {
             return failed("cannot read: " + e);
         }
@@ -62,9 +63,9 @@ final class DefaultPrices {
     }
 
     /** Parses and checks a price table document. */
-    static Table parse(String text, String name) {
+    static Table parse(String text, String name, DocumentParser.Format format) {
         List<ConfigProblem> problems = new ArrayList<>();
-        Node.MapNode root = DocumentParser.parse(text, DocumentParser.Format.YAML, name, problems);
+        Node.MapNode root = DocumentParser.parse(text, format, name, problems);
         ConfigBinder binder = new ConfigBinder();
         Table table = binder.bindPriceTable(root);
         problems.addAll(binder.problems());

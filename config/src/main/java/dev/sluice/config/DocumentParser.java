@@ -25,12 +25,16 @@ final class DocumentParser {
         JSON
     }
 
-    // EMPTY_STRING_AS_NULL (the default) makes an empty plain value (`retry:`) null, i.e. absent;
-    // a quoted "" stays an empty string.
-    private static final YAMLFactory YAML = YAMLFactory.builder()
-            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
-            .build();
     private static final JsonFactory JSON = new JsonFactory();
+
+    /** Built with the first YAML document: a JVM that reads only JSON never loads SnakeYAML. */
+    private static final class Yaml {
+        // EMPTY_STRING_AS_NULL (the default) makes an empty plain value (`retry:`) null, i.e.
+        // absent; a quoted "" stays an empty string.
+        static final YAMLFactory FACTORY = YAMLFactory.builder()
+                .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+                .build();
+    }
 
     private final String source;
     private final Format format;
@@ -54,7 +58,7 @@ final class DocumentParser {
     private Node.MapNode parse(String text) {
         Node.MapNode empty = new Node.MapNode(Location.inFile(source, 1, 1));
         int before = problems.size();
-        try (JsonParser p = (format == Format.YAML ? YAML : JSON).createParser(text)) {
+        try (JsonParser p = (format == Format.YAML ? Yaml.FACTORY : JSON).createParser(text)) {
             JsonToken first = p.nextToken();
             if (first == null) {
                 return empty;

@@ -5,6 +5,7 @@ import static dev.sluice.config.Fixtures.yamlProblems;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -95,6 +96,25 @@ class PriceConfigTest {
     }
 
     @Test
+    void theShippedJsonIsTheYamlTableAsWritten() throws Exception {
+        String yaml = Files.readString(Path.of("src/main/prices/default-prices.yaml"));
+        DefaultPrices.Table written = DefaultPrices.parse(yaml, "default-prices.yaml", DocumentParser.Format.YAML);
+        assertThat(written.problems).isEmpty();
+        assertThat(DefaultPrices.TABLE.entries).isEqualTo(written.entries).hasSize(written.entries.size());
+        assertThat(DefaultPrices.TABLE.asOf).isEqualTo(written.asOf);
+        assertThat(DefaultPrices.TABLE.source).isEqualTo(written.source);
+        assertThat(DefaultPrices.TABLE.currency).isEqualTo(written.currency);
+    }
+
+    @Test
+    void theYamlToJsonStepKeepsNumbersAsWritten() throws Exception {
+        assertThat(DefaultPricesJson.toJson(Fixtures.lines(
+                        "asOf: \"2026-12-01\"", "prices:", "  - {model: m, input: 2.50, output: 0.075}")))
+                .isEqualTo(
+                        "{\"asOf\":\"2026-12-01\",\"prices\":[{\"model\":\"m\",\"input\":2.50,\"output\":0.075}]}\n");
+    }
+
+    @Test
     void knownListPricesAreAsPublished() {
         Map<String, PriceConfig> byModel = byModel();
         assertThat(byModel.get("gpt-4o-mini").input()).isEqualTo(0.15);
@@ -116,7 +136,8 @@ class PriceConfigTest {
                         "  - {model: a, input: 1, output: 2}",
                         "  - {model: b, input: 1, ouput: 2}",
                         "  - {model: A, input: -1, output: 2}"),
-                "table.yaml");
+                "table.yaml",
+                DocumentParser.Format.YAML);
         assertThat(t.entries).isEmpty();
         assertThat(t.problems)
                 .extracting(ConfigProblem::toString)
