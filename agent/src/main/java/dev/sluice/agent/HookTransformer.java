@@ -37,6 +37,8 @@ final class HookTransformer implements ClassFileTransformer {
 
     private final ClassLoader agentLoader;
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    /** Set once a hooked class was woven: the weaver has been loaded and run, warming it up is moot. */
+    private volatile boolean wovenAny;
 
     HookTransformer(List<InstrumentationModule> modules, ClassLoader agentLoader) {
         this.agentLoader = agentLoader;
@@ -112,6 +114,7 @@ final class HookTransformer implements ClassFileTransformer {
         try {
             long started = System.nanoTime();
             byte[] rewritten = ClassWeaver.weave(classfileBuffer, declarationsOf(owner));
+            wovenAny = true;
             if (AgentLog.isDebug()) {
                 long micros = (System.nanoTime() - started) / 1000;
                 AgentLog.get().debug("instrumented {} in {} us ({})", className, micros, owner.name());
@@ -136,6 +139,11 @@ final class HookTransformer implements ClassFileTransformer {
      * library class woven on an application thread does not pay for it. Returns how long it took,
      * in microseconds.
      */
+    /** Whether a hooked class has been woven since the agent started. */
+    boolean wovenAny() {
+        return wovenAny;
+    }
+
     long warmUp() throws IOException {
         long started = System.nanoTime();
         List<ClassWeaver.Declaration> some = new ArrayList<>();

@@ -177,6 +177,28 @@ class AgentJarIT {
     }
 
     @Test
+    void warmsTheWeaverUpLaterAndOnlyIfNoHookWasWovenMeanwhile() throws Exception {
+        List<String> command = Arrays.asList(
+                ForkedJvm.Jdk.JDK17.java(),
+                "-javaagent:" + ForkedJvm.AGENT_JAR + "=log=debug",
+                "-cp",
+                ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                "dev.sluice.testapp.ThreadsApp");
+        ForkedJvm.Result idle = ForkedJvm.run(command).assertOk();
+        assertThat(idle.get("warmUpEnded")).isEqualTo("true");
+        assertThat(idle.stderr).contains("weaver warmed up in").doesNotContain("warm-up skipped");
+
+        List<String> callingAtOnce = new ArrayList<>(command);
+        callingAtOnce.add("http-client");
+        ForkedJvm.Result woven = ForkedJvm.run(callingAtOnce).assertOk();
+        assertThat(woven.get("warmUpEnded")).isEqualTo("true");
+        assertThat(woven.stderr)
+                .contains("instrumented jdk/internal/net/http/HttpClientFacade")
+                .contains("weaver warm-up skipped: a hook was woven already")
+                .doesNotContain("weaver warmed up in");
+    }
+
+    @Test
     void aFailedStartLeavesTheJvmRunningUngoverned() throws Exception {
         ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(
                         ForkedJvm.Jdk.JDK17.java(),
