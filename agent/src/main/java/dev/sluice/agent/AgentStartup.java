@@ -245,14 +245,6 @@ public final class AgentStartup {
     }
 
     /**
-     * Loads and runs the weaver once on a short-lived, low-priority daemon thread, off the host's
-     * start-up path; the thread ends when done (about half a second of CPU), so no agent thread
-     * stays. Without it, the first hooked class (an OkHttp call, an HttpClient) pays that cost on
-     * the application thread that loads it. {@code warmup=false} turns it off. After
-     * {@code premain} it first retransforms the hooked classes the JVM loaded before the agent
-     * (JDK 25 loads {@code sun.nio.ch.SocketChannelImpl} that early), whatever {@code warmup} says.
-     */
-    /**
      * How long after {@code premain} the weaver is warmed up, unless a hook was woven by then. An
      * application that calls a hooked client during its first seconds weaves it on its own thread
      * anyway, and a warm-up racing that start for two cores cost it more than the warm-up saved
@@ -261,6 +253,15 @@ public final class AgentStartup {
      */
     static final long WARM_UP_DELAY_MILLIS = 2_000;
 
+    /**
+     * Loads and runs the weaver once on a short-lived, low-priority daemon thread, off the host's
+     * start-up path, {@link #WARM_UP_DELAY_MILLIS} after {@code premain} and only if no hook was
+     * woven by then; the thread ends when done (tens of milliseconds of CPU), so no agent thread
+     * stays. Without it, the first hooked class (an OkHttp call, an HttpClient) pays that cost on
+     * the application thread that loads it. {@code warmup=false} turns it off. After
+     * {@code premain} it first retransforms the hooked classes the JVM loaded before the agent
+     * (JDK 25 loads {@code sun.nio.ch.SocketChannelImpl} that early), whatever {@code warmup} says.
+     */
     private static void startWarmUp(
             Instrumentation instrumentation, HookTransformer transformer, boolean retransform, boolean warmUp) {
         Thread warmUpThread = new Thread(

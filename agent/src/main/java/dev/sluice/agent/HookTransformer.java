@@ -133,17 +133,17 @@ final class HookTransformer implements ClassFileTransformer {
     private static final Set<String> WARM_UP_MODULES =
             new java.util.HashSet<>(java.util.Arrays.asList("okhttp", "jdk-http-client"));
 
+    /** Whether a hooked class has been woven since the agent started. */
+    boolean wovenAny() {
+        return wovenAny;
+    }
+
     /**
      * Weaves {@link WarmupTarget} with the advice of the modules it is shaped for and throws the
      * result away: loads and runs the weaver once, and reads those modules' advice, so the first
      * library class woven on an application thread does not pay for it. Returns how long it took,
      * in microseconds.
      */
-    /** Whether a hooked class has been woven since the agent started. */
-    boolean wovenAny() {
-        return wovenAny;
-    }
-
     long warmUp() throws IOException {
         long started = System.nanoTime();
         List<ClassWeaver.Declaration> some = new ArrayList<>();
