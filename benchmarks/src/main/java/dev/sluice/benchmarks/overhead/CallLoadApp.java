@@ -52,7 +52,8 @@ import org.HdrHistogram.SingleWriterRecorder;
  *       see {@link #warmUntilJitSettles}), each call's latency goes into the caller's HdrHistogram, and the
  *       callers' CPU time and allocated bytes ({@code com.sun.management.ThreadMXBean}) plus the
  *       whole process's CPU time are taken at the start and the end of the measured part.
- *   <li>{@code vt url calls}: JDK 21+: after a warm-up of 2,000 calls on 8 platform threads,
+ *   <li>{@code vt url calls}: JDK 21+: after a warm-up of at least 2,000 calls on 8 platform
+ *       threads, until the JIT compilers are idle,
  *       {@code calls} virtual threads each make one JDK HttpClient call at the same moment; the wall
  *       time from their start to the last end.
  *   <li>{@code tenants url tenants keys}: one JDK HttpClient call per tenant ({@code X-Sluice-Tenant:
@@ -370,18 +371,46 @@ public final class CallLoadApp {
         return new long[] {cpu, alloc};
     }
 
+    /** Calls made on platform threads before the burst, at least: the JIT must also be idle. */
+    private static final int VT_WARM_UP_CALLS = 2_000;
+
+    /**
+     * {@code threads} platform threads call in a closed loop until they made {@code minCalls}
+     * calls and the JIT compilers are idle ({@link #warmUntilJitSettles}); returns how long that
+     * took, in milliseconds.
+     */
+    private static long warmUpOnPlatformThreads(Call call, int threads, int minCalls) throws Exception {
+        long started = System.nanoTime();
+        AtomicLong made = new AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean warming = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<java.util.concurrent.Future<?>> loops = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            loops.add(pool.submit(() -> {
+                while (warming.get()) {
+                    call.make();
+                    made.incrementAndGet();
+                }
+                return null;
+            }));
+        }
+        while (made.get() < minCalls) {
+            Thread.sleep(50);
+        }
+        warmUntilJitSettles();
+        warming.set(false);
+        for (java.util.concurrent.Future<?> loop : loops) {
+            loop.get();
+        }
+        pool.shutdown();
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    }
+
     /** The virtual-thread burst: see the class comment. */
     static Map<String, Object> virtualThreads(String url, int calls) throws Throwable {
         Call call = call(url, "jdk", null, "sk-bench");
-        ExecutorService warm = Executors.newFixedThreadPool(8);
-        List<java.util.concurrent.Future<?>> warming = new ArrayList<>();
-        for (int i = 0; i < 2_000; i++) {
-            warming.add(warm.submit(() -> call.make()));
-        }
-        for (java.util.concurrent.Future<?> f : warming) {
-            f.get();
-        }
-        warm.shutdown();
+        long warmedMillis = warmUpOnPlatformThreads(call, 8, VT_WARM_UP_CALLS);
+        long jitBefore = jitCpuMillis();
         ExecutorService executor = (ExecutorService) MethodHandles.publicLookup()
                 .findStatic(
                         Executors.class,
@@ -416,6 +445,8 @@ public final class CallLoadApp {
         out.put("failed", failed.get());
         out.put("firstError", firstError.get());
         out.put("wallMillis", wall / 1e6);
+        out.put("warmupMillis", warmedMillis);
+        out.put("jitCpuMillisDuringBurst", jitCpuMillis() - jitBefore);
         return out;
     }
 

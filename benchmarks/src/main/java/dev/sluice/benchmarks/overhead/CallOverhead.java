@@ -145,6 +145,7 @@ public final class CallOverhead {
         List<Double> ratios = new ArrayList<>();
         for (int p = 0; p < pairs; p++) {
             double[] wall = new double[2];
+            String[] jit = new String[2];
             // alternate which goes first, so a drift of the machine's load favours neither
             boolean[] order = p % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false};
             for (boolean agent : order) {
@@ -154,12 +155,14 @@ public final class CallOverhead {
                     throw new IllegalStateException("run failed: " + s);
                 }
                 wall[agent ? 1 : 0] = Double.parseDouble(s.get("wallMillis"));
+                jit[agent ? 1 : 0] = s.get("jitCpuMillisDuringBurst");
             }
             double ratio = wall[1] / wall[0];
             ratios.add(ratio);
             System.out.printf(
-                    "pair %d: no agent %.0f ms, agent %.0f ms, ratio %.3f (load %s)%n",
-                    p + 1, wall[0], wall[1], ratio, load());
+                    "pair %d: no agent %.0f ms, agent %.0f ms, ratio %.3f (JIT CPU during the burst %s / %s ms,"
+                            + " load %s)%n",
+                    p + 1, wall[0], wall[1], ratio, jit[0], jit[1], load());
         }
         List<Double> sorted = new ArrayList<>(ratios);
         Collections.sort(sorted);
