@@ -281,18 +281,7 @@ public final class AgentStartup {
                                                 (System.nanoTime() - started) / 1000);
                             }
                             if (warmUp) {
-                                // Later, and only if no hook was woven meanwhile: an application
-                                // that calls at once weaves its hooks itself within its start,
-                                // which the warm-up would only have slowed down by racing it.
-                                Thread.sleep(WARM_UP_DELAY_MILLIS);
-                                if (transformer.wovenAny()) {
-                                    AgentLog.get().debug("weaver warm-up skipped: a hook was woven already");
-                                } else {
-                                    long micros = transformer.warmUp();
-                                    if (AgentLog.isDebug()) {
-                                        AgentLog.get().debug("weaver warmed up in {} us", micros);
-                                    }
-                                }
+                                warmUpUnlessWoven(transformer);
                             }
                         } catch (Throwable fault) {
                             Bridge.hookFault("warm-up", fault);
@@ -303,6 +292,29 @@ public final class AgentStartup {
         warmUpThread.setDaemon(true);
         warmUpThread.setPriority(Thread.MIN_PRIORITY);
         warmUpThread.start();
+    }
+
+    /**
+     * Waits {@link #WARM_UP_DELAY_MILLIS}, then warms the weaver up unless a hook was woven
+     * meanwhile: an application that calls at once weaves its hooks itself within its start, which
+     * the warm-up would only have slowed down by racing it. An interrupt ends the wait and the
+     * warm-up, not as a fault.
+     */
+    private static void warmUpUnlessWoven(HookTransformer transformer) throws java.io.IOException {
+        try {
+            Thread.sleep(WARM_UP_DELAY_MILLIS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (transformer.wovenAny()) {
+            AgentLog.get().debug("weaver warm-up skipped: a hook was woven already");
+            return;
+        }
+        long micros = transformer.warmUp();
+        if (AgentLog.isDebug()) {
+            AgentLog.get().debug("weaver warmed up in {} us", micros);
+        }
     }
 
     private static synchronized boolean claimStart() {
