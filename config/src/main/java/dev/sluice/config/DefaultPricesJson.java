@@ -2,9 +2,8 @@ package dev.sluice.config;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -41,12 +40,20 @@ public final class DefaultPricesJson {
         Files.write(json, toJson(text).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The YAML document as JSON, numbers written as they were (no trip through a double). */
+    /**
+     * The YAML document as JSON, token by token with the parser config files get, numbers written
+     * as they were (no trip through a double). Anchors and aliases are refused: copied token by
+     * token, an alias would not carry what it names.
+     */
     static String toJson(String yaml) throws IOException {
         StringWriter out = new StringWriter();
-        try (JsonParser in = new YAMLFactory().createParser(yaml);
+        try (YAMLParser in = DocumentParser.yamlParser(yaml);
                 JsonGenerator json = new JsonFactory().createGenerator(out)) {
             for (JsonToken token = in.nextToken(); token != null; token = in.nextToken()) {
+                if (in.isCurrentAlias() || in.getCurrentAnchor() != null) {
+                    throw new IllegalArgumentException("the price table uses a YAML anchor or alias at "
+                            + in.currentLocation() + "; write the values out");
+                }
                 if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
                     json.writeNumber(in.getText());
                 } else {

@@ -41,6 +41,11 @@ final class DocumentParser {
     private final List<ConfigProblem> problems;
     private final Map<String, Node> anchors = new HashMap<>();
 
+    /** A parser of YAML text configured as every YAML document Sluice reads is. */
+    static YAMLParser yamlParser(String text) throws IOException {
+        return Yaml.FACTORY.createParser(text);
+    }
+
     private DocumentParser(String source, Format format, List<ConfigProblem> problems) {
         this.source = source;
         this.format = format;
@@ -58,7 +63,7 @@ final class DocumentParser {
     private Node.MapNode parse(String text) {
         Node.MapNode empty = new Node.MapNode(Location.inFile(source, 1, 1));
         int before = problems.size();
-        try (JsonParser p = (format == Format.YAML ? Yaml.FACTORY : JSON).createParser(text)) {
+        try (JsonParser p = format == Format.YAML ? yamlParser(text) : JSON.createParser(text)) {
             JsonToken first = p.nextToken();
             if (first == null) {
                 return empty;

@@ -115,6 +115,14 @@ class PriceConfigTest {
     }
 
     @Test
+    void theYamlToJsonStepRefusesAnchorsAndAliases() {
+        assertThatThrownBy(() -> DefaultPricesJson.toJson(
+                        Fixtures.lines("prices:", "  - &gpt {model: m, input: 1, output: 2}", "  - *gpt")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("anchor or alias");
+    }
+
+    @Test
     void knownListPricesAreAsPublished() {
         Map<String, PriceConfig> byModel = byModel();
         assertThat(byModel.get("gpt-4o-mini").input()).isEqualTo(0.15);
