@@ -171,23 +171,7 @@ public final class CallLoadApp {
     static Map<String, Object> load(String url, String client, int threads, long warmupSeconds, long measureSeconds)
             throws Exception {
         Call call = call(url, client, null, "sk-bench");
-        running = true;
-        List<Caller> callers = new ArrayList<>();
-        CountDownLatch done = new CountDownLatch(threads);
-        for (int t = 0; t < threads; t++) {
-            Caller c = new Caller(call);
-            callers.add(c);
-            c.thread = new Thread(
-                    () -> {
-                        try {
-                            c.run();
-                        } finally {
-                            done.countDown();
-                        }
-                    },
-                    "caller");
-            c.thread.start();
-        }
+        List<Caller> callers = startCallers(call, threads);
         Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
         long warmedMillis = TimeUnit.SECONDS.toMillis(warmupSeconds) + warmUntilJitSettles();
 
@@ -209,16 +193,17 @@ public final class CallLoadApp {
         long wall = System.nanoTime() - wallBefore;
         long[] processAfter = processCpuAndAlloc();
         long jitWhileMeasuring = jitCpuMillis() - jitBefore;
-        running = false;
-        done.await(60, TimeUnit.SECONDS);
+        stopCallers(callers);
 
         long calls = all.getTotalCount();
         long chars = 0;
-        List<String> errors = new ArrayList<>();
+        long failedCalls = 0;
+        String firstError = null;
         for (Caller c : callers) {
             chars = Math.max(chars, c.lastChars);
-            if (c.error != null) {
-                errors.add(c.error);
+            failedCalls += c.failed;
+            if (firstError == null) {
+                firstError = c.error;
             }
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -236,9 +221,9 @@ public final class CallLoadApp {
         out.put("callerAllocBytesPerCall", calls == 0 ? 0 : alloc / calls);
         out.put("processCpuMicrosPerCall", calls == 0 ? 0 : (processAfter[0] - processBefore[0]) / 1e3 / calls);
         out.put("processAllocBytesPerCall", calls == 0 ? 0 : (processAfter[1] - processBefore[1]) / calls);
-        out.put("errors", errors.size());
-        if (!errors.isEmpty()) {
-            out.put("firstError", errors.get(0));
+        out.put("errors", failedCalls);
+        if (firstError != null) {
+            out.put("firstError", firstError);
         }
         out.put("warmupMillis", warmedMillis);
         out.put("jitCpuMillisWhileMeasuring", jitWhileMeasuring);
@@ -306,8 +291,29 @@ public final class CallLoadApp {
     /** {@code getconf CLK_TCK}: 100 on every Linux this runs on. */
     private static final long CLOCK_TICKS_PER_SECOND = 100;
 
-    /** Cleared when the load ends. */
+    /** Cleared when the callers are to stop. */
     private static volatile boolean running;
+
+    /** Starts {@code threads} callers, each on its own platform thread, calling until {@link #stopCallers}. */
+    private static List<Caller> startCallers(Call call, int threads) {
+        running = true;
+        List<Caller> callers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Caller c = new Caller(call);
+            c.thread = new Thread(c::run, "caller");
+            c.thread.start();
+            callers.add(c);
+        }
+        return callers;
+    }
+
+    /** Stops the callers and waits for each to end its call (at most a minute each). */
+    private static void stopCallers(List<Caller> callers) throws InterruptedException {
+        running = false;
+        for (Caller c : callers) {
+            c.thread.join(TimeUnit.MINUTES.toMillis(1));
+        }
+    }
 
     /**
      * One closed-loop caller. Warm-up and measurement run the same loop, recording every call: a
@@ -322,6 +328,11 @@ public final class CallLoadApp {
         Thread thread;
         long cpuNanos;
         long allocBytes;
+        /** Calls that succeeded, warm-up included (written by this caller only). */
+        volatile long made;
+        /** Calls that failed, warm-up included; the caller goes on calling (written by this caller only). */
+        volatile long failed;
+
         volatile int lastChars;
         volatile String error;
 
@@ -331,14 +342,20 @@ public final class CallLoadApp {
 
         void run() {
             long highest = TimeUnit.SECONDS.toNanos(60);
-            try {
-                while (running) {
-                    long start = System.nanoTime();
+            while (running) {
+                long start = System.nanoTime();
+                try {
                     lastChars = call.make();
-                    recorder.recordValue(Math.min(System.nanoTime() - start, highest));
+                } catch (Throwable t) {
+                    // counted, and the caller stays: its thread's counters must stay readable
+                    failed++;
+                    if (error == null) {
+                        error = t.toString();
+                    }
+                    continue;
                 }
-            } catch (Throwable t) {
-                error = t.toString();
+                recorder.recordValue(Math.min(System.nanoTime() - start, highest));
+                made++;
             }
         }
 
@@ -375,35 +392,40 @@ public final class CallLoadApp {
     private static final int VT_WARM_UP_CALLS = 2_000;
 
     /**
-     * {@code threads} platform threads call in a closed loop until they made {@code minCalls}
-     * calls and the JIT compilers are idle ({@link #warmUntilJitSettles}); returns how long that
-     * took, in milliseconds.
+     * {@code threads} callers on platform threads until they made {@code minCalls} calls and the
+     * JIT compilers are idle ({@link #warmUntilJitSettles}); returns how long that took, in
+     * milliseconds. Fails if a warm-up call failed.
      */
     private static long warmUpOnPlatformThreads(Call call, int threads, int minCalls) throws Exception {
         long started = System.nanoTime();
-        AtomicLong made = new AtomicLong();
-        java.util.concurrent.atomic.AtomicBoolean warming = new java.util.concurrent.atomic.AtomicBoolean(true);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        List<java.util.concurrent.Future<?>> loops = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            loops.add(pool.submit(() -> {
-                while (warming.get()) {
-                    call.make();
-                    made.incrementAndGet();
-                }
-                return null;
-            }));
+        List<Caller> callers = startCallers(call, threads);
+        try {
+            while (callsMade(callers) < minCalls) {
+                throwIfOneFailed(callers);
+                Thread.sleep(50);
+            }
+            warmUntilJitSettles();
+        } finally {
+            stopCallers(callers);
         }
-        while (made.get() < minCalls) {
-            Thread.sleep(50);
-        }
-        warmUntilJitSettles();
-        warming.set(false);
-        for (java.util.concurrent.Future<?> loop : loops) {
-            loop.get();
-        }
-        pool.shutdown();
+        throwIfOneFailed(callers);
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    }
+
+    private static void throwIfOneFailed(List<Caller> callers) {
+        for (Caller c : callers) {
+            if (c.error != null) {
+                throw new IllegalStateException("a warm-up call failed: " + c.error);
+            }
+        }
+    }
+
+    private static long callsMade(List<Caller> callers) {
+        long made = 0;
+        for (Caller c : callers) {
+            made += c.made;
+        }
+        return made;
     }
 
     /** The virtual-thread burst: see the class comment. */
