@@ -533,7 +533,9 @@ public final class Governor implements AutoCloseable {
         RuntimeException fault = ledger.takeFault();
         if (fault != null && !settlementFaultLogged) {
             settlementFaultLogged = true;
-            logLater("sluice: a settlement could not be applied; its permit is left to the lease reaper", fault);
+            logLater(
+                    "sluice: a settlement could not be applied; what it holds is tried again when its lease runs out",
+                    fault);
         }
         return applyAnswers(nowNanos) | settled;
     }

@@ -318,7 +318,15 @@ public final class Permit extends Admission {
      * reserved is kept as used, since Sluice cannot know better, and its slot comes back.
      */
     void expireLease() {
-        settleAsReserved();
+        requestSettlement(AS_RESERVED);
+        int s;
+        do {
+            s = (int) STATE.getVolatile(this);
+        } while (!STATE.compareAndSet(this, s, s | RELEASE_REQUESTED));
+        // Queued even when both were requested before: a drain that took them and failed to apply
+        // them (a fault in a bucket) left them requested but not applied, and nothing else would
+        // ever queue this permit again. The drain applies only what is not applied yet.
+        enqueue();
     }
 
     Governor governor() {

@@ -65,7 +65,8 @@ final class PermitLedger {
                 apply(p, nowNanos, nowMillis, stats);
             } catch (RuntimeException f) {
                 // whoever drains (another caller's admission, a lock holder handing over) must not
-                // fail for it, nor lose the settlements behind it: this one is left to the reaper
+                // fail for it, nor lose the settlements behind it: what of this one is not applied
+                // is tried again when its lease runs out (Permit#expireLease)
                 if (fault == null) {
                     fault = f;
                 }
@@ -106,18 +107,15 @@ final class PermitLedger {
     private void apply(Permit p, long nowNanos, long nowMillis, GovernorStats stats) {
         int requested = p.takeRequests();
         Object settlement = p.settlementRequest();
-        int applied = 0;
         if (settlement != null && (requested & Permit.SETTLE_APPLIED) == 0) {
             settle(p, settlement, nowNanos, nowMillis);
             stats.onSettled(p, settlement instanceof Usage ? (Usage) settlement : null);
-            applied |= Permit.SETTLE_APPLIED;
+            // marked at once: if the release below fails, its retry must not settle a second time
+            p.markApplied(Permit.SETTLE_APPLIED);
         }
         if ((requested & Permit.RELEASE_REQUESTED) != 0 && (requested & Permit.RELEASE_APPLIED) == 0) {
             release(p, nowNanos);
-            applied |= Permit.RELEASE_APPLIED;
-        }
-        if (applied != 0) {
-            p.markApplied(applied);
+            p.markApplied(Permit.RELEASE_APPLIED);
         }
         if (p.inLeaseList && p.isDone()) {
             remove(p);

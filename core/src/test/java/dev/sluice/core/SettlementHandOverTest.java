@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.quota.FaultyBucket;
 import dev.sluice.core.quota.LimitSpec;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -97,5 +98,31 @@ class SettlementHandOverTest {
                 .as("the other release was applied: the waiting call has its slot")
                 .isDone();
         assertThat(third.join().isAdmitted()).isTrue();
+    }
+
+    @Test
+    void aReleaseThatFailedIsAppliedWhenItsLeaseRunsOut() {
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .store(store)
+                .leaseTimeout(Duration.ofMinutes(1))
+                .limit(LimitSpec.builder("conc", CONCURRENCY, 1).build())
+                .build();
+        Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        faults.set(1); // its release throws once
+
+        first.settle(Usage.NONE);
+        first.releaseConcurrency();
+        assertThat(governor.tryAdmit(call(), Demand.oneRequest()).isAdmitted())
+                .as("the admission drained the queue, the release failed: the slot is still held")
+                .isFalse();
+        assertThat(faults.get()).as("the fault was hit").isZero();
+
+        timer.advance(Duration.ofMinutes(2));
+        assertThat(governor.available(CONCURRENCY))
+                .as("the lease ran out: the release is applied again, the slot comes back")
+                .isEqualTo(1);
+        assertThat(governor.tryAdmit(call(), Demand.oneRequest()).isAdmitted()).isTrue();
     }
 }
