@@ -384,6 +384,14 @@ public final class Permit extends Admission {
         } while (!STATE.compareAndSet(this, s, s | bits));
     }
 
+    /** Takes back applied marks set ahead of a step that then failed (see {@code PermitLedger#applyInline}). */
+    void unmarkApplied(int bits) {
+        int s;
+        do {
+            s = (int) STATE.getVolatile(this);
+        } while (!STATE.compareAndSet(this, s, s & ~bits));
+    }
+
     /** Whether the permit holds nothing any more. */
     boolean isDone() {
         int s = (int) STATE.getVolatile(this);

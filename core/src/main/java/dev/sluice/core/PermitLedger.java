@@ -90,14 +90,25 @@ final class PermitLedger {
      */
     void applyInline(Permit p, long nowNanos, Clock clock, GovernorStats stats) {
         int before = p.markSettledAndReleasedInline();
-        long nowMillis = p.windowIds != null ? clock.epochMillis() : 0;
-        if ((before & Permit.SETTLE_APPLIED) == 0) {
-            Object settlement = p.settlementRequest();
-            settle(p, settlement, nowNanos, nowMillis);
-            stats.onSettled(p, settlement instanceof Usage ? (Usage) settlement : null);
-        }
-        if ((before & Permit.RELEASE_APPLIED) == 0) {
-            release(p, nowNanos);
+        // what this call applies; if one throws, what it did not apply is unmarked again, so the
+        // permit's lease expiry tries it again (Permit#expireLease) instead of finding it done
+        int toApply = ~before & (Permit.SETTLE_APPLIED | Permit.RELEASE_APPLIED);
+        try {
+            long nowMillis = p.windowIds != null ? clock.epochMillis() : 0;
+            if ((toApply & Permit.SETTLE_APPLIED) != 0) {
+                Object settlement = p.settlementRequest();
+                settle(p, settlement, nowNanos, nowMillis);
+                stats.onSettled(p, settlement instanceof Usage ? (Usage) settlement : null);
+                toApply &= ~Permit.SETTLE_APPLIED;
+            }
+            if ((toApply & Permit.RELEASE_APPLIED) != 0) {
+                release(p, nowNanos);
+                toApply &= ~Permit.RELEASE_APPLIED;
+            }
+        } finally {
+            if (toApply != 0) {
+                p.unmarkApplied(toApply);
+            }
         }
         if (p.inLeaseList) {
             remove(p);

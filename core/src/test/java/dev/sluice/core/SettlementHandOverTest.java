@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import static dev.sluice.config.Dimension.CONCURRENCY;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.core.quota.FaultyBucket;
 import dev.sluice.core.quota.LimitSpec;
@@ -124,5 +125,31 @@ class SettlementHandOverTest {
                 .as("the lease ran out: the release is applied again, the slot comes back")
                 .isEqualTo(1);
         assertThat(governor.tryAdmit(call(), Demand.oneRequest()).isAdmitted()).isTrue();
+    }
+
+    @Test
+    void aReleaseThatFailedOnTheSettlingThreadIsAppliedWhenItsLeaseRunsOut() {
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .store(store)
+                .leaseTimeout(Duration.ofMinutes(1))
+                .limit(LimitSpec.builder("conc", CONCURRENCY, 1).build())
+                .build();
+        Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        faults.set(1); // its release throws once
+
+        // the lock is free: the settling thread applies the settlement itself, and the fault
+        // reaches it (the exchange engine's observer catches it and keeps the call going)
+        assertThatThrownBy(() -> first.settleAndRelease(Usage.NONE)).isInstanceOf(IllegalStateException.class);
+        assertThat(faults.get()).as("the fault was hit").isZero();
+        assertThat(governor.tryAdmit(call(), Demand.oneRequest()).isAdmitted())
+                .as("the slot is still held")
+                .isFalse();
+
+        timer.advance(Duration.ofMinutes(2));
+        assertThat(governor.available(CONCURRENCY))
+                .as("the lease ran out: the release is applied again, the slot comes back")
+                .isEqualTo(1);
     }
 }
