@@ -363,7 +363,7 @@ public final class ExchangeGovernance implements Governance {
                             + (decision.retries()
                                     ? " -> retry after " + decision.waitNanos() / 1_000_000 + " ms (attempt "
                                             + (call.attempts + 1) + ")"
-                                    : " -> handed back, " + stopped.wireName()));
+                                    : " -> handed back, " + stopped.wireName() + ": " + decision.why()));
             if (decision.retries()) {
                 t.discard(response);
                 return retryStep(call, decision);

@@ -16,17 +16,28 @@ public final class RetryDecision {
         BUDGET_EXHAUSTED
     }
 
-    private static final RetryDecision STOP_WITH_ANSWER = new RetryDecision(null, Stop.PROVIDER_ANSWER, 0, false);
-    private static final RetryDecision STOP_BUDGET = new RetryDecision(null, Stop.BUDGET_EXHAUSTED, 0, false);
+    private static final RetryDecision NOT_RETRYABLE = stop(Stop.PROVIDER_ANSWER, "not retryable");
+    private static final RetryDecision CANCELLED = stop(Stop.PROVIDER_ANSWER, "the caller cancelled");
+    private static final RetryDecision HINT_TOO_LONG =
+            stop(Stop.PROVIDER_ANSWER, "the provider's wait is longer than retry.maxHintWait");
+    private static final RetryDecision PAST_DEADLINE =
+            stop(Stop.PROVIDER_ANSWER, "the wait would end past the caller's deadline");
+    private static final RetryDecision STOP_BUDGET = stop(Stop.BUDGET_EXHAUSTED, "the retry budget is spent");
 
     private final Stop stop;
+    private final String why;
     private final long waitNanos;
     private final boolean pausesScope;
 
-    private RetryDecision(Object unused, Stop stop, long waitNanos, boolean pausesScope) {
+    private RetryDecision(Stop stop, String why, long waitNanos, boolean pausesScope) {
         this.stop = stop;
+        this.why = why;
         this.waitNanos = waitNanos;
         this.pausesScope = pausesScope;
+    }
+
+    private static RetryDecision stop(Stop stop, String why) {
+        return new RetryDecision(stop, why, 0, false);
     }
 
     /** What one attempt came to, as the retry rules need it. */
@@ -56,15 +67,23 @@ public final class RetryDecision {
      * only when everything else allows the retry).
      */
     public static RetryDecision decide(Attempt a, RetryPolicy policy, RetryBudget budget, long nowNanos) {
-        if (!a.outcome.retryable() || a.attemptsMade >= policy.maxAttempts() || a.cancelled) {
-            return STOP_WITH_ANSWER;
+        if (!a.outcome.retryable()) {
+            return NOT_RETRYABLE;
+        }
+        if (a.attemptsMade >= policy.maxAttempts()) {
+            return stop(
+                    Stop.PROVIDER_ANSWER,
+                    "attempts used (" + a.attemptsMade + " of retry.maxAttempts " + policy.maxAttempts() + ")");
+        }
+        if (a.cancelled) {
+            return CANCELLED;
         }
         if (a.hintNanos >= 0 && policy.tooLongToWait(a.hintNanos)) {
-            return STOP_WITH_ANSWER;
+            return HINT_TOO_LONG;
         }
         long wait = policy.delayNanos(a.attemptsMade + 1, a.hintNanos);
         if (a.deadlineNanos != 0 && nowNanos + wait - a.deadlineNanos > 0) {
-            return STOP_WITH_ANSWER;
+            return PAST_DEADLINE;
         }
         if (!budget.tryRetry(nowNanos)) {
             return STOP_BUDGET;
@@ -83,6 +102,11 @@ public final class RetryDecision {
         return stop;
     }
 
+    /** Why the loop stopped, in words for the decision log; null when it retries. */
+    public String why() {
+        return why;
+    }
+
     /** How long to wait before the next attempt. */
     public long waitNanos() {
         return waitNanos;
@@ -97,6 +121,6 @@ public final class RetryDecision {
     public String toString() {
         return retries()
                 ? "retry after " + waitNanos / 1_000_000 + " ms" + (pausesScope ? " (scope paused)" : "")
-                : "stop: " + stop;
+                : "stop: " + stop + " (" + why + ")";
     }
 }

@@ -38,26 +38,32 @@ class RetryDecisionTest {
     }
 
     @Test
-    void stopsWhenRetryingCannotHelpOrNoAttemptIsLeft() {
-        assertThat(RetryDecision.decide(attempt(OutcomeClass.NON_RETRYABLE_POLICY, -1, 1), policy, ample(), 0)
-                        .stop())
-                .isEqualTo(RetryDecision.Stop.PROVIDER_ANSWER);
-        assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_CAPACITY, 100, 3), policy, ample(), 0)
-                        .stop())
-                .isEqualTo(RetryDecision.Stop.PROVIDER_ANSWER);
+    void stopsWhenRetryingCannotHelpOrNoAttemptIsLeftAndSaysWhich() {
+        RetryDecision policyRefusal =
+                RetryDecision.decide(attempt(OutcomeClass.NON_RETRYABLE_POLICY, -1, 1), policy, ample(), 0);
+        assertThat(policyRefusal.stop()).isEqualTo(RetryDecision.Stop.PROVIDER_ANSWER);
+        assertThat(policyRefusal.why()).isEqualTo("not retryable");
+        RetryDecision allUsed =
+                RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_CAPACITY, 100, 3), policy, ample(), 0);
+        assertThat(allUsed.stop()).isEqualTo(RetryDecision.Stop.PROVIDER_ANSWER);
+        assertThat(allUsed.why()).isEqualTo("attempts used (3 of retry.maxAttempts 3)");
         RetryDecision.Attempt cancelled = new RetryDecision.Attempt(OutcomeClass.RETRYABLE_OVERLOAD, -1, 1, true, 0);
-        assertThat(RetryDecision.decide(cancelled, policy, ample(), 0).retries())
-                .isFalse();
+        RetryDecision afterCancel = RetryDecision.decide(cancelled, policy, ample(), 0);
+        assertThat(afterCancel.retries()).isFalse();
+        assertThat(afterCancel.why()).isEqualTo("the caller cancelled");
     }
 
     @Test
     void aHintTooLongToWaitForOrPastTheDeadlineStops() {
-        assertThat(RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_CAPACITY, 60_000, 1), policy, ample(), 0)
-                        .retries())
-                .isFalse();
+        RetryDecision tooLong =
+                RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_CAPACITY, 60_000, 1), policy, ample(), 0);
+        assertThat(tooLong.retries()).isFalse();
+        assertThat(tooLong.why()).contains("retry.maxHintWait");
         RetryDecision.Attempt due =
                 new RetryDecision.Attempt(OutcomeClass.RETRYABLE_CAPACITY, 2_000 * MS, 1, false, 1_000 * MS);
-        assertThat(RetryDecision.decide(due, policy, ample(), 0).retries()).isFalse();
+        RetryDecision pastDeadline = RetryDecision.decide(due, policy, ample(), 0);
+        assertThat(pastDeadline.retries()).isFalse();
+        assertThat(pastDeadline.why()).contains("deadline");
     }
 
     @Test
@@ -65,6 +71,8 @@ class RetryDecisionTest {
         RetryBudget none = new RetryBudget(0.0, 0.0, Duration.ofSeconds(10));
         RetryDecision d = RetryDecision.decide(attempt(OutcomeClass.RETRYABLE_OVERLOAD, -1, 1), policy, none, 0);
         assertThat(d.stop()).isEqualTo(RetryDecision.Stop.BUDGET_EXHAUSTED);
+        assertThat(d.why()).isEqualTo("the retry budget is spent");
+        assertThat(d).hasToString("stop: BUDGET_EXHAUSTED (the retry budget is spent)");
     }
 
     @Test
