@@ -3,6 +3,7 @@ package dev.sluice.it.jmx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.tools.attach.AttachOperationFailedException;
 import com.sun.tools.attach.VirtualMachine;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.simulator.Profile;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.management.Attribute;
 import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
@@ -243,14 +245,31 @@ class JmxIT {
         return output;
     }
 
-    /** Attach, start the JVM's local management agent (if not yet), connect to it: what JConsole does. */
+    /**
+     * Attach, start the JVM's local management agent (if not yet), connect to it: what JConsole does.
+     *
+     * <p>Tried again while the JVM is still booting: the test attaches the moment the process is
+     * forked, and a JDK 17 or 25 that runs any {@code -javaagent} (a no-op one too) answers a
+     * management-agent request made before its module system is up with a {@code
+     * NullPointerException} from {@code Modules.loadModule} (19 times in 20 for a no-op agent
+     * attached at once; never 150 ms later). A user attaching to a running service does not meet it.
+     */
     private static JMXConnector connectLikeJConsole(long pid) throws Exception {
-        VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
-        try {
-            return JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
-        } finally {
-            vm.detach();
-        }
+        AtomicReference<JMXConnector> connected = new AtomicReference<>();
+        await("the JVM accepting a JMX connection")
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsInstanceOf(AttachOperationFailedException.class)
+                .until(() -> {
+                    VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
+                    try {
+                        connected.set(JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent())));
+                        return true;
+                    } finally {
+                        vm.detach();
+                    }
+                });
+        return connected.get();
     }
 
     private static ObjectName name(String name) {
