@@ -55,7 +55,20 @@ public final class AppReport {
     /** The call {@link #begin() begun} then failed with this exception. */
     public void failed(long begunNanos, Throwable t) {
         failure(t.getClass().getSimpleName());
+        notes.putIfAbsent("firstFailure:" + t.getClass().getSimpleName(), causeChain(t));
         latenciesMillis.add((System.nanoTime() - begunNanos) / 1_000_000);
+    }
+
+    /** Each exception of the chain with its message: what a failing test needs to say why. */
+    private static String causeChain(Throwable t) {
+        StringBuilder chain = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (chain.length() > 0) {
+                chain.append(" <- ");
+            }
+            chain.append(c.getClass().getName()).append(": ").append(c.getMessage());
+        }
+        return chain.toString();
     }
 
     public void failure(String kind) {

@@ -331,6 +331,18 @@ public final class ReactorNettyApp {
                 report.count("jmx:openai:" + a, ((Number) jmx.getAttribute(openai, a)).longValue());
             }
         }
+        // why Sluice handed a refusal back instead of retrying it, when it did: a failing test says so
+        String[] decisions = (String[])
+                jmx.invoke(governor, "recentDecisions", new Object[] {200}, new String[] {int.class.getName()});
+        List<String> handedBack = new ArrayList<>();
+        for (String d : decisions) {
+            if (d.contains("handed back")) {
+                handedBack.add(d);
+            }
+        }
+        if (!handedBack.isEmpty()) {
+            report.note("jmx:handedBack", String.join(" | ", handedBack));
+        }
     }
 
     /** Whether the governor had calls waiting for admission within {@code seconds} (false without the agent). */

@@ -201,14 +201,21 @@ class ReactorNettyIT {
     }
 
     /**
-     * Sluice's loop owns the retries of Reactor Netty calls: the provider answers some attempts
-     * with a 429 (retry after 1 s), some with a 503, and resets some connections before answering.
-     * Every call still completes (blocking, streaming, WebClient, RestClient), none with more than
-     * Sluice's 3 attempts, and the governor holds nothing afterwards. On JDK 17 and 25.
+     * Sluice's loop owns the retries of Reactor Netty calls: the provider answers ten attempts with
+     * a 429 (retry after 1 s), a 503 or a reset connection. Each fault is retried once by Sluice and
+     * by nothing else (Reactor Netty's own retry of a reset is off: every attempt the provider saw
+     * is one Sluice counted), every call completes (blocking, streaming, WebClient, RestClient), and
+     * the governor holds nothing afterwards. On JDK 17 and 25.
+     *
+     * <p>{@code retry.maxAttempts} is set above the number of faults: the faults go to the next
+     * arrivals, whichever call they belong to, and on a slow start the first call's retries arrive
+     * before the other calls, so with the default 3 attempts one call could meet three faults and
+     * rightly hand the third back (seen twice in twenty runs on a busy machine).
      */
     @ParameterizedTest
     @EnumSource(ForkedApp.Jdk.class)
     void sluiceRetriesRefusedAndBrokenAttempts(ForkedApp.Jdk jdk) throws Exception {
+        int faults = 10;
         try (Simulator sim = Simulator.builder()
                 .profile(Profile.OPENAI)
                 .requestsPerMinute(100_000)
@@ -222,7 +229,7 @@ class ReactorNettyIT {
             String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
             ForkedApp.Result r = ForkedApp.of(ReactorNettyApp.class)
                     .jdk(jdk)
-                    .withAgent((String) null)
+                    .withAgent("retry.maxAttempts=" + (faults + 1))
                     .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
                     .timeout(Duration.ofMinutes(3))
                     .args(url, 3, 4, 3, 0)
@@ -230,9 +237,7 @@ class ReactorNettyIT {
                     .assertOk();
             JsonNode s = r.summary();
             Counts c = sim.ledger().counts();
-            Map<String, Integer> perCall = sim.ledger().attemptsPerCall();
-            int maxAttempts = Collections.max(perCall.values());
-            System.out.printf("reactor-netty retries: %s%n  max attempts per call %d%n  %s%n", c, maxAttempts, s);
+            System.out.printf("reactor-netty retries: %s%n  %s%n", c, s);
             JsonNode groups = s.path("groups");
             assertThat(groups.path("sync").path("counters").path("status:200").asLong())
                     .as("%s", s)
@@ -243,15 +248,25 @@ class ReactorNettyIT {
                             .asLong())
                     .as("%s", s)
                     .isEqualTo(12);
+            assertThat(groups.path("restclient")
+                            .path("counters")
+                            .path("status:200")
+                            .asLong())
+                    .as("%s", s)
+                    .isEqualTo(12);
             assertThat(groups.path("stream").path("counters").path("status:200").asLong())
                     .as("%s", s)
                     .isEqualTo(3);
-            assertThat(maxAttempts).as("attempts per logical call").isLessThanOrEqualTo(3);
-            assertThat(s.path("counters").path("jmx:openai:Retries").asLong())
+            JsonNode counters = s.path("counters");
+            assertThat(counters.path("jmx:openai:Retries").asLong())
                     .as("retries Sluice made\n%s", s)
-                    .isGreaterThanOrEqualTo(1);
-            assertThat(s.path("counters").path("jmx:inFlight").asLong()).isZero();
-            assertThat(s.path("counters").path("jmx:reserved").asLong()).isZero();
+                    .isEqualTo(faults);
+            assertThat(c.arrivals())
+                    .as("attempts the provider saw: Sluice's, and no other layer's\n%s", s)
+                    .isEqualTo(counters.path("jmx:openai:Attempts").asLong())
+                    .isEqualTo(39 + faults);
+            assertThat(counters.path("jmx:inFlight").asLong()).isZero();
+            assertThat(counters.path("jmx:reserved").asLong()).isZero();
         }
     }
 
@@ -270,9 +285,11 @@ class ReactorNettyIT {
                 .firstByteLatency(Duration.ofMillis(50))
                 .start()) {
             sim.faults().next(FaultKind.RATE_LIMITED, 2).next(FaultKind.CONNECTION_RESET, 1);
+            int faults = 3;
             String url = LoopbackHosts.url(HOST, sim.port(), "/v1/chat/completions");
             ForkedApp.Result r = ForkedApp.of(ReactorVersionApp.class)
-                    .withAgent((String) null)
+                    // one call may meet every fault (see sluiceRetriesRefusedAndBrokenAttempts)
+                    .withAgent("retry.maxAttempts=" + (faults + 1))
                     .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
                     .systemProperty("it.reactor.libs", System.getProperty("sluice.reactor.libs") + "/" + version)
                     .timeout(Duration.ofMinutes(3))
@@ -302,7 +319,7 @@ class ReactorNettyIT {
             assertThat(counters.path("jmx:openai:Calls").asLong()).as("%s", s).isEqualTo(48 + 4 + 9);
             // the two forced 429s are the provider's only refusals
             assertThat(c.rejected()).as("provider 429s beyond the forced ones").isLessThanOrEqualTo(2);
-            assertThat(maxAttempts).isLessThanOrEqualTo(3);
+            assertThat(maxAttempts).isLessThanOrEqualTo(faults + 1);
             assertThat(counters.path("jmx:inFlight").asLong()).as("%s", s).isZero();
             assertThat(counters.path("jmx:reserved").asLong()).as("%s", s).isZero();
             assertThat(counters.path("jmx:waiting").asLong()).isZero();
