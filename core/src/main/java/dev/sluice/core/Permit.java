@@ -95,6 +95,14 @@ public final class Permit extends Admission {
      */
     long[] admittedMarks;
 
+    /**
+     * How many of {@link #buckets}, in order, the settlement (the release) has applied so far,
+     * guarded by the lock: one that failed part-way resumes after them when tried again.
+     */
+    int bucketsSettled;
+
+    int bucketsReleased;
+
     /** Whether its scope's tenant shares count this call in flight until it is released (guarded by the lock). */
     boolean fairCounted;
 

@@ -133,29 +133,32 @@ final class PermitLedger {
         }
     }
 
+    /**
+     * Settles the permit's buckets in order, from the first one not settled yet: a settlement that
+     * failed part-way (a bucket threw) is tried again at lease expiry and resumes after the buckets
+     * it had settled, never giving any of them its refund or charge twice.
+     */
     private static void settle(Permit p, Object settlement, long nowNanos, long nowMillis) {
         Bucket[] buckets = p.buckets;
         long[] amounts = p.amounts;
-        for (int i = 0; i < amounts.length; i++) {
+        for (int i = p.bucketsSettled; i < amounts.length; i++) {
             long amount = amounts[i];
-            if (amount == 0) {
-                continue;
-            }
             Bucket b = buckets[i];
             Dimension d = b.limit().dimension();
-            if (d == Dimension.CONCURRENCY) {
-                continue;
+            if (amount != 0 && d != Dimension.CONCURRENCY) {
+                long actual = actual(b, d, amount, p.demand(), settlement);
+                b.settle(
+                        amount,
+                        actual,
+                        p.windowIds == null ? 0 : p.windowIds[i],
+                        p.guarantee,
+                        p.fromReserve == null ? 0 : p.fromReserve[i],
+                        nowNanos,
+                        nowMillis);
             }
-            long actual = actual(b, d, amount, p.demand(), settlement);
-            b.settle(
-                    amount,
-                    actual,
-                    p.windowIds == null ? 0 : p.windowIds[i],
-                    p.guarantee,
-                    p.fromReserve == null ? 0 : p.fromReserve[i],
-                    nowNanos,
-                    nowMillis);
-            if (d == Dimension.SPEND) {
+            // counted before the budget hears of it: should that throw, the bucket stays settled once
+            p.bucketsSettled = i + 1;
+            if (amount != 0 && d == Dimension.SPEND) {
                 p.governor().budgets().settled(b, settlement, nowNanos);
             }
         }
@@ -164,6 +167,7 @@ final class PermitLedger {
         }
     }
 
+    /** Gives the permit's concurrency slots back, from the first one not given back yet (as {@link #settle}). */
     private static void release(Permit p, long nowNanos) {
         if (p.fairCounted) {
             p.fairCounted = false;
@@ -171,7 +175,7 @@ final class PermitLedger {
         }
         Bucket[] buckets = p.buckets;
         long[] amounts = p.amounts;
-        for (int i = 0; i < amounts.length; i++) {
+        for (int i = p.bucketsReleased; i < amounts.length; i++) {
             if (amounts[i] > 0 && buckets[i].limit().dimension() == Dimension.CONCURRENCY) {
                 // a shared bucket tells by what take returned whether the slot came from the store
                 buckets[i].settle(
@@ -183,6 +187,7 @@ final class PermitLedger {
                         nowNanos,
                         0);
             }
+            p.bucketsReleased = i + 1;
         }
     }
 

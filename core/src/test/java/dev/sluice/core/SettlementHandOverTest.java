@@ -1,8 +1,11 @@
 package dev.sluice.core;
 
 import static dev.sluice.config.Dimension.CONCURRENCY;
+import static dev.sluice.config.Dimension.INPUT_TOKENS;
+import static dev.sluice.config.Dimension.OUTPUT_TOKENS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.sluice.core.quota.FaultyBucket;
 import dev.sluice.core.quota.LimitSpec;
@@ -151,5 +154,50 @@ class SettlementHandOverTest {
         assertThat(governor.available(CONCURRENCY))
                 .as("the lease ran out: the release is applied again, the slot comes back")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aSettlementThatFailedPartWayResumesAtLeaseExpiryWithoutSettlingAnyBucketTwice() {
+        // the input bucket settles first, then the output bucket throws: the retry at lease expiry
+        // must settle only the output bucket, or the input bucket gets its refund twice
+        LockHoldingStore outputFails =
+                new LockHoldingStore(b -> b.limit().dimension() == OUTPUT_TOKENS ? new FaultyBucket(b, faults) : b);
+        long capacity = 1_000_000;
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .store(outputFails)
+                .leaseTimeout(Duration.ofMinutes(1))
+                .limit(LimitSpec.builder("in", INPUT_TOKENS, capacity)
+                        .window(Duration.ofDays(1))
+                        .build())
+                .limit(LimitSpec.builder("out", OUTPUT_TOKENS, capacity)
+                        .window(Duration.ofDays(1))
+                        .build())
+                .build();
+        Permit first = governor.tryAdmit(call(), tokens(500_000, 1_000)).permit();
+        Permit second = governor.tryAdmit(call(), tokens(400_000, 1_000)).permit();
+        assertThat(governor.available(INPUT_TOKENS)).isEqualTo(100_000);
+        faults.set(1); // the output bucket's refund throws once
+
+        catchThrowable(() -> first.settleAndRelease(Usage.NONE)); // on this thread or a drain's: either way
+        assertThat(faults.get()).as("the fault was hit").isZero();
+        assertThat(governor.available(INPUT_TOKENS))
+                .as("the input bucket was refunded before the output bucket failed")
+                .isEqualTo(600_000);
+
+        timer.advance(Duration.ofMinutes(2)); // both leases run out; the second is kept as reserved
+        long refill = capacity * 2 / (24 * 60); // two minutes of a day's window, give or take one
+        assertThat(governor.available(INPUT_TOKENS))
+                .as("the failed settlement resumed where it stopped: no second refund of the input bucket")
+                .isBetween(600_000 + refill - 2, 600_000 + refill + 2);
+        assertThat(governor.available(OUTPUT_TOKENS))
+                .as("the output bucket got its refund at lease expiry")
+                .isBetween(capacity - 1_000, capacity);
+        assertThat(second.isSettled()).isTrue();
+    }
+
+    private static Demand tokens(long in, long out) {
+        return Demand.builder().inputTokens(in).outputTokens(out).build();
     }
 }
