@@ -13,9 +13,13 @@ import java.util.List;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -199,11 +203,24 @@ class AgentJarIT {
     }
 
     @Test
-    void aFailedStartLeavesTheJvmRunningUngoverned() throws Exception {
+    void aFailedStartLeavesTheJvmRunningUngoverned(@TempDir Path dir) throws Exception {
+        // a repacked agent jar that lost the nested bridge jar: the start cannot succeed
+        Path broken = dir.resolve("sluice-agent-without-bridge.jar");
+        try (ZipFile in = new ZipFile(ForkedJvm.AGENT_JAR.toFile());
+                ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(broken))) {
+            for (ZipEntry e : Collections.list(in.entries())) {
+                if (!e.getName().equals("sluice/sluice-bootstrap.jar")) {
+                    out.putNextEntry(new ZipEntry(e.getName()));
+                    try (InputStream body = in.getInputStream(e)) {
+                        body.transferTo(out);
+                    }
+                    out.closeEntry();
+                }
+            }
+        }
         ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(
                         ForkedJvm.Jdk.JDK17.java(),
-                        "-Djava.io.tmpdir=/nonexistent/sluice-test",
-                        "-javaagent:" + ForkedJvm.AGENT_JAR,
+                        "-javaagent:" + broken,
                         "-cp",
                         ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
                         "dev.sluice.testapp.BrokenStartApp"))
@@ -213,6 +230,28 @@ class AgentJarIT {
         assertThat(r.stderr.lines().filter(l -> l.startsWith("[sluice] ")))
                 .hasSize(1)
                 .allSatisfy(l -> assertThat(l).startsWith("[sluice] failed to start, the JVM runs ungoverned"));
+    }
+
+    /**
+     * The bridge is defined in the bootstrap loader, not appended to its path: the JVM keeps class
+     * data sharing for the platform and application classes (no "Sharing is only supported for boot
+     * loader classes" warning), and a JVM without a writable temporary directory starts governed.
+     */
+    @ParameterizedTest
+    @EnumSource(ForkedJvm.Jdk.class)
+    void theBridgeNeedsNoFileAndLeavesClassDataSharingOn(ForkedJvm.Jdk jdk) throws Exception {
+        ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(
+                        jdk.java(),
+                        "-Djava.io.tmpdir=/nonexistent/sluice-test",
+                        "-javaagent:" + ForkedJvm.AGENT_JAR,
+                        "-cp",
+                        ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                        "dev.sluice.testapp.BrokenStartApp"))
+                .assertOk();
+        assertThat(r.get("app.bridge")).isEqualTo("present");
+        assertThat(r.stdout + r.stderr)
+                .doesNotContain("Sharing is only supported")
+                .doesNotContain("failed to start");
     }
 
     /** Late attach retransforms classes that were loaded, and clients that were built, before it. */
