@@ -233,13 +233,13 @@ class AgentJarIT {
     }
 
     /**
-     * The bridge is defined in the bootstrap loader, not appended to its path: the JVM keeps class
-     * data sharing for the platform and application classes (no "Sharing is only supported for boot
-     * loader classes" warning), and a JVM without a writable temporary directory starts governed.
+     * The bridge is defined in the bootstrap loader, not appended to its path: the JVM prints no
+     * "Sharing is only supported for boot loader classes" warning, and a JVM without a writable
+     * temporary directory starts governed.
      */
     @ParameterizedTest
     @EnumSource(ForkedJvm.Jdk.class)
-    void theBridgeNeedsNoFileAndLeavesClassDataSharingOn(ForkedJvm.Jdk jdk) throws Exception {
+    void theBridgeNeedsNoFileAndTheJvmPrintsNoSharingWarning(ForkedJvm.Jdk jdk) throws Exception {
         ForkedJvm.Result r = ForkedJvm.run(Arrays.asList(
                         jdk.java(),
                         "-Djava.io.tmpdir=/nonexistent/sluice-test",
