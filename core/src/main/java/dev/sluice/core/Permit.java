@@ -276,11 +276,7 @@ public final class Permit extends Admission {
         if (governor.settleInline(this)) {
             return true; // the lock was free: applied at once, nothing queued
         }
-        int s;
-        do {
-            s = (int) STATE.getVolatile(this);
-        } while (!STATE.compareAndSet(this, s, s | RELEASE_REQUESTED | QUEUED));
-        if ((s & QUEUED) == 0) {
+        if ((setState(RELEASE_REQUESTED | QUEUED) & QUEUED) == 0) {
             governor.settlementRequested(this);
         }
         return true;
@@ -292,23 +288,14 @@ public final class Permit extends Admission {
      * of them were applied already.
      */
     int markSettledAndReleasedInline() {
-        int s;
-        do {
-            s = (int) STATE.getVolatile(this);
-        } while (!STATE.compareAndSet(this, s, s | RELEASE_REQUESTED | SETTLE_APPLIED | RELEASE_APPLIED));
-        return s;
+        return setState(RELEASE_REQUESTED | SETTLE_APPLIED | RELEASE_APPLIED);
     }
 
     /** Releases the call's concurrency slot (its body or stream ended or was closed). Idempotent. */
     public void releaseConcurrency() {
-        int s;
-        do {
-            s = (int) STATE.getVolatile(this);
-            if ((s & RELEASE_REQUESTED) != 0) {
-                return;
-            }
-        } while (!STATE.compareAndSet(this, s, s | RELEASE_REQUESTED));
-        enqueue();
+        if ((setState(RELEASE_REQUESTED) & RELEASE_REQUESTED) == 0) {
+            enqueue();
+        }
     }
 
     /**
@@ -327,10 +314,7 @@ public final class Permit extends Admission {
      */
     void expireLease() {
         requestSettlement(AS_RESERVED);
-        int s;
-        do {
-            s = (int) STATE.getVolatile(this);
-        } while (!STATE.compareAndSet(this, s, s | RELEASE_REQUESTED));
+        setState(RELEASE_REQUESTED);
         // Queued even when both were requested before: a drain that took them and failed to apply
         // them (a fault in a bucket) left them requested but not applied, and nothing else would
         // ever queue this permit again. The drain applies only what is not applied yet.
@@ -360,25 +344,21 @@ public final class Permit extends Admission {
     }
 
     private void enqueue() {
-        int s;
-        do {
-            s = (int) STATE.getVolatile(this);
-            if ((s & QUEUED) != 0) {
-                return; // a drain will see this request
-            }
-        } while (!STATE.compareAndSet(this, s, s | QUEUED));
-        governor.settlementRequested(this);
+        if ((setState(QUEUED) & QUEUED) == 0) { // else a drain will see this request
+            governor.settlementRequested(this);
+        }
+    }
+
+    /** Sets these state bits at once; returns the state before. */
+    private int setState(int bits) {
+        return (int) STATE.getAndBitwiseOr(this, bits);
     }
 
     // ------------------------------------------------------------------ applied by the governor
 
     /** What the drain must apply now; clears QUEUED so later requests queue the permit again. */
     int takeRequests() {
-        int s;
-        do {
-            s = (int) STATE.getVolatile(this);
-        } while (!STATE.compareAndSet(this, s, s & ~QUEUED));
-        return s;
+        return (int) STATE.getAndBitwiseAnd(this, ~QUEUED);
     }
 
     Object settlementRequest() {
@@ -386,18 +366,12 @@ public final class Permit extends Admission {
     }
 
     void markApplied(int bits) {
-        int s;
-        do {
-            s = (int) STATE.getVolatile(this);
-        } while (!STATE.compareAndSet(this, s, s | bits));
+        setState(bits);
     }
 
     /** Takes back applied marks set ahead of a step that then failed (see {@code PermitLedger#applyInline}). */
     void unmarkApplied(int bits) {
-        int s;
-        do {
-            s = (int) STATE.getVolatile(this);
-        } while (!STATE.compareAndSet(this, s, s & ~bits));
+        STATE.getAndBitwiseAnd(this, ~bits);
     }
 
     /** Whether the permit holds nothing any more. */
