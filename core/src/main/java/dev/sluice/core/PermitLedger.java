@@ -146,15 +146,7 @@ final class PermitLedger {
             Bucket b = buckets[i];
             Dimension d = b.limit().dimension();
             if (amount != 0 && d != Dimension.CONCURRENCY) {
-                long actual = actual(b, d, amount, p.demand(), settlement);
-                b.settle(
-                        amount,
-                        actual,
-                        p.windowIds == null ? 0 : p.windowIds[i],
-                        p.guarantee,
-                        p.fromReserve == null ? 0 : p.fromReserve[i],
-                        nowNanos,
-                        nowMillis);
+                settleBucket(p, i, actual(b, d, amount, p.demand(), settlement), nowNanos, nowMillis);
             }
             // counted before the budget hears of it: should that throw, the bucket stays settled once
             p.bucketsSettled = i + 1;
@@ -178,17 +170,22 @@ final class PermitLedger {
         for (int i = p.bucketsReleased; i < amounts.length; i++) {
             if (amounts[i] > 0 && buckets[i].limit().dimension() == Dimension.CONCURRENCY) {
                 // a shared bucket tells by what take returned whether the slot came from the store
-                buckets[i].settle(
-                        amounts[i],
-                        0,
-                        p.windowIds == null ? 0 : p.windowIds[i],
-                        p.guarantee,
-                        p.fromReserve == null ? 0 : p.fromReserve[i],
-                        nowNanos,
-                        0);
+                settleBucket(p, i, 0, nowNanos, 0);
             }
             p.bucketsReleased = i + 1;
         }
+    }
+
+    /** Settles bucket {@code i} of the permit at {@code actual}, with the window and reserve its admission recorded. */
+    private static void settleBucket(Permit p, int i, long actual, long nowNanos, long nowMillis) {
+        p.buckets[i].settle(
+                p.amounts[i],
+                actual,
+                p.windowIds == null ? 0 : p.windowIds[i],
+                p.guarantee,
+                p.fromReserve == null ? 0 : p.fromReserve[i],
+                nowNanos,
+                nowMillis);
     }
 
     /** What a bucket's charge comes to once the call is settled this way. */
