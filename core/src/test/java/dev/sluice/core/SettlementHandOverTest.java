@@ -36,12 +36,21 @@ class SettlementHandOverTest {
 
     /** A governor allowing {@code slots} calls at once. */
     private void start(int slots) {
-        governor = Governor.builder()
-                .clock(clock)
-                .timer(timer)
-                .store(store)
+        governor = governorOn(store)
                 .limit(LimitSpec.builder("conc", CONCURRENCY, slots).build())
                 .build();
+    }
+
+    /** A governor allowing one call at once, whose permits' leases run out after a minute. */
+    private void startWithOneMinuteLeases() {
+        governor = governorOn(store)
+                .leaseTimeout(Duration.ofMinutes(1))
+                .limit(LimitSpec.builder("conc", CONCURRENCY, 1).build())
+                .build();
+    }
+
+    private Governor.Builder governorOn(LockHoldingStore placing) {
+        return Governor.builder().clock(clock).timer(timer).store(placing);
     }
 
     @AfterEach
@@ -106,13 +115,7 @@ class SettlementHandOverTest {
 
     @Test
     void aReleaseThatFailedIsAppliedWhenItsLeaseRunsOut() {
-        governor = Governor.builder()
-                .clock(clock)
-                .timer(timer)
-                .store(store)
-                .leaseTimeout(Duration.ofMinutes(1))
-                .limit(LimitSpec.builder("conc", CONCURRENCY, 1).build())
-                .build();
+        startWithOneMinuteLeases();
         Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         faults.set(1); // its release throws once
 
@@ -132,13 +135,7 @@ class SettlementHandOverTest {
 
     @Test
     void aReleaseThatFailedOnTheSettlingThreadIsAppliedWhenItsLeaseRunsOut() {
-        governor = Governor.builder()
-                .clock(clock)
-                .timer(timer)
-                .store(store)
-                .leaseTimeout(Duration.ofMinutes(1))
-                .limit(LimitSpec.builder("conc", CONCURRENCY, 1).build())
-                .build();
+        startWithOneMinuteLeases();
         Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         faults.set(1); // its release throws once
 
@@ -163,10 +160,7 @@ class SettlementHandOverTest {
         LockHoldingStore outputFails =
                 new LockHoldingStore(b -> b.limit().dimension() == OUTPUT_TOKENS ? new FaultyBucket(b, faults) : b);
         long capacity = 1_000_000;
-        governor = Governor.builder()
-                .clock(clock)
-                .timer(timer)
-                .store(outputFails)
+        governor = governorOn(outputFails)
                 .leaseTimeout(Duration.ofMinutes(1))
                 .limit(LimitSpec.builder("in", INPUT_TOKENS, capacity)
                         .window(Duration.ofDays(1))
