@@ -33,7 +33,7 @@ import org.objectweb.asm.ClassReader;
  */
 final class BootLoaderBridge {
 
-    static final String BOOTSTRAP_JAR = "sluice/sluice-bootstrap.jar";
+    private static final String BOOTSTRAP_JAR = "sluice/sluice-bootstrap.jar";
     private static final String BRIDGE = "dev.sluice.bootstrap.Bridge";
 
     private BootLoaderBridge() {}
@@ -71,7 +71,7 @@ final class BootLoaderBridge {
     }
 
     /** The jar's class files by binary name, in the jar's order. */
-    static Map<String, byte[]> classesOf(byte[] jar) throws IOException {
+    private static Map<String, byte[]> classesOf(byte[] jar) throws IOException {
         Map<String, byte[]> classes = new LinkedHashMap<>();
         try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
             for (JarEntry e = in.getNextJarEntry(); e != null; e = in.getNextJarEntry()) {
@@ -111,16 +111,21 @@ final class BootLoaderBridge {
     private static void define(String name, Map<String, byte[]> left) {
         byte[] classFile = left.remove(name);
         ClassReader reader = new ClassReader(classFile);
-        String superName = reader.getSuperName();
-        if (superName != null && left.containsKey(superName.replace('/', '.'))) {
-            define(superName.replace('/', '.'), left);
-        }
+        defineIfLeft(reader.getSuperName(), left);
         for (String type : reader.getInterfaces()) {
-            if (left.containsKey(type.replace('/', '.'))) {
-                define(type.replace('/', '.'), left);
-            }
+            defineIfLeft(type, left);
         }
         BootDefiner.define(name, classFile);
+    }
+
+    /** Defines a supertype first when it is one of the jar's classes not defined yet. */
+    private static void defineIfLeft(String internalName, Map<String, byte[]> left) {
+        if (internalName != null) {
+            String name = internalName.replace('/', '.');
+            if (left.containsKey(name)) {
+                define(name, left);
+            }
+        }
     }
 
     /**
