@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import javax.management.Attribute;
 import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
@@ -254,22 +253,21 @@ class JmxIT {
      * NullPointerException} from {@code Modules.loadModule} (19 times in 20 for a no-op agent
      * attached at once; never 150 ms later). A user attaching to a running service does not meet it.
      */
-    private static JMXConnector connectLikeJConsole(long pid) throws Exception {
-        AtomicReference<JMXConnector> connected = new AtomicReference<>();
-        await("the JVM accepting a JMX connection")
+    private static JMXConnector connectLikeJConsole(long pid) {
+        return await("the JVM accepting a JMX connection")
                 .atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(100))
                 .ignoreExceptionsInstanceOf(AttachOperationFailedException.class)
-                .until(() -> {
-                    VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
-                    try {
-                        connected.set(JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent())));
-                        return true;
-                    } finally {
-                        vm.detach();
-                    }
-                });
-        return connected.get();
+                .until(() -> attachAndConnect(pid), java.util.Objects::nonNull);
+    }
+
+    private static JMXConnector attachAndConnect(long pid) throws Exception {
+        VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
+        try {
+            return JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
+        } finally {
+            vm.detach();
+        }
     }
 
     private static ObjectName name(String name) {
