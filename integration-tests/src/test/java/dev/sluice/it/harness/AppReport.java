@@ -59,10 +59,14 @@ public final class AppReport {
         latenciesMillis.add((System.nanoTime() - begunNanos) / 1_000_000);
     }
 
+    /** Causes written at most: a chain that loops back on itself must not hang the report. */
+    private static final int MAX_CAUSES = 16;
+
     /** Each exception of the chain with its message: what a failing test needs to say why. */
     private static String causeChain(Throwable t) {
         StringBuilder chain = new StringBuilder();
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        int links = 0;
+        for (Throwable c = t; c != null && links++ < MAX_CAUSES; c = c.getCause() == c ? null : c.getCause()) {
             if (chain.length() > 0) {
                 chain.append(" <- ");
             }
