@@ -14,8 +14,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The governor's spend limits seen as budgets: where each bucket stands ({@link BudgetStatus}),
@@ -27,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Budgets {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Budgets.class);
+    private static final LazyLogger LOG = LazyLogger.of(Budgets.class);
 
     /** How the calls charged to one spend limit were settled. */
     static final class Settlements {
@@ -215,15 +213,15 @@ final class Budgets {
         BudgetAlert a;
         while ((a = pending.poll()) != null) {
             if (a.level() == BudgetAlert.Level.EXHAUSTED) {
-                LOG.warn("sluice: {}", a.message());
+                LOG.get().warn("sluice: {}", a.message());
             } else {
-                LOG.info("sluice: {}", a.message());
+                LOG.get().info("sluice: {}", a.message());
             }
             for (Consumer<BudgetAlert> l : listeners) {
                 try {
                     l.accept(a);
                 } catch (Throwable t) {
-                    LOG.debug("a budget listener failed: {}", t.toString());
+                    LOG.get().debug("a budget listener failed: {}", t.toString());
                 }
             }
         }

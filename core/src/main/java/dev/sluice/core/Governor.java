@@ -35,8 +35,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The single door every governed call passes: it admits a call only if every bucket on its path
@@ -99,7 +97,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Governor implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Governor.class);
+    private static final LazyLogger LOG = LazyLogger.of(Governor.class);
 
     /** How often the timer looks at the queues while calls wait, whatever else it expects. */
     private static final long SAFETY_TICK_NANOS = 250_000_000L;
@@ -1427,7 +1425,7 @@ public final class Governor implements AutoCloseable {
 
     /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
     private void logLater(String message, RuntimeException fault) {
-        timer.schedule(() -> LOG.warn(message, fault), 0);
+        timer.schedule(() -> LOG.get().warn(message, fault), 0);
     }
 
     /** Applies the answers waiting in {@link #answers}, oldest first; whether there were any. Lock held. */

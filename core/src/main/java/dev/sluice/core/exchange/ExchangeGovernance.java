@@ -12,6 +12,7 @@ import dev.sluice.core.Caches;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
+import dev.sluice.core.LazyLogger;
 import dev.sluice.core.Permit;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.Rejections;
@@ -42,8 +43,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The governor as hooks see it: runs each logical LLM call from recognition to settlement. It
@@ -58,7 +57,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ExchangeGovernance implements Governance {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ExchangeGovernance.class);
+    private static final LazyLogger LOG = LazyLogger.of(ExchangeGovernance.class);
 
     /** Header on every response Sluice hands back: it owns retries, the SDK must not add its own. */
     static final String SHOULD_RETRY = "x-should-retry";
@@ -244,11 +243,12 @@ public final class ExchangeGovernance implements Governance {
     @Override
     public void onUngovernedConnection(String host, String client) {
         try {
-            LOG.warn(
-                    "calls to {} through {} are not governed: Sluice has no hook for that client, so they are"
-                            + " neither paced nor retried by it (JMX Governor.UngovernedConnections counts them)",
-                    host,
-                    client);
+            LOG.get()
+                    .warn(
+                            "calls to {} through {} are not governed: Sluice has no hook for that client, so they are"
+                                    + " neither paced nor retried by it (JMX Governor.UngovernedConnections counts them)",
+                            host,
+                            client);
         } catch (Throwable ignored) {
             // logging must never reach the connecting thread
         }

@@ -1,6 +1,7 @@
 package dev.sluice.core.exchange;
 
 import dev.sluice.config.ProviderKind;
+import dev.sluice.core.LazyLogger;
 import dev.sluice.core.Usage;
 import dev.sluice.core.price.Price;
 import dev.sluice.core.price.Prices;
@@ -9,8 +10,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What calls cost: the worst case a call reserves against budgets at admission (its input
@@ -20,7 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Pricing {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Pricing.class);
+    private static final LazyLogger LOG = LazyLogger.of(Pricing.class);
     /** Models logged as unpriced; beyond this many, new ones are counted but not logged. */
     private static final int MAX_LOGGED_MODELS = 256;
 
@@ -57,11 +56,12 @@ final class Pricing {
             unpricedCalls.increment();
             String key = providerName + '/' + model;
             if (loggedModels.size() < MAX_LOGGED_MODELS && loggedModels.add(key)) {
-                LOG.info(
-                        "sluice: no price for model {} of provider {}: its calls are charged nothing against"
-                                + " spend limits (add it under prices: in the config)",
-                        model,
-                        providerName);
+                LOG.get()
+                        .info(
+                                "sluice: no price for model {} of provider {}: its calls are charged nothing against"
+                                        + " spend limits (add it under prices: in the config)",
+                                model,
+                                providerName);
             }
         }
         return price;

@@ -1,7 +1,7 @@
 package dev.sluice.core.exchange;
 
+import dev.sluice.core.LazyLogger;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
 
 /**
  * Logs a fault once per cause per period, so a failing path in a busy service cannot flood the
@@ -11,10 +11,10 @@ final class RateLimitedLog {
 
     private static final long PERIOD_NANOS = 60_000_000_000L;
 
-    private final Logger log;
+    private final LazyLogger log;
     private final ConcurrentHashMap<String, Long> lastLogged = new ConcurrentHashMap<>();
 
-    RateLimitedLog(Logger log) {
+    RateLimitedLog(LazyLogger log) {
         this.log = log;
     }
 
@@ -29,9 +29,9 @@ final class RateLimitedLog {
         }
         lastLogged.put(cause, now);
         if (error != null) {
-            log.warn("[sluice] {} (logged once a minute per cause)", message, error);
+            log.get().warn("[sluice] {} (logged once a minute per cause)", message, error);
         } else {
-            log.warn("[sluice] {} (logged once a minute per cause)", message);
+            log.get().warn("[sluice] {} (logged once a minute per cause)", message);
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.sluice.config.ProviderConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.TenantConfig;
 import dev.sluice.core.Governor;
+import dev.sluice.core.LazyLogger;
 import dev.sluice.core.SluiceRuntime;
 import dev.sluice.core.exchange.ExchangeGovernance;
 import dev.sluice.core.quota.Bucket;
@@ -23,8 +24,6 @@ import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Registers the MXBeans of a running Sluice in an {@link MBeanServer} and keeps the set current:
@@ -40,7 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SluiceMBeans implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SluiceMBeans.class);
+    private static final LazyLogger LOG = LazyLogger.of(SluiceMBeans.class);
 
     public static final String DOMAIN = "dev.sluice";
 
@@ -172,7 +171,7 @@ public final class SluiceMBeans implements AutoCloseable {
         try {
             server.unregisterMBean(name);
         } catch (JMException | RuntimeException e) {
-            LOG.debug("could not unregister {}: {}", name, e.toString());
+            LOG.get().debug("could not unregister {}: {}", name, e.toString());
         }
     }
 
@@ -204,7 +203,7 @@ public final class SluiceMBeans implements AutoCloseable {
             syncTenants();
             syncProviders();
         } catch (JMException | RuntimeException e) {
-            LOG.warn("could not update the dev.sluice MXBeans: {}", e.toString());
+            LOG.get().warn("could not update the dev.sluice MXBeans: {}", e.toString());
         }
     }
 

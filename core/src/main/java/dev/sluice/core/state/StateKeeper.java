@@ -1,11 +1,10 @@
 package dev.sluice.core.state;
 
 import dev.sluice.core.Governor;
+import dev.sluice.core.LazyLogger;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Keeps what the governor learned across a restart (a seed deployment saves its windows every
@@ -17,7 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class StateKeeper {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StateKeeper.class);
+    private static final LazyLogger LOG = LazyLogger.of(StateKeeper.class);
 
     /** The first line of a failure's message: a parser's may run on with where it stopped. */
     private static String firstLine(Throwable e) {
@@ -47,10 +46,11 @@ public final class StateKeeper {
         try {
             state = file.read();
         } catch (IOException | RuntimeException e) {
-            LOG.warn(
-                    "[sluice] state file {} could not be read ({}); starting with nothing learned",
-                    file.path(),
-                    firstLine(e));
+            LOG.get()
+                    .warn(
+                            "[sluice] state file {} could not be read ({}); starting with nothing learned",
+                            file.path(),
+                            firstLine(e));
             return 0;
         }
         if (state == null) {
@@ -59,21 +59,23 @@ public final class StateKeeper {
         long age = governor.clock().epochMillis() - state.savedAtEpochMillis;
         if (age < 0 || age > MAX_AGE.toMillis()) {
             int budgets = age < 0 ? 0 : governor.restoreBudgets(state);
-            LOG.info(
-                    "[sluice] state file {} is {} s old; starting with nothing learned but what {} budget buckets"
-                            + " spent in periods still running",
-                    file.path(),
-                    age / 1000,
-                    budgets);
+            LOG.get()
+                    .info(
+                            "[sluice] state file {} is {} s old; starting with nothing learned but what {} budget buckets"
+                                    + " spent in periods still running",
+                            file.path(),
+                            age / 1000,
+                            budgets);
             return budgets;
         }
         try {
             return governor.restoreState(state);
         } catch (RuntimeException e) {
-            LOG.warn(
-                    "[sluice] state file {} could not be restored ({}); starting with nothing learned",
-                    file.path(),
-                    e.toString());
+            LOG.get()
+                    .warn(
+                            "[sluice] state file {} could not be restored ({}); starting with nothing learned",
+                            file.path(),
+                            e.toString());
             return 0;
         }
     }
@@ -97,10 +99,11 @@ public final class StateKeeper {
         } catch (IOException | RuntimeException e) {
             if (!warnedWrite) {
                 warnedWrite = true;
-                LOG.warn(
-                        "[sluice] state file {} could not be written ({}); a restart will start from nothing",
-                        file.path(),
-                        firstLine(e));
+                LOG.get()
+                        .warn(
+                                "[sluice] state file {} could not be written ({}); a restart will start from nothing",
+                                file.path(),
+                                firstLine(e));
             }
         }
     }

@@ -1,10 +1,9 @@
 package dev.sluice.core.store;
 
+import dev.sluice.core.LazyLogger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Whether the shared buckets admit from the backend or, because it failed or was too slow, from
@@ -18,7 +17,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Fallback {
 
-    private static final Logger LOG = LoggerFactory.getLogger(QuotaStore.class);
+    private static final LazyLogger LOG = LazyLogger.of(QuotaStore.class);
 
     private final FleetBackend backend;
     private final int configuredInstances;
@@ -83,15 +82,18 @@ final class Fallback {
         epoch = next(epoch);
         fallbacks.incrementAndGet();
         sinceNanos = nowNanos;
-        LOG.warn(
-                "[sluice] store {} unreachable ({}): shared limits are enforced in this JVM at capacity/{}{} until it"
-                        + " answers again",
-                backend.describe(),
-                error,
-                instances(),
-                configuredInstances > 0
-                        ? ""
-                        : liveInstances > 0 ? " (instances seen alive)" : " (fleet size unknown: set store.instances)");
+        LOG.get()
+                .warn(
+                        "[sluice] store {} unreachable ({}): shared limits are enforced in this JVM at capacity/{}{} until it"
+                                + " answers again",
+                        backend.describe(),
+                        error,
+                        instances(),
+                        configuredInstances > 0
+                                ? ""
+                                : liveInstances > 0
+                                        ? " (instances seen alive)"
+                                        : " (fleet size unknown: set store.instances)");
         return true;
     }
 
@@ -110,11 +112,12 @@ final class Fallback {
         for (SharedBucket b : new ArrayList<>(tracked)) {
             b.follow(nowNanos, nowMillis);
         }
-        LOG.warn(
-                "[sluice] store {} answers again after {} ms: shared limits are back in the store ({} instances alive)",
-                backend.describe(),
-                (nowNanos - sinceNanos) / 1_000_000,
-                liveInstances);
+        LOG.get()
+                .warn(
+                        "[sluice] store {} answers again after {} ms: shared limits are back in the store ({} instances alive)",
+                        backend.describe(),
+                        (nowNanos - sinceNanos) / 1_000_000,
+                        liveInstances);
         return true;
     }
 

@@ -1,8 +1,7 @@
 package dev.sluice.core.store;
 
+import dev.sluice.core.LazyLogger;
 import java.util.concurrent.locks.LockSupport;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The store's one daemon thread, {@code sluice-store}: sleeps until there is work, then makes one
@@ -16,7 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 final class StoreThread {
 
-    private static final Logger LOG = LoggerFactory.getLogger(QuotaStore.class);
+    private static final LazyLogger LOG = LazyLogger.of(QuotaStore.class);
 
     private final FleetBackend backend;
     private final SharedStore.Timing timing;
@@ -138,7 +137,7 @@ final class StoreThread {
             } catch (Throwable unexpected) {
                 // a bug here must not stop the thread that supplies every shared bucket
                 lastError = unexpected.toString();
-                LOG.warn("[sluice] store pass failed unexpectedly", unexpected);
+                LOG.get().warn("[sluice] store pass failed unexpectedly", unexpected);
                 LockSupport.parkNanos(this, timing.heartbeatNanos);
             }
         }
