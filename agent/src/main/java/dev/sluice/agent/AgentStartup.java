@@ -50,10 +50,6 @@ public final class AgentStartup {
         try {
             AgentArgs args = AgentArgs.parse(rawArgs);
             AgentLog.configure(args.get("log"));
-            // Before the governor's first cache: java.util.logging is the host's to initialise.
-            // Registered as the hooks' transformer is (retransform-capable), so the JVM keeps one
-            // class-file hook: a second kind would hand it every class the JVM loads once more.
-            instrumentation.addTransformer(new LibraryLoggers(), true);
             // At premain the governor is built after the hooks, on its own thread; a call that comes first waits
             // for it. A late attach builds it here: the application is running and asks for it at once.
             starting = lateAttach ? null : new StartingGovernance(StartingGovernance.configuredWaitMillis());

@@ -4,7 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LibraryLoggersTest {
 
@@ -36,18 +43,40 @@ class LibraryLoggersTest {
         got.log(System.Logger.Level.WARNING, "a pattern MessageFormat cannot read {", 1); // logged as it is
     }
 
-    @Test
-    void onlyTheListedCallersAreRewritten() throws Exception {
-        byte[] bytes = classFile(TakesASystemLogger.class);
-        LibraryLoggers transformer = new LibraryLoggers();
+    /** Stands for every other library class: no logger of the JDK's. */
+    public static final class TakesNoLogger {
+        public static String name() {
+            return "getLogger"; // the name alone, in its constant pool, is not a call
+        }
+    }
 
-        assertThat(transformer.transform(null, "com/example/TakesASystemLogger", null, null, bytes))
-                .isNull();
-        assertThat(transformer.transform(null, LibraryLoggers.SHADED_CAFFEINE + "cache/Node", null, null, bytes))
-                .as("a Caffeine class not listed")
-                .isNull();
-        assertThat(transformer.transform(null, LibraryLoggers.SHADED_CAFFEINE + "cache/Caffeine", null, null, bytes))
-                .isNotNull();
+    @Test
+    void aClassWithoutTheCallIsLeftAsItIs() throws Exception {
+        assertThat(LibraryLoggers.rewrite(classFile(TakesNoLogger.class))).isNull();
+    }
+
+    @Test
+    void fromAJarOnlyTheCallersAreWrittenAtTheirPaths(@TempDir Path dir) throws Exception {
+        Path jar = dir.resolve("library.jar");
+        String caller = TakesASystemLogger.class.getName().replace('.', '/') + ".class";
+        String other = TakesNoLogger.class.getName().replace('.', '/') + ".class";
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            for (Class<?> type : List.of(TakesASystemLogger.class, TakesNoLogger.class)) {
+                out.putNextEntry(new JarEntry(type.getName().replace('.', '/') + ".class"));
+                out.write(classFile(type));
+            }
+            out.putNextEntry(new JarEntry("META-INF/notes.txt"));
+            out.write("System.getLogger".getBytes(StandardCharsets.US_ASCII));
+        }
+        Path rewritten = dir.resolve("rewritten");
+
+        List<String> names = LibraryLoggers.rewriteJar(jar, rewritten);
+
+        assertThat(names).containsExactly(caller);
+        assertThat(rewritten.resolve(caller)).exists();
+        assertThat(rewritten.resolve(other)).doesNotExist();
+        assertThat(Files.readAllBytes(rewritten.resolve(caller)))
+                .isEqualTo(LibraryLoggers.rewrite(classFile(TakesASystemLogger.class)));
     }
 
     private static byte[] classFile(Class<?> type) throws Exception {
