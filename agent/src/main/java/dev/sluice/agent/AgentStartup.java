@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Starts the agent once {@link SluiceAgent} has put the bridge on the bootstrap path: plugs the
+ * Starts the agent once {@link AgentBoot} has put the bridge into the bootstrap loader: plugs the
  * governance in behind the bridge, installs the instrumentations, prints the one start line.
  * Never throws: a failure prints one line and leaves the JVM running ungoverned (the bridge stays
  * at {@link Governance#PASS_THROUGH}).

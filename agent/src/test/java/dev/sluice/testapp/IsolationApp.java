@@ -2,7 +2,8 @@ package dev.sluice.testapp;
 
 /**
  * Prints which of the agent's third-party libraries the application can see, and whether its
- * own copies (when on its class path) are the ones it gets and work.
+ * own copies (when on its class path) are the ones it gets and work, and which loader holds the
+ * agent's classes.
  */
 public final class IsolationApp {
 
@@ -33,6 +34,14 @@ public final class IsolationApp {
             }
             Report.put("class." + name, where);
         }
+        // what the bridge calls (the governor, or the one that waits for it): whose classes they are
+        Object governance = Class.forName("dev.sluice.bootstrap.Bridge")
+                .getMethod("governance")
+                .invoke(null);
+        ClassLoader loader = governance.getClass().getClassLoader();
+        Report.put(
+                "governance.loader",
+                loader == ClassLoader.getSystemClassLoader() ? "system" : String.valueOf(loader.getName()));
         if (args.length > 0 && args[0].equals("use-own")) {
             Class<?> mapper = Class.forName("com.fasterxml.jackson.databind.ObjectMapper");
             Object instance = mapper.getConstructor().newInstance();

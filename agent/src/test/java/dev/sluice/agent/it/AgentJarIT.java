@@ -146,6 +146,9 @@ class AgentJarIT {
             assertThat(r.get("class." + name)).as(name).isEqualTo("absent");
         }
         assertThat(r.get("class.dev.sluice.bootstrap.Bridge")).isEqualTo("bootstrap");
+        assertThat(r.get("governance.loader"))
+                .as("the agent's classes come from its own loader, not the application's class path")
+                .isEqualTo("sluice");
         assertThat(r.startLines()).isEqualTo(1);
     }
 
