@@ -5,9 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * A mapping of the document declared in {@link ConfigSchema}: the top level, or a section such
@@ -23,10 +21,7 @@ final class Section<C, B> extends ConfigSchema.Entry {
     /** The dotted path of the mapping; empty for the top level. */
     final String path;
 
-    private final Supplier<B> newBuilder;
-    private final Function<B, C> build;
-    private final Function<SluiceConfig, C> in;
-    private final BiConsumer<SluiceConfig.Builder, C> attach;
+    private final Plumbing<C, B> plumbing;
     private final List<ConfigSchema.Entry> entries = new ArrayList<>();
     private final List<Setting<C, B, ?>> settings = new ArrayList<>();
     /** Listed as {@code retry.*} among the settings that can be given outside the file. */
@@ -35,34 +30,32 @@ final class Section<C, B> extends ConfigSchema.Entry {
     Setting<C, B, ?> shorthand;
 
     /**
-     * @param newBuilder a builder holding the defaults
-     * @param build builds without validating (the loader validates everything at once)
-     * @param in this section of a whole configuration
-     * @param attach sets the built section on the top-level builder; null for the top level
+     * How a section's values are built and found: an anonymous class per section, not four method
+     * references, for the reason {@link Setting.Field} gives.
      */
-    Section(
-            String key,
-            String path,
-            Supplier<B> newBuilder,
-            Function<B, C> build,
-            Function<SluiceConfig, C> in,
-            BiConsumer<SluiceConfig.Builder, C> attach) {
+    abstract static class Plumbing<C, B> {
+        /** A builder holding the defaults. */
+        abstract B newBuilder();
+
+        /** Builds without validating (the loader validates everything at once). */
+        abstract C buildUnchecked(B builder);
+
+        /** This section of a whole configuration. */
+        abstract C of(SluiceConfig config);
+
+        /** Sets the built section on the top-level builder (never called for the top level). */
+        abstract void attach(SluiceConfig.Builder root, C section);
+    }
+
+    Section(String key, String path, Plumbing<C, B> plumbing) {
         super(key);
         this.path = path;
-        this.newBuilder = newBuilder;
-        this.build = build;
-        this.in = in;
-        this.attach = attach;
+        this.plumbing = plumbing;
     }
 
     /** A section of scalar settings inside this one. */
-    <D, E> Section<D, E> section(
-            String key,
-            Supplier<E> newBuilder,
-            Function<E, D> build,
-            Function<SluiceConfig, D> in,
-            BiConsumer<SluiceConfig.Builder, D> attach) {
-        return add(new Section<>(key, Issues.join(path, key), newBuilder, build, in, attach));
+    <D, E> Section<D, E> section(String key, Plumbing<D, E> plumbing) {
+        return add(new Section<>(key, Issues.join(path, key), plumbing));
     }
 
     /** A list or mapping bound by dedicated code; only its keys are declared here. */
@@ -70,35 +63,28 @@ final class Section<C, B> extends ConfigSchema.Entry {
         return add(new ConfigSchema.Structure(key, keys));
     }
 
-    Setting<C, B, Boolean> flag(
-            String key, boolean defaultValue, Function<C, Boolean> get, BiConsumer<B, Boolean> set) {
-        return setting(new Setting<>(this, key, "true or false", defaultValue, Setting.Reader::bool, get, set));
+    Setting<C, B, Boolean> flag(String key, boolean defaultValue, Setting.Field<C, B, Boolean> field) {
+        return setting(new Setting<>(this, key, "true or false", defaultValue, Setting.Reader::bool, field));
     }
 
-    Setting<C, B, Integer> whole(String key, int defaultValue, Function<C, Integer> get, BiConsumer<B, Integer> set) {
-        return setting(new Setting<>(this, key, "whole number", defaultValue, Setting.Reader::integer, get, set));
+    Setting<C, B, Integer> whole(String key, int defaultValue, Setting.Field<C, B, Integer> field) {
+        return setting(new Setting<>(this, key, "whole number", defaultValue, Setting.Reader::integer, field));
     }
 
-    Setting<C, B, Double> number(String key, double defaultValue, Function<C, Double> get, BiConsumer<B, Double> set) {
-        return setting(new Setting<>(this, key, "number", defaultValue, Setting.Reader::number, get, set));
+    Setting<C, B, Double> number(String key, double defaultValue, Setting.Field<C, B, Double> field) {
+        return setting(new Setting<>(this, key, "number", defaultValue, Setting.Reader::number, field));
     }
 
-    Setting<C, B, Duration> duration(
-            String key, Duration defaultValue, Function<C, Duration> get, BiConsumer<B, Duration> set) {
-        return setting(new Setting<>(this, key, "duration", defaultValue, Setting.Reader::duration, get, set));
+    Setting<C, B, Duration> duration(String key, Duration defaultValue, Setting.Field<C, B, Duration> field) {
+        return setting(new Setting<>(this, key, "duration", defaultValue, Setting.Reader::duration, field));
     }
 
-    Setting<C, B, String> text(String key, String defaultValue, Function<C, String> get, BiConsumer<B, String> set) {
-        return setting(new Setting<>(this, key, "text", defaultValue, Setting.Reader::text, get, set));
+    Setting<C, B, String> text(String key, String defaultValue, Setting.Field<C, B, String> field) {
+        return setting(new Setting<>(this, key, "text", defaultValue, Setting.Reader::text, field));
     }
 
     <V> Setting<C, B, V> choice(
-            String key,
-            V defaultValue,
-            V[] values,
-            Function<V, String> nameOf,
-            Function<C, V> get,
-            BiConsumer<B, V> set) {
+            String key, V defaultValue, V[] values, Function<V, String> nameOf, Setting.Field<C, B, V> field) {
         List<String> names = new ArrayList<>();
         for (V v : values) {
             names.add(nameOf.apply(v));
@@ -109,8 +95,7 @@ final class Section<C, B> extends ConfigSchema.Entry {
                 "one of: " + String.join(", ", names),
                 defaultValue,
                 (reader, k) -> reader.choice(k, values, nameOf),
-                get,
-                set));
+                field));
     }
 
     /** Lists this section as {@code key.*} where the settings that can be given outside the file are listed. */
@@ -166,19 +151,19 @@ final class Section<C, B> extends ConfigSchema.Entry {
     }
 
     B newBuilder() {
-        return newBuilder.get();
+        return plumbing.newBuilder();
     }
 
     C buildUnchecked(B builder) {
-        return build.apply(builder);
+        return plumbing.buildUnchecked(builder);
     }
 
     C of(SluiceConfig config) {
-        return in.apply(config);
+        return plumbing.of(config);
     }
 
     void attach(SluiceConfig.Builder root, C section) {
-        attach.accept(root, section);
+        plumbing.attach(root, section);
     }
 
     /** Sets every setting of a new builder to its declared default. */

@@ -2,7 +2,6 @@ package dev.sluice.config;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -38,6 +37,20 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
         <E> E choice(String key, E[] values, Function<E, String> nameOf);
     }
 
+    /**
+     * Where the value is read and written: its getter (or field) and its builder's setter. An
+     * anonymous class per setting rather than two method references: the JVM spins a class for
+     * each method reference as the schema initialises, and the agent builds the schema as the
+     * application starts. The schema's 86 spun classes cost ~33 ms of CPU on the agent's start
+     * thread and more work for the JIT; a class read from the agent jar costs a fraction of that
+     * (docs/startup-figures.md).
+     */
+    abstract static class Field<C, B, T> {
+        abstract T get(C from);
+
+        abstract void set(B to, T value);
+    }
+
     /** A rule relating a setting to others of its section, checked right after its own range. */
     interface Check<C> {
         /** @param path the setting's full dotted path */
@@ -52,8 +65,7 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
 
     final T defaultValue;
     private final BiFunction<Reader, String, T> read;
-    private final Function<C, T> get;
-    private final BiConsumer<B, T> set;
+    private final Field<C, B, T> field;
     private Rule<? super T> rule;
     private Check<C> also;
     private boolean live;
@@ -66,16 +78,14 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
             String type,
             T defaultValue,
             BiFunction<Reader, String, T> read,
-            Function<C, T> get,
-            BiConsumer<B, T> set) {
+            Field<C, B, T> field) {
         super(key);
         this.section = section;
         this.path = Issues.join(section.path, key);
         this.type = type;
         this.defaultValue = Objects.requireNonNull(defaultValue, key);
         this.read = read;
-        this.get = get;
-        this.set = set;
+        this.field = field;
     }
 
     // ---- declaration ------------------------------------------------------------------------
@@ -135,11 +145,11 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
     }
 
     T get(C config) {
-        return get.apply(config);
+        return field.get(config);
     }
 
     void set(B builder, T value) {
-        set.accept(builder, value);
+        field.set(builder, value);
     }
 
     /** This setting's value in a whole configuration. */
