@@ -52,6 +52,13 @@ import org.HdrHistogram.SingleWriterRecorder;
  *       see {@link #warmUntilJitSettles}), each call's latency goes into the caller's HdrHistogram, and the
  *       callers' CPU time and allocated bytes ({@code com.sun.management.ThreadMXBean}) plus the
  *       whole process's CPU time are taken at the start and the end of the measured part.
+ *   <li>{@code windows url client threads warmupSeconds}: the same callers and calls, measured in
+ *       windows that {@link CallOverhead} asks for on standard input, so that two JVMs (without and
+ *       with the agent) can take turns on the machine: after the warm-up (with a few pauses, so
+ *       the callers' pause is compiled before anything is measured) it prints {@code READY}, then
+ *       for each line {@code measure <millis>} resumes the callers, measures, pauses them and
+ *       prints {@code WINDOW {json}}; on {@code quit} its SUMMARY holds every window's calls
+ *       pooled.
  *   <li>{@code vt url calls}: JDK 21+: after a warm-up of at least 2,000 calls on 8 platform
  *       threads, until the JIT compilers are idle,
  *       {@code calls} virtual threads each make one JDK HttpClient call at the same moment; the wall
@@ -79,6 +86,9 @@ public final class CallLoadApp {
             case "load":
                 summary =
                         load(url, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), Long.parseLong(args[5]));
+                break;
+            case "windows":
+                summary = windows(url, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
                 break;
             case "vt":
                 summary = virtualThreads(url, Integer.parseInt(args[2]));
@@ -230,6 +240,101 @@ public final class CallLoadApp {
         return out;
     }
 
+    /** The measure in windows taken in turns with another JVM: see the class comment. */
+    static Map<String, Object> windows(String url, String client, int threads, long warmupSeconds) throws Exception {
+        Call call = call(url, client, null, "sk-bench");
+        List<Caller> callers = startCallers(call, threads);
+        Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
+        for (int i = 0; i < WARM_UP_PAUSES; i++) { // the pause's branch compiled now, not in a window
+            pauseCallers();
+            Thread.sleep(200);
+            resumeCallers();
+            Thread.sleep(1_000);
+        }
+        long warmedMillis = TimeUnit.SECONDS.toMillis(warmupSeconds) + warmUntilJitSettles();
+        pauseCallers();
+        System.out.println("READY");
+        System.out.flush();
+
+        Histogram pooled = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        int windows = 0;
+        java.io.BufferedReader commands =
+                new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line; (line = commands.readLine()) != null && line.startsWith("measure "); ) {
+            long millis = Long.parseLong(line.substring("measure ".length()).trim());
+            Map<String, Object> window = measureWindow(callers, millis, pooled);
+            windows++;
+            System.out.println("WINDOW " + json(window));
+            System.out.flush();
+        }
+        stopCallers(callers);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("client", client);
+        out.put("threads", threads);
+        out.put("windows", windows);
+        out.put("calls", pooled.getTotalCount());
+        out.put("p50Micros", pooled.getValueAtPercentile(50) / 1e3);
+        out.put("p99Micros", pooled.getValueAtPercentile(99) / 1e3);
+        out.put("p999Micros", pooled.getValueAtPercentile(99.9) / 1e3);
+        out.put("errors", callers.stream().mapToLong(c -> c.failed).sum());
+        out.put("warmupMillis", warmedMillis);
+        return out;
+    }
+
+    private static final int WARM_UP_PAUSES = 3;
+
+    /** One window: the callers resumed, measured for {@code millis}, paused; the window's calls also go into {@code pooled}. */
+    private static Map<String, Object> measureWindow(List<Caller> callers, long millis, Histogram pooled)
+            throws InterruptedException {
+        for (Caller c : callers) {
+            c.startMeasuring(); // drops what was recorded while paused (calls that ended after the last window)
+        }
+        long jitBefore = jitCpuMillis();
+        long[] gcBefore = gcCountAndMillis();
+        long[] processBefore = processCpuAndAlloc();
+        long wallBefore = System.nanoTime();
+        resumeCallers();
+        Thread.sleep(millis);
+        Histogram window = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        long cpu = 0;
+        long alloc = 0;
+        for (Caller c : callers) {
+            window.add(c.stopMeasuring());
+            cpu += c.cpuNanos;
+            alloc += c.allocBytes;
+        }
+        long wall = System.nanoTime() - wallBefore;
+        long[] processAfter = processCpuAndAlloc();
+        pauseCallers();
+        pooled.add(window);
+        long calls = window.getTotalCount();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("calls", calls);
+        out.put("callsPerSecond", calls * 1e9 / wall);
+        out.put("p50Micros", window.getValueAtPercentile(50) / 1e3);
+        out.put("p99Micros", window.getValueAtPercentile(99) / 1e3);
+        out.put("p999Micros", window.getValueAtPercentile(99.9) / 1e3);
+        out.put("callerCpuMicrosPerCall", calls == 0 ? 0 : cpu / 1e3 / calls);
+        out.put("callerAllocBytesPerCall", calls == 0 ? 0 : alloc / calls);
+        out.put("processCpuMicrosPerCall", calls == 0 ? 0 : (processAfter[0] - processBefore[0]) / 1e3 / calls);
+        out.put("jitCpuMillis", jitCpuMillis() - jitBefore);
+        long[] gcAfter = gcCountAndMillis();
+        out.put("gcCount", gcAfter[0] - gcBefore[0]);
+        out.put("gcMillis", gcAfter[1] - gcBefore[1]);
+        return out;
+    }
+
+    /** Collections so far and the milliseconds they took, all collectors together. */
+    private static long[] gcCountAndMillis() {
+        long count = 0;
+        long millis = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return new long[] {count, millis};
+    }
+
     /**
      * Keeps the callers warming up, after the fixed warm-up, until the JIT compilers used under
      * {@link #JIT_SETTLED_MILLIS_PER_SECOND} of CPU in each of {@link #JIT_SETTLED_SECONDS}
@@ -294,6 +399,36 @@ public final class CallLoadApp {
     /** Cleared when the callers are to stop. */
     private static volatile boolean running;
 
+    /** Set while the callers are to wait between calls (windows mode); they wait on {@link #PAUSE}. */
+    private static volatile boolean paused;
+
+    private static final Object PAUSE = new Object();
+
+    private static void pauseCallers() {
+        paused = true;
+    }
+
+    private static void resumeCallers() {
+        synchronized (PAUSE) {
+            paused = false;
+            PAUSE.notifyAll();
+        }
+    }
+
+    /** Called by a caller that found {@link #paused} set: waits until resumed or stopped. */
+    private static void awaitResume() {
+        synchronized (PAUSE) {
+            while (paused && running) {
+                try {
+                    PAUSE.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
     /** Starts {@code threads} callers, each on its own platform thread, calling until {@link #stopCallers}. */
     private static List<Caller> startCallers(Call call, int threads) {
         running = true;
@@ -310,6 +445,7 @@ public final class CallLoadApp {
     /** Stops the callers and waits for each to end its call (at most a minute each). */
     private static void stopCallers(List<Caller> callers) throws InterruptedException {
         running = false;
+        resumeCallers();
         for (Caller c : callers) {
             c.thread.join(TimeUnit.MINUTES.toMillis(1));
         }
@@ -343,6 +479,10 @@ public final class CallLoadApp {
         void run() {
             long highest = TimeUnit.SECONDS.toNanos(60);
             while (running) {
+                if (paused) {
+                    awaitResume();
+                    continue;
+                }
                 long start = System.nanoTime();
                 try {
                     lastChars = call.make();

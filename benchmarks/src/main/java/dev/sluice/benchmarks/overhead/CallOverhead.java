@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
  * <pre>
  * java -cp benchmarks/target/sluice-benchmarks.jar dev.sluice.benchmarks.overhead.CallOverhead \
  *     load [warmupSeconds=20] [measureSeconds=20] [clients=jdk,openai,openai-stream] [threads=1,8] [jfrDir]
+ * java -cp ... CallOverhead windows [pairs=10] [windowSeconds=3] [clients=jdk,openai] [threads=1] [warmupSeconds=15]
  * java -cp ... CallOverhead vt [pairs=5] [calls=10000]          (needs JAVA25_HOME)
  * java -cp ... CallOverhead footprint [tenants=10000] [keys=1000]
  * </pre>
@@ -37,6 +38,12 @@ import java.util.regex.Pattern;
  * the file named by {@code -Dsluice.jfr.settings} (e.g. one made by {@code jfr configure --input
  * profile jdk.ThreadPark#threshold=100us --output park.jfc}, to see short waits on locks);
  * {@code -Dsluice.jfr.both=true} records the JVM without the agent too ({@code *-without.jfr}).
+ *
+ * <p>{@code windows} keeps both JVMs alive, warmed up and idle, and has them take turns on the
+ * machine: {@code pairs} pairs of windows, in the order without/with, with/without, ... so that a
+ * drift of the machine's load favours neither; for each pair, the agent's JVM's p50, p99 and p99.9
+ * minus the other's. The median of those differences, and the difference of the pooled
+ * percentiles, are what the agent adds; the spread of the differences says how far to trust them.
  *
  * <p>Prints one SUMMARY line per JVM and a Markdown table. Environment: {@code SLUICE_AGENT_JAR}
  * (default {@code agent/target/sluice-agent.jar}), {@code JAVA} (the JVM to fork, default this
@@ -60,6 +67,9 @@ public final class CallOverhead {
             switch (mode) {
                 case "load":
                     load(sim, url, args);
+                    break;
+                case "windows":
+                    windows(sim, url, args);
                     break;
                 case "vt":
                     virtualThreads(sim, url, args);
@@ -136,6 +146,174 @@ public final class CallOverhead {
         rows.forEach(System.out::println);
     }
 
+    private static void windows(Simulator sim, String url, String[] args) throws Exception {
+        int pairs = Integer.parseInt(arg(args, 1, "10"));
+        long windowMillis = (long) (Double.parseDouble(arg(args, 2, "3")) * 1000);
+        List<String> clients = Arrays.asList(arg(args, 3, "jdk,openai").split(","));
+        List<String> threads = Arrays.asList(arg(args, 4, "1").split(","));
+        String warmup = arg(args, 5, "15");
+        String java = javaLauncher();
+        List<String> rows = new ArrayList<>();
+        for (String client : clients) {
+            for (String t : threads) {
+                sim.reset();
+                // one after the other: the second warms up while the first waits, idle
+                try (Child without = Child.start(java, false, "windows", url, client, t, warmup)) {
+                    without.awaitReady();
+                    try (Child with = Child.start(java, true, "windows", url, client, t, warmup)) {
+                        with.awaitReady();
+                        String[] keys = {"p50Micros", "p99Micros", "p999Micros"};
+                        List<List<Double>> added = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                        List<Double> cpuAdded = new ArrayList<>();
+                        for (int p = 0; p < pairs; p++) {
+                            Map<String, String> a = null;
+                            Map<String, String> b = null;
+                            for (boolean agent :
+                                    p % 2 == 0 ? new boolean[] {false, true} : new boolean[] {true, false}) {
+                                Map<String, String> w = (agent ? with : without).window(windowMillis);
+                                if (agent) {
+                                    b = w;
+                                } else {
+                                    a = w;
+                                }
+                            }
+                            for (int k = 0; k < keys.length; k++) {
+                                added.get(k).add(d(b, a, keys[k]));
+                            }
+                            cpuAdded.add(d(b, a, "callerCpuMicrosPerCall"));
+                            System.out.printf(
+                                    "%s %s pair %d: p50 %s / %s, p99 %s / %s, p99.9 %s / %s µs (no agent / agent),"
+                                            + " caller CPU added %+.1f µs, GCs %s / %s taking %s / %s ms (load %s)%n",
+                                    client,
+                                    t,
+                                    p + 1,
+                                    r(a, keys[0]),
+                                    r(b, keys[0]),
+                                    r(a, keys[1]),
+                                    r(b, keys[1]),
+                                    r(a, keys[2]),
+                                    r(b, keys[2]),
+                                    cpuAdded.get(p),
+                                    a.get("gcCount"),
+                                    b.get("gcCount"),
+                                    a.get("gcMillis"),
+                                    b.get("gcMillis"),
+                                    load());
+                        }
+                        Map<String, String> pooledWithout = without.quit();
+                        Map<String, String> pooledWith = with.quit();
+                        if (Long.parseLong(pooledWith.getOrDefault("admittedBySluice", "-1")) <= 0) {
+                            throw new IllegalStateException("the agent governed no call: " + pooledWith);
+                        }
+                        rows.add(String.format(
+                                "| %s | %s | %d x %.0f s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %s |",
+                                client,
+                                t,
+                                pairs,
+                                windowMillis / 1000.0,
+                                spread(added.get(0)),
+                                spread(added.get(1)),
+                                spread(added.get(2)),
+                                r(pooledWithout, keys[0]),
+                                r(pooledWithout, keys[1]),
+                                r(pooledWithout, keys[2]),
+                                r(pooledWith, keys[0]),
+                                r(pooledWith, keys[1]),
+                                r(pooledWith, keys[2]),
+                                spread(cpuAdded)));
+                    }
+                }
+            }
+        }
+        System.out.println();
+        System.out.println("| client | threads | windows per JVM | p50 added µs, median (min to max) of pairs |"
+                + " p99 added | p99.9 added | pooled p50 / p99 / p99.9 µs, no agent | pooled, agent |"
+                + " caller CPU µs/call added |");
+        System.out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
+        rows.forEach(System.out::println);
+    }
+
+    /** {@code +m (a to b)}: the median and the range of the values. */
+    private static String spread(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return String.format("%+.0f (%+.0f to %+.0f)", median(sorted), sorted.get(0), sorted.get(sorted.size() - 1));
+    }
+
+    private static double median(List<Double> sorted) {
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /** A forked {@link CallLoadApp} in windows mode, driven line by line. */
+    private static final class Child implements AutoCloseable {
+        private final boolean agent;
+        private final Process process;
+        private final java.io.BufferedReader out;
+        private final java.io.Writer in;
+        private final Path hosts;
+
+        private Child(boolean agent, Process process, Path hosts) {
+            this.agent = agent;
+            this.process = process;
+            this.hosts = hosts;
+            this.out = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.in = new java.io.OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        }
+
+        static Child start(String java, boolean agent, String... appArgs) throws IOException {
+            Path hosts = hostsFile();
+            ProcessBuilder pb = processBuilder(java, agent, List.of(), hosts, appArgs);
+            return new Child(agent, pb.start(), hosts);
+        }
+
+        void awaitReady() throws IOException {
+            line("READY");
+        }
+
+        Map<String, String> window(long millis) throws IOException {
+            send("measure " + millis);
+            return parse(line("WINDOW ").substring("WINDOW ".length()));
+        }
+
+        Map<String, String> quit() throws IOException {
+            send("quit");
+            String summary = line("SUMMARY ");
+            System.out.println((agent ? "agent    " : "no agent ") + summary + " (load " + load() + ")");
+            return parse(summary.substring("SUMMARY ".length()));
+        }
+
+        private void send(String command) throws IOException {
+            in.write(command + "\n");
+            in.flush();
+        }
+
+        /** The next line starting with {@code prefix}; the lines before it (the agent's own) are skipped. */
+        private String line(String prefix) throws IOException {
+            StringBuilder skipped = new StringBuilder();
+            for (String l; (l = out.readLine()) != null; ) {
+                if (l.startsWith(prefix)) {
+                    return l;
+                }
+                skipped.append(l).append('\n');
+            }
+            throw new IllegalStateException("the app ended before " + prefix.trim() + "; output:\n" + skipped);
+        }
+
+        @Override
+        public void close() throws IOException {
+            process.destroy();
+            try {
+                process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process.destroyForcibly();
+            Files.deleteIfExists(hosts);
+        }
+    }
+
     private static void virtualThreads(Simulator sim, String url, String[] args) throws Exception {
         int pairs = Integer.parseInt(arg(args, 1, "5"));
         String calls = arg(args, 2, "10000");
@@ -200,8 +378,34 @@ public final class CallOverhead {
     /** Forks the app, prints its summary line, returns it as a flat map. */
     private static Map<String, String> fork(String java, boolean agent, List<String> jvmOptions, String... appArgs)
             throws IOException, InterruptedException {
+        Path hosts = hostsFile();
+        ProcessBuilder pb = processBuilder(java, agent, jvmOptions, hosts, appArgs);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        Files.deleteIfExists(hosts);
+        String line = out.lines()
+                .filter(l -> l.startsWith("SUMMARY "))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no summary; output:\n" + out));
+        System.out.println((agent ? "agent    " : "no agent ") + line + " (load " + load() + ")");
+        Map<String, String> summary = parse(line.substring("SUMMARY ".length()));
+        if (agent && "load".equals(appArgs[0]) && Long.parseLong(summary.getOrDefault("admittedBySluice", "-1")) <= 0) {
+            throw new IllegalStateException("the agent governed no call; output:\n" + out);
+        }
+        return summary;
+    }
+
+    /** Maps {@link #HOST} to loopback, for {@code -Djdk.net.hosts.file}. */
+    private static Path hostsFile() throws IOException {
         Path hosts = Files.createTempFile("sluice-hosts-", ".txt");
         Files.writeString(hosts, "127.0.0.1 localhost\n127.0.0.1 " + HOST + "\n");
+        return hosts;
+    }
+
+    /** The app's JVM: without or with the agent, the hosts file, its own tmpdir; output and errors merged. */
+    private static ProcessBuilder processBuilder(
+            String java, boolean agent, List<String> jvmOptions, Path hosts, String... appArgs) throws IOException {
         Path tmp = Files.createTempDirectory("sluice-overhead-");
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -229,20 +433,7 @@ public final class CallOverhead {
         // the agent reads SLUICE_* variables as its settings: SLUICE_AGENT_JAR, meant for this
         // harness, made it refuse its configuration and run ungoverned (mode=off)
         pb.environment().keySet().removeIf(name -> name.startsWith("SLUICE_"));
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        Files.deleteIfExists(hosts);
-        String line = out.lines()
-                .filter(l -> l.startsWith("SUMMARY "))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no summary; output:\n" + out));
-        System.out.println((agent ? "agent    " : "no agent ") + line + " (load " + load() + ")");
-        Map<String, String> summary = parse(line.substring("SUMMARY ".length()));
-        if (agent && "load".equals(appArgs[0]) && Long.parseLong(summary.getOrDefault("admittedBySluice", "-1")) <= 0) {
-            throw new IllegalStateException("the agent governed no call; output:\n" + out);
-        }
-        return summary;
+        return pb;
     }
 
     /** benchmarks/target/classes and the jars named in benchmarks/target/app.classpath. */
