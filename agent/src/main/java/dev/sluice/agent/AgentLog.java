@@ -20,9 +20,28 @@ final class AgentLog {
 
     private AgentLog() {}
 
-    static void configure(String requestedLevel) {
+    /** Whether {@link #LEVEL_PROPERTY} holds a level set here, which a later {@link #configure} may change. */
+    private static boolean levelPropertySetHere;
+
+    /**
+     * Sets the level, and SLF4J's properties at once: the core's loggers may start SLF4J before
+     * this class's own logger does (the state file's line, a budget's), and slf4j-simple reads its
+     * properties only when it starts; without them it logs at {@code info}, not at the agent's level.
+     * A property the user set ({@code -Dorg.slf4j.simpleLogger.*}, relocated) is left alone.
+     */
+    static synchronized void configure(String requestedLevel) {
         if (requestedLevel != null && !requestedLevel.isEmpty()) {
             level = requestedLevel;
+        }
+        if (levelPropertySetHere || System.getProperty(LEVEL_PROPERTY) == null) {
+            System.setProperty(LEVEL_PROPERTY, level);
+            levelPropertySetHere = true;
+        }
+        if (System.getProperty(FILE_PROPERTY) == null) {
+            System.setProperty(FILE_PROPERTY, "System.err");
+        }
+        if (System.getProperty(THREAD_NAME_PROPERTY) == null) {
+            System.setProperty(THREAD_NAME_PROPERTY, "false");
         }
     }
 
@@ -39,15 +58,7 @@ final class AgentLog {
         static final Logger LOGGER = create();
 
         private static Logger create() {
-            if (System.getProperty(LEVEL_PROPERTY) == null) {
-                System.setProperty(LEVEL_PROPERTY, level);
-            }
-            if (System.getProperty(FILE_PROPERTY) == null) {
-                System.setProperty(FILE_PROPERTY, "System.err");
-            }
-            if (System.getProperty(THREAD_NAME_PROPERTY) == null) {
-                System.setProperty(THREAD_NAME_PROPERTY, "false");
-            }
+            configure(null);
             return LoggerFactory.getLogger("sluice");
         }
     }

@@ -304,7 +304,9 @@ public final class AgentStartup {
             return;
         }
         if (transformer.wovenAny()) {
-            AgentLog.get().debug("weaver warm-up skipped: a hook was woven already");
+            if (AgentLog.isDebug()) { // unguarded, the debug line alone started SLF4J: ~10 ms of CPU
+                AgentLog.get().debug("weaver warm-up skipped: a hook was woven already");
+            }
             return;
         }
         long micros = transformer.warmUp();

@@ -183,6 +183,36 @@ class AgentJarIT {
         assertThat(without.startLines()).isZero();
     }
 
+    /**
+     * A state file older than an hour makes the core log a line at {@code info} while the governor
+     * is built, before the agent's own logger exists, so the core's logger is the one that starts
+     * SLF4J: it must start at the configured {@code logLevel} all the same (it started at
+     * slf4j-simple's own default, {@code info}, whatever the level said).
+     */
+    @Test
+    void theCoreLogsAtTheConfiguredLevelEvenWhenItStartsLoggingFirst(@TempDir Path dir) throws Exception {
+        Path stale = dir.resolve("service.state.json");
+        String oldState = "{\"version\":1,\"savedAt\":1000,\"scopes\":[],\"buckets\":[],\"organizations\":{}}";
+        List<String> command = new ArrayList<>(Arrays.asList(
+                ForkedJvm.Jdk.JDK17.java(),
+                "-Dsluice.stateFile=" + stale,
+                "-Dsluice.logLevel=warn",
+                "-javaagent:" + ForkedJvm.AGENT_JAR,
+                "-cp",
+                ForkedJvm.classPath(ForkedJvm.TEST_CLASSES),
+                "dev.sluice.testapp.ThreadsApp"));
+        Files.writeString(stale, oldState);
+        ForkedJvm.Result atWarn = ForkedJvm.run(command).assertOk();
+        assertThat(atWarn.get("warmUpEnded")).isEqualTo("true");
+        assertThat(atWarn.stderr).doesNotContain("INFO").doesNotContain("old; starting with nothing learned");
+        assertThat(atWarn.startLines()).isEqualTo(1);
+
+        Files.writeString(stale, oldState);
+        command.set(2, "-Dsluice.logLevel=info");
+        ForkedJvm.Result atInfo = ForkedJvm.run(command).assertOk();
+        assertThat(atInfo.stderr).as("at info, the line is there").contains("old; starting with nothing learned");
+    }
+
     @Test
     void warmsTheWeaverUpLaterAndOnlyIfNoHookWasWovenMeanwhile() throws Exception {
         List<String> command = Arrays.asList(
