@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
 /** How a limit's capacity comes back over time. */
-public enum Algorithm {
+public enum Algorithm implements ConfigNamed {
     /** Continuous refill at capacity per window: a per-minute limit is also smooth within the minute. */
     TOKEN_BUCKET("token_bucket"),
     /** Counts reset at the end of each window aligned on the epoch (minute, hour boundaries). */
@@ -20,6 +20,7 @@ public enum Algorithm {
         this.configName = configName;
     }
 
+    @Override
     public String configName() {
         return configName;
     }

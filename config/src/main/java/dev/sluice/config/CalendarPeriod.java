@@ -7,7 +7,7 @@ import java.time.Duration;
  * number of seconds after the last start. Weeks start on Monday, months on the 1st; a day around a
  * DST change is 23 or 25 hours long, a month 28 to 31 days.
  */
-public enum CalendarPeriod {
+public enum CalendarPeriod implements ConfigNamed {
     HOUR("hour", Duration.ofHours(1)),
     DAY("day", Duration.ofDays(1)),
     WEEK("week", Duration.ofDays(7)),
@@ -21,6 +21,7 @@ public enum CalendarPeriod {
         this.longest = longest;
     }
 
+    @Override
     public String configName() {
         return configName;
     }

@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
 /** How the scheduler chooses between traffic classes that all have calls waiting. */
-public enum ClassScheduling {
+public enum ClassScheduling implements ConfigNamed {
     /** The class with the highest priority always goes first; lower classes get what is left. The default. */
     STRICT("strict"),
     /** Classes share capacity in proportion to their priorities, so batch traffic is never starved. */
@@ -13,6 +13,7 @@ public enum ClassScheduling {
         this.configName = configName;
     }
 
+    @Override
     public String configName() {
         return configName;
     }

@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -188,7 +187,7 @@ final class ConfigBinder {
             return b.buildUnchecked();
         }
         set(f.text("name"), b::name);
-        set(f.choice("kind", ProviderKind.values(), ProviderKind::configName), b::kind);
+        set(f.choice("kind", ProviderKind.values()), b::kind);
         Fields match = f.section("match", ConfigSchema.MATCH_KEYS);
         if (match != null) {
             List<String> hosts = match.strings("hosts");
@@ -227,13 +226,13 @@ final class ConfigBinder {
             return b.buildUnchecked();
         }
         set(f.text("id"), b::id);
-        set(f.choice("dimension", Dimension.values(), Dimension::configName), b::dimension);
+        set(f.choice("dimension", Dimension.values()), b::dimension);
         set(f.capacity("capacity"), b::capacity);
         set(f.number("amount"), b::amount);
         set(f.duration("window"), b::window);
-        set(f.choice("period", CalendarPeriod.values(), CalendarPeriod::configName), b::period);
+        set(f.choice("period", CalendarPeriod.values()), b::period);
         set(f.number("warnAt"), b::warnAt);
-        Algorithm algorithm = f.choice("algorithm", Algorithm.values(), Algorithm::configName);
+        Algorithm algorithm = f.choice("algorithm", Algorithm.values());
         set(algorithm, b::algorithm);
         if (algorithm != null || !f.has("algorithm")) {
             // With a misspelt algorithm, "resetAt only with daily_reset" would blame the wrong line.
@@ -241,7 +240,7 @@ final class ConfigBinder {
             set(f.zone("zone"), b::zone);
         }
         if (place != LimitPlace.TENANT) {
-            set(f.choice("level", ScopeLevel.values(), ScopeLevel::configName), b::level);
+            set(f.choice("level", ScopeLevel.values()), b::level);
         }
         if (place != LimitPlace.PROVIDER) {
             set(f.text("provider"), b::provider);
@@ -354,7 +353,7 @@ final class ConfigBinder {
         set(f.integer("priority"), b::priority);
         set(f.duration("maxWait"), b::maxWait);
         set(f.integer("maxQueueDepth"), b::maxQueueDepth);
-        set(f.choice("overloadAction", OverloadAction.values(), OverloadAction::configName), b::overloadAction);
+        set(f.choice("overloadAction", OverloadAction.values()), b::overloadAction);
         return b.buildUnchecked();
     }
 
@@ -372,13 +371,36 @@ final class ConfigBinder {
         if (f == null) {
             return b.buildUnchecked();
         }
-        set(f.text("model"), b::model);
-        set(f.text("provider"), b::provider);
-        set(f.number("input"), b::input);
-        set(f.number("cachedInput"), b::cachedInput);
-        set(f.number("cacheWrite"), b::cacheWrite);
-        set(f.number("output"), b::output);
-        set(f.strings("aliases"), b::aliases);
+        // Plain calls, not set(value, b::setter): the built-in price table is bound as the agent
+        // starts, and each method reference is a class the JVM spins then (see Setting.Field).
+        String model = f.text("model");
+        if (model != null) {
+            b.model(model);
+        }
+        String provider = f.text("provider");
+        if (provider != null) {
+            b.provider(provider);
+        }
+        Double input = f.number("input");
+        if (input != null) {
+            b.input(input);
+        }
+        Double cachedInput = f.number("cachedInput");
+        if (cachedInput != null) {
+            b.cachedInput(cachedInput);
+        }
+        Double cacheWrite = f.number("cacheWrite");
+        if (cacheWrite != null) {
+            b.cacheWrite(cacheWrite);
+        }
+        Double output = f.number("output");
+        if (output != null) {
+            b.output(output);
+        }
+        List<String> aliases = f.strings("aliases");
+        if (aliases != null) {
+            b.aliases(aliases);
+        }
         return b.buildUnchecked();
     }
 
@@ -636,13 +658,13 @@ final class ConfigBinder {
         }
     }
 
-    private <E> E choice(Node node, String path, E[] values, Function<E, String> nameOf) {
+    private <E extends ConfigNamed> E choice(Node node, String path, E[] values) {
         if (isAbsent(node)) {
             return null;
         }
         List<String> names = new ArrayList<>();
         for (E v : values) {
-            names.add(nameOf.apply(v));
+            names.add(v.configName());
         }
         if (!(node instanceof Node.ScalarNode)) {
             problem(path, node, "expected one of: " + String.join(", ", names) + ", got " + node.describe());
@@ -650,7 +672,7 @@ final class ConfigBinder {
         }
         Node.ScalarNode s = (Node.ScalarNode) node;
         for (E v : values) {
-            if (nameOf.apply(v).equals(s.text)) {
+            if (v.configName().equals(s.text)) {
                 return v;
             }
         }
@@ -836,8 +858,8 @@ final class ConfigBinder {
         }
 
         @Override
-        public <E> E choice(String key, E[] values, Function<E, String> nameOf) {
-            return ConfigBinder.this.choice(node.get(key), p(key), values, nameOf);
+        public <E extends ConfigNamed> E choice(String key, E[] values) {
+            return ConfigBinder.this.choice(node.get(key), p(key), values);
         }
 
         LocalTime timeOfDay(String key) {

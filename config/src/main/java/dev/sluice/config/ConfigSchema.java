@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -83,7 +84,7 @@ final class ConfigSchema {
             });
 
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, Mode> MODE = ROOT.choice(
-                    "mode", Mode.ENFORCE, Mode.values(), Mode::configName, new Setting.Field<>() {
+                    "mode", Mode.ENFORCE, Mode.values(), new Setting.Field<>() {
                         @Override
                         Mode get(SluiceConfig.Builder c) {
                             return c.mode;
@@ -97,7 +98,7 @@ final class ConfigSchema {
             .live()
             .doc("enforce limits, observe (count and log what would be rejected), or off");
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, FailMode> FAIL_MODE = ROOT.choice(
-                    "failMode", FailMode.OPEN, FailMode.values(), FailMode::configName, new Setting.Field<>() {
+                    "failMode", FailMode.OPEN, FailMode.values(), new Setting.Field<>() {
                         @Override
                         FailMode get(SluiceConfig.Builder c) {
                             return c.failMode;
@@ -111,7 +112,7 @@ final class ConfigSchema {
             .live()
             .doc("what a fault inside Sluice does to the call: open lets it through, closed fails it");
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, LogLevel> LOG_LEVEL = ROOT.choice(
-                    "logLevel", LogLevel.INFO, LogLevel.values(), LogLevel::configName, new Setting.Field<>() {
+                    "logLevel", LogLevel.INFO, LogLevel.values(), new Setting.Field<>() {
                         @Override
                         LogLevel get(SluiceConfig.Builder c) {
                             return c.logLevel;
@@ -269,7 +270,12 @@ final class ConfigSchema {
                         }
                     })
             .shorthand()
-            .also((store, path, issues) -> store.checkUrl(path, issues))
+            .also(new Setting.Check<>() {
+                @Override
+                public void check(StoreConfig store, String path, Issues issues) {
+                    store.checkUrl(path, issues);
+                }
+            })
             .doc("local, or a redis:// or rediss:// URL shared by the fleet (may hold a password: never logged)");
     static final Setting<StoreConfig, StoreConfig.Builder, Integer> STORE_INSTANCES = STORE.whole(
                     "instances", 0, new Setting.Field<>() {
@@ -340,11 +346,7 @@ final class ConfigSchema {
     static final Structure TENANTS = ROOT.structure("tenants", "name", "weight", "guaranteedShare", "limits");
 
     static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, ClassScheduling> CLASS_SCHEDULING = ROOT.choice(
-                    "classScheduling",
-                    ClassScheduling.STRICT,
-                    ClassScheduling.values(),
-                    ClassScheduling::configName,
-                    new Setting.Field<>() {
+                    "classScheduling", ClassScheduling.STRICT, ClassScheduling.values(), new Setting.Field<>() {
                         @Override
                         ClassScheduling get(SluiceConfig.Builder c) {
                             return c.classScheduling;
@@ -469,7 +471,12 @@ final class ConfigSchema {
                         }
                     })
             .mustBe(positive())
-            .also(RetryConfig::checkBackoffOrder)
+            .also(new Setting.Check<>() {
+                @Override
+                public void check(RetryConfig retry, String path, Issues issues) {
+                    RetryConfig.checkBackoffOrder(retry, path, issues);
+                }
+            })
             .doc("the longest backoff; at least baseBackoff");
     static final Setting<RetryConfig, RetryConfig.Builder, Double> RETRY_HINT_JITTER = RETRY.number(
                     "hintJitter", 0.2, new Setting.Field<>() {
@@ -641,9 +648,12 @@ final class ConfigSchema {
                             b.currency(v);
                         }
                     })
-            .mustBe(Setting.Rule.of(
-                    "1 to 12 letters or digits, such as USD or EUR",
-                    c -> CURRENCY_NAME.matcher(c).matches()))
+            .mustBe(Setting.Rule.of("1 to 12 letters or digits, such as USD or EUR", new Predicate<>() {
+                @Override
+                public boolean test(String c) {
+                    return CURRENCY_NAME.matcher(c).matches();
+                }
+            }))
             .doc("the unit spend limits and prices are in; the built-in price table is in USD and applies only then");
     static final Structure PRICES =
             ROOT.structure("prices", "model", "provider", "input", "cachedInput", "cacheWrite", "output", "aliases");

@@ -125,7 +125,9 @@ public final class ConfigSources {
 
         /** Keeps a snapshot of the variables whose names start with {@code SLUICE_}. */
         public Builder env(Map<String, String> env) {
-            env.forEach(this::envVariable);
+            for (Map.Entry<String, String> variable : env.entrySet()) {
+                envVariable(variable.getKey(), variable.getValue());
+            }
             return this;
         }
 

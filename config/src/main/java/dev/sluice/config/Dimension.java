@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
 /** What a limit counts. Names are the ones used in config files and in JMX. */
-public enum Dimension {
+public enum Dimension implements ConfigNamed {
     /** Calls (attempts that reach the provider, or admissions for Sluice's own limits). */
     REQUESTS("requests"),
     /** Prompt tokens, counted the way the provider counts them at admission. */
@@ -22,6 +22,7 @@ public enum Dimension {
     }
 
     /** The name used in config files, JMX and rejection bodies. */
+    @Override
     public String configName() {
         return configName;
     }

@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
 /** What a call gets when Sluice itself faults while governing it. */
-public enum FailMode {
+public enum FailMode implements ConfigNamed {
     /** The call goes through ungoverned; the fault is counted and logged. The default. */
     OPEN("open"),
     /** The call receives a local rejection. */
@@ -13,6 +13,7 @@ public enum FailMode {
         this.configName = configName;
     }
 
+    @Override
     public String configName() {
         return configName;
     }

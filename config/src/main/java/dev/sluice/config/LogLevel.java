@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
 /** How much the agent itself logs (its decisions, learned limits, faults). */
-public enum LogLevel {
+public enum LogLevel implements ConfigNamed {
     ERROR("error"),
     WARN("warn"),
     /** The default: start-up, config changes, learned limits, rate-limited fault reports. */
@@ -17,6 +17,7 @@ public enum LogLevel {
         this.configName = configName;
     }
 
+    @Override
     public String configName() {
         return configName;
     }

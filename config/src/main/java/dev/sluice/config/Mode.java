@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
 /** How much the governor acts on its decisions. */
-public enum Mode {
+public enum Mode implements ConfigNamed {
     /** Decisions are applied: callers wait, or receive local rejections. The default. */
     ENFORCE("enforce"),
     /** Every decision is computed, logged and counted; nothing is delayed or rejected. */
@@ -15,6 +15,7 @@ public enum Mode {
         this.configName = configName;
     }
 
+    @Override
     public String configName() {
         return configName;
     }

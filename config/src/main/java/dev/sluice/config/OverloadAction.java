@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
 /** What a traffic class does with a call it cannot queue (queue full) or whose wait ran out. */
-public enum OverloadAction {
+public enum OverloadAction implements ConfigNamed {
     /** Answer with a local rejection at once. */
     REJECT("reject"),
     /** Let the call through unqueued, counted as overload (for traffic that must never be refused). */
@@ -13,6 +13,7 @@ public enum OverloadAction {
         this.configName = configName;
     }
 
+    @Override
     public String configName() {
         return configName;
     }

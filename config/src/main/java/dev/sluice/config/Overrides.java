@@ -227,10 +227,19 @@ final class Overrides {
         }
     }
 
+    /** Not a lambda: the agent builds its configuration as the application starts (see Setting.Field). */
+    private static final Comparator<Setting> BY_RANK_THEN_SCHEMA_ORDER = new Comparator<>() {
+        @Override
+        public int compare(Setting a, Setting b) {
+            int byRank = Integer.compare(a.rank, b.rank);
+            return byRank != 0 ? byRank : Integer.compare(PATHS.indexOf(a.path), PATHS.indexOf(b.path));
+        }
+    };
+
     /** "file /etc/sluice.yaml + -Dsluice.mode + agent argument retry.maxAttempts". */
     String origin(String base) {
         List<Setting> applied = new ArrayList<>(winners.values());
-        applied.sort(Comparator.<Setting>comparingInt(s -> s.rank).thenComparingInt(s -> PATHS.indexOf(s.path)));
+        applied.sort(BY_RANK_THEN_SCHEMA_ORDER);
         StringBuilder b = new StringBuilder(base);
         for (Setting s : applied) {
             b.append(" + ").append(s.originLabel);

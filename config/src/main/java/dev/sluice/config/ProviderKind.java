@@ -9,7 +9,7 @@ import java.util.List;
  * rate-limit headers and errors. Kinds with public hosts are recognised without any
  * {@code match}; the others need one, since nothing about their host says what they are.
  */
-public enum ProviderKind {
+public enum ProviderKind implements ConfigNamed {
     OPENAI("openai", "api.openai.com"),
     /** Host names of Azure OpenAI resources, classic and AI Services. */
     AZURE_OPENAI("azure-openai", "*.openai.azure.com", "*.cognitiveservices.azure.com", "*.services.ai.azure.com"),
@@ -33,6 +33,7 @@ public enum ProviderKind {
         this.defaultHosts = Collections.unmodifiableList(Arrays.asList(defaultHosts));
     }
 
+    @Override
     public String configName() {
         return configName;
     }

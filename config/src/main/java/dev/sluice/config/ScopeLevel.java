@@ -5,7 +5,7 @@ package dev.sluice.config;
  * distinct value of that level (one per tenant, per API key, ...), except {@link #ORGANIZATION},
  * which is one bucket for the whole JVM (or fleet, with a shared store).
  */
-public enum ScopeLevel {
+public enum ScopeLevel implements ConfigNamed {
     ORGANIZATION("organization"),
     TENANT("tenant"),
     TEAM("team"),
@@ -19,6 +19,7 @@ public enum ScopeLevel {
         this.configName = configName;
     }
 
+    @Override
     public String configName() {
         return configName;
     }

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * A mapping of the document declared in {@link ConfigSchema}: the top level, or a section such
@@ -64,38 +63,33 @@ final class Section<C, B> extends ConfigSchema.Entry {
     }
 
     Setting<C, B, Boolean> flag(String key, boolean defaultValue, Setting.Field<C, B, Boolean> field) {
-        return setting(new Setting<>(this, key, "true or false", defaultValue, Setting.Reader::bool, field));
+        return setting(new Setting<>(this, key, "true or false", defaultValue, Setting.Read.BOOL, field));
     }
 
     Setting<C, B, Integer> whole(String key, int defaultValue, Setting.Field<C, B, Integer> field) {
-        return setting(new Setting<>(this, key, "whole number", defaultValue, Setting.Reader::integer, field));
+        return setting(new Setting<>(this, key, "whole number", defaultValue, Setting.Read.INTEGER, field));
     }
 
     Setting<C, B, Double> number(String key, double defaultValue, Setting.Field<C, B, Double> field) {
-        return setting(new Setting<>(this, key, "number", defaultValue, Setting.Reader::number, field));
+        return setting(new Setting<>(this, key, "number", defaultValue, Setting.Read.NUMBER, field));
     }
 
     Setting<C, B, Duration> duration(String key, Duration defaultValue, Setting.Field<C, B, Duration> field) {
-        return setting(new Setting<>(this, key, "duration", defaultValue, Setting.Reader::duration, field));
+        return setting(new Setting<>(this, key, "duration", defaultValue, Setting.Read.DURATION, field));
     }
 
     Setting<C, B, String> text(String key, String defaultValue, Setting.Field<C, B, String> field) {
-        return setting(new Setting<>(this, key, "text", defaultValue, Setting.Reader::text, field));
+        return setting(new Setting<>(this, key, "text", defaultValue, Setting.Read.TEXT, field));
     }
 
-    <V> Setting<C, B, V> choice(
-            String key, V defaultValue, V[] values, Function<V, String> nameOf, Setting.Field<C, B, V> field) {
+    <V extends ConfigNamed> Setting<C, B, V> choice(
+            String key, V defaultValue, V[] values, Setting.Field<C, B, V> field) {
         List<String> names = new ArrayList<>();
         for (V v : values) {
-            names.add(nameOf.apply(v));
+            names.add(v.configName());
         }
         return setting(new Setting<>(
-                this,
-                key,
-                "one of: " + String.join(", ", names),
-                defaultValue,
-                (reader, k) -> reader.choice(k, values, nameOf),
-                field));
+                this, key, "one of: " + String.join(", ", names), defaultValue, new Setting.Choice<>(values), field));
     }
 
     /** Lists this section as {@code key.*} where the settings that can be given outside the file are listed. */

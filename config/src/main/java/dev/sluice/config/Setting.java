@@ -2,8 +2,6 @@ package dev.sluice.config;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -34,7 +32,7 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
 
         Duration duration(String key);
 
-        <E> E choice(String key, E[] values, Function<E, String> nameOf);
+        <E extends ConfigNamed> E choice(String key, E[] values);
     }
 
     /**
@@ -52,6 +50,59 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
     }
 
     /** A rule relating a setting to others of its section, checked right after its own range. */
+    /**
+     * How a setting's value is read from its mapping: one instance per type of value, a class
+     * each for the reason {@link Field} gives.
+     */
+    abstract static class Read<T> {
+        abstract T from(Reader in, String key);
+
+        static final Read<Boolean> BOOL = new Read<>() {
+            @Override
+            Boolean from(Reader in, String key) {
+                return in.bool(key);
+            }
+        };
+        static final Read<Integer> INTEGER = new Read<>() {
+            @Override
+            Integer from(Reader in, String key) {
+                return in.integer(key);
+            }
+        };
+        static final Read<Double> NUMBER = new Read<>() {
+            @Override
+            Double from(Reader in, String key) {
+                return in.number(key);
+            }
+        };
+        static final Read<Duration> DURATION = new Read<>() {
+            @Override
+            Duration from(Reader in, String key) {
+                return in.duration(key);
+            }
+        };
+        static final Read<String> TEXT = new Read<>() {
+            @Override
+            String from(Reader in, String key) {
+                return in.text(key);
+            }
+        };
+    }
+
+    /** One of {@code values}, by its configuration name. */
+    static final class Choice<E extends ConfigNamed> extends Read<E> {
+        private final E[] values;
+
+        Choice(E[] values) {
+            this.values = values;
+        }
+
+        @Override
+        E from(Reader in, String key) {
+            return in.choice(key, values);
+        }
+    }
+
     interface Check<C> {
         /** @param path the setting's full dotted path */
         void check(C config, String path, Issues issues);
@@ -64,7 +115,7 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
     final String type;
 
     final T defaultValue;
-    private final BiFunction<Reader, String, T> read;
+    private final Read<T> read;
     private final Field<C, B, T> field;
     private Rule<? super T> rule;
     private Check<C> also;
@@ -72,13 +123,7 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
     private boolean shorthand;
     private String doc = "";
 
-    Setting(
-            Section<C, B> section,
-            String key,
-            String type,
-            T defaultValue,
-            BiFunction<Reader, String, T> read,
-            Field<C, B, T> field) {
+    Setting(Section<C, B> section, String key, String type, T defaultValue, Read<T> read, Field<C, B, T> field) {
         super(key);
         this.section = section;
         this.path = Issues.join(section.path, key);
@@ -141,7 +186,7 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
 
     /** The value as the binder reads it from this mapping; null when absent or reported. */
     T read(Reader in) {
-        return read.apply(in, key);
+        return read.from(in, key);
     }
 
     T get(C config) {
@@ -190,37 +235,65 @@ final class Setting<C, B, T> extends ConfigSchema.Entry {
             return new Rule<>(text, test);
         }
 
+        // The predicates are anonymous classes, not lambdas, for the reason Field gives.
+
         /** {@code >= min}; numbers must also be finite. */
         static Rule<Number> atLeast(double min) {
-            return of(">= " + Issues.number(min), n -> finite(n) && n.doubleValue() >= min);
+            return of(">= " + Issues.number(min), new Predicate<>() {
+                @Override
+                public boolean test(Number n) {
+                    return finite(n) && n.doubleValue() >= min;
+                }
+            });
         }
 
         /** {@code > min}; numbers must also be finite. */
         static Rule<Number> above(double min) {
-            return of("> " + Issues.number(min), n -> finite(n) && n.doubleValue() > min);
+            return of("> " + Issues.number(min), new Predicate<>() {
+                @Override
+                public boolean test(Number n) {
+                    return finite(n) && n.doubleValue() > min;
+                }
+            });
         }
 
         static Rule<Number> between(double min, double max) {
-            return of(
-                    "between " + Issues.number(min) + " and " + Issues.number(max),
-                    n -> n.doubleValue() >= min && n.doubleValue() <= max);
+            return of("between " + Issues.number(min) + " and " + Issues.number(max), new Predicate<>() {
+                @Override
+                public boolean test(Number n) {
+                    return n.doubleValue() >= min && n.doubleValue() <= max;
+                }
+            });
         }
 
         /** {@code > min and <= max}. */
         static Rule<Number> aboveAtMost(double min, double max) {
-            return of(
-                    "> " + Issues.number(min) + " and <= " + Issues.number(max),
-                    n -> n.doubleValue() > min && n.doubleValue() <= max);
+            return of("> " + Issues.number(min) + " and <= " + Issues.number(max), new Predicate<>() {
+                @Override
+                public boolean test(Number n) {
+                    return n.doubleValue() > min && n.doubleValue() <= max;
+                }
+            });
         }
 
         /** A duration {@code > 0}. */
         static Rule<Duration> positive() {
-            return of("> 0", d -> !d.isNegative() && !d.isZero());
+            return of("> 0", new Predicate<>() {
+                @Override
+                public boolean test(Duration d) {
+                    return !d.isNegative() && !d.isZero();
+                }
+            });
         }
 
         /** A duration {@code >= 0}, with what zero means when it means something. */
         static Rule<Duration> notNegative(String zeroMeans) {
-            return of(zeroMeans == null ? ">= 0" : ">= 0 (" + zeroMeans + ")", d -> !d.isNegative());
+            return of(zeroMeans == null ? ">= 0" : ">= 0 (" + zeroMeans + ")", new Predicate<>() {
+                @Override
+                public boolean test(Duration d) {
+                    return !d.isNegative();
+                }
+            });
         }
 
         private static boolean finite(Number n) {
