@@ -96,7 +96,15 @@ public final class AgentThread {
     /** Starts the thread if it is not running. Lock held. */
     private static Thread started() {
         if (thread == null) {
-            Thread t = new Thread(AgentThread::run, "sluice-governor");
+            // not AgentThread::run: a lambda is a class the JVM spins at start-up (docs/startup-figures.md)
+            Thread t = new Thread(
+                    new Runnable() {
+                        @Override
+                        public void run() {
+                            AgentThread.run();
+                        }
+                    },
+                    "sluice-governor");
             t.setDaemon(true);
             t.setContextClassLoader(null); // pins no application class loader
             thread = t;

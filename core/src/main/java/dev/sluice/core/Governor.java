@@ -183,7 +183,28 @@ public final class Governor implements AutoCloseable {
     private volatile int waiting;
 
     // ---- guarded by lock
-    private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(Comparator.comparingLong(w -> w.deadlineNanos));
+    private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(new Comparator<>() {
+        @Override
+        public int compare(Waiter a, Waiter b) {
+            return Long.compare(a.deadlineNanos, b.deadlineNanos);
+        }
+    });
+
+    // The governor's timer tasks and callbacks are anonymous classes, not method references or
+    // lambdas: the agent builds the governor as the application starts, and the JVM spins a class
+    // for each lambda then (docs/startup-figures.md).
+    private final Runnable reaper = new Runnable() {
+        @Override
+        public void run() {
+            reap();
+        }
+    };
+    private final Runnable clockTicker = new Runnable() {
+        @Override
+        public void run() {
+            clockTick();
+        }
+    };
     private long nextPermitId;
     private Timer.Cancellable wakeTask;
     private long wakeAtNanos = Long.MAX_VALUE;
@@ -201,7 +222,12 @@ public final class Governor implements AutoCloseable {
     private Governor(Builder b) {
         this.clock = b.clock;
         this.timer = b.timer != null ? b.timer : new SystemTimer();
-        this.budgets = new Budgets(clock, timer, this::learned);
+        this.budgets = new Budgets(clock, timer, new Runnable() {
+            @Override
+            public void run() {
+                learned();
+            }
+        });
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
@@ -218,7 +244,11 @@ public final class Governor implements AutoCloseable {
             built.add(Limit.of(spec, clock::nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees, store));
         }
         this.limits = built.toArray(new Limit[0]);
-        this.budgetsAny = built.stream().anyMatch(l -> l.dimension() == Dimension.SPEND);
+        boolean spendLimits = false;
+        for (Limit l : built) {
+            spendLimits |= l.dimension() == Dimension.SPEND;
+        }
+        this.budgetsAny = spendLimits;
         this.classes = Collections.unmodifiableMap(new LinkedHashMap<>(b.classes));
         this.queues = new LinkedHashMap<>();
         List<ClassQueue<Waiter>> ordered = new ArrayList<>();
@@ -227,9 +257,13 @@ public final class Governor implements AutoCloseable {
             queues.put(c.name(), q);
             ordered.add(q);
         }
-        ordered.sort(Comparator.comparingInt(
-                        (ClassQueue<Waiter> q) -> q.trafficClass().priority())
-                .reversed());
+        ordered.sort(new Comparator<>() {
+            @Override
+            public int compare(ClassQueue<Waiter> a, ClassQueue<Waiter> b) {
+                return Integer.compare(
+                        b.trafficClass().priority(), a.trafficClass().priority()); // highest first
+            }
+        });
         this.queuesByPriority = ordered;
         this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
         this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
@@ -397,7 +431,7 @@ public final class Governor implements AutoCloseable {
         }
         if (!clockTicking && !closed) {
             clockTicking = true;
-            timer.schedule(this::clockTick, CLOCK_TICK_NANOS);
+            timer.schedule(clockTicker, CLOCK_TICK_NANOS);
         }
         return lastNanos;
     }
@@ -408,7 +442,7 @@ public final class Governor implements AutoCloseable {
             lastNanos = Math.max(lastNanos, clock.nanoTime());
             if (staleReadsSinceTick && !closed) {
                 staleReadsSinceTick = false;
-                timer.schedule(this::clockTick, CLOCK_TICK_NANOS);
+                timer.schedule(clockTicker, CLOCK_TICK_NANOS);
             } else {
                 clockTicking = false; // idle: the next admission reads the clock itself
             }
@@ -508,7 +542,7 @@ public final class Governor implements AutoCloseable {
         if (!lentToLane) {
             lentToLane = true;
             if (reapTask == null && !closed) {
-                reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+                reapTask = timer.schedule(reaper, leaseTimeoutNanos);
             }
         }
     }
@@ -560,7 +594,7 @@ public final class Governor implements AutoCloseable {
             if (!p.isDone()) {
                 ledger.append(p);
                 if (reapTask == null && !closed) {
-                    reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+                    reapTask = timer.schedule(reaper, leaseTimeoutNanos);
                 }
             }
             p = next;
@@ -1019,7 +1053,7 @@ public final class Governor implements AutoCloseable {
         if (scope != null) {
             ledger.append(p);
             if (reapTask == null && !closed) {
-                reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+                reapTask = timer.schedule(reaper, leaseTimeoutNanos);
             }
         }
         return p;
@@ -1375,10 +1409,10 @@ public final class Governor implements AutoCloseable {
             }
             Permit oldest = ledger.oldest();
             if (oldest != null && !closed) {
-                reapTask = timer.schedule(this::reap, Math.max(1, oldest.leaseExpiryNanos - now));
+                reapTask = timer.schedule(reaper, Math.max(1, oldest.leaseExpiryNanos - now));
             } else if (lentToLane && !closed) {
                 // lane permits reach the lease list when a lock holder registers them: come back
-                reapTask = timer.schedule(this::reap, leaseTimeoutNanos);
+                reapTask = timer.schedule(reaper, leaseTimeoutNanos);
             }
         } finally {
             unlock();
@@ -1500,29 +1534,32 @@ public final class Governor implements AutoCloseable {
      * pause, the keys' organizations, and the room left in the configured buckets.
      */
     public SavedState saveState() {
-        return underLock(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            List<SavedState.Scope> scopes = new ArrayList<>();
-            for (ProviderScope s : routes.scopes()) {
-                List<SavedState.Budget> budgets = new ArrayList<>();
-                for (Bucket b : s.learnedBuckets()) {
-                    budgets.add(s.saved(b, nowNanos, nowMillis));
+        return underLock(new LockedWork<SavedState>() {
+            @Override
+            public SavedState run(long nowNanos) {
+                long nowMillis = clock.epochMillis();
+                List<SavedState.Scope> scopes = new ArrayList<>();
+                for (ProviderScope s : routes.scopes()) {
+                    List<SavedState.Budget> budgets = new ArrayList<>();
+                    for (Bucket b : s.learnedBuckets()) {
+                        budgets.add(s.saved(b, nowNanos, nowMillis));
+                    }
+                    long pausedUntil =
+                            s.isPaused(nowNanos) ? nowMillis + (s.pausedUntilNanos() - nowNanos) / 1_000_000L : 0;
+                    if (!budgets.isEmpty() || pausedUntil != 0) {
+                        scopes.add(new SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
+                    }
                 }
-                long pausedUntil =
-                        s.isPaused(nowNanos) ? nowMillis + (s.pausedUntilNanos() - nowNanos) / 1_000_000L : 0;
-                if (!budgets.isEmpty() || pausedUntil != 0) {
-                    scopes.add(new SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
+                List<SavedState.ConfiguredBucket> buckets = new ArrayList<>();
+                for (Limit l : limits) {
+                    for (Bucket b : l.buckets()) {
+                        long windowStart = b.isWindowed() ? l.windowStartAt(nowMillis) : -1;
+                        buckets.add(new SavedState.ConfiguredBucket(
+                                l.id(), b.scopeValue(), b.roomAsCounted(nowNanos, nowMillis), windowStart));
+                    }
                 }
+                return new SavedState(nowMillis, scopes, buckets, routes.organizations());
             }
-            List<SavedState.ConfiguredBucket> buckets = new ArrayList<>();
-            for (Limit l : limits) {
-                for (Bucket b : l.buckets()) {
-                    long windowStart = b.isWindowed() ? l.windowStartAt(nowMillis) : -1;
-                    buckets.add(new SavedState.ConfiguredBucket(
-                            l.id(), b.scopeValue(), b.roomAsCounted(nowNanos, nowMillis), windowStart));
-                }
-            }
-            return new SavedState(nowMillis, scopes, buckets, routes.organizations());
         });
     }
 
@@ -1534,23 +1571,28 @@ public final class Governor implements AutoCloseable {
      * @return how many scopes and buckets came back
      */
     public int restoreState(SavedState state) {
-        return underLock(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
-            int restored = 0;
-            state.organizations.forEach(routes::restoreOrganization);
-            for (SavedState.Scope s : state.scopes) {
-                ProviderScope scope = routes.restoreScope(s.key, s.displayName);
-                for (SavedState.Budget b : s.budgets) {
-                    scope.restore(b, elapsed, nowNanos, nowMillis);
+        return underLock(new LockedWork<Integer>() {
+            @Override
+            public Integer run(long nowNanos) {
+                long nowMillis = clock.epochMillis();
+                long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
+                int restored = 0;
+                for (Map.Entry<String, String> known : state.organizations.entrySet()) {
+                    routes.restoreOrganization(known.getKey(), known.getValue());
                 }
-                if (s.pausedUntilEpochMillis > nowMillis) {
-                    scope.pauseUntil(nowNanos + (s.pausedUntilEpochMillis - nowMillis) * 1_000_000L);
+                for (SavedState.Scope s : state.scopes) {
+                    ProviderScope scope = routes.restoreScope(s.key, s.displayName);
+                    for (SavedState.Budget b : s.budgets) {
+                        scope.restore(b, elapsed, nowNanos, nowMillis);
+                    }
+                    if (s.pausedUntilEpochMillis > nowMillis) {
+                        scope.pauseUntil(nowNanos + (s.pausedUntilEpochMillis - nowMillis) * 1_000_000L);
+                    }
+                    restored++;
                 }
-                restored++;
+                restored += restoreBuckets(state, elapsed, false, nowNanos, nowMillis);
+                return restored;
             }
-            restored += restoreBuckets(state, elapsed, false, nowNanos, nowMillis);
-            return restored;
         });
     }
 
@@ -1639,15 +1681,18 @@ public final class Governor implements AutoCloseable {
         if (!permit.probe && !raisesPace) {
             return;
         }
-        underLock(nowNanos -> {
-            if (permit.probe) {
-                permit.probe = false;
-                permit.scope().probeAnswered(accepted);
+        underLock(new LockedWork<Object>() {
+            @Override
+            public Object run(long nowNanos) {
+                if (permit.probe) {
+                    permit.probe = false;
+                    permit.scope().probeAnswered(accepted);
+                }
+                if (raisesPace) {
+                    scope.answerRaisesPace(nowNanos, clock.epochMillis());
+                }
+                return null;
             }
-            if (raisesPace) {
-                scope.answerRaisesPace(nowNanos, clock.epochMillis());
-            }
-            return null;
         });
     }
 

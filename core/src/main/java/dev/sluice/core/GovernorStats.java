@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 /**
  * Counters of what the governor decided, kept apart from the decisions themselves. Cheap to
@@ -32,6 +33,21 @@ public final class GovernorStats {
             Caches.builder().maximumSize(10_000).build();
 
     private final DecisionLog decisions = new DecisionLog(1_024);
+
+    // Anonymous classes, not lambdas: the first call creates the first counters, and the JVM spins
+    // a class for each lambda it meets on the application's start-up (docs/startup-figures.md).
+    private static final Function<String, TenantCounters> NEW_TENANT = new Function<>() {
+        @Override
+        public TenantCounters apply(String tenant) {
+            return new TenantCounters();
+        }
+    };
+    private static final Function<String, ClassCounters> NEW_CLASS = new Function<>() {
+        @Override
+        public ClassCounters apply(String trafficClass) {
+            return new ClassCounters();
+        }
+    };
 
     private static LongAdder[] newAdders(int n) {
         LongAdder[] a = new LongAdder[n];
@@ -96,7 +112,7 @@ public final class GovernorStats {
 
     /** Counters of one tenant (created on first use). */
     public TenantCounters tenant(String tenant) {
-        return byTenant.get(tenant == null ? "" : tenant, k -> new TenantCounters());
+        return byTenant.get(tenant == null ? "" : tenant, NEW_TENANT);
     }
 
     /** Every tenant seen recently, with its counters. */
@@ -123,8 +139,7 @@ public final class GovernorStats {
     }
 
     private ClassCounters classCounters(String trafficClass) {
-        return byClass.computeIfAbsent(
-                trafficClass == null ? CallContext.DEFAULT_CLASS : trafficClass, k -> new ClassCounters());
+        return byClass.computeIfAbsent(trafficClass == null ? CallContext.DEFAULT_CLASS : trafficClass, NEW_CLASS);
     }
 
     public long admitted() {

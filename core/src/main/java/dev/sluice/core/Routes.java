@@ -2,6 +2,8 @@ package dev.sluice.core;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.RemovalListener;
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
@@ -53,23 +55,27 @@ final class Routes {
         this.store = store;
         this.stats = stats;
         this.coldStartWaitNanos = coldStartWaitNanos;
+        Ticker ticker = Caches.ticker(clock);
         this.routes = Caches.builder()
-                .ticker(clock::nanoTime)
+                .ticker(ticker)
                 .maximumSize(100_000)
                 .expireAfterWrite(ROUTE_TTL)
                 .build();
         this.organizationOfKey = Caches.builder()
-                .ticker(clock::nanoTime)
+                .ticker(ticker)
                 .maximumSize(100_000)
                 .expireAfterAccess(Duration.ofHours(1))
                 .build();
         this.scopes = Caches.builder()
-                .ticker(clock::nanoTime)
+                .ticker(ticker)
                 .maximumSize(100_000)
                 .expireAfterAccess(Duration.ofHours(1))
-                .removalListener((String k, ProviderScope s, RemovalCause c) -> {
-                    if (s != null) {
-                        s.markEvicted();
+                .removalListener(new RemovalListener<String, ProviderScope>() {
+                    @Override
+                    public void onRemoval(String k, ProviderScope s, RemovalCause c) {
+                        if (s != null) {
+                            s.markEvicted();
+                        }
                     }
                 })
                 .build();
@@ -112,8 +118,13 @@ final class Routes {
         }
         String organization = organizationOf(call);
         String scopeKey = organization == null ? call.providerScopeKey() : organizationScopeKey(call, organization);
-        ProviderScope scope =
-                scopes.get(scopeKey, k -> newScope(k, displayName(call, organization), buckets, nowNanos));
+        // Not scopes.get(key, function), here and in scopeOf: under the lock a look-up then a put is
+        // as good, and a lambda is a class the JVM spins on the first call (docs/startup-figures.md).
+        ProviderScope scope = scopes.getIfPresent(scopeKey);
+        if (scope == null) {
+            scope = newScope(scopeKey, displayName(call, organization), buckets, nowNanos);
+            scopes.put(scopeKey, scope);
+        }
         Route r = new Route(
                 buckets.toArray(new Bucket[0]),
                 scope,
@@ -141,9 +152,7 @@ final class Routes {
         if (!organization.equals(organizationOfKey.getIfPresent(keyId))) {
             organizationOfKey.put(keyId, organization);
             ProviderScope own = scopes.getIfPresent(call.providerScopeKey());
-            ProviderScope shared = scopes.get(
-                    organizationScopeKey(call, organization),
-                    k -> new ProviderScope(k, displayName(call, organization), guarantees, store));
+            ProviderScope shared = scopeOf(organizationScopeKey(call, organization), displayName(call, organization));
             if (own != null && own != shared) {
                 if (own.isPaused(nowNanos)) {
                     shared.pauseUntil(own.pausedUntilNanos());
@@ -177,7 +186,16 @@ final class Routes {
 
     /** The scope of this key (as {@link ProviderScope#key()} names it), created warm: it is being restored. */
     ProviderScope restoreScope(String key, String displayName) {
-        return scopes.get(key, k -> new ProviderScope(k, displayName, guarantees, store));
+        return scopeOf(key, displayName);
+    }
+
+    private ProviderScope scopeOf(String key, String displayName) {
+        ProviderScope scope = scopes.getIfPresent(key);
+        if (scope == null) {
+            scope = new ProviderScope(key, displayName, guarantees, store);
+            scopes.put(key, scope);
+        }
+        return scope;
     }
 
     /** Provider scopes known now (learned limits, pauses). */
@@ -192,11 +210,19 @@ final class Routes {
      */
     private ProviderScope newScope(String key, String displayName, List<Bucket> routeBuckets, long nowNanos) {
         ProviderScope scope = new ProviderScope(key, displayName, guarantees, store);
-        if (coldStartWaitNanos > 0
-                && routeBuckets.stream().noneMatch(b -> b.limit().mirrorsProvider())) {
+        if (coldStartWaitNanos > 0 && !anyMirrorsProvider(routeBuckets)) {
             scope.startCold(nowNanos + coldStartWaitNanos);
         }
         return scope;
+    }
+
+    private static boolean anyMirrorsProvider(List<Bucket> buckets) {
+        for (Bucket b : buckets) {
+            if (b.limit().mirrorsProvider()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** E.g. {@code openai/k_3f9a1c/gpt-4o-mini}, or {@code openai/org-x/gpt-4o-mini} once the organization is known. */

@@ -13,6 +13,7 @@ import dev.sluice.core.estimate.Estimator;
 import dev.sluice.core.exchange.ExchangeGovernance;
 import dev.sluice.core.identity.IdentityResolver;
 import dev.sluice.core.identity.IdentitySource;
+import dev.sluice.core.price.Prices;
 import dev.sluice.core.provider.ProviderAdapter;
 import dev.sluice.core.provider.ProviderAdapters;
 import dev.sluice.core.provider.ProviderBinding;
@@ -27,6 +28,8 @@ import dev.sluice.core.store.redis.RedisBackend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Sluice as configured: the governor and the exchange engine built from a {@link SluiceConfig}.
@@ -95,7 +98,13 @@ public final class SluiceRuntime implements AutoCloseable {
                 .retryBudget(retry.budgetRatio(), retry.budgetFloorPerSecond(), retry.budgetWindow())
                 .failMode(config.failMode())
                 // built by the first call that needs it, or by the agent's start thread once calls are served
-                .prices(() -> dev.sluice.core.price.Prices.of(config))
+                .prices(
+                        new Supplier<Prices>() { // not a lambda: see Setting.Field, in config
+                            @Override
+                            public Prices get() {
+                                return Prices.of(config);
+                            }
+                        })
                 .build();
         return new SluiceRuntime(config, governor, governance);
     }
@@ -136,7 +145,13 @@ public final class SluiceRuntime implements AutoCloseable {
             ProviderAdapter adapter = ProviderAdapters.forKind(p.kind().configName(), p.options());
             configured.add(ProviderBinding.configured(p.name(), adapter, p.match(), p.scope(), p.learnFromHeaders()));
         }
-        return new ProviderRegistry(configured, ProviderAdapters.known(clock::epochMillis));
+        LongSupplier wallClock = new LongSupplier() { // not clock::epochMillis: see Setting.Field, in config
+                    @Override
+                    public long getAsLong() {
+                        return clock.epochMillis();
+                    }
+                };
+        return new ProviderRegistry(configured, ProviderAdapters.known(wallClock));
     }
 
     private static List<IdentitySource> sources(List<IdentityRule> rules) {
@@ -210,7 +225,13 @@ public final class SluiceRuntime implements AutoCloseable {
                 governor, new dev.sluice.core.state.StateFile(file), config.stateSaveInterval());
         int restored = k.restore();
         stateKeeper = k;
-        governor.onLearned(k::changed);
+        governor.onLearned(
+                new Runnable() { // not k::changed: see Setting.Field, in config
+                    @Override
+                    public void run() {
+                        k.changed();
+                    }
+                });
         return restored;
     }
 

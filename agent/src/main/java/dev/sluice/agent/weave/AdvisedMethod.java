@@ -582,7 +582,12 @@ final class AdvisedMethod extends MethodVisitor {
         }
 
         private Label mapped(Label label) {
-            return labels.computeIfAbsent(label, unused -> new Label());
+            Label copy = labels.get(label); // not computeIfAbsent(key, lambda): weaving runs on start-up
+            if (copy == null) {
+                copy = new Label();
+                labels.put(label, copy);
+            }
+            return copy;
         }
 
         private Label[] mapped(Label[] original) {

@@ -6,6 +6,7 @@ import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Estimates what a call will use before it is sent, and learns from what calls really used.
@@ -33,6 +34,21 @@ public final class Estimator implements TokenEstimator {
             Caches.builder().maximumSize(10_000).build();
     private final Cache<String, OutputHistory> outputs =
             Caches.builder().maximumSize(10_000).build();
+
+    // Anonymous classes, not lambdas: a first call's settlement meets them on the application's
+    // start-up, where the JVM spins a class for each lambda (docs/startup-figures.md).
+    private static final Function<String, Correction> NEW_CORRECTION = new Function<>() {
+        @Override
+        public Correction apply(String model) {
+            return new Correction(1.0);
+        }
+    };
+    private final Function<String, OutputHistory> newOutputHistory = new Function<>() {
+        @Override
+        public OutputHistory apply(String route) {
+            return new OutputHistory(outputPercentile);
+        }
+    };
 
     public Estimator(
             double charsPerToken,
@@ -109,12 +125,10 @@ public final class Estimator implements TokenEstimator {
             double observed = reportedInputTokens / rawEstimate;
             // a read (Caffeine's get looks the entry up before computing), not a cache write, per
             // call: every caller of one model moves the same entry
-            corrections
-                    .get(facts.model(), k -> new Correction(1.0))
-                    .moveTowards(observed, correctionMin, correctionMax);
+            corrections.get(facts.model(), NEW_CORRECTION).moveTowards(observed, correctionMin, correctionMax);
         }
         if (route != null && outputTokens >= 0) {
-            outputs.get(route, k -> new OutputHistory(outputPercentile)).add(outputTokens);
+            outputs.get(route, newOutputHistory).add(outputTokens);
         }
     }
 

@@ -42,6 +42,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -78,6 +79,21 @@ public final class ExchangeGovernance implements Governance {
     private final Duration budgetWindow;
     private final Cache<String, RetryBudget> budgets;
     private final Map<String, ProviderCounters> counters = new ConcurrentHashMap<>();
+
+    // Anonymous classes, not lambdas: the first call meets them on the application's start-up,
+    // where the JVM spins a class for each lambda (docs/startup-figures.md).
+    private static final Function<String, ProviderCounters> NEW_COUNTERS = new Function<>() {
+        @Override
+        public ProviderCounters apply(String provider) {
+            return new ProviderCounters();
+        }
+    };
+    private final Function<String, RetryBudget> newBudget = new Function<>() {
+        @Override
+        public RetryBudget apply(String scope) {
+            return new RetryBudget(budgetRatio, budgetFloorPerSecond, budgetWindow);
+        }
+    };
     private final RateLimitedLog faults = new RateLimitedLog(LOG);
     /** Faults inside Sluice before a provider was known (the per-provider ones are in its counters). */
     private final java.util.concurrent.atomic.LongAdder unattributedFaults =
@@ -145,7 +161,7 @@ public final class ExchangeGovernance implements Governance {
 
     /** Counters of one provider's calls (created on first use). */
     public ProviderCounters counters(String provider) {
-        return counters.computeIfAbsent(provider, k -> new ProviderCounters());
+        return counters.computeIfAbsent(provider, NEW_COUNTERS);
     }
 
     /** Every provider seen so far, with its counters. */
@@ -574,7 +590,7 @@ public final class ExchangeGovernance implements Governance {
      */
     private RetryBudget budget(PreparedCall call, Permit permit) {
         String scope = permit == null ? call.context.providerScopeKey() : permit.providerScopeKey();
-        return budgets.get(scope, k -> new RetryBudget(budgetRatio, budgetFloorPerSecond, budgetWindow));
+        return budgets.get(scope, newBudget);
     }
 
     /**
@@ -636,7 +652,15 @@ public final class ExchangeGovernance implements Governance {
         private double budgetFloorPerSecond = 1.0;
         private Duration budgetWindow = Duration.ofSeconds(10);
         private FailMode failMode = FailMode.OPEN;
-        private Supplier<Prices> prices = Prices::defaults;
+        /** Not {@code Prices::defaults}: each builder would spin it as the agent starts (see NEW_COUNTERS). */
+        private static final Supplier<Prices> BUILT_IN_PRICES = new Supplier<>() {
+            @Override
+            public Prices get() {
+                return Prices.defaults();
+            }
+        };
+
+        private Supplier<Prices> prices = BUILT_IN_PRICES;
 
         private Builder(Governor governor, ProviderRegistry registry) {
             this.governor = governor;

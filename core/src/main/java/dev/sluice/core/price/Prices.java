@@ -98,7 +98,11 @@ public final class Prices {
         // Built-in names first, so a name the config gives (as a model or an alias) wins.
         for (Map<String, PriceConfig> entries : List.of(builtIn, own)) {
             for (PriceConfig p : entries.values()) {
-                Map<String, Price> names = index.computeIfAbsent(restriction(p), r -> new HashMap<>());
+                Map<String, Price> names = index.get(restriction(p));
+                if (names == null) { // not computeIfAbsent(key, lambda): read at start-up, see Setting.Field
+                    names = new HashMap<>();
+                    index.put(restriction(p), names);
+                }
                 Price price = Price.of(p);
                 names.put(normalise(p.model()), price);
                 for (String alias : p.aliases()) {
@@ -161,7 +165,11 @@ public final class Prices {
         String name = providerName == null ? ANY : providerName;
         ConcurrentHashMap<String, Object> perProvider = perKind.get(name);
         if (perProvider == null) {
-            perProvider = perKind.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
+            perProvider = new ConcurrentHashMap<>(); // not computeIfAbsent(key, lambda): see Setting.Field
+            ConcurrentHashMap<String, Object> raced = perKind.putIfAbsent(name, perProvider);
+            if (raced != null) {
+                perProvider = raced;
+            }
         }
         Object known = perProvider.get(model);
         if (known == null) {

@@ -24,11 +24,16 @@ public final class Headers {
         TreeMap<String, List<String>> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         for (Map.Entry<String, List<String>> e : raw.entrySet()) {
             if (e.getKey() != null && e.getValue() != null) {
-                map.merge(e.getKey(), e.getValue(), (a, b) -> {
-                    List<String> both = new java.util.ArrayList<>(a);
-                    both.addAll(b);
-                    return both;
-                });
+                // not merge(key, value, lambda): the first call reads headers on the application's
+                // start-up, where the JVM spins a class for each lambda (docs/startup-figures.md)
+                List<String> before = map.get(e.getKey());
+                if (before == null) {
+                    map.put(e.getKey(), e.getValue());
+                } else {
+                    List<String> both = new java.util.ArrayList<>(before);
+                    both.addAll(e.getValue());
+                    map.put(e.getKey(), both);
+                }
             }
         }
         return new Headers(Collections.unmodifiableMap(map));

@@ -14,19 +14,50 @@ public final class SystemTimer implements Timer {
 
     public SystemTimer() {}
 
+    /**
+     * Named classes rather than lambdas: the governor schedules its first tasks on the
+     * application's start-up, where the JVM spins a class for each lambda (docs/startup-figures.md).
+     */
+    private static final Cancellable NOTHING_TO_CANCEL = new Cancellable() {
+        @Override
+        public void cancel() {}
+    };
+
     @Override
     public Cancellable schedule(Runnable task, long delayNanos) {
         if (shutdown) {
-            return () -> {};
+            return NOTHING_TO_CANCEL;
         }
-        AgentThread.Task scheduled = AgentThread.schedule(
-                () -> {
-                    if (!shutdown) {
-                        task.run();
-                    }
-                },
-                delayNanos);
-        return scheduled::cancel;
+        return new Scheduled(AgentThread.schedule(new UnlessShutDown(task), delayNanos));
+    }
+
+    /** The task, unless the timer was shut down before its time came. */
+    private final class UnlessShutDown implements Runnable {
+        private final Runnable task;
+
+        UnlessShutDown(Runnable task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            if (!shutdown) {
+                task.run();
+            }
+        }
+    }
+
+    private static final class Scheduled implements Cancellable {
+        private final AgentThread.Task task;
+
+        Scheduled(AgentThread.Task task) {
+            this.task = task;
+        }
+
+        @Override
+        public void cancel() {
+            task.cancel();
+        }
     }
 
     @Override

@@ -38,6 +38,8 @@ final class ObservedSource extends ForwardingSource {
         this.whenDropped = DroppedBodies.watch(this, release);
     }
 
+    // The observer is called in try blocks, not through a safely(Runnable) lambda: that allocated
+    // per read, and on the first call each lambda is a class the JVM spins (docs/startup-figures.md).
     @Override
     public long read(Buffer sink, long byteCount) throws IOException {
         long read;
@@ -45,18 +47,30 @@ final class ObservedSource extends ForwardingSource {
             read = super.read(sink, byteCount);
         } catch (IOException | RuntimeException e) {
             if (ended.compareAndSet(false, true)) {
-                safely(() -> observer.onFailure(e));
+                try {
+                    observer.onFailure(e);
+                } catch (Throwable ignored) {
+                    // the observer must never break the application's body
+                }
             }
             throw e;
         }
         if (read == -1) {
             if (ended.compareAndSet(false, true)) {
-                safely(observer::onEnd);
+                try {
+                    observer.onEnd();
+                } catch (Throwable ignored) {
+                    // as above
+                }
             }
         } else if (read > 0) {
             copy.reset((int) read);
             sink.copyTo(copy, sink.size() - read, read);
-            safely(() -> observer.onBytes(copy.bytes, 0, copy.size));
+            try {
+                observer.onBytes(copy.bytes, 0, copy.size);
+            } catch (Throwable ignored) {
+                // as above
+            }
         }
         return read;
     }
@@ -127,15 +141,11 @@ final class ObservedSource extends ForwardingSource {
             } catch (Throwable ignored) {
                 // a body we release may already be broken
             }
-            safely(observer::onClose);
-        }
-    }
-
-    private static void safely(Runnable report) {
-        try {
-            report.run();
-        } catch (Throwable ignored) {
-            // the observer must never break the application's body
+            try {
+                observer.onClose();
+            } catch (Throwable ignored) {
+                // the observer must never break the application's body
+            }
         }
     }
 }

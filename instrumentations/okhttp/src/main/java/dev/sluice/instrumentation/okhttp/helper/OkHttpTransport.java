@@ -190,7 +190,12 @@ final class OkHttpTransport implements HttpTransport {
     private static Map<String, List<String>> asMap(Headers headers) {
         Map<String, List<String>> map = new LinkedHashMap<>();
         for (int i = 0; i < headers.size(); i++) {
-            map.computeIfAbsent(headers.name(i), n -> new ArrayList<>(1)).add(headers.value(i));
+            List<String> values = map.get(headers.name(i)); // not computeIfAbsent(key, lambda): see ObservedSource
+            if (values == null) {
+                values = new ArrayList<>(1);
+                map.put(headers.name(i), values);
+            }
+            values.add(headers.value(i));
         }
         return map;
     }
