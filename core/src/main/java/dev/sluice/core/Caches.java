@@ -3,6 +3,7 @@ package dev.sluice.core;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 
 /**
  * Where every Caffeine cache of Sluice starts. Its maintenance (evictions, removal listeners) runs
@@ -37,6 +38,16 @@ public final class Caches {
             @Override
             public long read() {
                 return clock.nanoTime();
+            }
+        };
+    }
+
+    /** {@link #ticker(Clock)} for a monotonic time read as a {@code LongSupplier}. */
+    public static Ticker ticker(LongSupplier nanoTime) {
+        return new Ticker() {
+            @Override
+            public long read() {
+                return nanoTime.getAsLong();
             }
         };
     }

@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The single door every governed call passes: it admits a call only if every bucket on its path
@@ -240,8 +241,14 @@ public final class Governor implements AutoCloseable {
         this.store = b.store;
         this.sharesAny = store.sharesAny();
         List<Limit> built = new ArrayList<>();
+        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see reaper
+                    @Override
+                    public long getAsLong() {
+                        return clock.nanoTime();
+                    }
+                };
         for (LimitSpec spec : b.limits.values()) {
-            built.add(Limit.of(spec, clock::nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees, store));
+            built.add(Limit.of(spec, nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees, store));
         }
         this.limits = built.toArray(new Limit[0]);
         boolean spendLimits = false;

@@ -2,6 +2,7 @@ package dev.sluice.core.quota;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.RemovalListener;
 import dev.sluice.config.Algorithm;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.ScopeLevel;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -76,12 +78,15 @@ public final class Limit {
             Duration retention =
                     Duration.ofNanos(2 * windowNanos).plus(leaseTimeout).plusMinutes(1);
             this.perValue = Caches.builder()
-                    .ticker(nanoTicker::getAsLong)
+                    .ticker(Caches.ticker(nanoTicker))
                     .maximumSize(MAX_BUCKETS_PER_LIMIT)
                     .expireAfterAccess(retention)
-                    .removalListener((String key, Bucket bucket, RemovalCause cause) -> {
-                        if (bucket != null) {
-                            bucket.markEvicted();
+                    .removalListener(new RemovalListener<String, Bucket>() {
+                        @Override
+                        public void onRemoval(String key, Bucket bucket, RemovalCause cause) {
+                            if (bucket != null) {
+                                bucket.markEvicted();
+                            }
                         }
                     })
                     .build();
@@ -135,7 +140,7 @@ public final class Limit {
             throw new IllegalArgumentException("a fixed-scope limit has a single bucket");
         }
         return new Limit(
-                spec, displayScope, System::nanoTime, nowNanos, nowMillis, Duration.ZERO, guarantees, placement);
+                spec, displayScope, SYSTEM_NANO_TIME, nowNanos, nowMillis, Duration.ZERO, guarantees, placement);
     }
 
     /** The guarantees this limit's buckets hold reserves for (none for per-tenant limits). */
@@ -311,7 +316,7 @@ public final class Limit {
             return single;
         }
         String value = scopeValueOf(call);
-        return perValue.get(value, v -> newBucket(v, nowNanos, nowMillis));
+        return perValue.get(value, new NewBucket(nowNanos, nowMillis));
     }
 
     /** The bucket of one scope value (what {@link Bucket#scopeValue()} names), created if needed. */
@@ -319,8 +324,35 @@ public final class Limit {
         if (single != null) {
             return single;
         }
-        return perValue.get(value, v -> newBucket(v, nowNanos, nowMillis));
+        return perValue.get(value, new NewBucket(nowNanos, nowMillis));
     }
+
+    /**
+     * Not lambdas, this and {@link #SYSTEM_NANO_TIME}: limits are built and their first buckets
+     * made on the application's start-up, where the JVM spins a class for each lambda
+     * (docs/startup-figures.md).
+     */
+    private final class NewBucket implements Function<String, Bucket> {
+        private final long nowNanos;
+        private final long nowMillis;
+
+        NewBucket(long nowNanos, long nowMillis) {
+            this.nowNanos = nowNanos;
+            this.nowMillis = nowMillis;
+        }
+
+        @Override
+        public Bucket apply(String value) {
+            return newBucket(value, nowNanos, nowMillis);
+        }
+    }
+
+    private static final LongSupplier SYSTEM_NANO_TIME = new LongSupplier() {
+        @Override
+        public long getAsLong() {
+            return System.nanoTime();
+        }
+    };
 
     private String scopeValueOf(CallContext call) {
         switch (spec.level()) {

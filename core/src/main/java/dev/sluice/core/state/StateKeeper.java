@@ -32,6 +32,14 @@ public final class StateKeeper {
     private final StateFile file;
     private final long saveIntervalNanos;
     private final AtomicBoolean saveArmed = new AtomicBoolean();
+    /** Not this::saveArmedNow: the first learned limit arms it on the application's start-up (see Governor.reaper). */
+    private final Runnable armedSave = new Runnable() {
+        @Override
+        public void run() {
+            saveArmedNow();
+        }
+    };
+
     private volatile boolean warnedWrite;
 
     public StateKeeper(Governor governor, StateFile file, Duration saveInterval) {
@@ -83,7 +91,7 @@ public final class StateKeeper {
     /** Something was learned: save within the interval (one save however many answers come meanwhile). */
     public void changed() {
         if (saveArmed.compareAndSet(false, true)) {
-            governor.timer().schedule(this::saveArmedNow, saveIntervalNanos);
+            governor.timer().schedule(armedSave, saveIntervalNanos);
         }
     }
 

@@ -54,6 +54,7 @@ public final class ForkedApp {
     private final List<String> args = new ArrayList<>();
     private final Map<String, String> systemProperties = new LinkedHashMap<>();
     private final Map<String, String> env = new LinkedHashMap<>();
+    private final List<String> jvmOptions = new ArrayList<>();
     private boolean withAgent;
     private String agentArgs;
     private Jdk jdk = Jdk.JDK17;
@@ -91,6 +92,12 @@ public final class ForkedApp {
         return this;
     }
 
+    /** A JVM option other than a system property ({@code -Xlog:...}), before the agent's. */
+    public ForkedApp jvmOption(String option) {
+        jvmOptions.add(option);
+        return this;
+    }
+
     public ForkedApp env(String name, String value) {
         env.put(name, value);
         return this;
@@ -111,6 +118,7 @@ public final class ForkedApp {
         List<String> cmd = new ArrayList<>();
         cmd.add(jdk.java());
         cmd.add("-Xmx512m");
+        cmd.addAll(jvmOptions);
         if (withAgent) {
             assertThat(AGENT_JAR).as("the agent jar (mvn package builds it)").exists();
             cmd.add("-javaagent:" + AGENT_JAR + (agentArgs == null ? "" : "=" + agentArgs));

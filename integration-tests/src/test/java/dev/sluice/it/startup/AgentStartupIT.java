@@ -9,6 +9,7 @@ import dev.sluice.simulator.Simulator;
 import dev.sluice.simulator.ledger.Exchange;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -65,15 +66,32 @@ class AgentStartupIT {
         }
     }
 
-    /** Without the slowed build: the call that comes at once is governed too. */
+    /**
+     * Without the slowed build: the call that comes at once is governed too. And neither the
+     * agent's start nor that first call spins a class for a lambda of the agent's own code: each
+     * cost the application's start-up a class made with the JDK's bytecode writer, and work for
+     * the JIT after it (docs/startup-figures.md). The shaded libraries' own lambdas are not ours.
+     */
     @ParameterizedTest
     @EnumSource(ForkedApp.Jdk.class)
-    void aCallAtOnceIsGoverned(ForkedApp.Jdk jdk) throws Exception {
+    void aCallAtOnceIsGovernedAndTheAgentSpinsNoLambdaOnTheWay(ForkedApp.Jdk jdk) throws Exception {
+        Path classLog = Files.createTempFile("sluice-classes", ".log");
         try (Simulator sim = simulator()) {
-            ForkedApp.Result r = app(sim, jdk).run().assertOk();
+            ForkedApp.Result r = app(sim, jdk)
+                    .jvmOption("-Xlog:class+load=info:file=" + classLog)
+                    .run()
+                    .assertOk();
             assertThat(r.stdout).contains("AGENT_AFTER_CALL=running ").contains("COMPLETION=");
             assertThat(sim.ledger().exchanges()).extracting(Exchange::tenant).containsExactly((String) null);
         }
+        List<String> loaded = Files.readAllLines(classLog);
+        assertThat(loaded)
+                .as("the log names the agent's classes")
+                .anyMatch(line -> line.contains(" dev.sluice.core.Governor "));
+        assertThat(loaded)
+                .as("lambda classes of the agent's own code")
+                .filteredOn(line -> line.matches(".* dev\\.sluice\\.(?!shaded\\.|it\\.)\\S*\\$\\$Lambda.*"))
+                .isEmpty();
     }
 
     private static Simulator simulator() {
