@@ -289,8 +289,9 @@ class GovernorInvariantTest {
             for (int i = 0; i < p.buckets.length; i++) {
                 Bucket b = p.buckets[i];
                 if (p.amounts[i] > 0 && b.limit().dimension() != Dimension.CONCURRENCY) {
+                    long windowId = p.windowIds == null ? Long.MIN_VALUE : p.windowIds[i];
                     events.computeIfAbsent(b, x -> new ArrayList<>())
-                            .add(new long[] {p.admittedNanos(), r.finalAmount(b, p.amounts[i])});
+                            .add(new long[] {p.admittedNanos(), r.finalAmount(b, p.amounts[i]), windowId});
                 }
             }
         }
@@ -319,10 +320,19 @@ class GovernorInvariantTest {
                 Map<Long, Long> perWindow = new HashMap<>();
                 long windowMillis = spec.window().toMillis();
                 for (long[] ev : list) {
-                    long startMillis = spec.algorithm() == Algorithm.FIXED_WINDOW
+                    long stampedStart = spec.algorithm() == Algorithm.FIXED_WINDOW
                             ? Math.floorDiv(clock.epochMillisAt(ev[0]), windowMillis) * windowMillis
                             : dailyWindowStart(clock.epochMillisAt(ev[0]), spec);
-                    perWindow.merge(startMillis, ev[1], Long::sum);
+                    // The governor stamps a permit with one reading of the clock's nanos and picks
+                    // the window with a reading of its millis taken after it, while this test's
+                    // thread moves the clock: a permit stamped at the end of a window may be
+                    // counted in the next one, never in an earlier one nor further on. Counted in
+                    // the window the governor chose, the capacity must hold in every window.
+                    long countedStart = ev[2] == Long.MIN_VALUE ? stampedStart : ev[2];
+                    assertThat(countedStart)
+                            .as("window a permit stamped in window %s was counted in, %s", stampedStart, b)
+                            .isBetween(stampedStart, stampedStart + Math.max(windowMillis, 86_400_000L));
+                    perWindow.merge(countedStart, ev[1], Long::sum);
                 }
                 for (Map.Entry<Long, Long> w : perWindow.entrySet()) {
                     assertThat(w.getValue())
