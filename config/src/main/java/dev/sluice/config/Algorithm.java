@@ -32,11 +32,6 @@ public enum Algorithm implements ConfigNamed {
 
     /** The algorithm with this config name, or null. */
     public static Algorithm fromConfigName(String name) {
-        for (Algorithm a : values()) {
-            if (a.configName.equals(name)) {
-                return a;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

@@ -25,11 +25,6 @@ public enum ClassScheduling implements ConfigNamed {
 
     /** The scheduling with this config name, or null. */
     public static ClassScheduling fromConfigName(String name) {
-        for (ClassScheduling s : values()) {
-            if (s.configName.equals(name)) {
-                return s;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

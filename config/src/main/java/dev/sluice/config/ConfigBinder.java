@@ -662,19 +662,15 @@ final class ConfigBinder {
         if (isAbsent(node)) {
             return null;
         }
-        List<String> names = new ArrayList<>();
-        for (E v : values) {
-            names.add(v.configName());
-        }
+        List<String> names = ConfigNamed.names(values);
         if (!(node instanceof Node.ScalarNode)) {
             problem(path, node, "expected one of: " + String.join(", ", names) + ", got " + node.describe());
             return null;
         }
         Node.ScalarNode s = (Node.ScalarNode) node;
-        for (E v : values) {
-            if (v.configName().equals(s.text)) {
-                return v;
-            }
+        E named = ConfigNamed.named(values, s.text);
+        if (named != null) {
+            return named;
         }
         String near = DidYouMean.nearest(s.text, names);
         problem(

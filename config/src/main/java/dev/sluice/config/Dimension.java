@@ -34,11 +34,6 @@ public enum Dimension implements ConfigNamed {
 
     /** The dimension with this config name, or null. */
     public static Dimension fromConfigName(String name) {
-        for (Dimension d : values()) {
-            if (d.configName.equals(name)) {
-                return d;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

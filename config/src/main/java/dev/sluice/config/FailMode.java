@@ -25,11 +25,6 @@ public enum FailMode implements ConfigNamed {
 
     /** The fail mode with this config name, or null. */
     public static FailMode fromConfigName(String name) {
-        for (FailMode f : values()) {
-            if (f.configName.equals(name)) {
-                return f;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

@@ -29,11 +29,6 @@ public enum LogLevel implements ConfigNamed {
 
     /** The level with this config name, or null. */
     public static LogLevel fromConfigName(String name) {
-        for (LogLevel l : values()) {
-            if (l.configName.equals(name)) {
-                return l;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

@@ -27,11 +27,6 @@ public enum Mode implements ConfigNamed {
 
     /** The mode with this config name, or null. */
     public static Mode fromConfigName(String name) {
-        for (Mode m : values()) {
-            if (m.configName.equals(name)) {
-                return m;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

@@ -25,11 +25,6 @@ public enum OverloadAction implements ConfigNamed {
 
     /** The action with this config name, or null. */
     public static OverloadAction fromConfigName(String name) {
-        for (OverloadAction a : values()) {
-            if (a.configName.equals(name)) {
-                return a;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

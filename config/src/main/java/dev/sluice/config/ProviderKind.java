@@ -71,11 +71,6 @@ public enum ProviderKind implements ConfigNamed {
 
     /** The kind with this config name, or null. */
     public static ProviderKind fromConfigName(String name) {
-        for (ProviderKind k : values()) {
-            if (k.configName.equals(name)) {
-                return k;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

@@ -31,11 +31,6 @@ public enum ScopeLevel implements ConfigNamed {
 
     /** The level with this config name, or null. */
     public static ScopeLevel fromConfigName(String name) {
-        for (ScopeLevel l : values()) {
-            if (l.configName.equals(name)) {
-                return l;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 }

@@ -84,12 +84,13 @@ final class Section<C, B> extends ConfigSchema.Entry {
 
     <V extends ConfigNamed> Setting<C, B, V> choice(
             String key, V defaultValue, V[] values, Setting.Field<C, B, V> field) {
-        List<String> names = new ArrayList<>();
-        for (V v : values) {
-            names.add(v.configName());
-        }
         return setting(new Setting<>(
-                this, key, "one of: " + String.join(", ", names), defaultValue, new Setting.Choice<>(values), field));
+                this,
+                key,
+                "one of: " + String.join(", ", ConfigNamed.names(values)),
+                defaultValue,
+                new Setting.Choice<>(values),
+                field));
     }
 
     /** Lists this section as {@code key.*} where the settings that can be given outside the file are listed. */
