@@ -192,20 +192,13 @@ public final class CallLoadApp {
             c.startMeasuring();
         }
         Thread.sleep(TimeUnit.SECONDS.toMillis(measureSeconds));
-        Histogram all = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        long cpu = 0;
-        long alloc = 0;
-        for (Caller c : callers) {
-            all.add(c.stopMeasuring());
-            cpu += c.cpuNanos;
-            alloc += c.allocBytes;
-        }
+        Recorded recorded = Recorded.stopMeasuring(callers);
         long wall = System.nanoTime() - wallBefore;
         long[] processAfter = processCpuAndAlloc();
         long jitWhileMeasuring = jitCpuMillis() - jitBefore;
         stopCallers(callers);
 
-        long calls = all.getTotalCount();
+        long calls = recorded.latencies.getTotalCount();
         long chars = 0;
         long failedCalls = 0;
         String firstError = null;
@@ -222,13 +215,9 @@ public final class CallLoadApp {
         out.put("calls", calls);
         out.put("callsPerSecond", calls * 1e9 / wall);
         out.put("answerChars", chars);
-        out.put("p50Micros", all.getValueAtPercentile(50) / 1e3);
-        out.put("p99Micros", all.getValueAtPercentile(99) / 1e3);
-        out.put("p999Micros", all.getValueAtPercentile(99.9) / 1e3);
-        out.put("meanMicros", all.getMean() / 1e3);
-        out.put("maxMicros", all.getMaxValue() / 1e3);
-        out.put("callerCpuMicrosPerCall", calls == 0 ? 0 : cpu / 1e3 / calls);
-        out.put("callerAllocBytesPerCall", calls == 0 ? 0 : alloc / calls);
+        recorded.putFigures(out);
+        out.put("meanMicros", recorded.latencies.getMean() / 1e3);
+        out.put("maxMicros", recorded.latencies.getMaxValue() / 1e3);
         out.put("processCpuMicrosPerCall", calls == 0 ? 0 : (processAfter[0] - processBefore[0]) / 1e3 / calls);
         out.put("processAllocBytesPerCall", calls == 0 ? 0 : (processAfter[1] - processBefore[1]) / calls);
         out.put("errors", failedCalls);
@@ -273,9 +262,7 @@ public final class CallLoadApp {
         out.put("threads", threads);
         out.put("windows", windows);
         out.put("calls", pooled.getTotalCount());
-        out.put("p50Micros", pooled.getValueAtPercentile(50) / 1e3);
-        out.put("p99Micros", pooled.getValueAtPercentile(99) / 1e3);
-        out.put("p999Micros", pooled.getValueAtPercentile(99.9) / 1e3);
+        putPercentiles(pooled, out);
         out.put("errors", callers.stream().mapToLong(c -> c.failed).sum());
         out.put("warmupMillis", warmedMillis);
         return out;
@@ -295,33 +282,54 @@ public final class CallLoadApp {
         long wallBefore = System.nanoTime();
         resumeCallers();
         Thread.sleep(millis);
-        Histogram window = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        long cpu = 0;
-        long alloc = 0;
-        for (Caller c : callers) {
-            window.add(c.stopMeasuring());
-            cpu += c.cpuNanos;
-            alloc += c.allocBytes;
-        }
+        Recorded recorded = Recorded.stopMeasuring(callers);
         long wall = System.nanoTime() - wallBefore;
         long[] processAfter = processCpuAndAlloc();
         pauseCallers();
-        pooled.add(window);
-        long calls = window.getTotalCount();
+        pooled.add(recorded.latencies);
+        long calls = recorded.latencies.getTotalCount();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("calls", calls);
         out.put("callsPerSecond", calls * 1e9 / wall);
-        out.put("p50Micros", window.getValueAtPercentile(50) / 1e3);
-        out.put("p99Micros", window.getValueAtPercentile(99) / 1e3);
-        out.put("p999Micros", window.getValueAtPercentile(99.9) / 1e3);
-        out.put("callerCpuMicrosPerCall", calls == 0 ? 0 : cpu / 1e3 / calls);
-        out.put("callerAllocBytesPerCall", calls == 0 ? 0 : alloc / calls);
+        recorded.putFigures(out);
         out.put("processCpuMicrosPerCall", calls == 0 ? 0 : (processAfter[0] - processBefore[0]) / 1e3 / calls);
         out.put("jitCpuMillis", jitCpuMillis() - jitBefore);
         long[] gcAfter = gcCountAndMillis();
         out.put("gcCount", gcAfter[0] - gcBefore[0]);
         out.put("gcMillis", gcAfter[1] - gcBefore[1]);
         return out;
+    }
+
+    private static void putPercentiles(Histogram latencies, Map<String, Object> out) {
+        out.put("p50Micros", latencies.getValueAtPercentile(50) / 1e3);
+        out.put("p99Micros", latencies.getValueAtPercentile(99) / 1e3);
+        out.put("p999Micros", latencies.getValueAtPercentile(99.9) / 1e3);
+    }
+
+    /** What the callers recorded since they began measuring: every call's latency, their CPU and allocation. */
+    private static final class Recorded {
+        final Histogram latencies = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        long cpuNanos;
+        long allocBytes;
+
+        /** Stops every caller's measuring and adds up what they recorded. */
+        static Recorded stopMeasuring(List<Caller> callers) {
+            Recorded r = new Recorded();
+            for (Caller c : callers) {
+                r.latencies.add(c.stopMeasuring());
+                r.cpuNanos += c.cpuNanos;
+                r.allocBytes += c.allocBytes;
+            }
+            return r;
+        }
+
+        /** p50, p99 and p99.9 in µs, and the callers' CPU and bytes per call. */
+        void putFigures(Map<String, Object> out) {
+            long calls = latencies.getTotalCount();
+            putPercentiles(latencies, out);
+            out.put("callerCpuMicrosPerCall", calls == 0 ? 0 : cpuNanos / 1e3 / calls);
+            out.put("callerAllocBytesPerCall", calls == 0 ? 0 : allocBytes / calls);
+        }
     }
 
     /** Collections so far and the milliseconds they took, all collectors together. */
