@@ -13,10 +13,13 @@ with two loopback servers:
 then:
     python3 benchmarks/startup-rounds.py ROUNDS APPS AGENT_JAR[=ARGS] ...
 e.g. python3 benchmarks/startup-rounds.py 7 hello,okhttp,openai none agent/target/sluice-agent.jar
+or, with the floors: python3 benchmarks/startup-rounds.py 15 hello,okhttp,openai none empty-agent transformer-agent agent/target/sluice-agent.jar
 
 APPS: hello (prints a line), okhttp (one OkHttp GET at once), openai (one openai-java chat
 completion at once, to api.openai.com mapped to 127.0.0.1 by a hosts file). 'none' runs without
-the agent. JDKs: java on the PATH (JDK 17 here) and $JAVA25_HOME/bin/java when set.
+the agent. Two floors any agent pays, built here with javac and jar: 'empty-agent' (a premain
+that does nothing) and 'transformer-agent' (a premain that adds one class-file transformer that
+changes nothing). JDKs: java on the PATH (JDK 17 here) and $JAVA25_HOME/bin/java when set.
 """
 import glob
 import os
@@ -51,6 +54,45 @@ def classpath_openai():
     return 'integration-tests/target/test-classes:' + open(out).read().strip()
 
 
+FLOOR_AGENTS = {
+    'empty-agent': """package floor;
+public final class EmptyAgent {
+    public static void premain(String args, java.lang.instrument.Instrumentation inst) {}
+}
+""",
+    'transformer-agent': """package floor;
+public final class TransformerAgent {
+    public static void premain(String args, java.lang.instrument.Instrumentation inst) {
+        inst.addTransformer(new java.lang.instrument.ClassFileTransformer() {
+            @Override
+            public byte[] transform(ClassLoader loader, String name, Class<?> redefined,
+                    java.security.ProtectionDomain domain, byte[] bytes) {
+                return null; // sees every class, changes none
+            }
+        }, true);
+    }
+}
+""",
+}
+
+
+def floor_agent(kind):
+    """Builds one of FLOOR_AGENTS into a jar of its own; returns the jar's path."""
+    work = tempfile.mkdtemp(prefix='sluice-floor-')
+    name = 'EmptyAgent' if kind == 'empty-agent' else 'TransformerAgent'
+    os.makedirs(os.path.join(work, 'src', 'floor'))
+    with open(os.path.join(work, 'src', 'floor', name + '.java'), 'w') as f:
+        f.write(FLOOR_AGENTS[kind])
+    with open(os.path.join(work, 'manifest.txt'), 'w') as f:
+        f.write('Premain-Class: floor.%s\nCan-Retransform-Classes: true\n' % name)
+    subprocess.run(['javac', '--release', '11', '-d', os.path.join(work, 'classes'),
+                    os.path.join(work, 'src', 'floor', name + '.java')], check=True)
+    jar = os.path.join(work, kind + '.jar')
+    subprocess.run(['jar', 'cfm', jar, os.path.join(work, 'manifest.txt'), '-C', os.path.join(work, 'classes'), '.'],
+                   check=True)
+    return jar
+
+
 def commands(apps, jars):
     jdks = [('17', 'java')]
     if os.environ.get('JAVA25_HOME'):
@@ -60,6 +102,7 @@ def commands(apps, jars):
     with open(hosts, 'w') as f:
         f.write('127.0.0.1 api.openai.com\n')
     openai_cp = classpath_openai() if 'openai' in apps else None
+    jars = [floor_agent(j) if j in FLOOR_AGENTS else j for j in jars]
     cmds = []
     for app in apps:
         for jdk, java in jdks:
