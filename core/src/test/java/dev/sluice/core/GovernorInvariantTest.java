@@ -128,12 +128,19 @@ class GovernorInvariantTest {
 
     @RepeatedTest(3)
     void theLockFreeLaneNeverExceedsAnyBucketAndNothingLeaks() throws Exception {
-        FakeClock clock = new FakeClock();
-        ManualTimer timer = new ManualTimer(clock);
-        Governor governor = tokenBucketHierarchy(clock, timer).build();
-        List<Record> records = exercise(governor, clock, timer, true, Integer.MAX_VALUE);
-        long throughLane =
-                records.stream().filter(r -> r.permit.admittedThroughLane()).count();
+        // The lane opens only when nobody waits; on a starved machine (six busy loops beside two
+        // cores) a run now and then kept a queue the whole time and used the lane not once (2 in
+        // 150). Each run checks every invariant; another run is made only to see the lane used.
+        List<Record> records = List.of();
+        long throughLane = 0;
+        for (int run = 0; run < 3 && throughLane == 0; run++) {
+            FakeClock clock = new FakeClock();
+            ManualTimer timer = new ManualTimer(clock);
+            Governor governor = tokenBucketHierarchy(clock, timer).build();
+            records = exercise(governor, clock, timer, true, Integer.MAX_VALUE);
+            throughLane =
+                    records.stream().filter(r -> r.permit.admittedThroughLane()).count();
+        }
         assertThat(throughLane).as("permits admitted through the lane").isPositive();
         assertThat(throughLane).as("permits admitted through the lock").isLessThan(records.size());
     }
