@@ -9,7 +9,7 @@ import java.util.Locale;
  * is per day). Checked here so a mistake is reported with its path and line like any other; the
  * core's {@code AdapterSettings} reads the canonical values {@link #canonical} writes.
  */
-enum AdapterOption {
+enum AdapterOption implements ConfigNamed {
     /** The window of {@code x-ratelimit-*-requests}: {@code 60s} unless set, {@code 1d} for Groq. */
     REQUESTS_WINDOW("requestsWindow", true),
     /** The window of {@code x-ratelimit-*-tokens}: {@code 60s} unless set. */
@@ -25,17 +25,13 @@ enum AdapterOption {
         this.duration = duration;
     }
 
-    String configName() {
+    @Override
+    public String configName() {
         return configName;
     }
 
     static AdapterOption fromConfigName(String name) {
-        for (AdapterOption o : values()) {
-            if (o.configName.equals(name)) {
-                return o;
-            }
-        }
-        return null;
+        return ConfigNamed.named(values(), name);
     }
 
     /**

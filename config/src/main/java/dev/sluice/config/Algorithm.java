@@ -29,9 +29,4 @@ public enum Algorithm implements ConfigNamed {
     public String toString() {
         return configName;
     }
-
-    /** The algorithm with this config name, or null. */
-    public static Algorithm fromConfigName(String name) {
-        return ConfigNamed.named(values(), name);
-    }
 }

@@ -22,9 +22,4 @@ public enum ClassScheduling implements ConfigNamed {
     public String toString() {
         return configName;
     }
-
-    /** The scheduling with this config name, or null. */
-    public static ClassScheduling fromConfigName(String name) {
-        return ConfigNamed.named(values(), name);
-    }
 }

@@ -19,7 +19,7 @@ public final class IdentityRule {
     private static final Pattern PACKAGE = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
 
     /** Where a rule looks. Config names are the YAML keys. */
-    public enum Kind {
+    public enum Kind implements ConfigNamed {
         /** A request header (case-insensitive name). */
         HEADER("header"),
         /** A key of the SLF4J MDC of the calling thread. */
@@ -41,6 +41,7 @@ public final class IdentityRule {
             this.configName = configName;
         }
 
+        @Override
         public String configName() {
             return configName;
         }
@@ -52,12 +53,7 @@ public final class IdentityRule {
 
         /** The kind with this config name, or null. */
         public static Kind fromConfigName(String name) {
-            for (Kind k : values()) {
-                if (k.configName.equals(name)) {
-                    return k;
-                }
-            }
-            return null;
+            return ConfigNamed.named(values(), name);
         }
     }
 

@@ -26,9 +26,4 @@ public enum LogLevel implements ConfigNamed {
     public String toString() {
         return configName;
     }
-
-    /** The level with this config name, or null. */
-    public static LogLevel fromConfigName(String name) {
-        return ConfigNamed.named(values(), name);
-    }
 }

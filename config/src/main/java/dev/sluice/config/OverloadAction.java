@@ -22,9 +22,4 @@ public enum OverloadAction implements ConfigNamed {
     public String toString() {
         return configName;
     }
-
-    /** The action with this config name, or null. */
-    public static OverloadAction fromConfigName(String name) {
-        return ConfigNamed.named(values(), name);
-    }
 }

@@ -28,9 +28,4 @@ public enum ScopeLevel implements ConfigNamed {
     public String toString() {
         return configName;
     }
-
-    /** The level with this config name, or null. */
-    public static ScopeLevel fromConfigName(String name) {
-        return ConfigNamed.named(values(), name);
-    }
 }
