@@ -54,13 +54,14 @@ def classpath_openai():
     return 'integration-tests/target/test-classes:' + open(out).read().strip()
 
 
+# kind: (class name, source)
 FLOOR_AGENTS = {
-    'empty-agent': """package floor;
+    'empty-agent': ('EmptyAgent', """package floor;
 public final class EmptyAgent {
     public static void premain(String args, java.lang.instrument.Instrumentation inst) {}
 }
-""",
-    'transformer-agent': """package floor;
+"""),
+    'transformer-agent': ('TransformerAgent', """package floor;
 public final class TransformerAgent {
     public static void premain(String args, java.lang.instrument.Instrumentation inst) {
         inst.addTransformer(new java.lang.instrument.ClassFileTransformer() {
@@ -72,17 +73,17 @@ public final class TransformerAgent {
         }, true);
     }
 }
-""",
+"""),
 }
 
 
 def floor_agent(kind):
     """Builds one of FLOOR_AGENTS into a jar of its own; returns the jar's path."""
     work = tempfile.mkdtemp(prefix='sluice-floor-')
-    name = 'EmptyAgent' if kind == 'empty-agent' else 'TransformerAgent'
+    name, source = FLOOR_AGENTS[kind]
     os.makedirs(os.path.join(work, 'src', 'floor'))
     with open(os.path.join(work, 'src', 'floor', name + '.java'), 'w') as f:
-        f.write(FLOOR_AGENTS[kind])
+        f.write(source)
     with open(os.path.join(work, 'manifest.txt'), 'w') as f:
         f.write('Premain-Class: floor.%s\nCan-Retransform-Classes: true\n' % name)
     subprocess.run(['javac', '--release', '11', '-d', os.path.join(work, 'classes'),
