@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""What the agent adds to a service's first openai-java calls, step by step (docs/startup-figures.md).
+
+Runs OpenAiFirstCallsApp (integration-tests) in interleaved, shuffled rounds, the first one a
+warm-up: after DELAY_MS of idling (0: at once; 3000: a service whose first call comes once it is
+up), it builds the client, then makes four chat completions in a row, and prints each step's
+time. Reports the median of each step per JDK and agent, and what the agent adds to it.
+
+Same set-up as startup-rounds.py (build, the chat server on 18778), then:
+    python3 benchmarks/first-calls.py ROUNDS DELAY_MS AGENT_JAR ...
+e.g. python3 benchmarks/first-calls.py 12 3000 none transformer-agent agent/target/sluice-agent.jar
+"""
+import importlib.util
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location('startup_rounds', os.path.join(HERE, 'startup-rounds.py'))
+startup_rounds = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(startup_rounds)
+
+STEPS = ['client', 'call1', 'call2', 'call3', 'call4']
+
+
+def commands(delay, jars):
+    jdks = [('17', 'java')]
+    if os.environ.get('JAVA25_HOME'):
+        jdks.append(('25', os.path.join(os.environ['JAVA25_HOME'], 'bin', 'java')))
+    hosts = os.path.join(tempfile.gettempdir(), 'sluice-hosts')
+    with open(hosts, 'w') as f:
+        f.write('127.0.0.1 api.openai.com\n')
+    cp = startup_rounds.classpath_openai()
+    cmds = []
+    for jdk, java in jdks:
+        for jar in jars:
+            path = startup_rounds.floor_agent(jar) if jar in startup_rounds.FLOOR_AGENTS else jar
+            agent = [] if jar == 'none' else ['-javaagent:' + path]
+            label = 'no agent' if jar == 'none' else os.path.basename(path)
+            cmds.append((jdk, label, [java] + agent + [
+                '-Djdk.net.hosts.file=' + hosts, '-cp', cp, 'dev.sluice.it.apps.OpenAiFirstCallsApp',
+                'http://api.openai.com:18778/v1', str(delay)]))
+    return cmds
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    rounds, delay, jars = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+    cmds = commands(delay, jars)
+    times = {(jdk, label): {s: [] for s in STEPS} for jdk, label, _ in cmds}
+    for r in range(rounds + 1):
+        order = cmds[:]
+        random.shuffle(order)
+        for jdk, label, c in order:
+            out = subprocess.run(c, capture_output=True, text=True).stdout.split()
+            if r == 0:
+                continue  # the warm-up round
+            if out[:1] != ['client']:
+                print('FAILED', jdk, label, file=sys.stderr)
+                continue
+            for step, micros in zip(out[0::2], out[1::2]):
+                times[(jdk, label)][step].append(int(micros) / 1000)
+    print('| JDK | agent | ' + ' | '.join(STEPS) + ' | client + call1 |')
+    print('|---|---|' + '--:|' * (len(STEPS) + 1))
+    base = {}
+    for jdk, label, _ in cmds:
+        t = times[(jdk, label)]
+        med = {s: statistics.median(t[s]) for s in STEPS}
+        med['first'] = statistics.median([a + b for a, b in zip(t['client'], t['call1'])])
+        cells = []
+        for s in STEPS + ['first']:
+            if label == 'no agent':
+                cells.append('%.1f' % med[s])
+            else:
+                cells.append('%.1f (%+.1f)' % (med[s], med[s] - base[jdk][s]))
+        if label == 'no agent':
+            base[jdk] = med
+        print('| %s | %s | %s |' % (jdk, label, ' | '.join(cells)))
+    print('medians of %d rounds, ms (added against no agent); delay before the client: %d ms; load average now %.1f'
+          % (rounds, delay, os.getloadavg()[0]))
+
+
+if __name__ == '__main__':
+    main()
