@@ -66,19 +66,21 @@ def main():
                 times[(jdk, label)][step].append(int(micros) / 1000)
     print('| JDK | agent | ' + ' | '.join(STEPS) + ' | client + call1 |')
     print('|---|---|' + '--:|' * (len(STEPS) + 1))
-    base = {}
+    medians = {}
+    for key, t in times.items():
+        if t['client']:  # a command whose every run failed has no row
+            medians[key] = {s: statistics.median(t[s]) for s in STEPS}
+            medians[key]['first'] = statistics.median([a + b for a, b in zip(t['client'], t['call1'])])
     for jdk, label, _ in cmds:
-        t = times[(jdk, label)]
-        med = {s: statistics.median(t[s]) for s in STEPS}
-        med['first'] = statistics.median([a + b for a, b in zip(t['client'], t['call1'])])
+        med, base = medians.get((jdk, label)), medians.get((jdk, 'no agent'))
+        if med is None:
+            continue
         cells = []
         for s in STEPS + ['first']:
-            if label == 'no agent':
+            if label == 'no agent' or base is None:
                 cells.append('%.1f' % med[s])
             else:
-                cells.append('%.1f (%+.1f)' % (med[s], med[s] - base[jdk][s]))
-        if label == 'no agent':
-            base[jdk] = med
+                cells.append('%.1f (%+.1f)' % (med[s], med[s] - base[s]))
         print('| %s | %s | %s |' % (jdk, label, ' | '.join(cells)))
     print('medians of %d rounds, ms (added against no agent); delay before the client: %d ms; load average now %.1f'
           % (rounds, delay, os.getloadavg()[0]))
