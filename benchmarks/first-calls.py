@@ -12,11 +12,9 @@ e.g. python3 benchmarks/first-calls.py 12 3000 none transformer-agent agent/targ
 """
 import importlib.util
 import os
-import random
 import statistics
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location('startup_rounds', os.path.join(HERE, 'startup-rounds.py'))
@@ -27,23 +25,13 @@ STEPS = ['client', 'call1', 'call2', 'call3', 'call4']
 
 
 def commands(delay, jars):
-    jdks = [('17', 'java')]
-    if os.environ.get('JAVA25_HOME'):
-        jdks.append(('25', os.path.join(os.environ['JAVA25_HOME'], 'bin', 'java')))
-    hosts = os.path.join(tempfile.gettempdir(), 'sluice-hosts')
-    with open(hosts, 'w') as f:
-        f.write('127.0.0.1 api.openai.com\n')
+    hosts = startup_rounds.hosts_file()
     cp = startup_rounds.classpath_openai()
-    cmds = []
-    for jdk, java in jdks:
-        for jar in jars:
-            path = startup_rounds.floor_agent(jar) if jar in startup_rounds.FLOOR_AGENTS else jar
-            agent = [] if jar == 'none' else ['-javaagent:' + path]
-            label = 'no agent' if jar == 'none' else os.path.basename(path)
-            cmds.append((jdk, label, [java] + agent + [
-                '-Djdk.net.hosts.file=' + hosts, '-cp', cp, 'dev.sluice.it.apps.OpenAiFirstCallsApp',
-                'http://api.openai.com:18778/v1', str(delay)]))
-    return cmds
+    with_agents = startup_rounds.agents(jars)
+    return [(jdk, label, [java] + agent + ['-Djdk.net.hosts.file=' + hosts, '-cp', cp,
+                                           'dev.sluice.it.apps.OpenAiFirstCallsApp',
+                                           'http://api.openai.com:18778/v1', str(delay)])
+            for jdk, java in startup_rounds.jdks() for label, agent in with_agents]
 
 
 def main():
@@ -52,16 +40,11 @@ def main():
     rounds, delay, jars = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
     cmds = commands(delay, jars)
     times = {(jdk, label): {s: [] for s in STEPS} for jdk, label, _ in cmds}
-    for r in range(rounds + 1):
-        order = cmds[:]
-        random.shuffle(order)
-        for jdk, label, c in order:
-            out = subprocess.run(c, capture_output=True, text=True).stdout.split()
-            if r == 0:
-                continue  # the warm-up round
-            if out[:1] != ['client']:
-                print('FAILED', jdk, label, file=sys.stderr)
-                continue
+    for counted, (jdk, label, c) in startup_rounds.interleaved(rounds, cmds):
+        out = subprocess.run(c, capture_output=True, text=True).stdout.split()
+        if out[:1] != ['client']:
+            print('FAILED', jdk, label, file=sys.stderr)
+        elif counted:
             for step, micros in zip(out[0::2], out[1::2]):
                 times[(jdk, label)][step].append(int(micros) / 1000)
     print('| JDK | agent | ' + ' | '.join(STEPS) + ' | client + call1 |')

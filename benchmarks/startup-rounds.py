@@ -94,22 +94,55 @@ def floor_agent(kind):
     return jar
 
 
-def commands(apps, jars):
-    jdks = [('17', 'java')]
+def jdks():
+    """(version, java command): java on the PATH (JDK 17 here), and $JAVA25_HOME's when it is set."""
+    found = [('17', 'java')]
     if os.environ.get('JAVA25_HOME'):
-        jdks.append(('25', os.path.join(os.environ['JAVA25_HOME'], 'bin', 'java')))
-    okhttp_cp = 'agent/target/test-classes:' + ':'.join(sorted(glob.glob('agent/target/libs/okhttp-4/*.jar')))
+        found.append(('25', os.path.join(os.environ['JAVA25_HOME'], 'bin', 'java')))
+    return found
+
+
+def hosts_file():
+    """A hosts file (for -Djdk.net.hosts.file) that maps api.openai.com to loopback; returns its path."""
     hosts = os.path.join(tempfile.gettempdir(), 'sluice-hosts')
     with open(hosts, 'w') as f:
         f.write('127.0.0.1 api.openai.com\n')
+    return hosts
+
+
+def agents(jars):
+    """(label, JVM options) for each AGENT_JAR argument: 'none', a floor agent's kind (built here), or a jar."""
+    found = []
+    for jar in jars:
+        if jar == 'none':
+            found.append(('no agent', []))
+        else:
+            path = floor_agent(jar) if jar in FLOOR_AGENTS else jar
+            found.append((os.path.basename(path), ['-javaagent:' + path]))
+    return found
+
+
+def interleaved(rounds, cmds, after_round=None):
+    """Yields (counted, command) for every command in each of rounds + 1 shuffled rounds; the first
+    is a warm-up, not counted. Calls after_round() once each round is done."""
+    for r in range(rounds + 1):
+        order = cmds[:]
+        random.shuffle(order)
+        for c in order:
+            yield r > 0, c
+        if after_round:
+            after_round()
+
+
+def commands(apps, jars):
+    okhttp_cp = 'agent/target/test-classes:' + ':'.join(sorted(glob.glob('agent/target/libs/okhttp-4/*.jar')))
+    hosts = hosts_file()
     openai_cp = classpath_openai() if 'openai' in apps else None
-    jars = [floor_agent(j) if j in FLOOR_AGENTS else j for j in jars]
+    with_agents = agents(jars)
     cmds = []
     for app in apps:
-        for jdk, java in jdks:
-            for jar in jars:
-                agent = [] if jar == 'none' else ['-javaagent:' + jar]
-                label = 'no agent' if jar == 'none' else os.path.basename(jar)
+        for jdk, java in jdks():
+            for label, agent in with_agents:
                 if app == 'hello':
                     c = [java] + agent + ['-cp', 'agent/target/test-classes', 'dev.sluice.testapp.HelloApp']
                 elif app == 'okhttp':
@@ -125,22 +158,17 @@ def commands(apps, jars):
 def run(rounds, cmds):
     results = {name: {'wall': [], 'cpu': []} for name, _ in cmds}
     loads = [os.getloadavg()[0]]
-    for r in range(rounds + 1):
-        order = cmds[:]
-        random.shuffle(order)
-        for name, c in order:
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            started = time.perf_counter()
-            p = subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            wall = (time.perf_counter() - started) * 1000
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            if p.returncode != 0:
-                print('FAILED', name, file=sys.stderr)
-            if r == 0:
-                continue  # the warm-up round
+    for counted, (name, c) in interleaved(rounds, cmds, lambda: loads.append(os.getloadavg()[0])):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        p = subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = (time.perf_counter() - started) * 1000
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if p.returncode != 0:
+            print('FAILED', name, file=sys.stderr)
+        if counted:
             results[name]['wall'].append(wall)
             results[name]['cpu'].append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
-        loads.append(os.getloadavg()[0])
     return results, loads
 
 
