@@ -368,7 +368,7 @@ public final class Governor implements AutoCloseable {
         try {
             if (closed || m == Mode.OFF) {
                 long nowNanos = now();
-                decided = newPermit(call, demand, EMPTY_BUCKETS, null, null, null, -1, nowNanos, 0, null, null);
+                decided = newPermit(call, demand, EMPTY_BUCKETS, null, null, false, null, -1, nowNanos, 0, null, null);
             } else {
                 Rejection paused = anyOperatorPause ? operatorPause(call, demand) : null;
                 if (paused != null && m == Mode.ENFORCE) {
@@ -510,7 +510,8 @@ public final class Governor implements AutoCloseable {
                 demand,
                 path.buckets,
                 amounts,
-                null,
+                Lane.lentMoments(path, amounts, stripe),
+                false,
                 null,
                 -1,
                 admittedNanos,
@@ -928,7 +929,7 @@ public final class Governor implements AutoCloseable {
             long nowMillis,
             long waitedNanos) {
         int g = route.guarantee;
-        long[] windowIds = route.tracked() ? new long[buckets.length] : null;
+        long[] takenAt = route.tracked() ? new long[buckets.length] : null;
         long[] fromReserve = g >= 0 ? new long[buckets.length] : null;
         for (int i = 0; i < buckets.length; i++) {
             long amount = amounts[i];
@@ -939,9 +940,9 @@ public final class Governor implements AutoCloseable {
             if (fromReserve != null) {
                 fromReserve[i] = b.takeReserved(g, amount, nowNanos, nowMillis);
             }
-            long window = b.reserve(amount, nowNanos, nowMillis);
-            if (windowIds != null) {
-                windowIds[i] = window;
+            long taken = b.reserve(amount, nowNanos, nowMillis);
+            if (takenAt != null) {
+                takenAt[i] = taken;
             }
         }
         Permit permit = newPermit(
@@ -949,7 +950,8 @@ public final class Governor implements AutoCloseable {
                 demand,
                 buckets,
                 amounts,
-                windowIds,
+                takenAt,
+                route.readsWallClock(),
                 fromReserve,
                 g,
                 nowNanos,
@@ -1035,7 +1037,8 @@ public final class Governor implements AutoCloseable {
             Demand demand,
             Bucket[] buckets,
             long[] amounts,
-            long[] windowIds,
+            long[] takenAt,
+            boolean readsWallClock,
             long[] fromReserve,
             int guarantee,
             long nowNanos,
@@ -1049,7 +1052,8 @@ public final class Governor implements AutoCloseable {
                 demand,
                 buckets,
                 amounts,
-                windowIds,
+                takenAt,
+                readsWallClock,
                 fromReserve,
                 guarantee,
                 nowNanos,

@@ -126,6 +126,20 @@ final class Lane {
     }
 
     /**
+     * What a refund hands each bucket back for a lane admission ({@link Bucket#giveBack}): the
+     * moment of the stripe's last loan, earlier than the registration that counts the admission.
+     */
+    static long[] lentMoments(Route.LanePath path, long[] amounts, int stripe) {
+        long[] moments = new long[amounts.length];
+        for (int i = 0; i < amounts.length; i++) {
+            if (amounts[i] != 0) {
+                moments[i] = path.credits[i].lentMoment(stripe);
+            }
+        }
+        return moments;
+    }
+
+    /**
      * Pushes a lane permit for the lock holder to register. Any thread, no lock.
      *
      * @return the stripe's depth with it: how many wait to be registered (see {@link Backlog})

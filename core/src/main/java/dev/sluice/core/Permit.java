@@ -56,8 +56,13 @@ public final class Permit extends Admission {
     final Bucket[] buckets;
 
     final long[] amounts;
-    /** The window each windowed bucket was charged in (null when the path has no windowed bucket). */
-    final long[] windowIds;
+    /**
+     * What each bucket's {@link Bucket#take} returned (a window's id, a token bucket's moment),
+     * handed back with its refund; null when no bucket on the path tracks its takes.
+     */
+    final long[] takenAt;
+    /** Whether settling reads the wall clock: a bucket on the path counts in windows or in a shared store. */
+    final boolean readsWallClock;
     /** What came from the tenant's guaranteed reserve in each bucket (null without a guarantee). */
     final long[] fromReserve;
 
@@ -125,7 +130,8 @@ public final class Permit extends Admission {
             Demand demand,
             Bucket[] buckets,
             long[] amounts,
-            long[] windowIds,
+            long[] takenAt,
+            boolean readsWallClock,
             long[] fromReserve,
             int guarantee,
             long admittedNanos,
@@ -139,7 +145,8 @@ public final class Permit extends Admission {
         this.demand = demand;
         this.buckets = buckets;
         this.amounts = amounts == null ? NONE : amounts;
-        this.windowIds = windowIds;
+        this.takenAt = takenAt;
+        this.readsWallClock = readsWallClock;
         this.fromReserve = fromReserve;
         this.guarantee = guarantee;
         this.admittedNanos = admittedNanos;
@@ -171,7 +178,8 @@ public final class Permit extends Admission {
 
     /** A permit that stands for no call: the lane's mark on a stack a registration took. */
     static Permit closedMarker() {
-        return new Permit(null, -1, null, null, new Bucket[0], null, null, null, -1, 0, 0, Long.MAX_VALUE, null, null);
+        return new Permit(
+                null, -1, null, null, new Bucket[0], null, null, false, null, -1, 0, 0, Long.MAX_VALUE, null, null);
     }
 
     /** Whether the call was admitted through the governor's lock-free lane (see {@link Lane}). */

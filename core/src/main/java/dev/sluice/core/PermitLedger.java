@@ -58,7 +58,7 @@ final class PermitLedger {
         while (p != null) {
             Permit next = p.nextPending;
             p.nextPending = null;
-            if (p.windowIds != null && nowMillis == Long.MIN_VALUE) {
+            if (p.readsWallClock && nowMillis == Long.MIN_VALUE) {
                 nowMillis = clock.epochMillis();
             }
             try {
@@ -94,7 +94,7 @@ final class PermitLedger {
         // permit's lease expiry tries it again (Permit#expireLease) instead of finding it done
         int toApply = ~before & (Permit.SETTLE_APPLIED | Permit.RELEASE_APPLIED);
         try {
-            long nowMillis = p.windowIds != null ? clock.epochMillis() : 0;
+            long nowMillis = p.readsWallClock ? clock.epochMillis() : 0;
             if ((toApply & Permit.SETTLE_APPLIED) != 0) {
                 Object settlement = p.settlementRequest();
                 settle(p, settlement, nowNanos, nowMillis);
@@ -176,12 +176,12 @@ final class PermitLedger {
         }
     }
 
-    /** Settles bucket {@code i} of the permit at {@code actual}, with the window and reserve its admission recorded. */
+    /** Settles bucket {@code i} of the permit at {@code actual}, with the take and reserve its admission recorded. */
     private static void settleBucket(Permit p, int i, long actual, long nowNanos, long nowMillis) {
         p.buckets[i].settle(
                 p.amounts[i],
                 actual,
-                p.windowIds == null ? 0 : p.windowIds[i],
+                p.takenAt == null ? 0 : p.takenAt[i],
                 p.guarantee,
                 p.fromReserve == null ? 0 : p.fromReserve[i],
                 nowNanos,

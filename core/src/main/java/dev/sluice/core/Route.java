@@ -29,6 +29,7 @@ final class Route {
     private Bucket[] learnedSeen;
     private boolean windowed;
     private boolean tracked;
+    private boolean readsWallClock;
     /** The path as the lock-free lane may take it, or null when it may not (see {@link LanePath}). */
     private volatile LanePath lanePath;
 
@@ -67,14 +68,17 @@ final class Route {
             System.arraycopy(learned, 0, merged, configured.length, learned.length);
             boolean w = false;
             boolean t = false;
+            boolean c = false;
             for (Bucket b : merged) {
                 w |= b.isWindowed();
                 t |= b.tracksTakes();
+                c |= b.isWindowed() || b.isShared();
             }
             all = merged;
             learnedSeen = learned;
             windowed = w;
             tracked = t;
+            readsWallClock = c;
             lanePath = guarantee < 0 ? LanePath.of(merged, learned) : null;
         }
         return all;
@@ -136,6 +140,12 @@ final class Route {
     boolean tracked() {
         buckets();
         return tracked;
+    }
+
+    /** Whether settling a call on the path reads the wall clock: a bucket counts in windows or in a shared store. */
+    boolean readsWallClock() {
+        buckets();
+        return readsWallClock;
     }
 
     /** Whether a bucket on the path counts in windows aligned on wall-clock time. */

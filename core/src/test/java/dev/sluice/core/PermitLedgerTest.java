@@ -317,13 +317,28 @@ class PermitLedgerTest extends GovernorFixture {
 
     /** A permit that stands for no call and holds nothing, for the ledger's own structure. */
     private static Permit unlinkedPermit() {
-        return new Permit(null, 0, null, null, new Bucket[0], null, null, null, -1, 0, 0, Long.MAX_VALUE, null, null);
+        return new Permit(
+                null, 0, null, null, new Bucket[0], null, null, false, null, -1, 0, 0, Long.MAX_VALUE, null, null);
     }
 
     /** Like {@link #unlinkedPermit()}, but charged in windows, as a windowed bucket's permit is. */
     private static Permit windowedPermit() {
         return new Permit(
-                null, 0, null, null, new Bucket[0], null, new long[0], null, -1, 0, 0, Long.MAX_VALUE, null, null);
+                null,
+                0,
+                null,
+                null,
+                new Bucket[0],
+                null,
+                new long[0],
+                true,
+                null,
+                -1,
+                0,
+                0,
+                Long.MAX_VALUE,
+                null,
+                null);
     }
 
     private List<Permit> leases() {

@@ -290,7 +290,8 @@ public abstract class Bucket {
 
     /**
      * Whether a refund or release must be handed the value {@link #take} returned: windowed
-     * buckets, and shared buckets (which tell what was taken before a fallback to local limits).
+     * buckets, shared buckets (which tell what was taken before a fallback to local limits) and
+     * token buckets (which tell what the refill made up since).
      */
     public boolean tracksTakes() {
         return isWindowed();
@@ -312,13 +313,17 @@ public abstract class Bucket {
     /**
      * Takes {@code amount} (room already checked, or observe mode where it may go negative).
      *
-     * @return the id of the window it was taken in (windowed buckets), so a refund can tell
-     *     whether it still applies; 0 for buckets without windows
+     * @return what a refund hands back ({@link #giveBack}) to tell how much of it still applies:
+     *     the id of the window it was taken in (windowed buckets), the take's moment (token
+     *     buckets); 0 for others
      */
     public abstract long take(long amount, long nowNanos, long nowMillis);
 
-    /** Gives back part of an earlier {@link #take} made in window {@code windowId}. */
-    public abstract void giveBack(long amount, long windowId, long nowNanos, long nowMillis);
+    /**
+     * Gives back part of an earlier {@link #take}; {@code takenAt} is what it returned, or for a
+     * lane admission the moment of the loan it took from (see {@link LaneCredit#lentMoment}).
+     */
+    public abstract void giveBack(long amount, long takenAt, long nowNanos, long nowMillis);
 
     /** Takes more than was reserved: actual usage exceeded the estimate. Room may go negative. */
     public abstract void takeMore(long amount, long nowNanos, long nowMillis);
@@ -432,13 +437,14 @@ public abstract class Bucket {
     }
 
     /**
-     * Ends a reservation of {@code reservedAmount} whose actual use was {@code actual}; what came
-     * from a guaranteed tenant's reserve goes back to it first.
+     * Ends a reservation of {@code reservedAmount} whose actual use was {@code actual}; {@code
+     * takenAt} is what its {@link #take} returned. What came from a guaranteed tenant's reserve goes
+     * back to it first.
      */
     public final void settle(
             long reservedAmount,
             long actual,
-            long windowId,
+            long takenAt,
             int tenant,
             long fromReserve,
             long nowNanos,
@@ -446,8 +452,8 @@ public abstract class Bucket {
         reserved -= reservedAmount;
         if (actual < reservedAmount) {
             long refund = reservedAmount - actual;
-            giveBack(refund, windowId, nowNanos, nowMillis);
-            if (windowId == 0 || windowId == currentWindowId(nowMillis)) {
+            giveBack(refund, takenAt, nowNanos, nowMillis);
+            if (!isWindowed() || takenAt == currentWindowId(nowMillis)) {
                 giveBackToReserve(tenant, Math.min(refund, fromReserve));
             }
         } else if (actual > reservedAmount) {
@@ -456,8 +462,8 @@ public abstract class Bucket {
     }
 
     /** Ends a reservation that held no guarantee. */
-    public final void settle(long reservedAmount, long actual, long windowId, long nowNanos, long nowMillis) {
-        settle(reservedAmount, actual, windowId, -1, 0, nowNanos, nowMillis);
+    public final void settle(long reservedAmount, long actual, long takenAt, long nowNanos, long nowMillis) {
+        settle(reservedAmount, actual, takenAt, -1, 0, nowNanos, nowMillis);
     }
 
     // ------------------------------------------------------------------ the lock-free lane

@@ -26,6 +26,7 @@ public final class LaneCredit {
 
     private static final int ROOM = SPACING / 2 - 1;
     private static final int LENT_AT = ROOM + 1;
+    private static final int LENT_MOMENT = ROOM + 2;
 
     /**
      * Per stripe, its cell, created by the first loan to that stripe (under the governor's lock):
@@ -68,8 +69,18 @@ public final class LaneCredit {
         return cell == null ? 0 : cell.get(LENT_AT);
     }
 
-    /** Adds a loan to a stripe. Under the governor's lock. */
-    void lend(int stripe, long amount, long nowNanos) {
+    /**
+     * The bucket's moment (see {@link TokenBucket#take}) of the stripe's last loan, earlier than the
+     * lock holder registering any lane admission made since it was read: what a refund of a lane
+     * admission hands back.
+     */
+    public long lentMoment(int stripe) {
+        AtomicLongArray cell = cells.get(stripe);
+        return cell == null ? 0 : cell.get(LENT_MOMENT);
+    }
+
+    /** Adds a loan to a stripe, made at the bucket's {@code moment}. Under the governor's lock. */
+    void lend(int stripe, long amount, long nowNanos, long moment) {
         AtomicLongArray cell = cells.get(stripe);
         if (cell == null) {
             cell = new AtomicLongArray(SPACING);
@@ -78,6 +89,7 @@ public final class LaneCredit {
         } else if (nowNanos - cell.get(LENT_AT) > 0) {
             cell.set(LENT_AT, nowNanos);
         }
+        cell.set(LENT_MOMENT, moment);
         cell.getAndAdd(ROOM, amount);
     }
 

@@ -22,6 +22,11 @@ package dev.sluice.core.quota;
  * plus the room still lent behaves as one token bucket of the ceiling, whichever way calls are
  * admitted. Every method that answers "how much room" takes back what the lane has not used
  * first, so slow-path decisions and status views see the exact room.
+ *
+ * <p>A call that used less than it reserved gets back only what the refill has not made up since
+ * its reservation ({@link HeadroomHistory}): once the level would have reached the ceiling without
+ * the unused part, the provider has no more room than the bucket. {@link #take} returns the take's
+ * moment for that, and each loan to the lane records its own for the lane's admissions.
  */
 final class TokenBucket extends Bucket {
 
@@ -47,6 +52,15 @@ final class TokenBucket extends Bucket {
 
     /** Whether the limit was learned from a provider's headers (its spec never changes). */
     private final boolean learned;
+
+    /**
+     * What the level (with the room lent) lacked of the ceiling at recent moments: a refund gives
+     * back no more than the least of it since the reservation, as the refill made up the rest.
+     */
+    private final HeadroomHistory headroom = new HeadroomHistory();
+
+    /** Numbers the moments {@link #headroom} knows, and the takes and loans refunds ask about. */
+    private long moment;
 
     TokenBucket(Limit limit, String scopeValue, long nowNanos) {
         super(limit, scopeValue);
@@ -101,6 +115,8 @@ final class TokenBucket extends Bucket {
             }
             refillReserves(added);
             lastRefillNanos = nowNanos;
+            // the highest the level has been since the last operation
+            headroom.observe(++moment, Math.max(0, cap - level));
         }
     }
 
@@ -137,11 +153,17 @@ final class TokenBucket extends Bucket {
         return visibleLevel();
     }
 
+    /** Returns the take's moment, which a refund hands back (see {@link #giveBack}). */
     @Override
     public long take(long amount, long nowNanos, long nowMillis) {
         refill(nowNanos);
         level = Math.max(level - amount, debtFloor());
-        return 0;
+        return ++moment;
+    }
+
+    @Override
+    public boolean tracksTakes() {
+        return true;
     }
 
     /**
@@ -155,9 +177,15 @@ final class TokenBucket extends Bucket {
     }
 
     @Override
-    public void giveBack(long amount, long windowId, long nowNanos, long nowMillis) {
+    public void giveBack(long amount, long takenAt, long nowNanos, long nowMillis) {
         refill(nowNanos);
-        level = Math.min(Math.max(cap(), level), level + amount);
+        // only what the refill has not made up since the take (HeadroomHistory says why)
+        double back = Math.min(amount, Math.min(cap() - level, headroom.leastSince(takenAt)));
+        if (back > 0) {
+            level += back;
+            headroom.levelRaisedSince(takenAt, back);
+            headroom.observe(++moment, cap() - level);
+        }
     }
 
     @Override
@@ -243,8 +271,12 @@ final class TokenBucket extends Bucket {
     public void capacityChanged(long nowNanos, long nowMillis) {
         refillAndTakeBack(nowNanos);
         double oldRate = ratePerNano;
+        double oldCeiling = ceiling;
         ratePerNano = (double) limit().capacity() / limit().windowNanos();
         ceiling = ceilingOf(limit(), ratePerNano);
+        if (ceiling < oldCeiling) {
+            headroom.ceilingLowered(oldCeiling - ceiling);
+        }
         if (level < 0) {
             // a debt is a time to wait: it stays the same time at the new rate
             level = Math.max(level * (ratePerNano / oldRate), debtFloor());
@@ -306,7 +338,9 @@ final class TokenBucket extends Bucket {
             level -= loan;
             lentOut += loan;
             countAdmitted(loan, nowNanos); // the lane's calls are counted as the room they use is lent
-            credit.lend(stripe, loan, lastRefillNanos); // the time the level was worked out for
+            // the time the level was worked out for, and the moment a refund of what the lane
+            // admits from it asks about: its take came later
+            credit.lend(stripe, loan, lastRefillNanos, ++moment);
         }
     }
 
