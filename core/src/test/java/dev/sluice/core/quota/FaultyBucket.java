@@ -64,4 +64,10 @@ public final class FaultyBucket extends Bucket {
     public long nanosUntilAtRest(long nowNanos, long nowMillis) {
         return inner.nanosUntilAtRest(nowNanos, nowMillis);
     }
+
+    /** As the inner bucket: a token bucket's refund needs the moment its take returned. */
+    @Override
+    public boolean tracksTakes() {
+        return inner.tracksTakes();
+    }
 }
