@@ -499,7 +499,8 @@ public final class Governor implements AutoCloseable {
         if (amounts == null) {
             return null;
         }
-        long admittedNanos = Lane.lentAtNanos(path, amounts, stripe);
+        long[] lentMoments = new long[amounts.length];
+        long admittedNanos = Lane.lentAtNanos(path, amounts, stripe, lentMoments);
         if (admittedNanos == Long.MIN_VALUE) {
             admittedNanos = (long) LAST_NANOS.getOpaque(this); // took no room: the latest reading will do
         }
@@ -510,7 +511,7 @@ public final class Governor implements AutoCloseable {
                 demand,
                 path.buckets,
                 amounts,
-                Lane.lentMoments(path, amounts, stripe),
+                lentMoments,
                 false,
                 null,
                 -1,

@@ -110,33 +110,23 @@ final class Lane {
 
     /**
      * When the room taken was lent (the latest loan over the path): a time at which the room was
-     * there and no later than now; {@code Long.MIN_VALUE} when the call took no room.
+     * there and no later than now; {@code Long.MIN_VALUE} when the call took no room. Fills {@code
+     * lentMoments} with what a refund hands each bucket back ({@link Bucket#giveBack}): the moment
+     * of the stripe's last loan, earlier than the registration that counts the admission.
      */
-    static long lentAtNanos(Route.LanePath path, long[] amounts, int stripe) {
+    static long lentAtNanos(Route.LanePath path, long[] amounts, int stripe, long[] lentMoments) {
         long at = Long.MIN_VALUE;
         for (int i = 0; i < amounts.length; i++) {
             if (amounts[i] != 0) {
-                long lent = path.credits[i].lentAtNanos(stripe);
+                LaneCredit credit = path.credits[i];
+                lentMoments[i] = credit.lentMoment(stripe);
+                long lent = credit.lentAtNanos(stripe);
                 if (at == Long.MIN_VALUE || lent - at > 0) {
                     at = lent;
                 }
             }
         }
         return at;
-    }
-
-    /**
-     * What a refund hands each bucket back for a lane admission ({@link Bucket#giveBack}): the
-     * moment of the stripe's last loan, earlier than the registration that counts the admission.
-     */
-    static long[] lentMoments(Route.LanePath path, long[] amounts, int stripe) {
-        long[] moments = new long[amounts.length];
-        for (int i = 0; i < amounts.length; i++) {
-            if (amounts[i] != 0) {
-                moments[i] = path.credits[i].lentMoment(stripe);
-            }
-        }
-        return moments;
     }
 
     /**

@@ -99,7 +99,7 @@ class BucketAlgorithmsTest {
         SplittableRandom random = new SplittableRandom(3);
         LimitSpec spec = LimitSpec.perWindow("org", Dimension.TOTAL_TOKENS, 10_000, Duration.ofSeconds(10));
         int walks = 2_000;
-        int short_ = 0;
+        int endedShort = 0;
         for (int walk = 0; walk < walks; walk++) {
             FakeClock clock = new FakeClock();
             Bucket governed = bucketOf(spec, clock);
@@ -131,10 +131,12 @@ class BucketAlgorithmsTest {
             }
             assertThat(governed.room(t, 0)).isLessThanOrEqualTo(provider.room(t, 0));
             if (governed.room(t, 0) < provider.room(t, 0) - 1) { // a token of rounding
-                short_++;
+                endedShort++;
             }
         }
-        assertThat(short_).as("walks that ended short of the provider's room").isLessThan(walks / 200);
+        assertThat(endedShort)
+                .as("walks that ended short of the provider's room")
+                .isLessThan(walks / 200);
     }
 
     /** A call admitted just before the boundary would reach the provider in its next window. */
