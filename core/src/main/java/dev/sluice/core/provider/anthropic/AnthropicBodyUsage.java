@@ -25,10 +25,10 @@ final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
     private final AnthropicUsageTally tally = new AnthropicUsageTally();
     private boolean finished;
 
-    AnthropicBodyUsage(RequestFacts facts, TokenEstimator estimator, int capBytes) {
+    AnthropicBodyUsage(RequestFacts facts, TokenEstimator estimator, int capBytes, long expectedBytes) {
         this.facts = facts;
         this.estimator = estimator;
-        this.body = new BoundedBody(capBytes);
+        this.body = new BoundedBody(capBytes, expectedBytes);
     }
 
     @Override

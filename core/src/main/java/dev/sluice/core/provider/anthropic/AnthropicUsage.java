@@ -24,6 +24,10 @@ final class AnthropicUsage {
                 : contentType.toLowerCase(Locale.ROOT).contains("text/event-stream");
         return stream
                 ? new AnthropicStreamUsage(f, estimator, nowEpochMillis)
-                : new AnthropicBodyUsage(f, estimator, BoundedBody.DEFAULT_CAP);
+                : new AnthropicBodyUsage(
+                        f,
+                        estimator,
+                        BoundedBody.DEFAULT_CAP,
+                        responseHeaders == null ? -1 : responseHeaders.contentLength());
     }
 }

@@ -25,11 +25,12 @@ final class GeminiBodyUsage implements UsageParser {
     private boolean finished;
     private boolean whole;
 
-    GeminiBodyUsage(RequestFacts facts, TokenEstimator estimator, long nowEpochMillis, int capBytes) {
+    GeminiBodyUsage(
+            RequestFacts facts, TokenEstimator estimator, long nowEpochMillis, int capBytes, long expectedBytes) {
         this.facts = facts;
         this.estimator = estimator;
         this.nowEpochMillis = nowEpochMillis;
-        this.body = new BoundedBody(capBytes);
+        this.body = new BoundedBody(capBytes, expectedBytes);
     }
 
     @Override

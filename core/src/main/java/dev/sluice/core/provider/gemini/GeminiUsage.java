@@ -27,7 +27,8 @@ final class GeminiUsage {
         }
         return contentType.toLowerCase(Locale.ROOT).contains("text/event-stream")
                 ? new GeminiStreamUsage(f, estimator, nowEpochMillis)
-                : new GeminiBodyUsage(f, estimator, nowEpochMillis, BoundedBody.DEFAULT_CAP);
+                : new GeminiBodyUsage(
+                        f, estimator, nowEpochMillis, BoundedBody.DEFAULT_CAP, responseHeaders.contentLength());
     }
 
     /** Decides between JSON and SSE on the first significant byte, then delegates. */
@@ -49,7 +50,7 @@ final class GeminiUsage {
                 for (int i = offset; i < offset + length && delegate == null; i++) {
                     byte b = chunk[i];
                     if (b == '[' || b == '{') {
-                        delegate = new GeminiBodyUsage(facts, estimator, nowEpochMillis, BoundedBody.DEFAULT_CAP);
+                        delegate = new GeminiBodyUsage(facts, estimator, nowEpochMillis, BoundedBody.DEFAULT_CAP, -1);
                     } else if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
                         delegate = new GeminiStreamUsage(facts, estimator, nowEpochMillis);
                     }

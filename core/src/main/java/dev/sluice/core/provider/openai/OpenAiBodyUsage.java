@@ -27,11 +27,11 @@ final class OpenAiBodyUsage implements UsageParser, JsonVisitor {
     private final UsageTally tally = new UsageTally();
     private boolean finished;
 
-    OpenAiBodyUsage(RequestFacts facts, TokenEstimator estimator, int capBytes) {
+    OpenAiBodyUsage(RequestFacts facts, TokenEstimator estimator, int capBytes, long expectedBytes) {
         this.facts = facts;
         this.estimator = estimator;
         this.embeddings = OpenAiOperation.EMBEDDINGS.operationName().equals(facts.operation());
-        this.body = new BoundedBody(capBytes);
+        this.body = new BoundedBody(capBytes, expectedBytes);
     }
 
     @Override

@@ -27,6 +27,10 @@ public final class OpenAiUsage {
                 : contentType.toLowerCase(Locale.ROOT).contains("text/event-stream");
         return stream
                 ? new OpenAiStreamUsage(f, estimator, nowEpochMillis)
-                : new OpenAiBodyUsage(f, estimator, BoundedBody.DEFAULT_CAP);
+                : new OpenAiBodyUsage(
+                        f,
+                        estimator,
+                        BoundedBody.DEFAULT_CAP,
+                        responseHeaders == null ? -1 : responseHeaders.contentLength());
     }
 }

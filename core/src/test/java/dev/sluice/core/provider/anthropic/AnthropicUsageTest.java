@@ -152,7 +152,7 @@ class AnthropicUsageTest {
 
     @Test
     void aHugeAnswerIsCountedBySizeCappedByMaxTokens() {
-        UsageParser p = new AnthropicBodyUsage(FACTS, ESTIMATOR, 1024);
+        UsageParser p = new AnthropicBodyUsage(FACTS, ESTIMATOR, 1024, -1);
         byte[] big = new byte[1 << 20];
         Arrays.fill(big, (byte) 'a');
         feed(p, big);

@@ -180,6 +180,29 @@ class JsonWalkerTest {
         assertThat(seen).containsEntry("usage.prompt_tokens", "5");
     }
 
+    @Test
+    void boundedBodyTakesTheAnnouncedLengthAsAHintOnly() {
+        byte[] json = "{\"usage\":{\"prompt_tokens\":5},\"pad\":\"0123456789\"}".getBytes(StandardCharsets.UTF_8);
+        for (long announced : new long[] {-1, 0, 5, json.length, json.length * 3L, 1 << 20}) {
+            BoundedBody body = new BoundedBody(64, announced);
+            body.append(json, 0, 7);
+            body.append(json, 7, json.length - 7);
+            Map<String, String> seen = new LinkedHashMap<>();
+            assertThat(body.walk((path, p) -> seen.put(path, p.getText())))
+                    .as("announced %d", announced)
+                    .isTrue();
+            assertThat(seen).containsEntry("usage.prompt_tokens", "5");
+            assertThat(body.bytesSeen()).isEqualTo(json.length);
+        }
+        // the announced length within the cap is the one array the body is collected in
+        BoundedBody exact = new BoundedBody(64, json.length);
+        exact.append(json, 0, json.length);
+        assertThat(exact.heldCapacity()).isEqualTo(json.length);
+        // beyond the cap it is not believed: the body starts small, and overflows when it comes
+        BoundedBody tooLong = new BoundedBody(64, 1 << 20);
+        assertThat(tooLong.heldCapacity()).isLessThanOrEqualTo(1024);
+    }
+
     /** Every string's length as the walker's parser counts it (from the input) and as jackson decodes it. */
     static List<int[]> lengths(Object json) {
         List<int[]> out = new ArrayList<>();
