@@ -19,6 +19,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -30,8 +31,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * wrapped, the rate-limit headers and the organization read, and the body (the per-call
  * benchmark's answer, ~2.6 KB with 360 tokens of text, docs/benchmarks.md "Per-call overhead") fed
  * to the usage parser in the reads an HTTP client hands over, then walked for its usage. The
- * headers are OpenAI's set over HTTP/1.1, a few names capitalised as its edge sends them. Run with
- * {@code -prof gc} for the bytes allocated per answer:
+ * headers are OpenAI's set over HTTP/1.1, a few names capitalised as its edge sends them, with a
+ * {@code Content-Length} ({@code announced}) or without one ({@code chunked}, as the simulator
+ * sends, and as OkHttp hands over an answer it unzipped). Run with {@code -prof gc} for the bytes
+ * allocated per answer:
  *
  * <pre>
  * java -jar benchmarks/target/sluice-benchmarks.jar AnswerReadingBenchmark -prof gc
@@ -60,6 +63,9 @@ public class AnswerReadingBenchmark {
         }
     };
 
+    @Param({"announced", "chunked"})
+    public String length;
+
     private final OpenAiAdapter adapter = new OpenAiAdapter();
     private RequestFacts facts;
     private Map<String, List<String>> rawHeaders;
@@ -70,6 +76,10 @@ public class AnswerReadingBenchmark {
         facts = RequestFacts.builder("openai").model("gpt-4o-mini").build();
         answer = answer();
         rawHeaders = headers(answer.length);
+        if (length.equals("chunked")) {
+            rawHeaders.remove("Content-Length");
+            rawHeaders.put("Transfer-Encoding", List.of("chunked"));
+        }
     }
 
     static byte[] answer() {

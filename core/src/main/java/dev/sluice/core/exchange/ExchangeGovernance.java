@@ -60,7 +60,10 @@ public final class ExchangeGovernance implements Governance {
 
     private static final LazyLogger LOG = LazyLogger.of(ExchangeGovernance.class);
 
-    /** Header on every response Sluice hands back: it owns retries, the SDK must not add its own. */
+    /**
+     * Header on every refusal or failure Sluice hands back, and on a success whose answer carried
+     * it: Sluice owns retries, the SDK must not add its own.
+     */
     static final String SHOULD_RETRY = "x-should-retry";
 
     /** Header naming Sluice's decision on a provider refusal it hands back. */
@@ -355,7 +358,11 @@ public final class ExchangeGovernance implements Governance {
             if (status >= 200 && status < 300) {
                 governor.providerAnswered(permit, true);
                 observer.headersKnown(headers);
-                return Step.respond(t.handBack(response, enforce ? okHeaders() : Step.NO_HEADERS));
+                // An SDK retries a success only when the answer says x-should-retry: true, so only
+                // then is it overridden; any other success goes back as it came, with no copy of
+                // its headers made to add one (a microsecond or two a call in every client).
+                boolean override = enforce && headers.contains(SHOULD_RETRY);
+                return Step.respond(t.handBack(response, override ? okHeaders() : Step.NO_HEADERS));
             }
             byte[] body = t.errorBody(response);
             ProviderError error = call.provider.adapter().classifyError(status, headers, body, nowMillis);

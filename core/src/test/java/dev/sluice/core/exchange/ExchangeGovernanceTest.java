@@ -63,7 +63,7 @@ class ExchangeGovernanceTest {
     }
 
     @Test
-    void aSuccessIsHandedBackAndSettledFromItsBodyWithTheSdkRetriesOff() {
+    void aSuccessIsHandedBackAsItCameAndSettledFromItsBody() {
         // a daily window: the real clock's refill during the test stays under one token
         ExchangeGovernance engine =
                 engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
@@ -71,7 +71,9 @@ class ExchangeGovernanceTest {
                 .header("x-max-tokens", "500")
                 .answer(200, "in=7 out=20");
         ScriptedTransport.Response r = response(engine.execute(t));
-        assertThat(r.header("x-should-retry")).isEqualTo("false");
+        assertThat(r.header("x-should-retry"))
+                .as("an SDK does not retry a success")
+                .isNull();
         assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
         r.read();
         assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
@@ -137,6 +139,18 @@ class ExchangeGovernanceTest {
                 .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(150));
         assertThat(t.discarded).isEqualTo(1);
         assertThat(governor.stats().providerPauses()).isEqualTo(1);
+    }
+
+    @Test
+    void aSuccessThatAsksForARetryIsHandedBackSayingNot() {
+        ExchangeGovernance engine = engine();
+        ScriptedTransport t = new ScriptedTransport(URL, "hello").answer(200, "in=7 out=20", "X-Should-Retry", "true");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(r.status).isEqualTo(200);
+        assertThat(r.header("x-should-retry")).isEqualTo("false");
+        assertThat(t.attempts()).isEqualTo(1);
+        r.read();
+        assertThat(governor.outstandingPermits()).isZero();
     }
 
     @Test

@@ -13,11 +13,13 @@ public final class BoundedBody {
     /** The default cap: larger than any usage-bearing answer a chat or Responses call returns in practice. */
     public static final int DEFAULT_CAP = 4 << 20;
 
-    /** Where a body of unknown length starts; it doubles as it grows. */
+    /** The least a body of unknown length starts with; it doubles as it grows. */
     private static final int FIRST_BYTES = 1024;
 
     private final int cap;
+    /** Sized at the first chunk (see {@link #append}) unless the length was announced. */
     private byte[] buf;
+
     private int size;
     private long bytesSeen;
     private boolean overflowed;
@@ -34,14 +36,17 @@ public final class BoundedBody {
      * @param expectedBytes the body's length when the answer announced it ({@code Content-Length}),
      *     else negative: a body that fits the cap is then collected into one array of that size,
      *     not copied at each doubling (a 2.6 KB chat answer took 7 KB of copies). Only a hint: a
-     *     body that runs longer (a compressed length, a wrong header) grows as one of unknown length.
+     *     body that runs longer (a compressed length, a wrong header) grows by doubling. A body of
+     *     unknown length starts at its first chunk's size (at least 1 KB).
      */
     public BoundedBody(int cap, long expectedBytes) {
         if (cap <= 0) {
             throw new IllegalArgumentException("cap must be positive");
         }
         this.cap = cap;
-        this.buf = new byte[expectedBytes > 0 && expectedBytes <= cap ? (int) expectedBytes : FIRST_BYTES];
+        if (expectedBytes > 0 && expectedBytes <= cap) {
+            this.buf = new byte[(int) expectedBytes];
+        }
     }
 
     /** Appends a chunk of the body; ignores invalid ranges. */
@@ -59,7 +64,10 @@ public final class BoundedBody {
             size = 0;
             return;
         }
-        if (size + length > buf.length) {
+        if (buf == null) {
+            // A chunked answer's first read is often all of it: one array of its size, no copies.
+            buf = new byte[Math.min(cap, Math.max(length, FIRST_BYTES))];
+        } else if (size + length > buf.length) {
             buf = Arrays.copyOf(buf, Math.min(cap, Math.max(size + length, buf.length * 2)));
         }
         System.arraycopy(chunk, offset, buf, size, length);
@@ -76,7 +84,7 @@ public final class BoundedBody {
         return bytesSeen;
     }
 
-    /** The length of the array the body is kept in (0 once it overflowed); for tests. */
+    /** The length of the array the body is kept in (0 before the first chunk and once it overflowed); for tests. */
     int heldCapacity() {
         return buf == null ? 0 : buf.length;
     }

@@ -198,9 +198,21 @@ class JsonWalkerTest {
         BoundedBody exact = new BoundedBody(64, json.length);
         exact.append(json, 0, json.length);
         assertThat(exact.heldCapacity()).isEqualTo(json.length);
-        // beyond the cap it is not believed: the body starts small, and overflows when it comes
+        // beyond the cap it is not believed: nothing is held before the body comes
         BoundedBody tooLong = new BoundedBody(64, 1 << 20);
-        assertThat(tooLong.heldCapacity()).isLessThanOrEqualTo(1024);
+        assertThat(tooLong.heldCapacity()).isZero();
+        // unknown: a first chunk over 1 KB that is the whole body is its one array
+        byte[] large = new byte[3000];
+        java.util.Arrays.fill(large, (byte) ' ');
+        large[0] = '{';
+        large[large.length - 1] = '}';
+        BoundedBody unknown = new BoundedBody(1 << 20, -1);
+        unknown.append(large, 0, large.length);
+        assertThat(unknown.heldCapacity()).isEqualTo(large.length);
+        assertThat(unknown.walk((path, p) -> {})).isTrue();
+        BoundedBody small = new BoundedBody(1 << 20, -1);
+        small.append(json, 0, json.length);
+        assertThat(small.heldCapacity()).isEqualTo(1024);
     }
 
     /** Every string's length as the walker's parser counts it (from the input) and as jackson decodes it. */

@@ -349,8 +349,11 @@ final class OkHttpTransport implements HttpTransport {
     public Object handBack(Object response, Map<String, String> setHeaders) {
         Response attempt = asResponse(response);
         unclaimed = null;
-        Response.Builder builder = attempt.newBuilder();
         byte[] buffered = errorBodies.remove(attempt);
+        if (buffered == null && (setHeaders == null || setHeaders.isEmpty())) {
+            return attempt; // nothing to change: no copy of the response and its headers
+        }
+        Response.Builder builder = attempt.newBuilder();
         if (buffered != null) {
             // a fresh body: whatever read the buffered one, the caller gets every byte
             ResponseBody old = attempt.body();
