@@ -2,28 +2,32 @@ package dev.sluice.core.provider;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Read-only HTTP headers looked up case-insensitively, as libraries hand them over.
  *
- * <p>Names are kept in lower case in a hash map: every governed call builds two of these (its
- * request's and its answer's) and reads a dozen names from the answer's, and a case-insensitive
- * {@code TreeMap} cost about a microsecond a call more in string comparisons. Lower-casing a name
- * that is already lower case (as HTTP/2 sends them, and as Sluice's own names are written) returns
- * the same string, so it costs a scan and nothing is allocated.
+ * <p>Every governed call wraps two of these (its request's and its answer's) and reads a dozen
+ * names from the answer's, so they are kept in a small open-addressing table of their own: the
+ * names as given, hashed and compared with ASCII letters folded to lower case (header names are
+ * ASCII tokens, RFC 9110). A case-insensitive {@code TreeMap} spent about a microsecond a call in
+ * string comparisons, and a hash map of lower-cased names allocated a string for each name sent in
+ * mixed case (HTTP/1.1 answers, and the SDKs' requests).
  */
 public final class Headers {
 
-    private static final Headers EMPTY = new Headers(Collections.emptyMap());
+    private static final Headers EMPTY = new Headers(new String[1], newValues(1));
 
-    private final Map<String, List<String>> byName;
+    /** Slot i holds a name and its values, or null; the length is a power of two, at least twice the names. */
+    private final String[] names;
 
-    private Headers(Map<String, List<String>> byName) {
-        this.byName = byName;
+    private final List<String>[] values;
+
+    private Headers(String[] names, List<String>[] values) {
+        this.names = names;
+        this.values = values;
     }
 
     /** Wraps a library's header map; names compare case-insensitively, null keys (status lines) are dropped. */
@@ -31,23 +35,25 @@ public final class Headers {
         if (raw == null || raw.isEmpty()) {
             return EMPTY;
         }
-        Map<String, List<String>> map = new HashMap<>(raw.size() * 2);
+        int slots = Integer.highestOneBit(raw.size()) << 2; // at most half full
+        String[] names = new String[slots];
+        List<String>[] values = newValues(slots);
         for (Map.Entry<String, List<String>> e : raw.entrySet()) {
-            if (e.getKey() != null && e.getValue() != null) {
-                String name = lowerCase(e.getKey());
-                // not merge(key, value, lambda): the first call reads headers on the application's
-                // start-up, where the JVM spins a class for each lambda (docs/startup-figures.md)
-                List<String> before = map.get(name);
-                if (before == null) {
-                    map.put(name, e.getValue());
-                } else {
-                    List<String> both = new ArrayList<>(before);
-                    both.addAll(e.getValue());
-                    map.put(name, both);
-                }
+            String name = e.getKey();
+            if (name == null || e.getValue() == null) {
+                continue;
+            }
+            int slot = slotOf(names, name);
+            if (names[slot] == null) {
+                names[slot] = name;
+                values[slot] = e.getValue();
+            } else { // the same name in another case: one list, in the order given
+                List<String> both = new ArrayList<>(values[slot]);
+                both.addAll(e.getValue());
+                values[slot] = both;
             }
         }
-        return new Headers(Collections.unmodifiableMap(map));
+        return new Headers(names, values);
     }
 
     public static Headers empty() {
@@ -56,17 +62,21 @@ public final class Headers {
 
     /** The first value of a header, trimmed, or null when absent. */
     public String first(String name) {
-        List<String> values = byName.get(lowerCase(name));
-        if (values == null || values.isEmpty() || values.get(0) == null) {
+        List<String> found = valuesOf(name);
+        if (found == null || found.isEmpty() || found.get(0) == null) {
             return null;
         }
-        return values.get(0).trim();
+        return found.get(0).trim();
     }
 
     /** All values of a header; empty when absent. */
     public List<String> all(String name) {
-        List<String> values = byName.get(lowerCase(name));
-        return values == null ? Collections.emptyList() : Collections.unmodifiableList(values);
+        List<String> found = valuesOf(name);
+        return found == null ? Collections.emptyList() : Collections.unmodifiableList(found);
+    }
+
+    public boolean contains(String name) {
+        return valuesOf(name) != null;
     }
 
     /** The {@code content-length}, or -1 when absent or not a non-negative number. */
@@ -86,22 +96,66 @@ public final class Headers {
         return length;
     }
 
-    public boolean contains(String name) {
-        return byName.containsKey(lowerCase(name));
-    }
-
-    /** The headers by name, names in lower case (look names up in lower case). */
+    /** The headers as a case-insensitive map, made on each call (for reports and tests, not the call path). */
     public Map<String, List<String>> asMap() {
-        return byName;
+        Map<String, List<String>> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (int i = 0; i < names.length; i++) {
+            if (names[i] != null) {
+                map.put(names[i], values[i]);
+            }
+        }
+        return Collections.unmodifiableMap(map);
     }
 
-    /** The same string when it has no upper-case letter (the JDK returns it unchanged). */
-    private static String lowerCase(String name) {
-        return name == null ? null : name.toLowerCase(Locale.ROOT);
+    private List<String> valuesOf(String name) {
+        if (name == null) {
+            return null;
+        }
+        int slot = slotOf(names, name);
+        return names[slot] == null ? null : values[slot];
+    }
+
+    /** The slot holding {@code name} in any case, else the empty slot where it would go. */
+    private static int slotOf(String[] names, String name) {
+        int mask = names.length - 1;
+        int slot = foldedHash(name) & mask;
+        while (names[slot] != null && !sameName(names[slot], name)) {
+            slot = (slot + 1) & mask;
+        }
+        return slot;
+    }
+
+    private static int foldedHash(String name) {
+        int h = 0;
+        for (int i = 0; i < name.length(); i++) {
+            h = 31 * h + fold(name.charAt(i));
+        }
+        return h ^ (h >>> 16);
+    }
+
+    private static boolean sameName(String a, String b) {
+        if (a.length() != b.length()) {
+            return false;
+        }
+        for (int i = 0; i < a.length(); i++) {
+            if (fold(a.charAt(i)) != fold(b.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static char fold(char c) {
+        return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String>[] newValues(int slots) {
+        return (List<String>[]) new List<?>[slots];
     }
 
     @Override
     public String toString() {
-        return byName.keySet().toString();
+        return asMap().keySet().toString();
     }
 }

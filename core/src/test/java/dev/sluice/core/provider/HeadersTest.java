@@ -51,9 +51,28 @@ class HeadersTest {
 
         assertThat(headers.contains("x-empty")).isFalse();
         assertThat(headers.first("x-blank")).isNull();
-        assertThat(headers.asMap()).containsOnlyKeys("x-blank");
+        assertThat(headers.asMap()).containsOnlyKeys("x-blank").containsKey("X-BLANK");
         assertThat(Headers.of(null).first("a")).isNull();
         assertThat(Headers.of(Map.of()).asMap()).isEmpty();
+    }
+
+    @Test
+    void manyNamesThatShareSlotsAreAllFound() {
+        Map<String, List<String>> raw = new LinkedHashMap<>();
+        for (int i = 0; i < 300; i++) {
+            raw.put((i % 2 == 0 ? "X-Header-" : "x-header-") + i, List.of("v" + i));
+        }
+        Headers headers = Headers.of(raw);
+        for (int i = 0; i < 300; i++) {
+            assertThat(headers.first("X-HEADER-" + i)).isEqualTo("v" + i);
+        }
+        assertThat(headers.first("x-header-300")).isNull();
+        assertThat(headers.asMap()).hasSize(300);
+        // one name in one slot: a single header, and names that differ by more than case
+        assertThat(Headers.of(Map.of("A", List.of("1"))).first("a")).isEqualTo("1");
+        assertThat(Headers.of(Map.of("A", List.of("1"))).first("b")).isNull();
+        assertThat(Headers.of(Map.of("x-a", List.of("1"))).first("x_a")).isNull();
+        assertThat(Headers.empty().first("a")).isNull();
     }
 
     @Test
