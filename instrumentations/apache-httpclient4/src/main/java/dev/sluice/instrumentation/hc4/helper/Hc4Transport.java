@@ -197,7 +197,7 @@ final class Hc4Transport implements HttpTransport {
         attempt.setURI(requestUri);
         attempt.setProtocolVersion(request.getProtocolVersion());
         for (Header header : request.getAllHeaders()) {
-            if (!header.getName().toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
+            if (!header.getName().regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
                 attempt.addHeader(header);
             }
         }

@@ -130,7 +130,7 @@ final class AsyncTransport implements HttpTransport {
             head.setVersion(request.getVersion());
         }
         for (Header header : request.getHeaders()) {
-            if (!header.getName().toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
+            if (!header.getName().regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
                 head.addHeader(header);
             }
         }

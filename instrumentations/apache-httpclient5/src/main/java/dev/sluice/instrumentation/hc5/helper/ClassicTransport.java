@@ -226,7 +226,7 @@ final class ClassicTransport implements HttpTransport {
             attempt.setVersion(request.getVersion());
         }
         for (Header header : request.getHeaders()) {
-            if (!header.getName().toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
+            if (!header.getName().regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
                 attempt.addHeader(header);
             }
         }

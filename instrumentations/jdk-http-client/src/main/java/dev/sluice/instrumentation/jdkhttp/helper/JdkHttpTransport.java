@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -135,7 +134,7 @@ final class JdkHttpTransport implements HttpTransport {
     private static HttpRequest strip(HttpRequest original, byte[] bytes) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(original.uri());
         original.headers().map().forEach((name, values) -> {
-            if (!name.toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
+            if (!name.regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
                 for (String value : values) {
                     builder.header(name, value);
                 }

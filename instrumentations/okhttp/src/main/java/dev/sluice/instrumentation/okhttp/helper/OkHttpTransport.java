@@ -10,7 +10,6 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -98,7 +97,7 @@ final class OkHttpTransport implements HttpTransport {
         Headers headers = request.headers();
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.name(i);
-            if (name.toLowerCase(Locale.ROOT).startsWith(SLUICE_PREFIX)) {
+            if (name.regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
                 builder.removeHeader(name);
             }
         }

@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import reactor.netty.Connection;
 
 /**
@@ -49,7 +48,7 @@ final class PrivateHeaders extends ChannelOutboundHandlerAdapter {
     static void strip(HttpHeaders headers) {
         List<String> names = null;
         for (String name : headers.names()) {
-            if (name.toLowerCase(Locale.ROOT).startsWith(PREFIX)) {
+            if (name.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
                 if (names == null) {
                     names = new ArrayList<>(2);
                 }
