@@ -67,7 +67,8 @@ final class JdkHttpTransport implements HttpTransport {
     CompletableFuture<byte[]> collectBody() {
         Optional<HttpRequest.BodyPublisher> publisher = request.bodyPublisher();
         long length = publisher.isPresent() ? publisher.get().contentLength() : 0;
-        BodyCollector collector = new BodyCollector(length);
+        BodyCollector collector =
+                new BodyCollector(length, publisher.isPresent() && BodyCollector.isJdkInMemory(publisher.get()));
         if (publisher.isPresent() && length != 0) {
             publisher.get().subscribe(collector);
         } else {
