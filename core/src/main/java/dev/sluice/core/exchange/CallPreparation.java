@@ -12,7 +12,6 @@ import dev.sluice.core.provider.Organizations;
 import dev.sluice.core.provider.ProviderBinding;
 import dev.sluice.core.provider.ProviderRequest;
 import dev.sluice.core.provider.RequestFacts;
-import java.net.URI;
 
 /**
  * The first three steps of a call, before anything waits: recognise (which provider, from its
@@ -35,7 +34,7 @@ final class CallPreparation {
         }
         long now = engine.governor().clock().nanoTime();
         Headers headers = Headers.of(t.requestHeaders());
-        ProviderRequest request = ProviderRequest.of(t.method(), URI.create(t.url()), headers, t.requestBody());
+        ProviderRequest request = ProviderRequest.of(t.method(), t.uri(), headers, t.requestBody());
         RequestFacts facts = provider.adapter().readRequest(request, engine.estimator());
         Identity who = engine.identity().resolve(headers, facts.apiKeyId());
         CallContext context = CallContext.builder(provider.name())
