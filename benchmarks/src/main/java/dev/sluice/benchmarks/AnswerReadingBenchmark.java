@@ -51,17 +51,7 @@ public class AnswerReadingBenchmark {
     /** An HTTP client's reads of the body: the first with the headers' packet, the rest after. */
     static final int FIRST_READ_BYTES = 1_200;
 
-    private static final TokenEstimator ESTIMATOR = new TokenEstimator() {
-        @Override
-        public long estimateInputTokens(String model, long characters, int parts) {
-            return Math.max(1, characters / 4);
-        }
-
-        @Override
-        public long tokensForText(String model, long characters) {
-            return characters / 4;
-        }
-    };
+    private static final TokenEstimator ESTIMATOR = StreamUsageBenchmark.ESTIMATOR;
 
     @Param({"announced", "chunked"})
     public String length;

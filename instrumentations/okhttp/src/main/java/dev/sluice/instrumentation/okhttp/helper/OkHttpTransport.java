@@ -8,6 +8,7 @@ import dev.sluice.bootstrap.RetryLayers;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -187,14 +188,20 @@ final class OkHttpTransport implements HttpTransport {
     }
 
     private static Map<String, List<String>> asMap(Headers headers) {
-        Map<String, List<String>> map = new LinkedHashMap<>();
+        Map<String, List<String>> map = new LinkedHashMap<>(headers.size() * 2);
         for (int i = 0; i < headers.size(); i++) {
-            List<String> values = map.get(headers.name(i)); // not computeIfAbsent(key, lambda): see ObservedSource
+            String name = headers.name(i);
+            List<String> values = map.get(name); // not computeIfAbsent(key, lambda): see ObservedSource
             if (values == null) {
-                values = new ArrayList<>(1);
-                map.put(headers.name(i), values);
+                // most names come once: no list of its own until a second value (two fewer objects a header)
+                map.put(name, Collections.singletonList(headers.value(i)));
+            } else {
+                if (values.size() == 1) {
+                    values = new ArrayList<>(values);
+                    map.put(name, values);
+                }
+                values.add(headers.value(i));
             }
-            values.add(headers.value(i));
         }
         return map;
     }
