@@ -21,6 +21,17 @@ public interface HttpTransport {
     /** HTTP method of the request, upper case. */
     String method();
 
+    /** The prefix of the private headers an application sets for Sluice, lower case. */
+    String PRIVATE_HEADER_PREFIX = "x-sluice-";
+
+    /**
+     * Whether a request header is one of Sluice's private ones ({@code X-Sluice-*}, any case), which
+     * every transport strips before the request leaves the JVM. Matched in place: no copy of the name.
+     */
+    static boolean isPrivateHeader(String name) {
+        return name != null && name.regionMatches(true, 0, PRIVATE_HEADER_PREFIX, 0, PRIVATE_HEADER_PREFIX.length());
+    }
+
     /** Absolute URL of the request. */
     String url();
 

@@ -42,7 +42,6 @@ import org.apache.http.util.EntityUtils;
  */
 final class Hc4Transport implements HttpTransport {
 
-    private static final String SLUICE_PREFIX = "x-sluice-";
     /** ApacheHttpClient4Instrumentation.RETRY_LAYER. */
     static final String RETRY_LAYER = "apache-httpclient4-retry-handler";
     /** ApacheHttpClient4Instrumentation.GOVERNED_ATTRIBUTE. */
@@ -197,7 +196,7 @@ final class Hc4Transport implements HttpTransport {
         attempt.setURI(requestUri);
         attempt.setProtocolVersion(request.getProtocolVersion());
         for (Header header : request.getAllHeaders()) {
-            if (!header.getName().regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
+            if (!HttpTransport.isPrivateHeader(header.getName())) {
                 attempt.addHeader(header);
             }
         }

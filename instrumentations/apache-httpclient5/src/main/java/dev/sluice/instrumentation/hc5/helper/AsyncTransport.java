@@ -50,8 +50,6 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  */
 final class AsyncTransport implements HttpTransport {
 
-    private static final String SLUICE_PREFIX = "x-sluice-";
-
     /** Where completions that start on Sluice's own threads (a retry's timer) run the application's consumer. */
     private static final ExecutorService CALLBACKS =
             new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<Runnable>(), r -> {
@@ -130,7 +128,7 @@ final class AsyncTransport implements HttpTransport {
             head.setVersion(request.getVersion());
         }
         for (Header header : request.getHeaders()) {
-            if (!header.getName().regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
+            if (!HttpTransport.isPrivateHeader(header.getName())) {
                 head.addHeader(header);
             }
         }

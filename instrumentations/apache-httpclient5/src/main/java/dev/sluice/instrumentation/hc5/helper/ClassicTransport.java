@@ -46,7 +46,6 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  */
 final class ClassicTransport implements HttpTransport {
 
-    private static final String SLUICE_PREFIX = "x-sluice-";
     /** The layer's name in Sluice's counters (ApacheHttpClient5Instrumentation.RETRY_LAYER). */
     static final String RETRY_LAYER = "apache-httpclient5-retry-strategy";
     /** The attribute the retry strategy's advice looks for (ApacheHttpClient5Instrumentation.GOVERNED_ATTRIBUTE). */
@@ -226,7 +225,7 @@ final class ClassicTransport implements HttpTransport {
             attempt.setVersion(request.getVersion());
         }
         for (Header header : request.getHeaders()) {
-            if (!header.getName().regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
+            if (!HttpTransport.isPrivateHeader(header.getName())) {
                 attempt.addHeader(header);
             }
         }

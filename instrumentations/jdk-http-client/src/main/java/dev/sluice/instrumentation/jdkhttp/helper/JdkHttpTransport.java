@@ -35,7 +35,6 @@ import java.util.function.BiPredicate;
  */
 final class JdkHttpTransport implements HttpTransport {
 
-    private static final String SLUICE_PREFIX = "x-sluice-";
     /** How long handing back waits for a replayed body whose subscriber completes asynchronously. */
     private static final long REPLAY_WAIT_SECONDS = 30;
 
@@ -135,7 +134,7 @@ final class JdkHttpTransport implements HttpTransport {
     private static HttpRequest strip(HttpRequest original, byte[] bytes) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(original.uri());
         original.headers().map().forEach((name, values) -> {
-            if (!name.regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
+            if (!HttpTransport.isPrivateHeader(name)) {
                 for (String value : values) {
                     builder.header(name, value);
                 }

@@ -37,8 +37,6 @@ import okio.Okio;
  */
 final class OkHttpTransport implements HttpTransport {
 
-    private static final String SLUICE_PREFIX = "x-sluice-";
-
     /** The layer's name in Sluice's retry-layer counters. */
     static final String CONNECTION_RETRY_LAYER = "okhttp-retry-on-connection-failure";
 
@@ -98,7 +96,7 @@ final class OkHttpTransport implements HttpTransport {
         Headers headers = request.headers();
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.name(i);
-            if (name.regionMatches(true, 0, SLUICE_PREFIX, 0, SLUICE_PREFIX.length())) {
+            if (HttpTransport.isPrivateHeader(name)) {
                 builder.removeHeader(name);
             }
         }

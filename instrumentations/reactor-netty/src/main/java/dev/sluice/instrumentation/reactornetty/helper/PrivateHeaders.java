@@ -1,5 +1,6 @@
 package dev.sluice.instrumentation.reactornetty.helper;
 
+import dev.sluice.bootstrap.HttpTransport;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
@@ -21,7 +22,6 @@ import reactor.netty.Connection;
 final class PrivateHeaders extends ChannelOutboundHandlerAdapter {
 
     static final String NAME = "sluice-private-headers";
-    private static final String PREFIX = "x-sluice-";
     private static final PrivateHeaders INSTANCE = new PrivateHeaders();
 
     private PrivateHeaders() {}
@@ -48,7 +48,7 @@ final class PrivateHeaders extends ChannelOutboundHandlerAdapter {
     static void strip(HttpHeaders headers) {
         List<String> names = null;
         for (String name : headers.names()) {
-            if (name.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
+            if (HttpTransport.isPrivateHeader(name)) {
                 if (names == null) {
                     names = new ArrayList<>(2);
                 }
