@@ -20,13 +20,25 @@ final class AnswerBacklog {
         final List<Governor.LearnedBudget> budgets;
         final String organization;
         final Permit answered;
+        /** When the provider counted the answered call (monotonic nanos), or {@link #COUNTED_AT_ADMISSION}. */
+        final long countedNanos;
+
         Answer next;
 
-        Answer(CallContext call, List<Governor.LearnedBudget> budgets, String organization, Permit answered) {
+        /** The provider did not say when it counted the call: as of its admission. */
+        static final long COUNTED_AT_ADMISSION = Long.MIN_VALUE;
+
+        Answer(
+                CallContext call,
+                List<Governor.LearnedBudget> budgets,
+                String organization,
+                Permit answered,
+                long countedNanos) {
             this.call = call;
             this.budgets = budgets;
             this.organization = organization;
             this.answered = answered;
+            this.countedNanos = countedNanos;
         }
     }
 

@@ -10,6 +10,7 @@ import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.quota.ProviderScope;
 import dev.sluice.core.quota.TenantShares;
+import dev.sluice.core.retry.WaitHints;
 import dev.sluice.core.schedule.ClassQueue;
 import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
@@ -1461,10 +1462,29 @@ public final class Governor implements AutoCloseable {
      * after that call and plus what refilled since (see {@link AnswerAge}).
      */
     public void learn(CallContext call, List<LearnedBudget> budgets, String organization, Permit answered) {
+        learn(call, budgets, organization, answered, -1);
+    }
+
+    /**
+     * As {@link #learn(CallContext, List, String, Permit)}, for an answer whose provider said it
+     * worked {@code processingMillis} on the call before answering (-1 when it did not say): the
+     * call was counted then, not when Sluice admitted it. Thousands of calls opening connections at
+     * once reach the provider seconds after their admission and in any order; read as of their
+     * admission, their figures would take off again the calls counted before them.
+     */
+    public void learn(
+            CallContext call,
+            List<LearnedBudget> budgets,
+            String organization,
+            Permit answered,
+            long processingMillis) {
         if (budgets.isEmpty() && organization == null) {
             return;
         }
-        answers.push(new AnswerBacklog.Answer(call, budgets, organization, answered));
+        long countedNanos = answered == null || processingMillis < 0
+                ? AnswerBacklog.Answer.COUNTED_AT_ADMISSION
+                : clock.nanoTime() - Math.min(processingMillis, WaitHints.MAX_MILLIS) * 1_000_000L;
+        answers.push(new AnswerBacklog.Answer(call, budgets, organization, answered, countedNanos));
         applyQueuedIfFree(); // else the holder or the next admission applies it: the lane is closed meanwhile
         learned();
     }
@@ -1496,7 +1516,7 @@ public final class Governor implements AutoCloseable {
     }
 
     private void applyAnswer(AnswerBacklog.Answer a, long nowNanos, long nowMillis) {
-        AnswerAge age = a.answered == null ? AnswerAge.CURRENT : a.answered.answerAge(nowNanos);
+        AnswerAge age = a.answered == null ? AnswerAge.CURRENT : a.answered.answerAge(nowNanos, a.countedNanos);
         if (a.organization != null) {
             routes.adoptOrganization(a.call, a.organization, nowNanos);
         }

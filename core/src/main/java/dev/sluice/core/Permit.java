@@ -224,12 +224,22 @@ public final class Permit extends Admission {
         return scope != null ? scope.key() : context.providerScopeKey();
     }
 
-    /** How old an answer to this call is at {@code nowNanos}, for reading its figures (lock held). */
-    AnswerAge answerAge(long nowNanos) {
+    /**
+     * How old an answer to this call is at {@code nowNanos}, for reading its figures (lock held):
+     * counted at {@code countedNanos} when the provider said so (never before the admission, never
+     * after now), else as of the admission.
+     */
+    AnswerAge answerAge(long nowNanos, long countedNanos) {
         long[] marks = admittedMarks;
-        return marks == null
-                ? AnswerAge.CURRENT
-                : new AnswerAge(nowNanos - admittedNanos, admittedNanos, buckets, marks);
+        if (marks == null) {
+            return AnswerAge.CURRENT;
+        }
+        long counted = countedNanos == AnswerBacklog.Answer.COUNTED_AT_ADMISSION
+                ? admittedNanos
+                : countedNanos - admittedNanos < 0
+                        ? admittedNanos
+                        : countedNanos - nowNanos > 0 ? nowNanos : countedNanos;
+        return new AnswerAge(nowNanos - counted, counted, buckets, marks, amounts, bucketsSettled);
     }
 
     /** What this permit charged the bucket, 0 when it did not charge it. */

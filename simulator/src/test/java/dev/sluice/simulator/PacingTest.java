@@ -52,6 +52,33 @@ class PacingTest {
         }
     }
 
+    /**
+     * OpenAI's headers leave with the body, and say how long it worked before answering: a client
+     * reads from it when the call was counted.
+     */
+    @Test
+    void theProcessingTimeSaysWhenTheHeadersLeft() throws Exception {
+        try (Simulator sim = Simulator.builder()
+                .firstByteLatency(Duration.ofMillis(100))
+                .latencyPerToken(Duration.ofMillis(20))
+                .start()) {
+            var whole = Http.post(
+                    sim.apiBaseUrl() + "/chat/completions",
+                    Bodies.chat(4, 20, false, false),
+                    "Authorization",
+                    "Bearer k");
+            assertThat(whole.headers().firstValue("openai-processing-ms")).hasValue("500"); // 100 + 20 x 20
+            var stream = Http.stream(
+                    sim.apiBaseUrl() + "/chat/completions",
+                    Bodies.chat(4, 20, true, true),
+                    "Authorization",
+                    "Bearer k");
+            assertThat(stream.response().headers().firstValue("openai-processing-ms"))
+                    .hasValue("100");
+            assertThat(stream.headersAtMillis()).isGreaterThanOrEqualTo(100L);
+        }
+    }
+
     @Test
     void manyPacedStreamsRunSideBySide() throws Exception {
         try (Simulator sim = Simulator.builder()

@@ -548,7 +548,12 @@ public final class ExchangeGovernance implements Governance {
             budgets.add(
                     new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
-        governor.learn(call.context, budgets, organization, answered);
+        governor.learn(
+                call.context,
+                budgets,
+                organization,
+                answered,
+                call.provider.adapter().processingMillis(headers));
     }
 
     private void explain(PreparedCall call, String outcome, String explanation) {

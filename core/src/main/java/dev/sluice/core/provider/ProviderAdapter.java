@@ -43,6 +43,16 @@ public interface ProviderAdapter {
     RateLimitSnapshot readRateLimits(Headers responseHeaders, long nowEpochMillis);
 
     /**
+     * How long the provider says it worked on the call before answering ({@code
+     * openai-processing-ms}), or {@link RateLimitSnapshot#UNKNOWN} when it does not say. The
+     * provider counted the call, and worked out the figures of {@link #readRateLimits}, when the
+     * call arrived: about that long before its answer came.
+     */
+    default long processingMillis(Headers responseHeaders) {
+        return RateLimitSnapshot.UNKNOWN;
+    }
+
+    /**
      * The organization a response says the call was counted against ({@code openai-organization},
      * {@code anthropic-organization-id}), or null when the provider does not say: its limits
      * belong to that organization, shared by every key of it, not to the key.

@@ -7,36 +7,56 @@ package dev.sluice.core.quota;
  * Sluice has admitted other calls (already taken from its own view, not yet in that figure) and
  * the provider's budget has refilled. Lowering a mirror to the raw figure would forget those
  * calls and admit them a second time; reading the figure as of now lowers it to what is really
- * left. Calls admitted within {@link #REORDER_NANOS} of the answered one may have reached the
- * provider first, so only later ones are taken off (see {@link Bucket#admittedTotal()} for how
- * the lock-free lane's calls are counted); the figure errs towards the raw one.
- * Made by the governor from the answered call's permit; read under the governor's lock.
+ * left.
+ *
+ * <p>When the call was counted: when the provider says how long it worked on it ({@code
+ * openai-processing-ms}), that long before its answer came; else when Sluice admitted it. Calls
+ * admitted within {@link #REORDER_NANOS} of that moment may have reached the provider first, so
+ * only later ones are taken off (see {@link Bucket#admittedTotal()} for how the lock-free lane's
+ * calls are counted), and of those only the ones still in flight: one that has ended was answered,
+ * and its own answer, read before or with this one, already lowered the room if it was counted
+ * after the answered call. Thousands of calls opening connections at once reach the provider
+ * seconds after their admission and in any order; taking off what the figure counted already left
+ * a scope in debt, stalled for half a minute with room to spare. The figure errs towards the raw
+ * one. Made by the governor from the answered call's permit; read under the governor's lock.
  */
 public final class AnswerAge {
 
     /** An answer read as current: nothing is known of the call it belongs to. */
-    public static final AnswerAge CURRENT = new AnswerAge(0, 0, new Bucket[0], new long[0]);
+    public static final AnswerAge CURRENT = new AnswerAge(0, 0, new Bucket[0], new long[0], new long[0], 0);
 
     private final long ageNanos;
-    private final long admittedNanos;
+    private final long countedNanos;
     private final Bucket[] buckets;
     private final long[] admittedMarks;
+    private final long[] amounts;
+    private final int bucketsSettled;
 
     /**
-     * @param ageNanos how long ago the answered call was admitted
-     * @param admittedNanos when it was admitted
+     * @param ageNanos how long ago the provider counted the answered call
+     * @param countedNanos when it counted it (its admission when the provider did not say)
      * @param buckets the buckets the call was admitted through
      * @param admittedMarks each bucket's {@link Bucket#admittedTotal()} just after that admission
+     * @param amounts what the call reserved in each bucket
+     * @param bucketsSettled how many of {@code buckets}, in order, its settlement has given back
      */
-    public AnswerAge(long ageNanos, long admittedNanos, Bucket[] buckets, long[] admittedMarks) {
+    public AnswerAge(
+            long ageNanos,
+            long countedNanos,
+            Bucket[] buckets,
+            long[] admittedMarks,
+            long[] amounts,
+            int bucketsSettled) {
         this.ageNanos = Math.max(0, ageNanos);
-        this.admittedNanos = admittedNanos;
+        this.countedNanos = countedNanos;
         this.buckets = buckets;
         this.admittedMarks = admittedMarks;
+        this.amounts = amounts;
+        this.bucketsSettled = bucketsSettled;
     }
 
     /**
-     * Calls admitted this close after the answered one (in practice: in the same dispatch, a burst
+     * Calls admitted this close after the answered one was counted (in practice: in the same dispatch, a burst
      * admitted at once, which reaches the provider in any order) may have been counted before it:
      * they are not taken off its figure a second time. Admissions are sampled every 20 ms at most
      * ({@link Bucket#admittedTotalAt}), so the window is that long in effect.
@@ -44,15 +64,20 @@ public final class AnswerAge {
     static final long REORDER_NANOS = 1_000_000L;
 
     /**
-     * What was admitted into {@code bucket} long enough after the answered call that the provider
-     * had surely not counted it in the figure ({@link #REORDER_NANOS}), or -1 when the call did not
-     * go through the bucket.
+     * What was admitted into {@code bucket} long enough after the answered call was counted that the
+     * provider may not have counted it in the figure ({@link #REORDER_NANOS}) and is still in flight, or -1
+     * when the call did not go through the bucket.
      */
     long admittedSince(Bucket bucket) {
         for (int i = 0; i < buckets.length && i < admittedMarks.length; i++) {
             if (buckets[i] == bucket) {
-                long from = Math.max(admittedMarks[i], bucket.admittedTotalAt(admittedNanos + REORDER_NANOS));
-                return Math.max(0, bucket.admittedTotal() - from);
+                long from = Math.max(admittedMarks[i], bucket.admittedTotalAt(countedNanos + REORDER_NANOS));
+                long since = Math.max(0, bucket.admittedTotal() - from);
+                // what others hold reserved bounds what of it is in flight (calls admitted before
+                // the answered one included: the bound errs towards taking off more)
+                long own = i < amounts.length && i >= bucketsSettled ? amounts[i] : 0;
+                long othersInFlight = Math.max(0, bucket.reserved() - own);
+                return Math.min(since, othersInFlight);
             }
         }
         return -1;
@@ -60,8 +85,8 @@ public final class AnswerAge {
 
     /**
      * What the provider's {@code remaining} of {@code bucket}'s budget is likely to be now: the
-     * figure, plus what the budget refilled since (less what others take of the refill), less what
-     * Sluice admitted since. The raw figure when the answered call did not go through the bucket
+     * figure, plus what the budget refilled since it was counted (less what others take of the
+     * refill), less what Sluice admitted since and is still in flight. The raw figure when the answered call did not go through the bucket
      * (a scope merged meanwhile). Never below one window's debt.
      */
     long remainingNow(Bucket bucket, long remaining, double othersShare) {

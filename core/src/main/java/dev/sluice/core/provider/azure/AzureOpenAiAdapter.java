@@ -117,6 +117,11 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
     }
 
     @Override
+    public long processingMillis(Headers responseHeaders) {
+        return OpenAiRateLimits.processingMillis(responseHeaders);
+    }
+
+    @Override
     public ProviderError classifyError(int status, Headers headers, byte[] body, long nowEpochMillis) {
         return AzureErrors.classify(status, headers, body, nowEpochMillis);
     }

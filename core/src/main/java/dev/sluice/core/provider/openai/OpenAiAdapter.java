@@ -100,6 +100,11 @@ public final class OpenAiAdapter implements ProviderAdapter {
         return OpenAiRateLimits.read(responseHeaders);
     }
 
+    @Override
+    public long processingMillis(Headers responseHeaders) {
+        return OpenAiRateLimits.processingMillis(responseHeaders);
+    }
+
     /** Every answer names the organization it was counted against. */
     @Override
     public String organization(Headers responseHeaders) {

@@ -38,6 +38,14 @@ public final class OpenAiRateLimits {
         return RateLimitSnapshot.of(budgets);
     }
 
+    /**
+     * {@code openai-processing-ms}: how long OpenAI (and Azure OpenAI) worked on the call before
+     * answering, or {@link RateLimitSnapshot#UNKNOWN}.
+     */
+    public static long processingMillis(Headers headers) {
+        return headers == null ? RateLimitSnapshot.UNKNOWN : HeaderNumbers.count(headers.first("openai-processing-ms"));
+    }
+
     private static void add(List<Budget> budgets, Headers h, String name, Dimension dimension, long windowMillis) {
         long limit = HeaderNumbers.count(h.first("x-ratelimit-limit-" + name));
         long remaining = HeaderNumbers.count(h.first("x-ratelimit-remaining-" + name));

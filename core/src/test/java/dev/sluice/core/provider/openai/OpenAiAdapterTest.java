@@ -223,6 +223,21 @@ class OpenAiAdapterTest {
                 .isEqualTo(RateLimitSnapshot.UNKNOWN);
     }
 
+    /** When OpenAI counted the call: its processing time before the answer, whole milliseconds. */
+    @Test
+    void readsHowLongTheProviderWorkedBeforeAnswering() {
+        assertThat(adapter.processingMillis(headers("openai-processing-ms", "1234")))
+                .isEqualTo(1234);
+        assertThat(adapter.processingMillis(headers("OpenAI-Processing-Ms", "0")))
+                .isZero();
+        assertThat(adapter.processingMillis(headers("openai-processing-ms", "soon")))
+                .isEqualTo(RateLimitSnapshot.UNKNOWN);
+        assertThat(adapter.processingMillis(headers("openai-processing-ms", "-5")))
+                .isEqualTo(RateLimitSnapshot.UNKNOWN);
+        assertThat(adapter.processingMillis(Headers.empty())).isEqualTo(RateLimitSnapshot.UNKNOWN);
+        assertThat(adapter.processingMillis(null)).isEqualTo(RateLimitSnapshot.UNKNOWN);
+    }
+
     static String error(String message, String type, String code) {
         return "{\"error\":{\"message\":\"" + message + "\",\"type\":" + (type == null ? "null" : "\"" + type + "\"")
                 + ",\"param\":null,\"code\":" + code + "}}";

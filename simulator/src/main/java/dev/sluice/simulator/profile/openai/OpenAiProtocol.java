@@ -18,6 +18,7 @@ import dev.sluice.simulator.protocol.ProviderProtocol;
 import dev.sluice.simulator.protocol.ProviderRequest;
 import dev.sluice.simulator.protocol.Reply;
 import dev.sluice.simulator.protocol.Statuses;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,7 +95,19 @@ public final class OpenAiProtocol implements ProviderProtocol {
 
     @Override
     public Reply success(ModelCall call, List<LimitStatus> statuses, Pacing pacing, Ending ending) {
-        return OpenAiReplies.success(call, settings, pacing, ending).headers(headers(statuses));
+        Reply reply = OpenAiReplies.success(call, settings, pacing, ending).headers(headers(statuses));
+        return reply.header(PROCESSING_MS, Long.toString(untilHeaders(reply).toMillis()));
+    }
+
+    /**
+     * How long OpenAI worked on the call before answering: the headers leave with the first bytes
+     * of the body (a whole JSON body when it is ready, the first event of a stream), so the time
+     * until then. A client reading it learns when the call was counted.
+     */
+    private static final String PROCESSING_MS = "openai-processing-ms";
+
+    private static Duration untilHeaders(Reply reply) {
+        return reply.frames().isEmpty() ? Duration.ZERO : reply.frames().get(0).at();
     }
 
     @Override
@@ -191,7 +204,7 @@ public final class OpenAiProtocol implements ProviderProtocol {
         Map<String, String> h = new LinkedHashMap<>();
         h.put("x-request-id", Ids.next("req_"));
         h.put("openai-version", "2020-10-01");
-        h.put("openai-processing-ms", "1");
+        h.put(PROCESSING_MS, "1"); // refusals and errors are answered at once
         return h;
     }
 
