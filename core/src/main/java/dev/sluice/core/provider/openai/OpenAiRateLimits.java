@@ -39,8 +39,8 @@ public final class OpenAiRateLimits {
     }
 
     /**
-     * {@code openai-processing-ms}: how long OpenAI (and Azure OpenAI) worked on the call before
-     * answering, or {@link RateLimitSnapshot#UNKNOWN}.
+     * {@code openai-processing-ms}: how long OpenAI worked on the call before answering, or {@link
+     * RateLimitSnapshot#UNKNOWN}. Azure OpenAI's answers are read for it too: used when present.
      */
     public static long processingMillis(Headers headers) {
         return headers == null ? RateLimitSnapshot.UNKNOWN : HeaderNumbers.count(headers.first("openai-processing-ms"));
