@@ -88,6 +88,23 @@ class VirtualThreadLoadIT {
             return out.toString().trim();
         }
 
+        /** The app's samples of the governor, every 500 ms (waiting, in flight, each learned limit's room). */
+        String governorTimeline() {
+            JsonNode t = summary.get("timeline");
+            if (t == null || !t.isArray()) {
+                return "-";
+            }
+            StringBuilder out = new StringBuilder();
+            t.forEach(line -> out.append(System.lineSeparator()).append("  ").append(line.asText()));
+            return out.toString();
+        }
+
+        /** What a failure prints: the run, its attempts per second and the governor's timeline. */
+        String diagnosis() {
+            return this + System.lineSeparator() + "attempts/429s per second: " + timeline() + System.lineSeparator()
+                    + "governor every 500 ms:" + governorTimeline();
+        }
+
         @Override
         public String toString() {
             return String.format(
@@ -134,28 +151,28 @@ class VirtualThreadLoadIT {
 
     static void assertNoDeadlockNoLeakNoFlood(Run run, int threads) {
         assertThat(run.summary.get("finished").asBoolean())
-                .as("every call ended (no deadlock): %s", run)
+                .as("every call ended (no deadlock): %s", run.diagnosis())
                 .isTrue();
         assertThat(run.summary.get("heapUsedAfterGcMb").asLong())
-                .as("heap after GC: %s", run)
+                .as("heap after GC: %s", run.diagnosis())
                 .isLessThan(HEAP_BOUND_MB);
         assertThat(run.summary.get("inFlight").asInt())
-                .as("in flight afterwards: %s", run)
+                .as("in flight afterwards: %s", run.diagnosis())
                 .isZero();
         assertThat(run.summary.get("waiting").asInt())
-                .as("waiting afterwards: %s", run)
+                .as("waiting afterwards: %s", run.diagnosis())
                 .isZero();
         assertThat(run.summary.get("reserved").asLong())
-                .as("reserved afterwards: %s", run)
+                .as("reserved afterwards: %s", run.diagnosis())
                 .isZero();
         assertThat(run.summary.get("limitsInFlight").asLong())
-                .as("limits' in flight afterwards: %s", run)
+                .as("limits' in flight afterwards: %s", run.diagnosis())
                 .isZero();
         assertThat(run.attempts())
-                .as("provider attempts (no flood): %s", run)
+                .as("provider attempts (no flood): %s", run.diagnosis())
                 .isLessThanOrEqualTo(threads + threads * ATTEMPT_MARGIN_PERCENT / 100);
         assertThat(run.provider429s())
-                .as("provider 429s: %s", run)
+                .as("provider 429s: %s", run.diagnosis())
                 .isLessThanOrEqualTo(run.attempts() * PROVIDER_429_PERCENT / 100);
     }
 
@@ -164,7 +181,9 @@ class VirtualThreadLoadIT {
     void thousandsOfVirtualThreadsThroughTheJdkHttpClient() throws Exception {
         Run run = run("jdk", THREADS, null);
         assertNoDeadlockNoLeakNoFlood(run, THREADS);
-        assertThat(run.outcome("200")).as("calls that succeeded: %s", run).isEqualTo(THREADS);
+        assertThat(run.outcome("200"))
+                .as("calls that succeeded: %s", run.diagnosis())
+                .isEqualTo(THREADS);
     }
 
     /** The same through openai-java (OkHttp underneath, the SDK's retry loop stood aside). */
@@ -172,7 +191,9 @@ class VirtualThreadLoadIT {
     void thousandsOfVirtualThreadsThroughOpenAiJava() throws Exception {
         Run run = run("openai", THREADS, null);
         assertNoDeadlockNoLeakNoFlood(run, THREADS);
-        assertThat(run.outcome("200")).as("calls that succeeded: %s", run).isEqualTo(THREADS);
+        assertThat(run.outcome("200"))
+                .as("calls that succeeded: %s", run.diagnosis())
+                .isEqualTo(THREADS);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,9 +76,14 @@ public final class VirtualThreadsApp {
             });
         }
         long started = System.nanoTime();
+        List<String> timeline = Collections.synchronizedList(new ArrayList<>());
+        Thread sampler = new Thread(() -> sampleGovernor(started, timeline), "load-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
         start.countDown();
         boolean finished = done.await(deadlineSeconds, TimeUnit.SECONDS);
         long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+        sampler.interrupt();
 
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("threads", threads);
@@ -93,6 +99,9 @@ public final class VirtualThreadsApp {
             summary.put("threadDump", threadDumpSummary());
         }
         summary.putAll(governorState(finished));
+        synchronized (timeline) {
+            summary.put("timeline", new ArrayList<>(timeline));
+        }
         System.gc();
         summary.put(
                 "heapUsedAfterGcMb",
@@ -160,6 +169,44 @@ public final class VirtualThreadsApp {
         return decision.equals("admitted_then_provider_rejected") || decision.equals("retry_budget_exhausted")
                 ? "429 provider (" + decision + ")"
                 : "429 local";
+    }
+
+    /**
+     * Every 500 ms while the calls run: waiting and in flight (Governor bean), and each learned
+     * limit's room against what the provider last said remained (Limit beans), so that a stall
+     * shows whether Sluice or the provider had no room. Printed by the test when it fails.
+     */
+    private static void sampleGovernor(long started, List<String> timeline) {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName governor = new ObjectName("dev.sluice:type=Governor");
+            ObjectName limits = new ObjectName("dev.sluice:type=Limit,*");
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(500);
+                if (!server.isRegistered(governor)) {
+                    continue;
+                }
+                StringBuilder sample = new StringBuilder()
+                        .append((System.nanoTime() - started) / 1_000_000)
+                        .append(" ms: waiting ")
+                        .append(server.getAttribute(governor, "Waiting"))
+                        .append(", in flight ")
+                        .append(server.getAttribute(governor, "InFlight"));
+                for (ObjectName limit : server.queryNames(limits, null)) {
+                    sample.append("; ")
+                            .append(server.getAttribute(limit, "Id"))
+                            .append(" room ")
+                            .append(server.getAttribute(limit, "Available"))
+                            .append(", provider said ")
+                            .append(server.getAttribute(limit, "ProviderRemaining"));
+                }
+                timeline.add(sample.toString());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            timeline.add("sampling stopped: " + e);
+        }
     }
 
     /** In flight and waiting (Governor bean) and reserved (Limit beans) once settled, polled up to 10 s. */
@@ -257,6 +304,9 @@ public final class VirtualThreadsApp {
                     .entrySet().stream()
                             .map(e -> json(String.valueOf(e.getKey())) + ":" + json(e.getValue()))
                             .collect(Collectors.joining(",", "{", "}"));
+        }
+        if (value instanceof List) {
+            return ((List<?>) value).stream().map(VirtualThreadsApp::json).collect(Collectors.joining(",", "[", "]"));
         }
         if (value instanceof Number || value instanceof Boolean) {
             return value.toString();
