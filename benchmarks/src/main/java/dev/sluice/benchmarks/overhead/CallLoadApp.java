@@ -59,6 +59,16 @@ import org.HdrHistogram.SingleWriterRecorder;
  *       for each line {@code measure <millis>} resumes the callers, measures, pauses them and
  *       prints {@code WINDOW {json}}; on {@code quit} its SUMMARY holds every window's calls
  *       pooled.
+ *   <li>{@code paired url ungovernedUrl client threads warmupSeconds windows windowMillis}: each
+ *       caller takes two calls in turns, A B B A: to {@code url} (a provider's host, which the
+ *       agent governs) and to {@code ungovernedUrl} (the same server under a host the agent does
+ *       not know, which it lets pass after one look at the host). Both meet the same machine, the
+ *       same JIT state and the same collections, so the difference of their percentiles is what
+ *       governing a call adds, free of the JVM-to-JVM spread that decides a p99 on two cores; run
+ *       without the agent, the same difference is the method's own error. After the warm-up (until
+ *       the JIT is idle) it measures {@code windows} back-to-back windows; its SUMMARY holds both
+ *       calls' pooled percentiles, each window's, and the admissions Sluice counted meanwhile
+ *       (which must match the governed calls only).
  *   <li>{@code vt url calls}: JDK 21+: after a warm-up of at least 2,000 calls on 8 platform
  *       threads, until the JIT compilers are idle,
  *       {@code calls} virtual threads each make one JDK HttpClient call at the same moment; the wall
@@ -89,6 +99,16 @@ public final class CallLoadApp {
                 break;
             case "windows":
                 summary = windows(url, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
+                break;
+            case "paired":
+                summary = paired(
+                        url,
+                        args[2],
+                        args[3],
+                        Integer.parseInt(args[4]),
+                        Long.parseLong(args[5]),
+                        Integer.parseInt(args[6]),
+                        Long.parseLong(args[7]));
                 break;
             case "vt":
                 summary = virtualThreads(url, Integer.parseInt(args[2]));
@@ -266,6 +286,111 @@ public final class CallLoadApp {
         out.put("errors", callers.stream().mapToLong(c -> c.failed).sum());
         out.put("warmupMillis", warmedMillis);
         return out;
+    }
+
+    /**
+     * The measure within one JVM: each caller takes a governed call and an ungoverned one in turns
+     * (A B B A), so both meet the same machine, the same JIT state and the same collections; see
+     * the class comment.
+     */
+    static Map<String, Object> paired(
+            String governedUrl,
+            String ungovernedUrl,
+            String client,
+            int threads,
+            long warmupSeconds,
+            int windows,
+            long windowMillis)
+            throws Exception {
+        running = true;
+        List<Caller> callers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Caller c = new Caller(
+                    call(governedUrl, client, null, "sk-bench"), call(ungovernedUrl, client, null, "sk-bench"));
+            c.thread = new Thread(c::run, "caller");
+            c.thread.start();
+            callers.add(c);
+        }
+        Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
+        long warmedMillis = TimeUnit.SECONDS.toMillis(warmupSeconds) + warmUntilJitSettles();
+        throwIfOneFailed(callers);
+
+        Histogram[] pooled = {newHistogram(), newHistogram()};
+        List<String> perWindow = new ArrayList<>();
+        for (Caller c : callers) {
+            for (SingleWriterRecorder r : c.recorders) {
+                r.getIntervalHistogram(); // the warm-up's calls dropped
+            }
+        }
+        long admittedBefore = admitted();
+        long[] madeBefore = madeByKind(callers);
+        long[] gcBefore = gcCountAndMillis();
+        long jitBefore = jitCpuMillis();
+        for (int w = 0; w < windows; w++) {
+            Thread.sleep(windowMillis);
+            Histogram[] window = {newHistogram(), newHistogram()};
+            for (Caller c : callers) {
+                for (int k = 0; k < 2; k++) {
+                    window[k].add(c.recorders[k].getIntervalHistogram());
+                }
+            }
+            for (int k = 0; k < 2; k++) {
+                pooled[k].add(window[k]);
+            }
+            perWindow.add(String.format(
+                    java.util.Locale.ROOT,
+                    "%.1f/%.1f/%.1f/%.1f/%.1f/%.1f",
+                    window[0].getValueAtPercentile(50) / 1e3,
+                    window[0].getValueAtPercentile(99) / 1e3,
+                    window[0].getValueAtPercentile(99.9) / 1e3,
+                    window[1].getValueAtPercentile(50) / 1e3,
+                    window[1].getValueAtPercentile(99) / 1e3,
+                    window[1].getValueAtPercentile(99.9) / 1e3));
+        }
+        long[] madeAfter = madeByKind(callers);
+        long admittedAfter = admitted();
+        long[] gcAfter = gcCountAndMillis();
+        long jitWhileMeasuring = jitCpuMillis() - jitBefore;
+        stopCallers(callers);
+
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("client", client);
+        out.put("threads", threads);
+        out.put("windows", windows);
+        out.put("governedCalls", pooled[0].getTotalCount());
+        out.put("ungovernedCalls", pooled[1].getTotalCount());
+        out.put("governedCallsMade", madeAfter[0] - madeBefore[0]);
+        out.put("ungovernedCallsMade", madeAfter[1] - madeBefore[1]);
+        out.put("admittedWhileMeasuring", admittedBefore < 0 ? -1 : admittedAfter - admittedBefore);
+        out.put("governedP50Micros", pooled[0].getValueAtPercentile(50) / 1e3);
+        out.put("governedP99Micros", pooled[0].getValueAtPercentile(99) / 1e3);
+        out.put("governedP999Micros", pooled[0].getValueAtPercentile(99.9) / 1e3);
+        out.put("ungovernedP50Micros", pooled[1].getValueAtPercentile(50) / 1e3);
+        out.put("ungovernedP99Micros", pooled[1].getValueAtPercentile(99) / 1e3);
+        out.put("ungovernedP999Micros", pooled[1].getValueAtPercentile(99.9) / 1e3);
+        // per window: the governed call's p50/p99/p99.9, then the ungoverned one's, in µs
+        out.put("perWindow", String.join(";", perWindow));
+        out.put("gcCount", gcAfter[0] - gcBefore[0]);
+        out.put("gcMillis", gcAfter[1] - gcBefore[1]);
+        out.put("errors", callers.stream().mapToLong(c -> c.failed).sum());
+        out.put("warmupMillis", warmedMillis);
+        out.put("jitCpuMillisWhileMeasuring", jitWhileMeasuring);
+        return out;
+    }
+
+    private static Histogram newHistogram() {
+        return new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    }
+
+    /** Calls made so far by every caller: the first call's, then the second's. */
+    private static long[] madeByKind(List<Caller> callers) {
+        long first = 0;
+        long all = 0;
+        for (Caller c : callers) {
+            first += c.madeFirst; // read before made, which counts it too: the second's count never goes negative
+            all += c.made;
+        }
+        return new long[] {first, all - first};
     }
 
     private static final int WARM_UP_PAUSES = 3;
@@ -467,33 +592,46 @@ public final class CallLoadApp {
      * at the start and the end instead.
      */
     private static final class Caller {
-        final Call call;
-        final SingleWriterRecorder recorder = new SingleWriterRecorder(TimeUnit.SECONDS.toNanos(60), 3);
+        /** One call, or two taken in turns A B B A (paired mode): each follows either as often. */
+        final Call[] calls;
+        /** One recorder per call. */
+        final SingleWriterRecorder[] recorders;
+
+        final SingleWriterRecorder recorder;
         Thread thread;
         long cpuNanos;
         long allocBytes;
         /** Calls that succeeded, warm-up included (written by this caller only). */
         volatile long made;
+        /** Of {@link #made}, those of the first call (paired mode: the governed one). */
+        volatile long madeFirst;
         /** Calls that failed, warm-up included; the caller goes on calling (written by this caller only). */
         volatile long failed;
 
         volatile int lastChars;
         volatile String error;
 
-        Caller(Call call) {
-            this.call = call;
+        Caller(Call... calls) {
+            this.calls = calls;
+            this.recorders = new SingleWriterRecorder[calls.length];
+            for (int i = 0; i < calls.length; i++) {
+                recorders[i] = new SingleWriterRecorder(TimeUnit.SECONDS.toNanos(60), 3);
+            }
+            this.recorder = recorders[0];
         }
 
         void run() {
             long highest = TimeUnit.SECONDS.toNanos(60);
+            long turn = 0;
             while (running) {
                 if (paused) {
                     awaitResume();
                     continue;
                 }
+                int which = calls.length == 1 ? 0 : ABBA[(int) (turn++ & 3)];
                 long start = System.nanoTime();
                 try {
-                    lastChars = call.make();
+                    lastChars = calls[which].make();
                 } catch (Throwable t) {
                     // counted, and the caller stays: its thread's counters must stay readable
                     failed++;
@@ -502,8 +640,11 @@ public final class CallLoadApp {
                     }
                     continue;
                 }
-                recorder.recordValue(Math.min(System.nanoTime() - start, highest));
+                recorders[which].recordValue(Math.min(System.nanoTime() - start, highest));
                 made++;
+                if (which == 0) {
+                    madeFirst++;
+                }
             }
         }
 
@@ -522,6 +663,9 @@ public final class CallLoadApp {
             return measured;
         }
     }
+
+    /** The order of a paired caller's two calls, repeated. */
+    private static final int[] ABBA = {0, 1, 1, 0};
 
     /** Process CPU time (ns) and bytes allocated by every live thread. */
     private static long[] processCpuAndAlloc() {

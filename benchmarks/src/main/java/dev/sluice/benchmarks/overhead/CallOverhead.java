@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
  * java -cp benchmarks/target/sluice-benchmarks.jar dev.sluice.benchmarks.overhead.CallOverhead \
  *     load [warmupSeconds=20] [measureSeconds=20] [clients=jdk,openai,openai-stream] [threads=1,8] [jfrDir]
  * java -cp ... CallOverhead windows [pairs=10] [windowSeconds=3] [clients=jdk,openai] [threads=1] [warmupSeconds=15]
+ * java -cp ... CallOverhead paired [windows=10] [windowSeconds=6] [clients=jdk,openai] [threads=1,8] [warmupSeconds=15]
  * java -cp ... CallOverhead vt [pairs=5] [calls=10000]          (needs JAVA25_HOME)
  * java -cp ... CallOverhead footprint [tenants=10000] [keys=1000]
  * </pre>
@@ -45,6 +46,17 @@ import java.util.regex.Pattern;
  * minus the other's. The median of those differences, and the difference of the pooled
  * percentiles, are what the agent adds; the spread of the differences says how far to trust them.
  *
+ * <p>{@code paired} measures inside one JVM: its callers take turns (A B B A) between a call to
+ * {@code api.openai.com}, which the agent governs, and the same call to the same simulator under a
+ * host no provider has ({@value #UNGOVERNED_HOST}), which the agent lets pass after looking at the
+ * host; the difference of the two calls' percentiles is what governing a call adds, each window's
+ * difference taken in the same seconds under the same load. The same run without the agent is
+ * the control: its difference is the method's own error. The agent's run fails unless Sluice
+ * admitted exactly the governed calls.
+ *
+ * <p>{@code -DagentJvmOptions="..."} adds options to the JVM with the agent only (a profiler's
+ * {@code -agentpath}, for example).
+ *
  * <p>Prints one SUMMARY line per JVM and a Markdown table. Environment: {@code SLUICE_AGENT_JAR}
  * (default {@code agent/target/sluice-agent.jar}), {@code JAVA} (the JVM to fork, default this
  * one), {@code JAVA25_HOME}.
@@ -52,6 +64,8 @@ import java.util.regex.Pattern;
 public final class CallOverhead {
 
     private static final String HOST = "api.openai.com";
+    /** The same simulator under a name no provider has: the agent lets its calls pass ungoverned. */
+    private static final String UNGOVERNED_HOST = "llm.internal.test";
 
     public static void main(String[] args) throws Exception {
         String mode = args.length > 0 ? args[0] : "load";
@@ -70,6 +84,9 @@ public final class CallOverhead {
                     break;
                 case "windows":
                     windows(sim, url, args);
+                    break;
+                case "paired":
+                    paired(sim, url, "http://" + UNGOVERNED_HOST + ":" + sim.port(), args);
                     break;
                 case "vt":
                     virtualThreads(sim, url, args);
@@ -231,6 +248,84 @@ public final class CallOverhead {
                 + " caller CPU µs/call added |");
         System.out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
         rows.forEach(System.out::println);
+    }
+
+    private static void paired(Simulator sim, String url, String ungovernedUrl, String[] args) throws Exception {
+        String windows = arg(args, 1, "10");
+        String windowMillis = String.valueOf((long) (Double.parseDouble(arg(args, 2, "6")) * 1000));
+        List<String> clients = Arrays.asList(arg(args, 3, "jdk,openai").split(","));
+        List<String> threads = Arrays.asList(arg(args, 4, "1,8").split(","));
+        String warmup = arg(args, 5, "15");
+        String java = javaLauncher();
+        String[] keys = {"P50Micros", "P99Micros", "P999Micros"};
+        List<String> rows = new ArrayList<>();
+        for (String client : clients) {
+            for (String t : threads) {
+                for (boolean agent : new boolean[] {false, true}) {
+                    sim.reset();
+                    Map<String, String> s = fork(
+                            java,
+                            agent,
+                            List.of(),
+                            "paired",
+                            url,
+                            ungovernedUrl,
+                            client,
+                            t,
+                            warmup,
+                            windows,
+                            windowMillis);
+                    if (!"0".equals(s.get("errors"))) {
+                        throw new IllegalStateException("calls failed: " + s);
+                    }
+                    long governed = Long.parseLong(s.get("governedCallsMade"));
+                    long admitted = Long.parseLong(s.get("admittedWhileMeasuring"));
+                    // the counters are read a call apart per caller: a few calls either way, never the ungoverned ones
+                    if (agent && Math.abs(admitted - governed) > 2L * Integer.parseInt(t)) {
+                        throw new IllegalStateException("Sluice admitted " + admitted + " calls while " + governed
+                                + " governed ones were made: the ungoverned host was governed, or the governed"
+                                + " one was not; " + s);
+                    }
+                    List<List<Double>> added = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                    for (String window : s.get("perWindow").split(";")) {
+                        String[] v = window.split("/");
+                        for (int k = 0; k < 3; k++) {
+                            added.get(k).add(Double.parseDouble(v[k]) - Double.parseDouble(v[k + 3]));
+                        }
+                    }
+                    rows.add(String.format(
+                            "| %s | %s | %s | %s / %s / %s | %s / %s / %s | %s | %s | %s | %+.0f / %+.0f / %+.0f | %s / %s |",
+                            client,
+                            t,
+                            agent ? "agent" : "none (control)",
+                            r(s, "governed" + keys[0]),
+                            r(s, "governed" + keys[1]),
+                            r(s, "governed" + keys[2]),
+                            r(s, "ungoverned" + keys[0]),
+                            r(s, "ungoverned" + keys[1]),
+                            r(s, "ungoverned" + keys[2]),
+                            spread(added.get(0)),
+                            spread(added.get(1)),
+                            spread(added.get(2)),
+                            d(s, "governed" + keys[0], "ungoverned" + keys[0]),
+                            d(s, "governed" + keys[1], "ungoverned" + keys[1]),
+                            d(s, "governed" + keys[2], "ungoverned" + keys[2]),
+                            s.get("gcCount"),
+                            s.get("governedCalls")));
+                }
+            }
+        }
+        System.out.println();
+        System.out.println("| client | threads | JVM | api.openai.com p50 / p99 / p99.9 µs | " + UNGOVERNED_HOST
+                + " p50 / p99 / p99.9 µs | p50 difference µs, median (min to max) of windows | p99 difference |"
+                + " p99.9 difference | pooled difference p50 / p99 / p99.9 µs | GCs / governed calls |");
+        System.out.println("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|");
+        rows.forEach(System.out::println);
+    }
+
+    /** One summary's {@code a} minus its {@code b}. */
+    private static double d(Map<String, String> s, String a, String b) {
+        return Double.parseDouble(s.get(a)) - Double.parseDouble(s.get(b));
     }
 
     /** {@code +m (a to b)}: the median and the range of the values. */
@@ -399,7 +494,7 @@ public final class CallOverhead {
     /** Maps {@link #HOST} to loopback, for {@code -Djdk.net.hosts.file}. */
     private static Path hostsFile() throws IOException {
         Path hosts = Files.createTempFile("sluice-hosts-", ".txt");
-        Files.writeString(hosts, "127.0.0.1 localhost\n127.0.0.1 " + HOST + "\n");
+        Files.writeString(hosts, "127.0.0.1 localhost\n127.0.0.1 " + HOST + "\n127.0.0.1 " + UNGOVERNED_HOST + "\n");
         return hosts;
     }
 
@@ -416,6 +511,10 @@ public final class CallOverhead {
                 throw new IllegalStateException("no agent jar at " + jar + " (mvn -pl agent -am package)");
             }
             cmd.add("-javaagent:" + jar);
+            String extra = System.getProperty("agentJvmOptions"); // e.g. a profiler's -agentpath
+            if (extra != null && !extra.isBlank()) {
+                cmd.addAll(Arrays.asList(extra.trim().split("\\s+")));
+            }
         }
         cmd.addAll(jvmOptions);
         cmd.add("-Djdk.net.hosts.file=" + hosts);
