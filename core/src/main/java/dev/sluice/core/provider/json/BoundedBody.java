@@ -89,6 +89,24 @@ public final class BoundedBody {
         return buf == null ? 0 : buf.length;
     }
 
+    /**
+     * Walks only the object value of the root member {@code member} when it is found at the body's
+     * end ({@link TrailingMember}); its values are named relative to it (e.g. {@code
+     * prompt_tokens}). False when the body overflowed or the member was not found there.
+     */
+    public boolean walkTrailingObject(TrailingMember member, JsonVisitor visitor) {
+        if (overflowed || size == 0) {
+            return false;
+        }
+        long found = member.findObject(buf, 0, size);
+        if (found < 0) {
+            return false;
+        }
+        int start = (int) (found >>> 32);
+        int end = (int) found;
+        return JsonWalker.walk(buf, start, end - start, visitor);
+    }
+
     /** Walks the kept body; false when it overflowed, is empty or is not one complete JSON document. */
     public boolean walk(JsonVisitor visitor) {
         return !overflowed && size > 0 && JsonWalker.walk(buf, 0, size, visitor);

@@ -9,6 +9,7 @@ import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.TrailingMember;
 import java.io.IOException;
 
 /**
@@ -45,9 +46,23 @@ final class OpenAiBodyUsage implements UsageParser, JsonVisitor {
     public void finish() {
         if (!finished) {
             finished = true;
-            body.walk(this);
+            // Usage found at the end spares walking the answer; without a report there, the whole
+            // answer is walked to count the generated text.
+            if (!body.walkTrailingObject(USAGE, usageOnly) || !tally.reported()) {
+                body.walk(this);
+            }
         }
     }
+
+    private static final TrailingMember USAGE = TrailingMember.named("usage");
+
+    /** The values of the {@code usage} object, named relative to it. */
+    private final JsonVisitor usageOnly = new JsonVisitor() {
+        @Override
+        public void scalar(String path, JsonParser p) throws IOException {
+            tally.usageField(path, p);
+        }
+    };
 
     @Override
     public Usage usage() {

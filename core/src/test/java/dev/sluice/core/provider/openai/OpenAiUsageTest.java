@@ -200,6 +200,26 @@ class OpenAiUsageTest {
     }
 
     @Test
+    void usageAtTheEndIsReadWithoutWalkingTheAnswerBeforeIt() {
+        // the text before usage cannot be walked (a stray byte after choices): only the end is read
+        String body = "{\"choices\":[{\"message\":{\"content\":\"abcdefgh\"}}] x,"
+                + "\"usage\":{\"prompt_tokens\":31,\"completion_tokens\":9},\"service_tier\":\"default\"}";
+        Usage u = feed(parser(CHAT, JSON), utf8(body)).usage();
+        assertThat(u.reportedByProvider()).isTrue();
+        assertThat(u.inputTokens()).isEqualTo(31);
+        assertThat(u.outputTokens()).isEqualTo(9);
+    }
+
+    @Test
+    void usageAtTheEndWithoutTokenCountsStillCountsTheText() {
+        String body = "{\"choices\":[{\"message\":{\"content\":\"abcdefgh\"}}],\"usage\":{\"total_tokens\":5}}";
+        Usage u = feed(parser(CHAT, JSON), utf8(body)).usage();
+        assertThat(u.reportedByProvider()).isFalse();
+        assertThat(u.outputTokens()).isEqualTo(2);
+        assertThat(u.inputTokens()).isEqualTo(20);
+    }
+
+    @Test
     void aHugeBodyIsGivenUpOnAndChargedByItsSizeUpToTheCap() {
         UsageParser p = parser(CHAT, JSON);
         byte[] mb = new byte[1 << 20];
