@@ -9,6 +9,7 @@ import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.TrailingMember;
 import java.io.IOException;
 
 /**
@@ -42,9 +43,22 @@ final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
     public void finish() {
         if (!finished) {
             finished = true;
-            body.walk(this);
+            // Usage ends a message: found there with both counts, the content before it is not walked.
+            if (!body.walkTrailingObject(USAGE, usageOnly) || !tally.inputReported() || !tally.outputReported()) {
+                body.walk(this);
+            }
         }
     }
+
+    private static final TrailingMember USAGE = TrailingMember.named("usage");
+
+    /** The values of the {@code usage} object, named relative to it. */
+    private final JsonVisitor usageOnly = new JsonVisitor() {
+        @Override
+        public void scalar(String path, JsonParser p) throws IOException {
+            tally.usageField(path, p);
+        }
+    };
 
     @Override
     public Usage usage() {

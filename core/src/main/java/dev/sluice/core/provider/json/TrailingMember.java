@@ -8,8 +8,9 @@ import java.nio.charset.StandardCharsets;
  * Finds an object-valued member of a JSON document's root object near the document's end, without
  * reading what comes before it. An OpenAI-format answer puts {@code usage} after the generated
  * text, followed at most by a few scalars ({@code service_tier}, {@code system_fingerprint}) or
- * empty containers ({@code "metadata": {}}): reading only that end spares walking every token of
- * the answer, a quarter of what Sluice spends on a non-streamed call.
+ * empty containers ({@code "metadata": {}}), and an Anthropic message ends with its {@code usage}:
+ * reading only that end spares walking every token of the answer, a quarter of what Sluice spends
+ * on a non-streamed call.
  *
  * <p>Exact for a well-formed document, never a guess: a candidate {@code "name"} counts only if
  * (1) the byte before its opening quote, whitespace aside, is {@code ,} or <code>{</code> (inside a

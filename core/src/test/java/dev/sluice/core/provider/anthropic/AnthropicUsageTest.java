@@ -38,6 +38,17 @@ class AnthropicUsageTest {
     }
 
     @Test
+    void usageAtTheEndOfAMessageIsReadWithoutWalkingTheContentBeforeIt() {
+        // the content cannot be walked (a stray byte after it): only the end is read
+        String body = "{\"content\":[{\"type\":\"text\",\"text\":\"abcdefgh\"}] x,\"stop_reason\":\"end_turn\","
+                + "\"usage\":{\"input_tokens\":31,\"output_tokens\":9,\"cache_creation\":{\"ephemeral_5m_input_tokens\":0}}}";
+        Usage u = feed(parser(JSON), utf8(body)).usage();
+        assertThat(u.reportedByProvider()).isTrue();
+        assertThat(u.inputTokens()).isEqualTo(31);
+        assertThat(u.outputTokens()).isEqualTo(9);
+    }
+
+    @Test
     void aMessageCountsUncachedInputPlusCacheWritesTowardInputAndCacheReadsApart() {
         Usage u = feed(parser(JSON), resource("/anthropic/message.json")).usage();
         assertThat(u.reportedByProvider()).isTrue();
