@@ -39,7 +39,8 @@ import javax.management.ObjectName;
  * what the governor still held afterwards (JMX, in-process). On its deadline it prints a summary
  * of a thread dump (virtual threads included) instead of waiting forever.
  *
- * <p>Arguments: {@code url threads deadlineSeconds jdk|openai}.
+ * <p>Arguments: {@code url threads deadlineSeconds jdk|openai|anthropic} ({@code anthropic}: the
+ * JDK client to Anthropic's Messages API).
  */
 public final class VirtualThreadsApp {
 
@@ -58,7 +59,7 @@ public final class VirtualThreadsApp {
                         "newVirtualThreadPerTaskExecutor",
                         MethodType.methodType(ExecutorService.class))
                 .invoke();
-        Call call = client.equals("openai") ? openAi(url) : jdk(url);
+        Call call = client.equals("openai") ? openAi(url) : client.equals("anthropic") ? anthropic(url) : jdk(url);
         Map<String, AtomicLong> outcomes = new ConcurrentHashMap<>();
         CountDownLatch start = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(threads);
@@ -123,6 +124,25 @@ public final class VirtualThreadsApp {
                     .header("authorization", "Bearer sk-load-test")
                     .header("content-type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(BODY))
+                    .build();
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            return outcome(response.statusCode(), response.body());
+        };
+    }
+
+    private static final String ANTHROPIC_BODY =
+            "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+
+    /** Anthropic's Messages API through the JDK client: an answer that does not say when the provider counted the call. */
+    private static Call anthropic(String url) {
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        return () -> {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/v1/messages"))
+                    .header("x-api-key", "sk-ant-load-test")
+                    .header("anthropic-version", "2023-06-01")
+                    .header("content-type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(ANTHROPIC_BODY))
                     .build();
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             return outcome(response.statusCode(), response.body());
