@@ -145,6 +145,14 @@ public final class Governor implements AutoCloseable {
     /** Whether some bucket has lent to the lane: the reaper then keeps registering lane permits (lock). */
     private boolean lentToLane;
 
+    /**
+     * How many times per lease the reaper registers the lane's permits while the lane is in use. A
+     * lane permit's lease starts when it is registered, and on an idle governor only the reaper
+     * registers it: an abandoned one is reaped at most a lease and this fraction of one after its
+     * admission.
+     */
+    static final int LANE_SWEEPS_PER_LEASE = 8;
+
     private static final VarHandle LAST_NANOS;
 
     static {
@@ -551,8 +559,12 @@ public final class Governor implements AutoCloseable {
         }
         if (!lentToLane) {
             lentToLane = true;
-            if (reapTask == null && !closed) {
-                reapTask = timer.schedule(reaper, leaseTimeoutNanos);
+            if (!closed) {
+                // from now on the reaper also registers lane permits: it comes back sooner
+                if (reapTask != null) {
+                    reapTask.cancel();
+                }
+                reapTask = timer.schedule(reaper, laneSweepNanos());
             }
         }
     }
@@ -1421,11 +1433,14 @@ public final class Governor implements AutoCloseable {
                 p = next;
             }
             Permit oldest = ledger.oldest();
-            if (oldest != null && !closed) {
-                reapTask = timer.schedule(reaper, Math.max(1, oldest.leaseExpiryNanos - now));
-            } else if (lentToLane && !closed) {
-                // lane permits reach the lease list when a lock holder registers them: come back
-                reapTask = timer.schedule(reaper, leaseTimeoutNanos);
+            long next = oldest == null ? Long.MAX_VALUE : Math.max(1, oldest.leaseExpiryNanos - now);
+            if (lentToLane) {
+                // lane permits reach the lease list when a lock holder registers them, and their
+                // lease starts then: on an idle governor nobody else does
+                next = Math.min(next, laneSweepNanos());
+            }
+            if (next != Long.MAX_VALUE && !closed) {
+                reapTask = timer.schedule(reaper, next);
             }
         } finally {
             unlock();
@@ -1434,6 +1449,11 @@ public final class Governor implements AutoCloseable {
             stats.onLeaseExpired();
             p.expireLease();
         }
+    }
+
+    /** How often the reaper registers the lane's permits while the lane is in use. */
+    private long laneSweepNanos() {
+        return Math.max(1, leaseTimeoutNanos / LANE_SWEEPS_PER_LEASE);
     }
 
     // ------------------------------------------------------------------ provider feedback

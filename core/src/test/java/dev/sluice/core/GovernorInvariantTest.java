@@ -269,7 +269,8 @@ class GovernorInvariantTest {
         for (Permit p : late) {
             finish(p, random, records, inFlight);
         }
-        // abandoned permits are reaped when their lease expires
+        // abandoned permits are reaped when their lease expires; a lane permit's lease starts when
+        // it is registered, at most an eighth of a lease (2.5 s) after its admission
         timer.advance(Duration.ofSeconds(21));
 
         assertThat(governor.waiting()).isZero();

@@ -111,6 +111,30 @@ class LaneTest extends GovernorFixture {
         assertThat(governor.available(REQUESTS)).isEqualTo(1_600);
     }
 
+    /**
+     * A lane permit's lease starts when the governor registers it. On an idle governor nobody
+     * takes the lock to do that but the reaper, which used to come back only a full lease later:
+     * an abandoned lane admission then held its room for up to two leases (GovernorInvariantTest
+     * caught it in CI, about once in a thousand runs).
+     */
+    @Test
+    void anAbandonedLaneAdmissionOnAnIdleGovernorIsReapedSoonAfterItsLease() {
+        governor(requestsPerMinute(1_600));
+        CallContext call = call("a");
+        Permit first = governor.tryAdmit(call, Demand.oneRequest()).permit();
+        Permit abandoned = governor.tryAdmit(call, Demand.oneRequest()).permit();
+        assertThat(abandoned.admittedThroughLane()).isTrue();
+        first.settleAndRelease(Usage.NONE); // applied at once by this thread: nothing else takes the lock
+
+        Duration lease = governor.leaseTimeout();
+        timer.advance(
+                lease.plus(lease.dividedBy(Governor.LANE_SWEEPS_PER_LEASE)).plusMillis(1));
+
+        assertThat(abandoned.isSettled()).as("reaped").isTrue();
+        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.bucketViews().get(0).reserved()).isZero();
+    }
+
     @Test
     void settlementsDoNotPileUpWhileEveryAdmissionTakesTheLane() {
         governor(requestsPerMinute(1_000_000_000L));
