@@ -203,12 +203,21 @@ public final class Governor implements AutoCloseable {
     // The governor's timer tasks and callbacks are anonymous classes, not method references or
     // lambdas: the agent builds the governor as the application starts, and the JVM spins a class
     // for each lambda then (docs/startup-figures.md).
-    private final Runnable reaper = new Runnable() {
+    /**
+     * One scheduled run of the reaper. Each schedule makes its own, so a run that fired while its
+     * schedule was being replaced (waiting for the lock) finds it is not the current one and ends,
+     * instead of starting a second chain of reaps beside the new one.
+     */
+    private final class Reaper implements Runnable {
         @Override
         public void run() {
-            reap();
+            reap(this);
         }
-    };
+    }
+
+    /** The reaper run scheduled now, or null (guarded by lock). */
+    private Reaper scheduledReaper;
+
     private final Runnable clockTicker = new Runnable() {
         @Override
         public void run() {
@@ -250,7 +259,7 @@ public final class Governor implements AutoCloseable {
         this.store = b.store;
         this.sharesAny = store.sharesAny();
         List<Limit> built = new ArrayList<>();
-        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see reaper
+        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see Reaper
                     @Override
                     public long getAsLong() {
                         return clock.nanoTime();
@@ -564,7 +573,7 @@ public final class Governor implements AutoCloseable {
                 if (reapTask != null) {
                     reapTask.cancel();
                 }
-                reapTask = timer.schedule(reaper, laneSweepNanos());
+                scheduleReap(laneSweepNanos());
             }
         }
     }
@@ -616,7 +625,7 @@ public final class Governor implements AutoCloseable {
             if (!p.isDone()) {
                 ledger.append(p);
                 if (reapTask == null && !closed) {
-                    reapTask = timer.schedule(reaper, leaseTimeoutNanos);
+                    scheduleReap(leaseTimeoutNanos);
                 }
             }
             p = next;
@@ -1078,7 +1087,7 @@ public final class Governor implements AutoCloseable {
         if (scope != null) {
             ledger.append(p);
             if (reapTask == null && !closed) {
-                reapTask = timer.schedule(reaper, leaseTimeoutNanos);
+                scheduleReap(leaseTimeoutNanos);
             }
         }
         return p;
@@ -1416,11 +1425,15 @@ public final class Governor implements AutoCloseable {
      * Releases permits whose lease expired: a stream nobody closed, a response nobody read. What
      * they reserved is kept as used (Sluice cannot know better) and their slots come back.
      */
-    private void reap() {
+    private void reap(Reaper run) {
         List<Permit> expired = new ArrayList<>();
         lock.lock();
         try {
+            if (run != scheduledReaper) {
+                return; // replaced while it waited for the lock: the current run reaps
+            }
             reapTask = null;
+            scheduledReaper = null;
             long now = now();
             drainLedger(now);
             Permit p = ledger.oldest();
@@ -1440,7 +1453,7 @@ public final class Governor implements AutoCloseable {
                 next = Math.min(next, laneSweepNanos());
             }
             if (next != Long.MAX_VALUE && !closed) {
-                reapTask = timer.schedule(reaper, next);
+                scheduleReap(next);
             }
         } finally {
             unlock();
@@ -1449,6 +1462,13 @@ public final class Governor implements AutoCloseable {
             stats.onLeaseExpired();
             p.expireLease();
         }
+    }
+
+    /** Schedules the reaper's next run, replacing any scheduled one. Lock held. */
+    private void scheduleReap(long delayNanos) {
+        Reaper run = new Reaper();
+        scheduledReaper = run;
+        reapTask = timer.schedule(run, delayNanos);
     }
 
     /** How often the reaper registers the lane's permits while the lane is in use. */
@@ -2142,6 +2162,7 @@ public final class Governor implements AutoCloseable {
             }
             if (reapTask != null) {
                 reapTask.cancel();
+                scheduledReaper = null;
             }
         } finally {
             unlock();

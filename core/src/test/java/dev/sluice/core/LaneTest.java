@@ -135,6 +135,72 @@ class LaneTest extends GovernorFixture {
         assertThat(governor.bucketViews().get(0).reserved()).isZero();
     }
 
+    /**
+     * The first call that lends to the lane brings the reaper's next run forward. If the run it
+     * replaces had already fired and was waiting for the lock, that run must end without starting
+     * a second chain of reaps beside the new one (it used to: each chain then reschedules itself,
+     * one timer task more for good).
+     */
+    @Test
+    void bringingTheReaperForwardNeverLeavesTwoChainsOfReaps() throws Exception {
+        int withoutRace = tasksAfterTheLaneOpens(new FakeClock(), false);
+        assertThat(tasksAfterTheLaneOpens(clock, true)).isEqualTo(withoutRace);
+    }
+
+    /**
+     * A governor whose first calls go through the lock without lending (observe mode), so its
+     * reaper is due a lease later; then a call in enforce mode lends, while (with {@code race})
+     * that reaper run has fired and waits for the lock behind it. Returns the timer's tasks a lease
+     * later.
+     */
+    private int tasksAfterTheLaneOpens(FakeClock time, boolean race) throws Exception {
+        ManualTimer tasks = new ManualTimer(time);
+        LockHoldingStore store = new LockHoldingStore();
+        LockHoldingStore.Hold hold = new LockHoldingStore.Hold(store);
+        Governor g = Governor.builder()
+                .clock(time)
+                .timer(tasks)
+                .store(store)
+                .mode(Mode.OBSERVE)
+                .limit(requestsPerMinute(1_600))
+                .build();
+        try {
+            Duration lease = g.leaseTimeout();
+            CallContext call = call("a");
+            g.tryAdmit(call, Demand.oneRequest()).permit().cancel();
+            g.setMode(Mode.ENFORCE);
+            // to 50 ms before that run: taking the lock arms the clock's ticker 100 ms ahead, after it
+            tasks.advance(lease.minusMillis(50));
+            if (!race) {
+                g.tryAdmit(call, Demand.oneRequest());
+                tasks.advance(lease);
+            } else {
+                hold.begin();
+                Thread admitting = new Thread(() -> g.tryAdmit(call, Demand.oneRequest()));
+                admitting.start();
+                awaitParked(admitting); // first in the lock's queue: it lends and brings the reaper forward
+                Thread reaping = new Thread(() -> tasks.advance(lease));
+                reaping.start();
+                awaitParked(reaping); // the run due a lease later fired, and waits behind it
+                hold.end();
+                admitting.join(10_000);
+                reaping.join(10_000);
+            }
+            tasks.advance(lease);
+            return tasks.pending();
+        } finally {
+            g.close();
+        }
+    }
+
+    private static void awaitParked(Thread t) throws InterruptedException {
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (t.getState() != Thread.State.WAITING && System.nanoTime() < end) {
+            Thread.sleep(1);
+        }
+        assertThat(t.getState()).isEqualTo(Thread.State.WAITING);
+    }
+
     @Test
     void settlementsDoNotPileUpWhileEveryAdmissionTakesTheLane() {
         governor(requestsPerMinute(1_000_000_000L));
