@@ -200,22 +200,26 @@ public final class Governor implements AutoCloseable {
         }
     });
 
-    // The governor's timer tasks and callbacks are anonymous classes, not method references or
+    // The governor's timer tasks and callbacks are classes of their own, not method references or
     // lambdas: the agent builds the governor as the application starts, and the JVM spins a class
     // for each lambda then (docs/startup-figures.md).
+
     /**
      * One scheduled run of the reaper. Each schedule makes its own, so a run that fired while its
      * schedule was being replaced (waiting for the lock) finds it is not the current one and ends,
      * instead of starting a second chain of reaps beside the new one.
      */
     private final class Reaper implements Runnable {
+        /** Its place in the timer, to cancel it (guarded by lock). */
+        Timer.Cancellable task;
+
         @Override
         public void run() {
             reap(this);
         }
     }
 
-    /** The reaper run scheduled now, or null (guarded by lock). */
+    /** The reaper's scheduled run, or null when none is (guarded by lock). */
     private Reaper scheduledReaper;
 
     private final Runnable clockTicker = new Runnable() {
@@ -227,7 +231,6 @@ public final class Governor implements AutoCloseable {
     private long nextPermitId;
     private Timer.Cancellable wakeTask;
     private long wakeAtNanos = Long.MAX_VALUE;
-    private Timer.Cancellable reapTask;
     private long wakeCandidateNanos;
     private volatile boolean closed;
 
@@ -569,11 +572,7 @@ public final class Governor implements AutoCloseable {
         if (!lentToLane) {
             lentToLane = true;
             if (!closed) {
-                // from now on the reaper also registers lane permits: it comes back sooner
-                if (reapTask != null) {
-                    reapTask.cancel();
-                }
-                scheduleReap(laneSweepNanos());
+                scheduleReap(laneSweepNanos()); // from now on the reaper also registers lane permits: sooner
             }
         }
     }
@@ -624,7 +623,7 @@ public final class Governor implements AutoCloseable {
             p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
             if (!p.isDone()) {
                 ledger.append(p);
-                if (reapTask == null && !closed) {
+                if (scheduledReaper == null && !closed) {
                     scheduleReap(leaseTimeoutNanos);
                 }
             }
@@ -1086,7 +1085,7 @@ public final class Governor implements AutoCloseable {
                 tenantCounters);
         if (scope != null) {
             ledger.append(p);
-            if (reapTask == null && !closed) {
+            if (scheduledReaper == null && !closed) {
                 scheduleReap(leaseTimeoutNanos);
             }
         }
@@ -1432,7 +1431,6 @@ public final class Governor implements AutoCloseable {
             if (run != scheduledReaper) {
                 return; // replaced while it waited for the lock: the current run reaps
             }
-            reapTask = null;
             scheduledReaper = null;
             long now = now();
             drainLedger(now);
@@ -1464,11 +1462,14 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    /** Schedules the reaper's next run, replacing any scheduled one. Lock held. */
+    /** Schedules the reaper's next run, cancelling any scheduled one. Lock held. */
     private void scheduleReap(long delayNanos) {
+        if (scheduledReaper != null) {
+            scheduledReaper.task.cancel();
+        }
         Reaper run = new Reaper();
+        run.task = timer.schedule(run, delayNanos);
         scheduledReaper = run;
-        reapTask = timer.schedule(run, delayNanos);
     }
 
     /** How often the reaper registers the lane's permits while the lane is in use. */
@@ -2160,8 +2161,8 @@ public final class Governor implements AutoCloseable {
             if (wakeTask != null) {
                 wakeTask.cancel();
             }
-            if (reapTask != null) {
-                reapTask.cancel();
+            if (scheduledReaper != null) {
+                scheduledReaper.task.cancel();
                 scheduledReaper = null;
             }
         } finally {

@@ -4,6 +4,7 @@ import static dev.sluice.config.Dimension.CONCURRENCY;
 import static dev.sluice.config.Dimension.OUTPUT_TOKENS;
 import static dev.sluice.config.Dimension.REQUESTS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.sluice.config.Algorithm;
 import dev.sluice.config.Mode;
@@ -193,12 +194,8 @@ class LaneTest extends GovernorFixture {
         }
     }
 
-    private static void awaitParked(Thread t) throws InterruptedException {
-        long end = System.nanoTime() + 10_000_000_000L;
-        while (t.getState() != Thread.State.WAITING && System.nanoTime() < end) {
-            Thread.sleep(1);
-        }
-        assertThat(t.getState()).isEqualTo(Thread.State.WAITING);
+    private static void awaitParked(Thread t) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> t.getState() == Thread.State.WAITING);
     }
 
     @Test
