@@ -623,9 +623,7 @@ public final class Governor implements AutoCloseable {
             p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
             if (!p.isDone()) {
                 ledger.append(p);
-                if (scheduledReaper == null && !closed) {
-                    scheduleReap(leaseTimeoutNanos);
-                }
+                reapWithinALease();
             }
             p = next;
         }
@@ -1085,9 +1083,7 @@ public final class Governor implements AutoCloseable {
                 tenantCounters);
         if (scope != null) {
             ledger.append(p);
-            if (scheduledReaper == null && !closed) {
-                scheduleReap(leaseTimeoutNanos);
-            }
+            reapWithinALease();
         }
         return p;
     }
@@ -1462,13 +1458,23 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    /** Schedules the reaper's next run, cancelling any scheduled one. Lock held. */
+    /** A permit joined the ledger: the reaper runs within a lease, unless a run is already due. Lock held. */
+    private void reapWithinALease() {
+        if (scheduledReaper == null && !closed) {
+            scheduleReap(leaseTimeoutNanos);
+        }
+    }
+
+    /**
+     * Schedules the reaper's next run in place of any scheduled one. Lock held. The new run is in
+     * the timer before the old one is cancelled: if scheduling failed, the old one stays.
+     */
     private void scheduleReap(long delayNanos) {
+        Reaper run = new Reaper();
+        run.task = timer.schedule(run, delayNanos);
         if (scheduledReaper != null) {
             scheduledReaper.task.cancel();
         }
-        Reaper run = new Reaper();
-        run.task = timer.schedule(run, delayNanos);
         scheduledReaper = run;
     }
 

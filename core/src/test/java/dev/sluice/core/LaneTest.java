@@ -186,6 +186,9 @@ class LaneTest extends GovernorFixture {
                 hold.end();
                 admitting.join(10_000);
                 reaping.join(10_000);
+                assertThat(admitting.isAlive() || reaping.isAlive())
+                        .as("the admission and the fired run both finished")
+                        .isFalse();
             }
             tasks.advance(lease);
             return tasks.pending();

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
@@ -32,10 +33,10 @@ import org.HdrHistogram.Histogram;
  */
 public final class WrappedBodySubscriber {
 
-    /** Passes everything through, counting the bytes, as a tap does at its cheapest. */
+    /** Passes everything through, looking at each buffer, as a tap does at its cheapest. */
     private static final class Wrapper<T> implements HttpResponse.BodySubscriber<T> {
         private final HttpResponse.BodySubscriber<T> delegate;
-        long bytes;
+        private long bytes;
 
         Wrapper(HttpResponse.BodySubscriber<T> delegate) {
             this.delegate = delegate;
@@ -82,7 +83,8 @@ public final class WrappedBodySubscriber {
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
-        server.setExecutor(Executors.newFixedThreadPool(2));
+        ExecutorService serverThreads = Executors.newFixedThreadPool(2);
+        server.setExecutor(serverThreads);
         server.start();
         try {
             HttpClient client =
@@ -92,12 +94,7 @@ public final class WrappedBodySubscriber {
                     .POST(HttpRequest.BodyPublishers.ofString("x".repeat(8_192)))
                     .build();
             HttpResponse.BodyHandler<String> own = HttpResponse.BodyHandlers.ofString();
-            HttpResponse.BodyHandler<String> wrapped = new HttpResponse.BodyHandler<String>() {
-                @Override
-                public HttpResponse.BodySubscriber<String> apply(HttpResponse.ResponseInfo info) {
-                    return new Wrapper<>(own.apply(info));
-                }
-            };
+            HttpResponse.BodyHandler<String> wrapped = info -> new Wrapper<>(own.apply(info));
             Histogram ownTimes = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
             Histogram wrappedTimes = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
             run(client, request, own, wrapped, warmupNanos, null, null);
@@ -110,8 +107,8 @@ public final class WrappedBodySubscriber {
             }
         } finally {
             server.stop(0);
+            serverThreads.shutdown(); // the server leaves the executor it was given running
         }
-        System.exit(0); // the client's selector thread is not a daemon on every JDK
     }
 
     /** Calls in turns for {@code nanos}; records into the histograms when given. Returns the pairs made. */
