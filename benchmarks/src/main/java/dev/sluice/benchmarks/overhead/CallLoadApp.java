@@ -84,6 +84,9 @@ public final class CallLoadApp {
     static final String PROMPT = prompt(8 * 1024);
     /** Answer tokens: the simulator's words average ~5.7 characters with their space, ~2 KB. */
     static final int ANSWER_TOKENS = 360;
+    /** The chat request the JDK client sends (and {@code GovernedCallBenchmark} offers Sluice). */
+    public static final String CHAT_REQUEST = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":" + ANSWER_TOKENS
+            + ",\"messages\":[{\"role\":\"user\",\"content\":\"" + PROMPT + "\"}]}";
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -178,8 +181,7 @@ public final class CallLoadApp {
     }
 
     private static Call jdk(HttpClient client, String url, String tenant, String apiKey) {
-        String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":" + ANSWER_TOKENS
-                + ",\"messages\":[{\"role\":\"user\",\"content\":\"" + PROMPT + "\"}]}";
+        String body = CHAT_REQUEST;
         URI uri = URI.create(url + "/v1/chat/completions");
         return () -> {
             HttpRequest.Builder b = HttpRequest.newBuilder(uri)

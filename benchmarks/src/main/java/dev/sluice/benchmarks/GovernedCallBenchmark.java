@@ -1,0 +1,221 @@
+package dev.sluice.benchmarks;
+
+import dev.sluice.benchmarks.overhead.CallLoadApp;
+import dev.sluice.bootstrap.BodyObserver;
+import dev.sluice.bootstrap.CallOutcome;
+import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.core.Governor;
+import dev.sluice.core.SluiceRuntime;
+import dev.sluice.core.exchange.ExchangeGovernance;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Sluice's own work for one governed call, with no network and no HTTP library: the exchange
+ * engine as the agent builds it with no configuration ({@link SluiceRuntime}), offered the
+ * per-call harness's request (an OpenAI chat completion with an 8 KiB prompt) by a transport that
+ * answers at once with OpenAI's headers and a 2.6 KB answer. What is timed is what a hook does
+ * around the library's send: reading and weighing the request, identity, admission, learning the
+ * answer's rate limits, reading its usage and settling.
+ *
+ * <p>{@code body=in-send} reads the answer before {@code send} returns, as the JDK client's
+ * buffering handlers do; {@code body=after} reads it once the response is handed back, as an
+ * OkHttp caller does. {@code SampleTime} gives the percentiles of the call's own CPU path, free of
+ * the loopback and the scheduler that decide the end-to-end benchmark's tail; {@code -prof gc}
+ * gives the bytes allocated per call:
+ *
+ * <pre>
+ * java -jar benchmarks/target/sluice-benchmarks.jar GovernedCallBenchmark -t 1 -prof gc
+ * </pre>
+ */
+@BenchmarkMode({Mode.SampleTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+@Fork(1)
+@State(Scope.Benchmark)
+public class GovernedCallBenchmark {
+
+    private static final String URL = "https://api.openai.com/v1/chat/completions";
+    private static final byte[] REQUEST = CallLoadApp.CHAT_REQUEST.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] ANSWER = AnswerReadingBenchmark.answer();
+    private static final Map<String, List<String>> ANSWER_HEADERS =
+            ampleLimits(AnswerReadingBenchmark.headers(ANSWER.length));
+
+    /**
+     * OpenAI's headers with the per-call harness's limits (a billion requests and a trillion tokens
+     * a minute): with the real headers' 2M tokens a minute, Sluice rightly paces these 2,400-token
+     * calls to 16 a second.
+     */
+    private static Map<String, List<String>> ampleLimits(Map<String, List<String>> headers) {
+        headers.put("x-ratelimit-limit-requests", List.of("1000000000"));
+        headers.put("x-ratelimit-remaining-requests", List.of("999999999"));
+        headers.put("x-ratelimit-limit-tokens", List.of("1000000000000"));
+        headers.put("x-ratelimit-remaining-tokens", List.of("999999997592"));
+        return headers;
+    }
+
+    @Param({"in-send", "after"})
+    public String body;
+
+    private SluiceRuntime runtime;
+    private ExchangeGovernance governance;
+
+    @Setup(Level.Trial)
+    public void start() {
+        runtime = SluiceRuntime.start(SluiceConfig.defaults());
+        governance = runtime.governance();
+        if (!governance.governs(URL)) {
+            throw new IllegalStateException("Sluice does not govern " + URL);
+        }
+    }
+
+    Governor governor() {
+        return runtime.governor();
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        runtime.close();
+    }
+
+    @Benchmark
+    public Object governedCall() {
+        boolean readInSend = body.equals("in-send");
+        InstantTransport transport = new InstantTransport(readInSend);
+        CallOutcome outcome = governance.execute(transport);
+        if (outcome.failure() != null) {
+            throw new IllegalStateException(outcome.failure());
+        }
+        if (!readInSend) {
+            transport.readAnswer();
+        }
+        return outcome.response();
+    }
+
+    /** One call's exchange, as a hook's transport offers it; the provider answers at once. */
+    static final class InstantTransport implements HttpTransport {
+
+        /** An HTTP client's reads of the body: the first with the headers' packet, the rest after. */
+        private static final int FIRST_READ_BYTES = AnswerReadingBenchmark.FIRST_READ_BYTES;
+
+        private final boolean readInSend;
+        private final Map<String, List<String>> requestHeaders = new HashMap<>(4);
+        private BodyObserver observer;
+
+        InstantTransport(boolean readInSend) {
+            this.readInSend = readInSend;
+            requestHeaders.put("authorization", List.of("Bearer sk-bench-0"));
+            requestHeaders.put("content-type", List.of("application/json"));
+        }
+
+        void readAnswer() {
+            observer.onBytes(ANSWER, 0, FIRST_READ_BYTES);
+            observer.onBytes(ANSWER, FIRST_READ_BYTES, ANSWER.length - FIRST_READ_BYTES);
+            observer.onEnd();
+            observer.onClose();
+        }
+
+        @Override
+        public String library() {
+            return "instant";
+        }
+
+        @Override
+        public String method() {
+            return "POST";
+        }
+
+        @Override
+        public String url() {
+            return URL;
+        }
+
+        @Override
+        public Map<String, List<String>> requestHeaders() {
+            return requestHeaders;
+        }
+
+        @Override
+        public byte[] requestBody() {
+            return REQUEST;
+        }
+
+        @Override
+        public long callerTimeoutNanos() {
+            return 0;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return false;
+        }
+
+        @Override
+        public Object send(BodyObserver observer) {
+            this.observer = observer;
+            if (readInSend) {
+                readAnswer();
+            }
+            return this;
+        }
+
+        @Override
+        public CompletableFuture<Object> sendAsync(BodyObserver observer) {
+            return CompletableFuture.completedFuture(send(observer));
+        }
+
+        @Override
+        public int status(Object response) {
+            return 200;
+        }
+
+        @Override
+        public Map<String, List<String>> responseHeaders(Object response) {
+            return ANSWER_HEADERS;
+        }
+
+        @Override
+        public byte[] errorBody(Object response) {
+            throw new IllegalStateException("the instant provider only answers 200");
+        }
+
+        @Override
+        public Object handBack(Object response, Map<String, String> setHeaders) {
+            return response;
+        }
+
+        @Override
+        public void discard(Object response) {}
+
+        @Override
+        public Object localResponse(int status, Map<String, List<String>> headers, byte[] body) {
+            throw new IllegalStateException(
+                    "Sluice answered locally (" + status + "): the benchmark's limits are ample");
+        }
+
+        @Override
+        public Executor callbackExecutor() {
+            return Runnable::run;
+        }
+    }
+}
