@@ -16,8 +16,11 @@ import java.util.Arrays;
  */
 public final class JsonWalker {
 
-    /** Shared, thread-safe; jackson's default read constraints bound nesting depth and token sizes. */
-    static final JsonFactory FACTORY = new JsonFactory();
+    /**
+     * Shared, thread-safe; jackson's default read constraints bound nesting depth and token sizes.
+     * Its parsers over bytes count strings without decoding them ({@link SourcedParser}).
+     */
+    static final JsonFactory FACTORY = new SourcedJsonFactory();
 
     // The walk's scratch, kept from one document to the next by a walker that is reused.
     private String[] paths = new String[16]; // the path of each open container
@@ -41,7 +44,7 @@ public final class JsonWalker {
             return false;
         }
         try (JsonParser p = FACTORY.createParser(json, offset, length)) {
-            return walk(p, SourcedParser.over(p, json, offset, length), visitor);
+            return walk(p, p, visitor);
         } catch (Exception malformed) {
             return false;
         }
@@ -58,7 +61,7 @@ public final class JsonWalker {
             return false;
         }
         try (JsonParser p = FACTORY.createParser(json)) {
-            return new JsonWalker().walk(p, SourcedParser.over(p, json), visitor);
+            return new JsonWalker().walk(p, new SourcedCharsParser(p, json), visitor);
         } catch (Exception malformed) {
             return false;
         }

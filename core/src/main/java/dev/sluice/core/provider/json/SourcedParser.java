@@ -1,46 +1,64 @@
 package dev.sluice.core.provider.json;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.util.JsonParserDelegate;
+import com.fasterxml.jackson.core.ObjectCodec;
+import com.fasterxml.jackson.core.io.IOContext;
+import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
+import com.fasterxml.jackson.core.sym.ByteQuadsCanonicalizer;
 import java.io.IOException;
 
 /**
- * The parser {@link JsonWalker} hands to visitors: the walker's own parser, with one difference.
- * {@link #getTextLength()} on a string counts the string's chars in the input the walker read, so
- * weighing a prompt does not decode it (jackson's {@code getTextLength} finishes the string: the
- * whole text decoded and copied into the parser's buffers, which for an 8 KiB prompt was the
- * largest cost of reading a request). The count is the one jackson would give: an escape is one
- * char, a 4-byte UTF-8 sequence two (a surrogate pair). If the input at the token is not what a
- * string looks like, it asks jackson.
+ * Jackson's parser over UTF-8 bytes, with one difference: {@link #getTextLength()} on a string
+ * counts the string's chars in the input without decoding it, and the parser then moves past the
+ * string from where the count ended instead of reading it a second time. Weighing a prompt needs
+ * only its length: jackson's own {@code getTextLength} decodes the whole text into its buffers, and
+ * its skip of a string not decoded reads every byte again (the two together were 40 % of the
+ * engine's time for a call with an 8 KiB prompt, {@code GovernedCallBenchmark}).
+ *
+ * <p>The count is the one jackson would give: an escape is one char, a 4-byte UTF-8 sequence two (a
+ * surrogate pair). A string the visitor also reads as text is decoded by jackson as usual. If the
+ * input at the token is not what a string looks like, or the string does not end in the input, it
+ * asks jackson. Unlike jackson's skip, moving past a counted string does not check it for
+ * unescaped control characters or broken UTF-8: such a document is one the provider rejects, and
+ * Sluice only weighs it.
+ *
+ * <p>Built by {@link SourcedJsonFactory} for input it knows to be UTF-8; relies on two protected
+ * fields of jackson's parser ({@code _inputPtr} just after the opening quote of a string token not
+ * yet read, {@code _tokenIncomplete}), which the {@code JsonWalkerTest} equivalence tests check.
  */
-final class SourcedParser extends JsonParserDelegate {
+final class SourcedParser extends UTF8StreamJsonParser {
 
-    private final byte[] bytes;
-    private final int bytesStart;
-    private final int bytesEnd;
-    private final String chars;
+    /** Non-zero for the bytes that end a run of plain chars in a string: the quote, the backslash, and every non-ASCII byte. */
+    private static final byte[] SPECIAL = new byte[256];
 
-    private SourcedParser(JsonParser parser, byte[] bytes, int start, int end, String chars) {
-        super(parser);
-        this.bytes = bytes;
-        this.bytesStart = start;
-        this.bytesEnd = end;
-        this.chars = chars;
+    static {
+        SPECIAL['"'] = 1;
+        SPECIAL['\\'] = 1;
+        for (int b = 0x80; b < 0x100; b++) {
+            SPECIAL[b] = 1;
+        }
     }
 
-    static SourcedParser over(JsonParser parser, byte[] json, int offset, int length) {
-        return new SourcedParser(parser, json, offset, offset + length, null);
-    }
+    /** Where the last counted string's text began, or -1: the skip of that string may use {@link #countedEnd}. */
+    private int countedStart = -1;
+    /** Just after the closing quote of the string counted at {@link #countedStart}. */
+    private int countedEnd;
 
-    static SourcedParser over(JsonParser parser, String json) {
-        return new SourcedParser(parser, null, 0, 0, json);
+    SourcedParser(
+            IOContext context,
+            int features,
+            ObjectCodec codec,
+            ByteQuadsCanonicalizer symbols,
+            byte[] input,
+            int start,
+            int end) {
+        super(context, features, null, codec, symbols, input, start, end, 0, false);
     }
 
     @Override
     public int getTextLength() throws IOException {
-        if (currentToken() == JsonToken.VALUE_STRING) {
-            int counted = bytes != null ? countBytes() : countChars();
+        if (_currToken == JsonToken.VALUE_STRING && _tokenIncomplete) {
+            int counted = countString();
             if (counted >= 0) {
                 return counted;
             }
@@ -48,37 +66,49 @@ final class SourcedParser extends JsonParserDelegate {
         return super.getTextLength();
     }
 
-    /** Chars of the string whose opening quote the token starts at, in UTF-8 input; -1 if not found. */
-    private int countBytes() {
-        long at = delegate.currentTokenLocation().getByteOffset();
-        if (at < 0 || at >= bytesEnd - bytesStart) {
+    @Override
+    protected void _skipString() throws IOException {
+        if (_tokenIncomplete && countedStart == _inputPtr) {
+            _tokenIncomplete = false;
+            _inputPtr = countedEnd;
+            countedStart = -1;
+            return;
+        }
+        super._skipString();
+    }
+
+    /** Chars of the string token not yet read, counted in the input; -1 if it is not found there. */
+    private int countString() {
+        byte[] bytes = _inputBuffer;
+        int start = _inputPtr;
+        int end = _inputEnd;
+        if (start < 1 || start > end || bytes[start - 1] != '"') {
             return -1;
         }
-        int i = bytesStart + (int) at;
-        if (bytes[i] != '"') {
-            return -1;
-        }
-        i++;
+        byte[] special = SPECIAL;
+        int i = start;
         int n = 0;
-        // One byte at a time, on purpose: this loop runs once per call over the whole prompt, too
-        // few times for the JIT to compile it early on a busy JVM, and interpreted, eight bytes
-        // at a time through a VarHandle cost five times more than this (1.1 ms against 0.23 ms
-        // for 8 KiB); compiled, both take about 5 us.
-        while (i < bytesEnd) {
-            int c = bytes[i];
-            if (c >= 0) { // ASCII
-                if (c == '"') {
-                    return n;
-                }
-                if (c == '\\') {
-                    i += i + 1 < bytesEnd && bytes[i + 1] == 'u' ? 6 : 2;
-                } else {
-                    i++;
-                }
+        while (true) {
+            // a run of plain ASCII, one table look-up a byte, as jackson's own skip
+            int run = i;
+            while (i < end && special[bytes[i] & 0xFF] == 0) {
+                i++;
+            }
+            n += i - run;
+            if (i >= end) {
+                return -1;
+            }
+            int c = bytes[i] & 0xFF;
+            if (c == '"') {
+                countedStart = start;
+                countedEnd = i + 1;
+                return n;
+            }
+            if (c == '\\') {
+                i += i + 1 < end && bytes[i + 1] == 'u' ? 6 : 2;
                 n++;
                 continue;
             }
-            c &= 0xFF;
             if (c >= 0xF0) {
                 n += 2; // a 4-byte sequence is a surrogate pair
             } else if (c >= 0xC0) {
@@ -86,30 +116,5 @@ final class SourcedParser extends JsonParserDelegate {
             } // continuation bytes (0x80 to 0xBF) add nothing
             i++;
         }
-        return -1;
-    }
-
-    /** The same over String input. */
-    private int countChars() {
-        long at = delegate.currentTokenLocation().getCharOffset();
-        if (at < 0 || at >= chars.length() || chars.charAt((int) at) != '"') {
-            return -1;
-        }
-        int end = chars.length();
-        int i = (int) at + 1;
-        int n = 0;
-        while (i < end) {
-            char c = chars.charAt(i);
-            if (c == '"') {
-                return n;
-            }
-            if (c == '\\') {
-                i += i + 1 < end && chars.charAt(i + 1) == 'u' ? 6 : 2;
-            } else {
-                i++;
-            }
-            n++;
-        }
-        return -1;
     }
 }

@@ -285,4 +285,102 @@ class JsonWalkerTest {
             }
         }
     }
+
+    /**
+     * What a walk over bytes sees when visitors only count strings (so the parser moves past each
+     * from where its count ended) against a walk over the same text where every string is decoded:
+     * the same values at the same paths, and the same containers skipped with the same sizes.
+     */
+    @Test
+    void aStringCountedIsPassedWithoutChangingWhatFollows() {
+        Random random = new Random(11);
+        String[] pieces = {
+            "a",
+            " ",
+            "\\\"",
+            "\\\\",
+            "\\n",
+            "\\u0041",
+            "\u00e9",
+            "\u20ac",
+            "\ud83d\ude00",
+            "\\ud83d\\ude00",
+            "}",
+            "]",
+            ","
+        };
+        for (int run = 0; run < 300; run++) {
+            StringBuilder doc = new StringBuilder("{\"model\":\"m\",\"messages\":[");
+            long skippedBytes = 0;
+            int messages = 1 + random.nextInt(4);
+            for (int m = 0; m < messages; m++) {
+                doc.append(m > 0 ? "," : "").append("{\"role\":\"user\",\"content\":");
+                if (random.nextBoolean()) {
+                    doc.append('"').append(text(random, pieces)).append('"');
+                } else {
+                    doc.append("[{\"type\":\"text\",\"text\":\"")
+                            .append(text(random, pieces))
+                            .append("\"},\"")
+                            .append(text(random, pieces))
+                            .append("\",")
+                            .append(random.nextInt(1000))
+                            .append(']');
+                }
+                String skip = "{\"x\":\"" + text(random, pieces) + "\",\"y\":[1,\"z\"]}";
+                skippedBytes += skip.getBytes(StandardCharsets.UTF_8).length;
+                doc.append(",\"skip\":").append(skip);
+                doc.append('}');
+            }
+            doc.append("],\"max_tokens\":").append(random.nextInt(5000)).append(",\"stream\":true}");
+            String json = doc.toString();
+            byte[] padded = new byte[json.getBytes(StandardCharsets.UTF_8).length + 4];
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            System.arraycopy(bytes, 0, padded, 2, bytes.length);
+            List<String> counted = new ArrayList<>();
+            long[] skippedSeen = {0};
+            assertThat(JsonWalker.walk(padded, 2, bytes.length, recorder(counted, false, skippedSeen)))
+                    .as(json)
+                    .isTrue();
+            List<String> decoded = new ArrayList<>();
+            assertThat(JsonWalker.walk(json, recorder(decoded, true, new long[1])))
+                    .as(json)
+                    .isTrue();
+            assertThat(counted).as(json).isEqualTo(decoded);
+            assertThat(skippedSeen[0]).as(json).isEqualTo(skippedBytes);
+        }
+    }
+
+    private static String text(Random random, String[] pieces) {
+        StringBuilder b = new StringBuilder();
+        int n = random.nextInt(30);
+        for (int k = 0; k < n; k++) {
+            b.append(pieces[random.nextInt(pieces.length)]);
+        }
+        return b.toString();
+    }
+
+    /** Records each value by path (a string by its length) and each container skipped (adding its length); skips every {@code skip}. */
+    private static JsonVisitor recorder(List<String> out, boolean decode, long[] skippedLength) {
+        return new JsonVisitor() {
+            @Override
+            public boolean enter(String path) {
+                return !path.endsWith("skip");
+            }
+
+            @Override
+            public void skipped(String path, long length) {
+                out.add(path + " skipped");
+                skippedLength[0] += length;
+            }
+
+            @Override
+            public void scalar(String path, com.fasterxml.jackson.core.JsonParser p) throws java.io.IOException {
+                if (p.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
+                    out.add(path + " chars " + (decode ? p.getText().length() : p.getTextLength()));
+                } else {
+                    out.add(path + " = " + p.getText());
+                }
+            }
+        };
+    }
 }
