@@ -66,8 +66,8 @@ final class JdkHttpTransport implements HttpTransport {
     CompletableFuture<byte[]> collectBody() {
         Optional<HttpRequest.BodyPublisher> publisher = request.bodyPublisher();
         long length = publisher.isPresent() ? publisher.get().contentLength() : 0;
-        BodyCollector collector =
-                new BodyCollector(length, publisher.isPresent() && BodyCollector.isJdkInMemory(publisher.get()));
+        boolean inMemory = publisher.isPresent() && BodyCollector.isJdkInMemory(publisher.get());
+        BodyCollector collector = new BodyCollector(length, inMemory);
         if (publisher.isPresent() && length != 0) {
             publisher.get().subscribe(collector);
         } else {
@@ -75,7 +75,7 @@ final class JdkHttpTransport implements HttpTransport {
         }
         return collector.result.thenApply(bytes -> {
             body = bytes;
-            stripped = strip(request, bytes);
+            stripped = inMemory && !hasPrivateHeader(request) ? request : strip(request, bytes);
             return bytes;
         });
     }
@@ -91,6 +91,11 @@ final class JdkHttpTransport implements HttpTransport {
                 }
             }
         });
+    }
+
+    /** The request each attempt sends, once {@link #collectBody()} completed. */
+    HttpRequest outgoing() {
+        return stripped;
     }
 
     int attemptsSent() {
@@ -129,6 +134,21 @@ final class JdkHttpTransport implements HttpTransport {
         } finally {
             Bridge.endDispatch();
         }
+    }
+
+    /**
+     * Whether the application set one of Sluice's private headers. Without one, a request whose body
+     * is one of the JDK's in-memory publishers (which give every subscription the whole body again)
+     * is sent as it came, attempt after attempt, instead of being rebuilt, which costs the JDK's
+     * validation of every header again on each call.
+     */
+    private static boolean hasPrivateHeader(HttpRequest request) {
+        for (String name : request.headers().map().keySet()) {
+            if (HttpTransport.isPrivateHeader(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static HttpRequest strip(HttpRequest original, byte[] bytes) {
