@@ -218,7 +218,7 @@ final class JdkHttpTransport implements HttpTransport {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static HttpResponse.BodySubscriber<Object> cast(HttpResponse.BodySubscriber<?> subscriber) {
+    private static HttpResponse.BodySubscriber<Object> cast(HttpResponse.BodySubscriber<?> subscriber) {
         return (HttpResponse.BodySubscriber) subscriber;
     }
 
@@ -227,17 +227,12 @@ final class JdkHttpTransport implements HttpTransport {
         HttpRequest attempt = stripped;
         attemptsSent.incrementAndGet();
         HttpResponse<Object> response;
-        BlockingAttempt handler = new BlockingAttempt(this.handler, observer);
         Bridge.beginDispatch();
         try {
-            response = client.send(attempt, handler);
-        } catch (Exception failure) {
-            handler.observeFailure(failure);
-            throw failure;
+            response = client.send(attempt, attemptHandler(observer));
         } finally {
             Bridge.endDispatch();
         }
-        handler.observeBuffered(response);
         return settled(response);
     }
 
@@ -288,7 +283,7 @@ final class JdkHttpTransport implements HttpTransport {
         return response;
     }
 
-    static boolean isSuccess(int status) {
+    private static boolean isSuccess(int status) {
         return status >= 200 && status < 300;
     }
 
