@@ -77,11 +77,13 @@ public class GovernedCallBenchmark {
     @Param({"in-send", "after"})
     public String body;
 
+    private boolean readInSend;
     private SluiceRuntime runtime;
     private ExchangeGovernance governance;
 
     @Setup(Level.Trial)
     public void start() {
+        readInSend = body.equals("in-send");
         runtime = SluiceRuntime.start(SluiceConfig.defaults());
         governance = runtime.governance();
         if (!governance.governs(URL)) {
@@ -100,7 +102,6 @@ public class GovernedCallBenchmark {
 
     @Benchmark
     public Object governedCall() {
-        boolean readInSend = body.equals("in-send");
         InstantTransport transport = new InstantTransport(readInSend);
         CallOutcome outcome = governance.execute(transport);
         if (outcome.failure() != null) {
