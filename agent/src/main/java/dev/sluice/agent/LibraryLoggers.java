@@ -1,16 +1,6 @@
 package dev.sluice.agent;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
@@ -19,7 +9,7 @@ import org.objectweb.asm.Opcodes;
 
 /**
  * Keeps the libraries shaded into the agent off {@code java.util.logging}, which belongs to the
- * host. A build step, run on the shaded jar (see {@code agent/pom.xml}), not in the host.
+ * host. A build step (see {@link ShadedLibraries}), run on the shaded jar, not in the host.
  *
  * <p>Caffeine takes its loggers from {@link System#getLogger}, which, for a class outside the JDK,
  * initialises {@code java.util.logging.LogManager} there and then. The governor's first cache is
@@ -41,50 +31,13 @@ public final class LibraryLoggers {
     private LibraryLoggers() {}
 
     /**
-     * {@code LibraryLoggers <jar> <directory>}: writes each class of the jar that calls {@code
-     * System.getLogger}, rewritten, under the directory at its path in the jar, and prints their
-     * names.
-     */
-    public static void main(String[] args) throws IOException {
-        if (args.length != 2) {
-            throw new IllegalArgumentException("usage: LibraryLoggers <jar> <output directory>");
-        }
-        List<String> rewritten = rewriteJar(Paths.get(args[0]), Paths.get(args[1]));
-        System.out.println("[sluice build] System.getLogger calls sent to the agent's log in " + rewritten);
-    }
-
-    /** The entries of {@code jar} rewritten into {@code directory}, by name. */
-    static List<String> rewriteJar(Path jar, Path directory) throws IOException {
-        List<String> rewritten = new ArrayList<>();
-        try (JarFile in = new JarFile(jar.toFile())) {
-            for (JarEntry entry : Collections.list(in.entries())) {
-                if (!entry.getName().endsWith(".class")) {
-                    continue;
-                }
-                byte[] classFile;
-                try (InputStream bytes = in.getInputStream(entry)) {
-                    classFile = bytes.readAllBytes();
-                }
-                if (!mayCallGetLogger(classFile)) {
-                    continue;
-                }
-                byte[] changed = rewrite(classFile);
-                if (changed != null) {
-                    Path out = directory.resolve(entry.getName());
-                    Files.createDirectories(out.getParent());
-                    Files.write(out, changed);
-                    rewritten.add(entry.getName());
-                }
-            }
-        }
-        return rewritten;
-    }
-
-    /**
      * The class with every {@code System.getLogger(String)} call sent to {@link
      * AgentSystemLogger#named}, or null when it has none.
      */
     static byte[] rewrite(byte[] classFile) {
+        if (!ShadedLibraries.mentions(classFile, GET_LOGGER_NAME)) {
+            return null; // spares parsing the thousands of classes that cannot call it
+        }
         ClassReader reader = new ClassReader(classFile);
         // same operand stack before and after each rewritten call: the frames are copied as they are
         ClassWriter writer = new ClassWriter(reader, 0);
@@ -100,20 +53,6 @@ public final class LibraryLoggers {
                 },
                 0);
         return found[0] ? writer.toByteArray() : null;
-    }
-
-    /** Whether the constant pool could name {@code getLogger}: spares parsing the thousands of classes that cannot. */
-    private static boolean mayCallGetLogger(byte[] classFile) {
-        outer:
-        for (int i = 0; i <= classFile.length - GET_LOGGER_NAME.length; i++) {
-            for (int j = 0; j < GET_LOGGER_NAME.length; j++) {
-                if (classFile[i + j] != GET_LOGGER_NAME[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 
     /** Turns {@code System.getLogger(String)} into {@link AgentSystemLogger#named}. */

@@ -70,7 +70,7 @@ class LibraryLoggersTest {
         }
         Path rewritten = dir.resolve("rewritten");
 
-        List<String> names = LibraryLoggers.rewriteJar(jar, rewritten);
+        List<String> names = ShadedLibraries.rewriteJar(jar, rewritten);
 
         assertThat(names).containsExactly(caller);
         assertThat(rewritten.resolve(caller)).exists();

@@ -95,6 +95,51 @@ class AgentJarIT {
     }
 
     /**
+     * No class of the jar concatenates strings through {@code invokedynamic}: the agent's modules
+     * are compiled with {@code -XDstringConcat=inline}, the shaded libraries rewritten at build
+     * time ({@code InlinedConcat}), so the agent never makes the host bootstrap {@code
+     * StringConcatFactory} (10 to 20 ms of CPU on its first use).
+     */
+    @Test
+    void noClassConcatenatesStringsThroughInvokedynamic() throws Exception {
+        List<String> concatenating = new ArrayList<>();
+        try (JarFile jar = new JarFile(ForkedJvm.AGENT_JAR.toFile())) {
+            for (JarEntry entry : Collections.list(jar.entries())) {
+                if (!entry.getName().endsWith(".class")) {
+                    continue;
+                }
+                try (InputStream in = jar.getInputStream(entry)) {
+                    if (concatenatesThroughInvokedynamic(in.readAllBytes())) {
+                        concatenating.add(entry.getName());
+                    }
+                }
+            }
+        }
+        assertThat(concatenating).isEmpty();
+    }
+
+    private static boolean concatenatesThroughInvokedynamic(byte[] classFile) {
+        boolean[] found = {false};
+        new org.objectweb.asm.ClassReader(classFile)
+                .accept(
+                        new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
+                            @Override
+                            public org.objectweb.asm.MethodVisitor visitMethod(
+                                    int access, String name, String descriptor, String signature, String[] ex) {
+                                return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
+                                    @Override
+                                    public void visitInvokeDynamicInsn(
+                                            String n, String d, org.objectweb.asm.Handle bootstrap, Object... args) {
+                                        found[0] |= bootstrap.getOwner().equals("java/lang/invoke/StringConcatFactory");
+                                    }
+                                };
+                            }
+                        },
+                        org.objectweb.asm.ClassReader.SKIP_DEBUG);
+        return found[0];
+    }
+
+    /**
      * Every advice class the jar carries is one the weaver reads: annotations it knows, each
      * parameter bound (a class it could not read would leave its library ungoverned at run time).
      */
