@@ -76,6 +76,25 @@ class TrailingMemberTest {
         assertThat(found("{\"usage\":{\"x\":1},\"y\":\"unterminated}")).isNull();
     }
 
+    /**
+     * The object is found by its brackets, strings passed over; what is inside is read by the
+     * caller's walk, which fails on a malformed one (then the whole answer is walked).
+     */
+    @Test
+    void theObjectIsFoundByItsBracketsAndAMalformedOneFailsTheWalkThatReadsIt() {
+        assertThat(found("{\"usage\":{\"note\":\"}{][\\\"\",\"x\":{\"y\":[1,{}]}}}"))
+                .isEqualTo("{\"note\":\"}{][\\\"\",\"x\":{\"y\":[1,{}]}}");
+        assertThat(found("{\"usage\":{\"x\":[1}}"))
+                .isNull(); // a bracket left open: no brace closes it before the root's
+        assertThat(found("{\"usage\":{\"x\":\"unterminated}}")).isNull();
+        String malformed = "{\"usage\":{\"x\":tru}}";
+        assertThat(found(malformed)).isEqualTo("{\"x\":tru}");
+        byte[] bytes = malformed.getBytes(StandardCharsets.UTF_8);
+        BoundedBody body = new BoundedBody(1 << 16, bytes.length);
+        body.append(bytes, 0, bytes.length);
+        assertThat(body.walkTrailingObject(USAGE, (path, p) -> {})).isFalse();
+    }
+
     @Test
     void theNameAsAValueAfterTheMemberIsSkippedAndTheLaterOfTwoMembersWins() {
         assertThat(found("{\"usage\":{\"x\":1},\"kind\":\"usage\"}")).isEqualTo("{\"x\":1}");
