@@ -309,7 +309,7 @@ public final class CallLoadApp {
         for (int t = 0; t < threads; t++) {
             Caller c = new Caller(
                     call(governedUrl, client, null, "sk-bench"), call(ungovernedUrl, client, null, "sk-bench"));
-            c.thread = new Thread(c::run, "caller");
+            c.thread = callerThread(c);
             c.thread.start();
             callers.add(c);
         }
@@ -570,11 +570,23 @@ public final class CallLoadApp {
         List<Caller> callers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             Caller c = new Caller(call);
-            c.thread = new Thread(c::run, "caller");
+            c.thread = callerThread(c);
             c.thread.start();
             callers.add(c);
         }
         return callers;
+    }
+
+    /**
+     * A caller's thread, a daemon: when {@code main} fails (a warm-up call failed), the JVM must end
+     * with that error rather than stay alive calling. Once it did not: {@code main} had ended 27 s
+     * into a paired run's control JVM, its caller was still calling 17 minutes later, and {@link
+     * CallOverhead} waited for that JVM until it was killed.
+     */
+    private static Thread callerThread(Caller c) {
+        Thread thread = new Thread(c::run, "caller");
+        thread.setDaemon(true);
+        return thread;
     }
 
     /** Stops the callers and waits for each to end its call (at most a minute each). */
