@@ -43,20 +43,13 @@ final class InlinedConcat {
         Map<String, Integer> maxLocals = maxLocals(reader);
         // COMPUTE_MAXS: the builder and the values kept in new locals need more of both; no
         // branch is added, so the frames stay as they are (the new locals are dead at each one)
-        ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
-        boolean[] found = {false};
-        reader.accept(
-                new ClassVisitor(Opcodes.ASM9, writer) {
-                    @Override
-                    public MethodVisitor visitMethod(
-                            int access, String name, String descriptor, String signature, String[] exceptions) {
-                        MethodVisitor method = super.visitMethod(access, name, descriptor, signature, exceptions);
-                        Integer firstFree = maxLocals.get(name + descriptor);
-                        return firstFree == null ? method : new Concatenations(method, firstFree, found);
-                    }
-                },
-                0);
-        return found[0] ? writer.toByteArray() : null;
+        return ShadedLibraries.rewriteMethods(reader, ClassWriter.COMPUTE_MAXS, new ShadedLibraries.MethodRewrite() {
+            @Override
+            public MethodVisitor of(String name, String descriptor, MethodVisitor next, boolean[] changed) {
+                Integer firstFree = maxLocals.get(name + descriptor);
+                return firstFree == null ? next : new Concatenations(next, firstFree, changed);
+            }
+        });
     }
 
     /** Each method's locals as compiled, by name and descriptor: the first slot a rewrite may use. */

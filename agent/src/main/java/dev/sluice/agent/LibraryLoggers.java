@@ -2,8 +2,6 @@ package dev.sluice.agent;
 
 import java.nio.charset.StandardCharsets;
 import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -38,21 +36,13 @@ public final class LibraryLoggers {
         if (!ShadedLibraries.mentions(classFile, GET_LOGGER_NAME)) {
             return null; // spares parsing the thousands of classes that cannot call it
         }
-        ClassReader reader = new ClassReader(classFile);
         // same operand stack before and after each rewritten call: the frames are copied as they are
-        ClassWriter writer = new ClassWriter(reader, 0);
-        boolean[] found = {false};
-        reader.accept(
-                new ClassVisitor(Opcodes.ASM9, writer) {
-                    @Override
-                    public MethodVisitor visitMethod(
-                            int access, String name, String descriptor, String signature, String[] exceptions) {
-                        return new GetLoggerCalls(
-                                super.visitMethod(access, name, descriptor, signature, exceptions), found);
-                    }
-                },
-                0);
-        return found[0] ? writer.toByteArray() : null;
+        return ShadedLibraries.rewriteMethods(new ClassReader(classFile), 0, new ShadedLibraries.MethodRewrite() {
+            @Override
+            public MethodVisitor of(String name, String descriptor, MethodVisitor next, boolean[] changed) {
+                return new GetLoggerCalls(next, changed);
+            }
+        });
     }
 
     /** Turns {@code System.getLogger(String)} into {@link AgentSystemLogger#named}. */

@@ -10,6 +10,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 
 /**
  * The build step that rewrites the libraries shaded into the agent jar (see {@code agent/pom.xml}),
@@ -63,6 +68,36 @@ public final class ShadedLibraries {
         byte[] current = loggers == null ? classFile : loggers;
         byte[] concat = InlinedConcat.rewrite(current);
         return concat != null ? concat : loggers;
+    }
+
+    /** One rewrite's visitor of a method, in front of the writer's ({@code next}). */
+    interface MethodRewrite {
+        /** Sets {@code changed[0]} when it changes an instruction; returns {@code next} to leave the method alone. */
+        MethodVisitor of(String name, String descriptor, MethodVisitor next, boolean[] changed);
+    }
+
+    /**
+     * The class read by {@code reader}, every method passed through {@code rewrite}, written with
+     * {@code writerFlags} (the constant pool kept: unchanged methods are copied); null when the
+     * rewrite changed nothing.
+     */
+    static byte[] rewriteMethods(ClassReader reader, int writerFlags, MethodRewrite rewrite) {
+        ClassWriter writer = new ClassWriter(reader, writerFlags);
+        boolean[] changed = {false};
+        reader.accept(
+                new ClassVisitor(Opcodes.ASM9, writer) {
+                    @Override
+                    public MethodVisitor visitMethod(
+                            int access, String name, String descriptor, String signature, String[] exceptions) {
+                        return rewrite.of(
+                                name,
+                                descriptor,
+                                super.visitMethod(access, name, descriptor, signature, exceptions),
+                                changed);
+                    }
+                },
+                0);
+        return changed[0] ? writer.toByteArray() : null;
     }
 
     /** Whether the class file holds these bytes (a name in its constant pool): spares parsing the classes that cannot match. */

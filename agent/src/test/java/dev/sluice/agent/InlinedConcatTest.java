@@ -2,6 +2,7 @@ package dev.sluice.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.agent.it.ClassFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Method;
@@ -20,11 +21,6 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
-import org.objectweb.asm.Handle;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 
 /**
  * The rewrite against javac's own output: a class compiled here as the libraries are (no {@code
@@ -120,26 +116,7 @@ class InlinedConcatTest {
 
     /** The invokedynamic instructions bootstrapped by {@code StringConcatFactory}. */
     private static int concatenationSites(byte[] classFile) {
-        int[] sites = {0};
-        new ClassReader(classFile)
-                .accept(
-                        new ClassVisitor(Opcodes.ASM9) {
-                            @Override
-                            public MethodVisitor visitMethod(
-                                    int access, String name, String descriptor, String signature, String[] ex) {
-                                return new MethodVisitor(Opcodes.ASM9) {
-                                    @Override
-                                    public void visitInvokeDynamicInsn(
-                                            String n, String d, Handle bootstrap, Object... arguments) {
-                                        if (bootstrap.getOwner().equals("java/lang/invoke/StringConcatFactory")) {
-                                            sites[0]++;
-                                        }
-                                    }
-                                };
-                            }
-                        },
-                        0);
-        return sites[0];
+        return ClassFiles.invokedynamicSites(classFile, "java/lang/invoke/StringConcatFactory");
     }
 
     private static byte[] compileWithJavac() throws Exception {

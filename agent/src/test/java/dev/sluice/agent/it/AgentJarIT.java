@@ -103,40 +103,12 @@ class AgentJarIT {
     @Test
     void noClassConcatenatesStringsThroughInvokedynamic() throws Exception {
         List<String> concatenating = new ArrayList<>();
-        try (JarFile jar = new JarFile(ForkedJvm.AGENT_JAR.toFile())) {
-            for (JarEntry entry : Collections.list(jar.entries())) {
-                if (!entry.getName().endsWith(".class")) {
-                    continue;
-                }
-                try (InputStream in = jar.getInputStream(entry)) {
-                    if (concatenatesThroughInvokedynamic(in.readAllBytes())) {
-                        concatenating.add(entry.getName());
-                    }
-                }
+        ClassFiles.eachOfTheAgentJar((name, entry, classFile) -> {
+            if (ClassFiles.invokedynamicSites(classFile, "java/lang/invoke/StringConcatFactory") > 0) {
+                concatenating.add(entry);
             }
-        }
+        });
         assertThat(concatenating).isEmpty();
-    }
-
-    private static boolean concatenatesThroughInvokedynamic(byte[] classFile) {
-        boolean[] found = {false};
-        new org.objectweb.asm.ClassReader(classFile)
-                .accept(
-                        new org.objectweb.asm.ClassVisitor(org.objectweb.asm.Opcodes.ASM9) {
-                            @Override
-                            public org.objectweb.asm.MethodVisitor visitMethod(
-                                    int access, String name, String descriptor, String signature, String[] ex) {
-                                return new org.objectweb.asm.MethodVisitor(org.objectweb.asm.Opcodes.ASM9) {
-                                    @Override
-                                    public void visitInvokeDynamicInsn(
-                                            String n, String d, org.objectweb.asm.Handle bootstrap, Object... args) {
-                                        found[0] |= bootstrap.getOwner().equals("java/lang/invoke/StringConcatFactory");
-                                    }
-                                };
-                            }
-                        },
-                        org.objectweb.asm.ClassReader.SKIP_DEBUG);
-        return found[0];
     }
 
     /**

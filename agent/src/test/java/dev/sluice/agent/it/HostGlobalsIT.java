@@ -4,19 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.agent.LibraryLoggers;
 import dev.sluice.testapp.HostGlobalsApp;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -77,40 +71,26 @@ class HostGlobalsIT {
         Set<String> systemLoggers = new TreeSet<>();
         Set<String> julUsers = new TreeSet<>();
         Set<String> agentLoggerUsers = new TreeSet<>();
-        try (JarFile jar = new JarFile(ForkedJvm.AGENT_JAR.toFile())) {
-            for (JarEntry entry : Collections.list(jar.entries())) {
-                if (!entry.getName().endsWith(".class") || entry.getName().startsWith("META-INF/")) {
-                    continue;
-                }
-                try (InputStream in = jar.getInputStream(entry)) {
-                    ClassReader reader = new ClassReader(in.readAllBytes());
-                    reader.accept(
-                            new ClassVisitor(Opcodes.ASM9) {
-                                @Override
-                                public MethodVisitor visitMethod(
-                                        int access, String name, String desc, String signature, String[] exceptions) {
-                                    return new MethodVisitor(Opcodes.ASM9) {
-                                        @Override
-                                        public void visitMethodInsn(
-                                                int opcode, String owner, String method, String d, boolean itf) {
-                                            if (owner.equals("java/lang/System") && method.equals("getLogger")) {
-                                                systemLoggers.add(reader.getClassName());
-                                            }
-                                            if (owner.equals("dev/sluice/agent/AgentSystemLogger")
-                                                    && !reader.getClassName().startsWith("dev/sluice/agent/")) {
-                                                agentLoggerUsers.add(reader.getClassName());
-                                            }
-                                            if (owner.startsWith("java/util/logging/")) {
-                                                julUsers.add(reader.getClassName());
-                                            }
-                                        }
-                                    };
-                                }
-                            },
-                            ClassReader.SKIP_DEBUG);
-                }
+        ClassFiles.eachOfTheAgentJar((className, entry, classFile) -> {
+            if (entry.startsWith("META-INF/")) {
+                return;
             }
-        }
+            ClassFiles.eachInstruction(classFile, new MethodVisitor(Opcodes.ASM9) {
+                @Override
+                public void visitMethodInsn(int opcode, String owner, String method, String d, boolean itf) {
+                    if (owner.equals("java/lang/System") && method.equals("getLogger")) {
+                        systemLoggers.add(className);
+                    }
+                    if (owner.equals("dev/sluice/agent/AgentSystemLogger")
+                            && !className.startsWith("dev/sluice/agent/")) {
+                        agentLoggerUsers.add(className);
+                    }
+                    if (owner.startsWith("java/util/logging/")) {
+                        julUsers.add(className);
+                    }
+                }
+            });
+        });
         assertThat(systemLoggers).as("System.getLogger callers left in the jar").isEmpty();
         assertThat(agentLoggerUsers)
                 .as("the classes the build rewrote")
