@@ -61,7 +61,8 @@ public final class AgentStartup {
             ClassLoader agentLoader = AgentStartup.class.getClassLoader();
             List<String> failures = new ArrayList<>();
             List<InstrumentationModule> modules = InstrumentationCatalog.load(failures);
-            Hooks.install(new HelperHookFactory(modules, agentLoader, HELPER_ROOT));
+            Hooks.install(
+                    new HelperHookFactory(modules, agentLoader, HELPER_ROOT, new AgentModuleExports(instrumentation)));
             for (InstrumentationModule module : modules) {
                 for (String client : module.governedClients()) {
                     dev.sluice.bootstrap.Connections.governedClient(client);

@@ -51,12 +51,25 @@ public final class JdkHttpApp {
     }
 
     private void run() throws Exception {
-        // sync, 2xx, String body
+        // sync, 2xx, String body; the handler notes the module of the Sluice helper that asks it
+        // for its subscriber, to report whether java.net.http exports its internals to it
+        Module[] tapModule = new Module[1];
+        HttpResponse.BodyHandler<String> ofString = HttpResponse.BodyHandlers.ofString();
         HttpResponse<String> chat = client.send(
                 request("/v1/chat", "chat-sync")
                         .POST(HttpRequest.BodyPublishers.ofString(BODY))
                         .build(),
-                HttpResponse.BodyHandlers.ofString());
+                info -> {
+                    tapModule[0] = callerModule("dev.sluice.instrumentation.jdkhttp.helper.");
+                    return ofString.apply(info);
+                });
+        Module jdk = HttpClient.class.getModule();
+        Report.put(
+                "chat-sync.internalsExportedToTap",
+                tapModule[0] != null && jdk.isExported("jdk.internal.net.http", tapModule[0]));
+        Report.put(
+                "chat-sync.internalsExportedToApp",
+                jdk.isExported("jdk.internal.net.http", JdkHttpApp.class.getModule()));
         response(
                 "chat-sync",
                 chat.statusCode(),
@@ -245,6 +258,16 @@ public final class JdkHttpApp {
             }
             Report.seen(scenario, s);
         }
+    }
+
+    /** The module of the nearest caller whose class is in {@code packagePrefix}, or null. */
+    private static Module callerModule(String packagePrefix) {
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+                .walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass)
+                        .filter(c -> c.getName().startsWith(packagePrefix))
+                        .findFirst()
+                        .map(Class::getModule)
+                        .orElse(null));
     }
 
     private static void response(String scenario, int status, String header, String body) {

@@ -55,5 +55,9 @@ class JdkHttpClientIT {
         assertThat(r.get("env.clientClass")).isEqualTo("jdk.internal.net.http.HttpClientFacade");
         assertThat(r.get("cancel-async.cancelled")).isEqualTo("true");
         assertThat(r.get("cancel-async.attempts")).isEqualTo("1");
+        // the tap is one of the JDK's trusted subscribers: the agent exported java.net.http's
+        // internal package to Sluice's helpers, and to nothing else
+        assertThat(r.get("chat-sync.internalsExportedToTap")).isEqualTo("true");
+        assertThat(r.get("chat-sync.internalsExportedToApp")).isEqualTo("false");
     }
 }

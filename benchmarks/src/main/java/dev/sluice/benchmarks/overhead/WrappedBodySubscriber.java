@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -14,18 +15,22 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 
 /**
  * What wrapping the JDK client's own body subscriber costs a call, with no agent: Sluice's tap on
  * a 2xx body ({@code TappedSubscriber}) is such a wrapper, and the JDK treats its own subscribers
  * ({@code BodyHandlers.ofString()} and the like) as trusted, delivering their bodies without
- * handing them to its executor, which it does for any other. One JVM, one caller taking the two
- * kinds of call in turns (A B B A) against a loopback server answering 2.6 KB at once, 8 KiB
- * requests; prints each kind's percentiles and their difference.
+ * handing them to its executor, which it does for any other. One JVM, one caller taking each kind
+ * of call in turn against a loopback server answering 2.6 KB at once, 8 KiB requests; prints each
+ * kind's percentiles and their difference from the JDK's own subscriber. Run with {@code
+ * jdk.internal.net.http} exported, a third kind is the wrapper made one of the JDK's trusted
+ * subscribers ({@link TrustedWrapper}), as the agent makes its tap.
  *
  * <pre>
- * java -Dsun.net.httpserver.nodelay=true -cp benchmarks/target/sluice-benchmarks.jar \
+ * java -Dsun.net.httpserver.nodelay=true --add-exports java.net.http/jdk.internal.net.http=ALL-UNNAMED \
+ *     -cp benchmarks/target/sluice-benchmarks.jar \
  *     dev.sluice.benchmarks.overhead.WrappedBodySubscriber [measuredSeconds=30] [warmupSeconds=15]
  * </pre>
  *
@@ -34,8 +39,8 @@ import org.HdrHistogram.Histogram;
 public final class WrappedBodySubscriber {
 
     /** Passes everything through, looking at each buffer, as a tap does at its cheapest. */
-    private static final class Wrapper<T> implements HttpResponse.BodySubscriber<T> {
-        private final HttpResponse.BodySubscriber<T> delegate;
+    static class Wrapper<T> implements HttpResponse.BodySubscriber<T> {
+        final HttpResponse.BodySubscriber<T> delegate;
         private long bytes;
 
         Wrapper(HttpResponse.BodySubscriber<T> delegate) {
@@ -94,16 +99,31 @@ public final class WrappedBodySubscriber {
                     .POST(HttpRequest.BodyPublishers.ofString("x".repeat(8_192)))
                     .build();
             HttpResponse.BodyHandler<String> own = HttpResponse.BodyHandlers.ofString();
-            HttpResponse.BodyHandler<String> wrapped = info -> new Wrapper<>(own.apply(info));
-            Histogram ownTimes = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-            Histogram wrappedTimes = new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-            run(client, request, own, wrapped, warmupNanos, null, null);
-            long pairs = run(client, request, own, wrapped, measuredNanos, ownTimes, wrappedTimes);
-            System.out.println("pairs: " + pairs);
+            List<String> names = new ArrayList<>(List.of("own subscriber", "wrapped"));
+            List<HttpResponse.BodyHandler<String>> kinds = new ArrayList<>();
+            kinds.add(own);
+            kinds.add(info -> new Wrapper<>(own.apply(info)));
+            Function<HttpResponse.BodySubscriber<String>, HttpResponse.BodySubscriber<String>> trusted =
+                    trustedWrapper();
+            if (trusted != null) {
+                names.add("trusted wrapper");
+                kinds.add(info -> trusted.apply(own.apply(info)));
+            }
+            List<Histogram> times = new ArrayList<>();
+            for (int k = 0; k < kinds.size(); k++) {
+                times.add(new Histogram(TimeUnit.SECONDS.toNanos(10), 3));
+            }
+            run(client, request, kinds, warmupNanos, null);
+            long rounds = run(client, request, kinds, measuredNanos, times);
+            System.out.println("rounds of " + kinds.size() + " calls: " + rounds);
             for (double q : new double[] {50, 90, 99, 99.9}) {
-                long a = ownTimes.getValueAtPercentile(q) / 1_000;
-                long b = wrappedTimes.getValueAtPercentile(q) / 1_000;
-                System.out.printf("p%s: own subscriber %d us, wrapped %d us, added %+d us%n", q, a, b, b - a);
+                long base = times.get(0).getValueAtPercentile(q) / 1_000;
+                StringBuilder line = new StringBuilder("p" + q + ": " + names.get(0) + " " + base + " us");
+                for (int k = 1; k < kinds.size(); k++) {
+                    long added = times.get(k).getValueAtPercentile(q) / 1_000 - base;
+                    line.append(String.format(", %s %+d us", names.get(k), added));
+                }
+                System.out.println(line);
             }
         } finally {
             server.stop(0);
@@ -111,31 +131,45 @@ public final class WrappedBodySubscriber {
         }
     }
 
-    /** Calls in turns for {@code nanos}; records into the histograms when given. Returns the pairs made. */
+    /** {@link TrustedWrapper}'s maker when {@code jdk.internal.net.http} is exported here, else null. */
+    @SuppressWarnings("unchecked")
+    private static Function<HttpResponse.BodySubscriber<String>, HttpResponse.BodySubscriber<String>> trustedWrapper()
+            throws ReflectiveOperationException {
+        if (!HttpClient.class
+                .getModule()
+                .isExported("jdk.internal.net.http", WrappedBodySubscriber.class.getModule())) {
+            System.out.println("jdk.internal.net.http is not exported here: no trusted wrapper");
+            return null;
+        }
+        return (Function<HttpResponse.BodySubscriber<String>, HttpResponse.BodySubscriber<String>>)
+                Class.forName(WrappedBodySubscriber.class.getPackageName() + ".TrustedWrapper$Maker")
+                        .getDeclaredConstructor()
+                        .newInstance();
+    }
+
+    /** Calls each kind in turn, rotating the order, for {@code nanos}; records when given histograms. Returns the rounds made. */
     private static long run(
             HttpClient client,
             HttpRequest request,
-            HttpResponse.BodyHandler<String> own,
-            HttpResponse.BodyHandler<String> wrapped,
+            List<HttpResponse.BodyHandler<String>> kinds,
             long nanos,
-            Histogram ownTimes,
-            Histogram wrappedTimes)
+            List<Histogram> times)
             throws Exception {
         long end = System.nanoTime() + nanos;
-        long pairs = 0;
+        long rounds = 0;
+        int n = kinds.size();
         while (System.nanoTime() < end) {
-            boolean wrappedFirst = (pairs & 1) == 1;
-            for (int k = 0; k < 2; k++) {
-                boolean wrap = (k == 0) == wrappedFirst;
+            for (int k = 0; k < n; k++) {
+                int kind = (int) ((k + rounds) % n);
                 long started = System.nanoTime();
-                client.send(request, wrap ? wrapped : own);
+                client.send(request, kinds.get(kind));
                 long took = System.nanoTime() - started;
-                if (ownTimes != null) {
-                    (wrap ? wrappedTimes : ownTimes).recordValue(took);
+                if (times != null) {
+                    times.get(kind).recordValue(took);
                 }
             }
-            pairs++;
+            rounds++;
         }
-        return pairs;
+        return rounds;
     }
 }

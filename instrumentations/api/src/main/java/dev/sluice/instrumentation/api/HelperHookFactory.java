@@ -17,6 +17,7 @@ public final class HelperHookFactory implements HookFactory {
     private final Map<String, InstrumentationModule> byHookedType = new HashMap<>();
     private final ClassLoader bytesLoader;
     private final String resourceRoot;
+    private final ModuleExports exports;
 
     /**
      * @param modules the installed instrumentations
@@ -25,6 +26,15 @@ public final class HelperHookFactory implements HookFactory {
      *     {@code null} when helpers are ordinary class files of {@code bytesLoader} (tests)
      */
     public HelperHookFactory(List<InstrumentationModule> modules, ClassLoader bytesLoader, String resourceRoot) {
+        this(modules, bytesLoader, resourceRoot, ModuleExports.NONE);
+    }
+
+    /**
+     * @param exports how the packages a module asks for ({@link
+     *     InstrumentationModule#packagesExportedToHelpers()}) are exported to its helpers
+     */
+    public HelperHookFactory(
+            List<InstrumentationModule> modules, ClassLoader bytesLoader, String resourceRoot, ModuleExports exports) {
         for (InstrumentationModule module : modules) {
             for (String type : module.hookedTypeNames()) {
                 byHookedType.put(type, module);
@@ -32,6 +42,7 @@ public final class HelperHookFactory implements HookFactory {
         }
         this.bytesLoader = bytesLoader;
         this.resourceRoot = resourceRoot;
+        this.exports = exports;
     }
 
     @Override
@@ -43,6 +54,7 @@ public final class HelperHookFactory implements HookFactory {
         String prefix = resourceRoot == null ? "" : resourceRoot + module.name() + "/";
         HelperClassLoader helpers =
                 new HelperClassLoader(hookedType.getClassLoader(), module.helperPackage(), bytesLoader, prefix);
+        exportTo(helpers, module, hookedType.getModule());
         try {
             Class<?> hookClass = Class.forName(module.hookClassName(), true, helpers);
             return (Hook) hookClass.getConstructor().newInstance();
@@ -51,6 +63,23 @@ public final class HelperHookFactory implements HookFactory {
                     "cannot define the " + module.name() + " helpers next to " + hookedType.getName() + " in "
                             + hookedType.getClassLoader(),
                     e);
+        }
+    }
+
+    /** Before any helper is defined: a helper type implementing an interface of a package is checked when it is defined. */
+    private void exportTo(HelperClassLoader helpers, InstrumentationModule module, Module library) {
+        if (!library.isNamed()) {
+            return;
+        }
+        Module helperModule = helpers.getUnnamedModule();
+        for (String packageName : module.packagesExportedToHelpers()) {
+            try {
+                if (!library.isExported(packageName, helperModule)) {
+                    exports.export(library, packageName, helperModule);
+                }
+            } catch (RuntimeException refused) {
+                // the helpers do without it
+            }
         }
     }
 }

@@ -47,6 +47,16 @@ public abstract class InstrumentationModule {
         return java.util.Collections.emptyList();
     }
 
+    /**
+     * Packages of the hooked types' own (named) module that the module does not export and its
+     * helpers implement types of: the agent exports each to the helpers' loader alone, before
+     * the first helper is defined. A helper must work without it (the export can be refused);
+     * none by default.
+     */
+    public List<String> packagesExportedToHelpers() {
+        return java.util.Collections.emptyList();
+    }
+
     /** Receives the advice declarations of a module. */
     public interface AdviceSink {
         /**

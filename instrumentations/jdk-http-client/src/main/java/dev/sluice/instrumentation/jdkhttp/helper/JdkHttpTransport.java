@@ -213,7 +213,7 @@ final class JdkHttpTransport implements HttpTransport {
 
     private HttpResponse.BodyHandler<Object> attemptHandler(BodyObserver observer) {
         return info -> isSuccess(info.statusCode())
-                ? new TappedSubscriber(handler.apply(info), observer)
+                ? TappedSubscriber.of(handler.apply(info), observer)
                 : cast(HttpResponse.BodySubscribers.ofByteArray());
     }
 

@@ -16,11 +16,14 @@ import java.util.stream.BaseStream;
  * application's buffers are never consumed), the end, a
  * failure, and a close where the body type makes one observable (the JDK's InputStream, streams).
  */
-final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
+class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
 
     private static final String JDK_INPUT_STREAM = "jdk.internal.net.http.ResponseSubscribers$HttpResponseInputStream";
 
-    private final HttpResponse.BodySubscriber<Object> delegate;
+    /** Makes the taps the JDK trusts, or null when it cannot be had here. */
+    private static final Maker TRUSTED = TrustedTaps.maker();
+
+    final HttpResponse.BodySubscriber<Object> delegate;
     private final BodyObserver observer;
     /** Where a direct or read-only buffer is copied for the observer; onNext calls never overlap. */
     private final TapBuffer scratch = new TapBuffer();
@@ -28,6 +31,22 @@ final class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
     TappedSubscriber(HttpResponse.BodySubscriber<Object> delegate, BodyObserver observer) {
         this.delegate = delegate;
         this.observer = observer;
+    }
+
+    /** The application's subscriber tapped: as one of the JDK's own when it can be, else as any other. */
+    static HttpResponse.BodySubscriber<Object> of(HttpResponse.BodySubscriber<Object> delegate, BodyObserver observer) {
+        Maker trusted = TRUSTED;
+        return trusted != null ? trusted.tap(delegate, observer) : new TappedSubscriber(delegate, observer);
+    }
+
+    /** Whether {@link #of} makes taps the JDK trusts in this copy of the helpers. */
+    static boolean trusted() {
+        return TRUSTED != null;
+    }
+
+    /** Makes a tap of a kind only linked when the JDK's internal package is exported to the helpers. */
+    interface Maker {
+        TappedSubscriber tap(HttpResponse.BodySubscriber<Object> delegate, BodyObserver observer);
     }
 
     @Override
