@@ -62,6 +62,8 @@ public final class OkHttpApp {
 
     private void run() throws Exception {
         try (Response chat = client.newCall(post("/v1/chat", "chat-sync")).execute()) {
+            Report.put("chat-sync.contentType", chat.body().contentType());
+            Report.put("chat-sync.contentLength", chat.body().contentLength());
             response(
                     "chat-sync",
                     chat.code(),

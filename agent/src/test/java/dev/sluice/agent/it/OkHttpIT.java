@@ -74,6 +74,10 @@ class OkHttpIT {
         GovernedCalls.assertScenarios(r, server, "okhttp");
         assertThat(r.get("env.callClass"))
                 .isEqualTo(okhttp.equals("okhttp-3") ? "okhttp3.RealCall" : "okhttp3.internal.connection.RealCall");
+        // the governed body keeps the media type and length OkHttp read from the headers
+        assertThat(r.get("chat-sync.contentType")).isEqualTo("application/json");
+        assertThat(Long.parseLong(r.get("chat-sync.contentLength")))
+                .isEqualTo(r.get("chat-sync.body").length());
         assertThat(r.get("limited-sync.message")).isEqualTo("Too Many Requests");
         assertThat(r.get("limited-sync.protocol")).isEqualTo("http/1.1");
         assertThat(r.get("already-executed.second")).isEqualTo("IllegalStateException");

@@ -302,10 +302,8 @@ final class OkHttpTransport implements HttpTransport {
                 observer.onEnd();
                 return response;
             }
-            ResponseBody observed = ResponseBody.create(
-                    responseBody.contentType(),
-                    responseBody.contentLength(),
-                    Okio.buffer(new ObservedSource(responseBody.source(), observer)));
+            ResponseBody observed =
+                    new ObservedBody(responseBody, Okio.buffer(new ObservedSource(responseBody.source(), observer)));
             Response streaming = response.newBuilder().body(observed).build();
             unclaimed = streaming;
             return streaming;
