@@ -11,8 +11,9 @@ import java.net.http.HttpClient;
 final class TrustedTaps {
 
     static final String JDK_INTERNAL = "jdk.internal.net.http";
+    private static final String TRUSTED_SUBSCRIBER = JDK_INTERNAL + ".ResponseSubscribers$TrustedSubscriber";
     /** Linked by name: it is compiled apart, against the JDK's non-exported package. */
-    private static final String MAKER = "dev.sluice.instrumentation.jdkhttp.helper.TrustedTappedSubscriber$Maker";
+    private static final String TAP = "dev.sluice.instrumentation.jdkhttp.helper.TrustedTappedSubscriber";
 
     private TrustedTaps() {}
 
@@ -22,7 +23,13 @@ final class TrustedTaps {
             if (!HttpClient.class.getModule().isExported(JDK_INTERNAL, TrustedTaps.class.getModule())) {
                 return null;
             }
-            Class<?> maker = Class.forName(MAKER, true, TrustedTaps.class.getClassLoader());
+            // A JDK whose trusted subscribers cannot say they need the executor would run an
+            // application's own subscriber on its selector thread: such a JDK gets the plain tap.
+            Class.forName(TRUSTED_SUBSCRIBER, false, HttpClient.class.getClassLoader())
+                    .getMethod("needsExecutor");
+            ClassLoader helpers = TrustedTaps.class.getClassLoader();
+            Class.forName(TAP, true, helpers); // linked here, so a JDK without the interface fails here
+            Class<?> maker = Class.forName(TAP + "$Maker", true, helpers);
             return (TappedSubscriber.Maker) maker.getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException | LinkageError | RuntimeException unavailable) {
             return null;
