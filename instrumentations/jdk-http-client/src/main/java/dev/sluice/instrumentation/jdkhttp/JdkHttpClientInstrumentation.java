@@ -50,7 +50,7 @@ public final class JdkHttpClientInstrumentation extends InstrumentationModule {
 
     /**
      * The JDK hands a body to its own subscribers on the thread that read it, and to any other
-     * (the tap) through the client's executor: one more hand-over between threads a call, +11 to
+     * (the tap) through the client's executor: one more hand-over between threads a call, +9 to
      * +13 us at p99 on a loopback call. With its internal package exported to the helpers, the
      * tap is one of its own ({@code TrustedTappedSubscriber}).
      */
