@@ -18,8 +18,7 @@ final class TrustedWrapper<T> extends WrappedBodySubscriber.Wrapper<T>
 
     @Override
     public boolean needsExecutor() {
-        return !(delegate instanceof ResponseSubscribers.TrustedSubscriber)
-                || ((ResponseSubscribers.TrustedSubscriber<?>) delegate).needsExecutor();
+        return ResponseSubscribers.TrustedSubscriber.needsExecutor(delegate);
     }
 
     /** Loaded by name from {@link WrappedBodySubscriber}. */

@@ -19,10 +19,10 @@ final class TrustedTappedSubscriber extends TappedSubscriber implements Response
         super(delegate, observer);
     }
 
+    /** The JDK's own answer for the subscriber tapped: yes unless it is one of the JDK's that needs none. */
     @Override
     public boolean needsExecutor() {
-        return !(delegate instanceof ResponseSubscribers.TrustedSubscriber)
-                || ((ResponseSubscribers.TrustedSubscriber<?>) delegate).needsExecutor();
+        return ResponseSubscribers.TrustedSubscriber.needsExecutor(delegate);
     }
 
     /** Loaded by name from {@link TrustedTaps}. */

@@ -1,6 +1,7 @@
 package dev.sluice.instrumentation.jdkhttp.helper;
 
 import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
 
 /**
  * Finds whether the taps can be ones the JDK trusts: the agent exports {@code
@@ -23,10 +24,11 @@ final class TrustedTaps {
             if (!HttpClient.class.getModule().isExported(JDK_INTERNAL, TrustedTaps.class.getModule())) {
                 return null;
             }
-            // A JDK whose trusted subscribers cannot say they need the executor would run an
-            // application's own subscriber on its selector thread: such a JDK gets the plain tap.
+            // The tap answers the JDK's needsExecutor() with the JDK's own answer for the
+            // subscriber it taps (a static method of the same interface): a JDK without it gets
+            // the plain tap, never a NoSuchMethodError in the middle of a call.
             Class.forName(TRUSTED_SUBSCRIBER, false, HttpClient.class.getClassLoader())
-                    .getMethod("needsExecutor");
+                    .getMethod("needsExecutor", HttpResponse.BodySubscriber.class);
             ClassLoader helpers = TrustedTaps.class.getClassLoader();
             Class.forName(TAP, true, helpers); // linked here, so a JDK without the interface fails here
             Class<?> maker = Class.forName(TAP + "$Maker", true, helpers);
