@@ -5,8 +5,9 @@ import java.lang.instrument.Instrumentation;
 import java.util.Collections;
 
 /**
- * The exports instrumentations ask for, made through {@link Instrumentation#redefineModule}: one
- * package, to one module (a helper loader's unnamed module), never to everyone.
+ * Qualified exports made through {@link Instrumentation#redefineModule}: one package, to one
+ * module, never to everyone. For the instrumentations that ask for one (to their helper loader's
+ * unnamed module) and for the agent's own bridge definer ({@code jdk.internal.misc}).
  */
 final class AgentModuleExports implements ModuleExports {
 
@@ -16,8 +17,12 @@ final class AgentModuleExports implements ModuleExports {
         this.instrumentation = instrumentation;
     }
 
+    /** Does nothing when {@code from} already exports the package to {@code to}. */
     @Override
     public void export(Module from, String packageName, Module to) {
+        if (from.isExported(packageName, to)) {
+            return;
+        }
         instrumentation.redefineModule(
                 from,
                 Collections.<Module>emptySet(),

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.jar.JarEntry;
@@ -91,17 +90,8 @@ final class BootLoaderBridge {
      * for {@link BootDefiner}.
      */
     private static void defineEach(Instrumentation instrumentation, Map<String, byte[]> classes) {
-        Module javaBase = Object.class.getModule();
-        Module agent = BootLoaderBridge.class.getModule();
-        if (!javaBase.isExported("jdk.internal.misc", agent)) {
-            instrumentation.redefineModule(
-                    javaBase,
-                    Collections.emptySet(),
-                    Collections.singletonMap("jdk.internal.misc", Collections.singleton(agent)),
-                    Collections.emptyMap(),
-                    Collections.emptySet(),
-                    Collections.emptyMap());
-        }
+        new AgentModuleExports(instrumentation)
+                .export(Object.class.getModule(), "jdk.internal.misc", BootLoaderBridge.class.getModule());
         Map<String, byte[]> left = new LinkedHashMap<>(classes);
         while (!left.isEmpty()) {
             define(left.keySet().iterator().next(), left);

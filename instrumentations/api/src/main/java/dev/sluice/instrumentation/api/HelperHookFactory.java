@@ -74,9 +74,7 @@ public final class HelperHookFactory implements HookFactory {
         Module helperModule = helpers.getUnnamedModule();
         for (String packageName : module.packagesExportedToHelpers()) {
             try {
-                if (!library.isExported(packageName, helperModule)) {
-                    exports.export(library, packageName, helperModule);
-                }
+                exports.export(library, packageName, helperModule);
             } catch (RuntimeException refused) {
                 // the helpers do without it
             }

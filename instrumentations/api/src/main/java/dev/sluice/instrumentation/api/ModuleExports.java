@@ -14,7 +14,7 @@ public interface ModuleExports {
     };
 
     /**
-     * Exports {@code packageName} of {@code from} to {@code to}.
+     * Exports {@code packageName} of {@code from} to {@code to}; nothing when it already is.
      *
      * @throws RuntimeException when the JVM refuses it
      */
