@@ -8,7 +8,11 @@ import com.openai.models.ChatModel;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.sluice.it.harness.AppReport;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +25,9 @@ import javax.management.ObjectName;
  * including what the Sluice store says over JMX ({@code dev.sluice:type=Store}).
  *
  * <p>Arguments: baseUrl callsPerSecond seconds threads [stream]. A provider 429 reaches it as
- * RateLimitException without a {@code sluice} object; a local rejection with one.
+ * RateLimitException without a {@code sluice} object; a local rejection with one. With
+ * {@code -Dfleet.awaitGo=true} the load starts only when a line comes on standard input, so a
+ * fleet starts its load together, after every instance's warm-up call has been answered.
  */
 public final class FleetChatApp {
 
@@ -38,6 +44,9 @@ public final class FleetChatApp {
         warmUp(client);
         System.out.println("READY");
         System.out.flush();
+        if (Boolean.getBoolean("fleet.awaitGo")) {
+            awaitGo();
+        }
         long start = System.nanoTime();
         long total = Math.round(rate * seconds);
         for (long i = 0; i < total; i++) {
@@ -91,6 +100,11 @@ public final class FleetChatApp {
         } catch (RuntimeException e) {
             System.err.println("warm-up call failed: " + e);
         }
+    }
+
+    /** Blocks until the test sends the start line (or closes standard input). */
+    private static void awaitGo() throws IOException {
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     }
 
     /** What the agent's store says over JMX: a fallback and a recovery are visible there too. */

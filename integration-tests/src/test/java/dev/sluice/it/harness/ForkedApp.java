@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -206,6 +207,13 @@ public final class ForkedApp {
             Files.deleteIfExists(out);
             Files.deleteIfExists(err);
             return result;
+        }
+
+        /** Writes one line to the JVM's standard input (a start signal, say). */
+        public void sendLine(String line) throws IOException {
+            OutputStream in = process.getOutputStream();
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
         }
 
         public void kill() {
