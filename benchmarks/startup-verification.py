@@ -11,17 +11,15 @@ costs, since the application's own classes are verified or not alike in both pai
 
 Same set-up as startup-rounds.py (the chat server on port 18778, the packaged agent), then:
     python3 benchmarks/startup-verification.py ROUNDS AGENT_JAR
-JDK: $JAVA when set, else java on the PATH.
+JDKs as startup-rounds.py: java on the PATH, and $JAVA25_HOME/bin/java when it is set.
 """
 import importlib.util
 import os
-import random
 import statistics
-import subprocess
 import sys
-import time
 
 NO_VERIFY = ['-XX:+UnlockDiagnosticVMOptions', '-XX:-BytecodeVerificationRemote']
+NOT_VERIFIED = ', not verified'
 
 
 def startup_rounds():
@@ -37,36 +35,24 @@ def main():
         sys.exit(__doc__)
     rounds, jar = int(sys.argv[1]), sys.argv[2]
     sr = startup_rounds()
-    classpath, hosts = sr.classpath_openai(), sr.hosts_file()
-    java = os.environ.get('JAVA', 'java')
-    variants = {
-        'no agent': [],
-        'no agent, not verified': NO_VERIFY,
-        'agent': ['-javaagent:' + jar],
-        'agent, not verified': NO_VERIFY + ['-javaagent:' + jar],
-    }
-    walls = {name: [] for name in variants}
-    for r in range(rounds + 1):  # the first round warms the machine up and is not counted
-        order = list(variants)
-        random.shuffle(order)
-        for name in order:
-            command = [java] + variants[name] + ['-Djdk.net.hosts.file=' + hosts, '-cp', classpath,
-                                                 'dev.sluice.it.apps.OpenAiOneCallApp',
-                                                 'http://api.openai.com:18778/v1']
-            started = time.perf_counter()
-            done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            wall = (time.perf_counter() - started) * 1000
-            if done.returncode != 0:
-                print('FAILED', name, done.stderr.decode()[-400:], file=sys.stderr)
-            if r > 0:
-                walls[name].append(wall)
-    median = {name: statistics.median(w) for name, w in walls.items()}
-    for name, w in walls.items():
-        print('%-24s median %5.0f ms  min %5.0f ms' % (name, median[name], min(w)))
-    verified = median['agent'] - median['no agent']
-    unverified = median['agent, not verified'] - median['no agent, not verified']
-    print('%s, %d rounds: the agent adds %+.0f ms verified, %+.0f ms not verified: verification %+.0f ms'
-          % (java, rounds, verified, unverified, verified - unverified))
+    # startup-rounds.py's own commands (its JDKs, its one-call app), each once more unverified
+    cmds = []
+    for name, command in sr.commands(['openai'], ['none', jar]):
+        cmds.append((name, command))
+        cmds.append((name + NOT_VERIFIED, command[:1] + NO_VERIFY + command[1:]))
+    results, loads = sr.run(rounds, cmds)
+    median = {name: statistics.median(results[name]['wall']) for name, _ in cmds}
+    for name, _ in cmds:
+        print('%-50s median %5.0f ms  min %5.0f ms' % (name, median[name], min(results[name]['wall'])))
+    for name, _ in cmds:
+        jdk, variant = name.split(', ', 1)
+        if variant == 'no agent' or variant.endswith(NOT_VERIFIED):
+            continue
+        verified = median[name] - median[jdk + ', no agent']
+        unverified = median[name + NOT_VERIFIED] - median[jdk + ', no agent' + NOT_VERIFIED]
+        print('%s, %d rounds: the agent adds %+.0f ms verified, %+.0f ms not verified: verification %+.0f ms'
+              % (jdk, rounds, verified, unverified, verified - unverified))
+    print('1-minute load average at the start and after each round: %s' % ' '.join('%.1f' % l for l in loads))
 
 
 if __name__ == '__main__':
