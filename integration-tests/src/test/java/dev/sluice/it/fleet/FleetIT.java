@@ -135,14 +135,19 @@ class FleetIT {
      * warm, and that is what the fleet test measures; the README's limitations say the rest.
      */
     private static Instant go(List<ForkedApp.Running> fleet) throws Exception {
-        for (ForkedApp.Running r : fleet) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> r.stdoutSoFar().contains("READY"));
-        }
+        awaitReady(fleet, Duration.ofSeconds(60));
         Instant go = Instant.now();
         for (ForkedApp.Running r : fleet) {
             r.sendLine("GO");
         }
         return go;
+    }
+
+    /** Waits until every instance has made its warm-up call (it prints READY then). */
+    private static void awaitReady(List<ForkedApp.Running> fleet, Duration atMost) {
+        for (ForkedApp.Running r : fleet) {
+            await().atMost(atMost).until(() -> r.stdoutSoFar().contains("READY"));
+        }
     }
 
     @Test
@@ -196,10 +201,7 @@ class FleetIT {
         try (RedisServer redis = RedisServer.start();
                 Simulator sim = providerWithOneSecondWindows()) {
             List<ForkedApp.Running> fleet = startThree(redis, "60s", false, sim.apiBaseUrl(), 8, 14, 16);
-            for (ForkedApp.Running r : fleet) {
-                await().atMost(Duration.ofSeconds(30))
-                        .until(() -> r.stdoutSoFar().contains("READY"));
-            }
+            awaitReady(fleet, Duration.ofSeconds(30));
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> sim.ledger().counts().admitted() >= 40);
             redis.stop();
