@@ -1745,7 +1745,22 @@ public final class Governor implements AutoCloseable {
      */
     public void capacityRefused(CallContext call, Dimension limiter, boolean pacedByRefusals) {
         underLock(nowNanos -> {
-            route(call).scope.refusedDespiteRoom(limiter, pacedByRefusals, nowNanos, clock.epochMillis());
+            route(call).scope.refusedDespiteRoom(limiter, pacedByRefusals, nowNanos, nowNanos, clock.epochMillis());
+            return null;
+        });
+    }
+
+    /**
+     * As {@link #capacityRefused(CallContext, Dimension, boolean)}, for the call admitted with
+     * {@code permit}: a refusal of a call admitted before an earlier refusal had its effect is the
+     * same evidence again (see {@code ExternalShare#surprised}).
+     */
+    public void capacityRefused(Permit permit, Dimension limiter, boolean pacedByRefusals) {
+        underLock(nowNanos -> {
+            route(permit.context())
+                    .scope
+                    .refusedDespiteRoom(
+                            limiter, pacedByRefusals, permit.admittedNanos(), nowNanos, clock.epochMillis());
             return null;
         });
     }

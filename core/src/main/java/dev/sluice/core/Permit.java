@@ -234,12 +234,13 @@ public final class Permit extends Admission {
         if (marks == null) {
             return AnswerAge.CURRENT;
         }
-        long counted = countedNanos == AnswerBacklog.Answer.COUNTED_AT_ADMISSION
+        boolean told = countedNanos != AnswerBacklog.Answer.COUNTED_AT_ADMISSION;
+        long counted = !told
                 ? admittedNanos
                 : countedNanos - admittedNanos < 0
                         ? admittedNanos
                         : countedNanos - nowNanos > 0 ? nowNanos : countedNanos;
-        return new AnswerAge(nowNanos - counted, counted, buckets, marks, amounts, bucketsSettled);
+        return new AnswerAge(nowNanos - counted, counted, told, buckets, marks, amounts, bucketsSettled);
     }
 
     /** What this permit charged the bucket, 0 when it did not charge it. */

@@ -131,6 +131,74 @@ class StaleAnswerTest extends GovernorFixture {
         later.forEach(p -> p.settle(Usage.NONE));
     }
 
+    /**
+     * A connection storm (VirtualThreadLoadIT against Anthropic, which does not say when it counted
+     * a call): the first call admitted reached the provider after the 300 admitted behind it and
+     * all were counted in its figure, yet its answer came first. Read as of its admission, that
+     * figure takes off the 300 a second time; the later calls' own answers, counted later, say
+     * what is really left. Once every answer is in, the room is the provider's last figure, not a
+     * debt of hundreds with nothing in flight to mend it (which stalled the scope for half a
+     * minute), and nobody unseen is believed to take the budget.
+     */
+    @Test
+    void aStormsLaterFiguresMendTheDebtAnEarlierOneLeft() {
+        governor();
+        governor.learn(call(), remaining(CAPACITY), "org-1");
+        Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        governor.learn(call(), remaining(CAPACITY - 1), "org-1", first);
+        first.settle(Usage.NONE);
+        clock.advance(Duration.ofSeconds(4)); // the estimate of others samples answers this far apart
+        timer.advance(Duration.ZERO);
+        List<Permit> storm = new ArrayList<>();
+        storm.add(governor.tryAdmit(call(), Demand.oneRequest()).permit());
+        for (int i = 0; i < 300; i++) {
+            timer.advance(Duration.ofMillis(1));
+            storm.add(governor.tryAdmit(call("u"), Demand.oneRequest()).permit());
+        }
+        long left = roomAsCounted();
+
+        // the provider counted all 301 before it answered any: each figure says what Sluice sees
+        for (Permit p : storm) {
+            governor.learn(call(), remaining(left), "org-1", p);
+            p.settle(Usage.NONE);
+        }
+
+        assertThat(roomAsCounted()).isBetween(left - 2, left + 2);
+        assertThat(governor.providerScopes().get(0).externalShare()).isZero();
+    }
+
+    /**
+     * While other calls are out, no figure raises the room (each may be stale, and calls in flight
+     * may not be in it); when the last one is answered, the room is the least figure given
+     * meanwhile, not the last one read.
+     */
+    @Test
+    void theLastAnswerBringsTheRoomToTheLeastFigureGivenWhileCallsWereOut() {
+        governor();
+        governor.learn(call(), remaining(CAPACITY), "org-1");
+        Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        List<Permit> behind = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            timer.advance(Duration.ofMillis(1));
+            behind.add(governor.tryAdmit(call("u"), Demand.oneRequest()).permit());
+        }
+        governor.learn(call(), remaining(50), "org-1", first); // the 200 behind it taken off: a debt
+        first.settle(Usage.NONE);
+        long debt = roomAsCounted();
+        assertThat(debt).isNegative();
+        for (int i = 0; i < 199; i++) {
+            governor.learn(call(), remaining(300), "org-1", behind.get(i));
+            behind.get(i).settle(Usage.NONE);
+        }
+        assertThat(roomAsCounted()).as("no raise while a call is out").isLessThan(debt + 5);
+
+        Permit last = behind.get(199);
+        governor.learn(call(), remaining(120), "org-1", last);
+        last.settle(Usage.NONE);
+
+        assertThat(roomAsCounted()).isBetween(49L, 51L);
+    }
+
     @Test
     void callsAdmittedRightAfterTheAnsweredOneMayHaveBeenCountedInItsFigureAlready() {
         governor();

@@ -372,7 +372,7 @@ public final class ExchangeGovernance implements Governance {
             if (enforce && error.outcome() == OutcomeClass.RETRYABLE_CAPACITY) {
                 // admitted with room: someone else took it, or a limit nobody announced
                 governor.capacityRefused(
-                        call.context, error.limiter(), !call.provider.adapter().announcesLimits());
+                        permit, error.limiter(), !call.provider.adapter().announcesLimits());
             }
             if (!enforce) {
                 return Step.respond(t.handBack(response, Step.NO_HEADERS));

@@ -23,10 +23,11 @@ package dev.sluice.core.quota;
 public final class AnswerAge {
 
     /** An answer read as current: nothing is known of the call it belongs to. */
-    public static final AnswerAge CURRENT = new AnswerAge(0, 0, new Bucket[0], new long[0], new long[0], 0);
+    public static final AnswerAge CURRENT = new AnswerAge(0, 0, false, new Bucket[0], new long[0], new long[0], 0);
 
     private final long ageNanos;
     private final long countedNanos;
+    private final boolean countTold;
     private final Bucket[] buckets;
     private final long[] admittedMarks;
     private final long[] amounts;
@@ -35,6 +36,8 @@ public final class AnswerAge {
     /**
      * @param ageNanos how long ago the provider counted the answered call
      * @param countedNanos when it counted it (its admission when the provider did not say)
+     * @param countTold whether the provider said when it counted it ({@code countedNanos} is not the
+     *     admission, assumed)
      * @param buckets the buckets the call was admitted through
      * @param admittedMarks each bucket's {@link Bucket#admittedTotal()} just after that admission
      * @param amounts what the call reserved in each bucket
@@ -43,12 +46,14 @@ public final class AnswerAge {
     public AnswerAge(
             long ageNanos,
             long countedNanos,
+            boolean countTold,
             Bucket[] buckets,
             long[] admittedMarks,
             long[] amounts,
             int bucketsSettled) {
         this.ageNanos = Math.max(0, ageNanos);
         this.countedNanos = countedNanos;
+        this.countTold = countTold;
         this.buckets = buckets;
         this.admittedMarks = admittedMarks;
         this.amounts = amounts;
@@ -86,21 +91,54 @@ public final class AnswerAge {
     /**
      * What the provider's {@code remaining} of {@code bucket}'s budget is likely to be now: the
      * figure, plus what the budget refilled since it was counted (less what others take of the
-     * refill), less what Sluice admitted since and is still in flight. The raw figure when the answered call did not go through the bucket
-     * (a scope merged meanwhile). Never below one window's debt.
+     * refill), less what Sluice admitted since and is still in flight. The raw figure when the
+     * answered call did not go through the bucket (a scope merged meanwhile). Never below one
+     * window's debt. What a room is lowered to.
      */
     long remainingNow(Bucket bucket, long remaining, double othersShare) {
         long since = admittedSince(bucket);
         if (since < 0) {
             return remaining;
         }
+        return Math.max(
+                refilled(bucket, remaining, othersShare) - since,
+                -bucket.limit().capacity());
+    }
+
+    /**
+     * What {@link #remainingNow} took off for calls the provider may have counted in the figure
+     * already: the calls admitted after an answered call whose count was assumed at its admission
+     * (they may have arrived before it: a connection storm's calls reach the provider in any
+     * order), 0 when the provider told when it counted it (calls admitted after that arrived after
+     * it).
+     */
+    long ambiguouslyTakenOff(Bucket bucket) {
+        return countTold ? 0 : Math.max(0, admittedSince(bucket));
+    }
+
+    /**
+     * Whether nothing of Sluice's but the answered call is in flight in {@code bucket}: every other
+     * call it sent there has been answered, so the provider has counted them all. False when
+     * nothing is known of the answered call (an answer read as current).
+     */
+    boolean lastInFlight(Bucket bucket) {
+        for (int i = 0; i < buckets.length; i++) {
+            if (buckets[i] == bucket) {
+                long own = i < amounts.length && i >= bucketsSettled ? amounts[i] : 0;
+                return bucket.reserved() - own <= 0;
+            }
+        }
+        return false;
+    }
+
+    /** The figure plus what the budget refilled since it was counted, up to the capacity. */
+    private long refilled(Bucket bucket, long remaining, double othersShare) {
         Limit l = bucket.limit();
         double refill = 0;
         if (!bucket.isWindowed() && l.windowNanos() > 0) {
             double age = Math.min(ageNanos, l.windowNanos());
             refill = l.capacity() * (1 - othersShare) * age / l.windowNanos();
         }
-        long now = (long) Math.min(Math.max(l.capacity(), remaining), remaining + refill) - since;
-        return Math.max(now, -l.capacity());
+        return (long) Math.min(Math.max(l.capacity(), remaining), remaining + refill);
     }
 }

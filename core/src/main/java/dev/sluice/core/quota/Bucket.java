@@ -337,6 +337,32 @@ public abstract class Bucket {
     /** The provider says only {@code remaining} is left: lower the room to it if it is higher. */
     public abstract void lowerRoomTo(long remaining, long nowNanos, long nowMillis);
 
+    /**
+     * A provider's figures say at least {@code remaining} is left now: raise the room to it if it
+     * is lower. Only a token bucket carries a figure's debt over time; a windowed one starts each
+     * window afresh, so the default does nothing.
+     */
+    public void raiseRoomTo(long remaining, long nowNanos, long nowMillis) {
+        // nothing to mend: the next window starts from the limit
+    }
+
+    /**
+     * Notes a figure the provider gave for this bucket while Sluice has calls in flight here, and
+     * returns the least of them since Sluice last had none. Lock held.
+     */
+    public final long figureWhileBusy(long remaining) {
+        leastFigureWhileBusy = Math.min(leastFigureWhileBusy, remaining);
+        return leastFigureWhileBusy;
+    }
+
+    /** Sluice's last call in flight here was answered: the next figures start a new busy spell. Lock held. */
+    public final void busySpellEnded() {
+        leastFigureWhileBusy = Long.MAX_VALUE;
+    }
+
+    /** The least figure since Sluice last had nothing in flight here; {@link Long#MAX_VALUE}: none. */
+    private long leastFigureWhileBusy = Long.MAX_VALUE;
+
     /** Applies a new capacity (live tuning or a learned limit that moved). */
     public abstract void capacityChanged(long nowNanos, long nowMillis);
 

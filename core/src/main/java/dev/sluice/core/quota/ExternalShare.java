@@ -12,7 +12,7 @@ package dev.sluice.core.quota;
  * refill}. Each answer at least {@link #MIN_SPAN} of a window after the last sample adds such a
  * sample to a moving average; answers where the provider shows more room than Sluice expected
  * pull it down, so the room is given back as the evidence fades. A capacity refusal Sluice did not
- * expect raises it at once. Guarded by the governor's lock.
+ * expect raises it at once, once for a burst of them. Guarded by the governor's lock.
  */
 final class ExternalShare {
 
@@ -30,6 +30,10 @@ final class ExternalShare {
     private double share;
     private long sampledAtNanos;
     private boolean sampled;
+    /** When a refusal last raised the estimate, once one did. */
+    private long surprisedAtNanos;
+
+    private boolean surprisedOnce;
 
     /** The current estimate, in [0, {@link #MAX}]. */
     double share() {
@@ -38,11 +42,14 @@ final class ExternalShare {
 
     /**
      * An answer said {@code remaining} of a budget of {@code capacity} over {@code windowNanos};
-     * Sluice's own view of it just before was {@code view}.
+     * Sluice's own view of it just before was {@code view}. Of what was taken off the figure for
+     * Sluice's own calls in flight, {@code ambiguous} may have been in it already (see {@link
+     * AnswerAge#ambiguouslyTakenOff}); an answer where that alone exceeds the refill since the
+     * last sample says more about the order calls arrived in than about others, and is no sample.
      *
      * @return whether the estimate changed
      */
-    boolean observe(long view, long remaining, long capacity, long windowNanos, long nowNanos) {
+    boolean observe(long view, long remaining, long ambiguous, long capacity, long windowNanos, long nowNanos) {
         if (!sampled) {
             sampled = true;
             sampledAtNanos = nowNanos;
@@ -52,8 +59,11 @@ final class ExternalShare {
         if (span < MIN_SPAN) {
             return false;
         }
-        sampledAtNanos = nowNanos;
         double refill = capacity * Math.min(span, 1.0);
+        if (ambiguous > refill) {
+            return false;
+        }
+        sampledAtNanos = nowNanos;
         double gap = view - remaining;
         if (Math.abs(gap) <= Math.max(1.0, TOLERANCE * capacity)) {
             gap = 0;
@@ -73,8 +83,25 @@ final class ExternalShare {
         share = Math.max(0.0, Math.min(MAX, saved));
     }
 
-    /** The provider refused a call for capacity while Sluice believed there was room. */
-    void surprised() {
-        share = Math.min(MAX, share + ON_SURPRISE * (MAX - share));
+    /**
+     * The provider refused a call for capacity while Sluice believed there was room. A refusal of
+     * a call admitted before the last one that raised the estimate is the same evidence again
+     * (Sluice's pace had not been corrected when it was sent): ten 429s that met the end of one
+     * burst once left others 85 % of a budget they did not use, and the scope crawled at a tenth
+     * of its rate. A call admitted after that and still refused is new evidence.
+     *
+     * @param admittedNanos when the refused call was admitted
+     * @return whether the estimate changed
+     */
+    boolean surprised(long admittedNanos, long nowNanos) {
+        if (surprisedOnce && admittedNanos - surprisedAtNanos < 0) {
+            return false;
+        }
+        surprisedOnce = true;
+        surprisedAtNanos = nowNanos;
+        double next = Math.min(MAX, share + ON_SURPRISE * (MAX - share));
+        boolean changed = next != share;
+        share = next;
+        return changed;
     }
 }

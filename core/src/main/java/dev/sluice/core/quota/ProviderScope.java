@@ -166,16 +166,40 @@ public final class ProviderScope {
             bucket.limit().setCapacityAnnounced(true);
         }
         if (remaining >= 0) {
-            ExternalShare others = externalShareOf(bucket);
-            Limit l = bucket.limit();
-            long view = bucket.roomAsCounted(nowNanos, nowMillis);
-            long remainingNow = age.remainingNow(bucket, remaining, others == null ? 0 : others.share());
-            if (others != null && others.observe(view, remainingNow, l.capacity(), l.windowNanos(), nowNanos)) {
-                bucket.setExternalShare(others.share(), nowNanos, nowMillis);
-            }
-            bucket.lowerRoomTo(remainingNow, nowNanos, nowMillis);
+            followFigure(bucket, remaining, age, nowNanos, nowMillis);
         }
         record(bucket, limit, remaining);
+    }
+
+    /**
+     * Brings a learned bucket's room to what the provider said {@code remaining} of it, counted
+     * {@code age} ago: lowered to it as of now (what Sluice admitted since and has in flight taken
+     * off, see {@link AnswerAge}), and, when this answer's call was the last of Sluice's in
+     * flight, raised to the least figure the provider gave while they were out. Taking calls in
+     * flight off a figure guesses they were not in it; a connection storm's calls reach the
+     * provider in any order, so that guess left a scope of 4,000 calls a minute hundreds in debt
+     * at a provider saying 12 were left, and with nothing in flight no later figure could mend it:
+     * it stalled for half a minute. Once every call is answered the provider has counted them all,
+     * so what is left now is at least the least figure it gave meanwhile, less only what consumers
+     * Sluice cannot see took since (which its estimate of them covers); the refill since only adds.
+     */
+    private void followFigure(Bucket bucket, long remaining, AnswerAge age, long nowNanos, long nowMillis) {
+        ExternalShare others = externalShareOf(bucket);
+        Limit l = bucket.limit();
+        double share = others == null ? 0 : others.share();
+        long view = bucket.roomAsCounted(nowNanos, nowMillis);
+        long remainingNow = age.remainingNow(bucket, remaining, share);
+        if (others != null
+                && others.observe(
+                        view, remainingNow, age.ambiguouslyTakenOff(bucket), l.capacity(), l.windowNanos(), nowNanos)) {
+            bucket.setExternalShare(others.share(), nowNanos, nowMillis);
+        }
+        long leastWhileBusy = bucket.figureWhileBusy(remaining);
+        bucket.lowerRoomTo(remainingNow, nowNanos, nowMillis);
+        if (age.lastInFlight(bucket)) {
+            bucket.raiseRoomTo(leastWhileBusy, nowNanos, nowMillis);
+            bucket.busySpellEnded();
+        }
     }
 
     /**
@@ -186,15 +210,16 @@ public final class ProviderScope {
      * @param limiter the dimension the provider said ran out, or null
      */
     public void refusedDespiteRoom(Dimension limiter, long nowNanos, long nowMillis) {
-        refusedDespiteRoom(limiter, false, nowNanos, nowMillis);
+        refusedDespiteRoom(limiter, false, nowNanos, nowNanos, nowMillis);
     }
 
     /**
      * As {@link #refusedDespiteRoom(Dimension, long, long)}; {@code pacedByRefusals} when the
      * provider's answers never tell its limits: the refusal then cuts the scope's pace (see {@link
-     * AdaptivePace}).
+     * AdaptivePace}). {@code admittedNanos}: when the refused call was admitted.
      */
-    public void refusedDespiteRoom(Dimension limiter, boolean pacedByRefusals, long nowNanos, long nowMillis) {
+    public void refusedDespiteRoom(
+            Dimension limiter, boolean pacedByRefusals, long admittedNanos, long nowNanos, long nowMillis) {
         if (pacedByRefusals && knowsNoHeaders()) {
             paceByRefusals(nowNanos, nowMillis);
             return;
@@ -204,8 +229,9 @@ public final class ProviderScope {
             if (limiter != null && buckets[i].limit().dimension() != limiter) {
                 continue;
             }
-            externalShares[i].surprised();
-            buckets[i].setExternalShare(externalShares[i].share(), nowNanos, nowMillis);
+            if (externalShares[i].surprised(admittedNanos, nowNanos)) {
+                buckets[i].setExternalShare(externalShares[i].share(), nowNanos, nowMillis);
+            }
         }
     }
 

@@ -268,6 +268,17 @@ final class TokenBucket extends Bucket {
     }
 
     @Override
+    public void raiseRoomTo(long remaining, long nowNanos, long nowMillis) {
+        refillAndTakeBack(nowNanos);
+        double mirrored = Math.min(cap(), remaining - (limit().burst() - ceiling));
+        if (level < mirrored) {
+            level = mirrored;
+            // as after a refill: refunds of earlier takes get back only what is still missing
+            headroom.observe(++moment, cap() - level);
+        }
+    }
+
+    @Override
     public void capacityChanged(long nowNanos, long nowMillis) {
         refillAndTakeBack(nowNanos);
         double oldRate = ratePerNano;
