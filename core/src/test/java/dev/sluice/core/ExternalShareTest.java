@@ -119,7 +119,7 @@ class ExternalShareTest extends GovernorFixture {
             p.settleRefused(true);
         }
         double afterOneBurst = externalShare();
-        timer.advance(Duration.ofMillis(10)); // the governor's clock ticks as it does in the field
+        // admitted at the moment of the raise (no time passes in between): after it, so new evidence
         Permit later = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         governor.capacityRefused(later, REQUESTS, false);
         later.settleRefused(true);

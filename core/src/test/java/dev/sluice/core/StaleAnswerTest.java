@@ -168,6 +168,36 @@ class StaleAnswerTest extends GovernorFixture {
     }
 
     /**
+     * As above, but every answer is read before any call ends (streams, whose headers come at the
+     * first byte and whose reservations end with the last): no answer is the last out, so the
+     * room is mended when the last call ends.
+     */
+    @Test
+    void whenTheAnswersComeBeforeTheCallsEndTheLastToEndMendsTheDebt() {
+        governor();
+        governor.learn(call(), remaining(CAPACITY), "org-1");
+        Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
+        List<Permit> storm = new ArrayList<>();
+        storm.add(first);
+        for (int i = 0; i < 300; i++) {
+            timer.advance(Duration.ofMillis(1));
+            storm.add(governor.tryAdmit(call("u"), Demand.oneRequest()).permit());
+        }
+        long left = roomAsCounted();
+        for (Permit p : storm) {
+            governor.learn(call(), remaining(left), "org-1", p);
+        }
+        assertThat(roomAsCounted())
+                .as("the early answers took later calls off again")
+                .isLessThan(left - 150);
+
+        storm.forEach(p -> p.settle(Usage.NONE));
+        governor.reconsiderWaiting(); // applies the settlements, as the next admission would
+
+        assertThat(roomAsCounted()).isBetween(left - 2, left + 2);
+    }
+
+    /**
      * While other calls are out, no figure raises the room (each may be stale, and calls in flight
      * may not be in it); when the last one is answered, the room is the least figure given
      * meanwhile, not the last one read.

@@ -117,13 +117,17 @@ public final class AnswerAge {
     }
 
     /**
-     * Whether nothing of Sluice's but the answered call is in flight in {@code bucket}: every other
-     * call it sent there has been answered, so the provider has counted them all. False when
-     * nothing is known of the answered call (an answer read as current).
+     * Whether the answered call charged {@code bucket} and nothing else of Sluice's is in flight
+     * there: every other call it sent there has ended, so the provider has counted them all. False
+     * when nothing is known of the answered call (an answer read as current), and when it charged
+     * the bucket nothing (a call whose tokens could not be read is not in a token bucket's count).
      */
     boolean lastInFlight(Bucket bucket) {
         for (int i = 0; i < buckets.length; i++) {
             if (buckets[i] == bucket) {
+                if (i >= amounts.length || amounts[i] <= 0) {
+                    return false;
+                }
                 long own = i < amounts.length && i >= bucketsSettled ? amounts[i] : 0;
                 return bucket.reserved() - own <= 0;
             }

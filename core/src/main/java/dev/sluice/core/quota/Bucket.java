@@ -339,25 +339,33 @@ public abstract class Bucket {
 
     /**
      * A provider's figures say at least {@code remaining} is left now: raise the room to it if it
-     * is lower. Only a token bucket carries a figure's debt over time; a windowed one starts each
-     * window afresh, so the default does nothing.
+     * is lower. A local token bucket carries a figure's debt over time and overrides this; a
+     * windowed one starts each window afresh. A shared-store bucket does nothing either, its local
+     * fallback share included (a gap: that share is lowered by figures, never raised).
      */
     public void raiseRoomTo(long remaining, long nowNanos, long nowMillis) {
-        // nothing to mend: the next window starts from the limit
+        // nothing to mend here
     }
 
     /**
-     * Notes a figure the provider gave for this bucket while Sluice has calls in flight here, and
-     * returns the least of them since Sluice last had none. Lock held.
+     * Notes a figure the provider gave for this bucket while Sluice has calls in flight here (see
+     * {@link ProviderScope}'s {@code followFigure}). Lock held.
      */
-    public final long figureWhileBusy(long remaining) {
+    public final void figureWhileBusy(long remaining) {
         leastFigureWhileBusy = Math.min(leastFigureWhileBusy, remaining);
-        return leastFigureWhileBusy;
     }
 
-    /** Sluice's last call in flight here was answered: the next figures start a new busy spell. Lock held. */
-    public final void busySpellEnded() {
+    /**
+     * Sluice's last call in flight here was answered or ended: the provider has counted every call
+     * it was sent, so the room is raised to the least figure it gave meanwhile, and the next
+     * figures start a new busy spell. Lock held.
+     */
+    public final void endBusySpell(long nowNanos, long nowMillis) {
+        long least = leastFigureWhileBusy;
         leastFigureWhileBusy = Long.MAX_VALUE;
+        if (least != Long.MAX_VALUE) {
+            raiseRoomTo(least, nowNanos, nowMillis);
+        }
     }
 
     /** The least figure since Sluice last had nothing in flight here; {@link Long#MAX_VALUE}: none. */
@@ -484,6 +492,10 @@ public abstract class Bucket {
             }
         } else if (actual > reservedAmount) {
             takeMore(actual - reservedAmount, nowNanos, nowMillis);
+        }
+        if (leastFigureWhileBusy != Long.MAX_VALUE && reservedAmount > 0 && reserved() <= 0) {
+            // the last call out ended after the answers were read (a stream, a body read later)
+            endBusySpell(nowNanos, nowMillis);
         }
     }
 

@@ -175,7 +175,8 @@ public final class ProviderScope {
      * Brings a learned bucket's room to what the provider said {@code remaining} of it, counted
      * {@code age} ago: lowered to it as of now (what Sluice admitted since and has in flight taken
      * off, see {@link AnswerAge}), and, when this answer's call was the last of Sluice's in
-     * flight, raised to the least figure the provider gave while they were out. Taking calls in
+     * flight, raised to the least figure the provider gave while they were out (or when the last
+     * call out settles, if that comes after its answer: {@link Bucket#endBusySpell}). Taking calls in
      * flight off a figure guesses they were not in it; a connection storm's calls reach the
      * provider in any order, so that guess left a scope of 4,000 calls a minute hundreds in debt
      * at a provider saying 12 were left, and with nothing in flight no later figure could mend it:
@@ -194,11 +195,10 @@ public final class ProviderScope {
                         view, remainingNow, age.ambiguouslyTakenOff(bucket), l.capacity(), l.windowNanos(), nowNanos)) {
             bucket.setExternalShare(others.share(), nowNanos, nowMillis);
         }
-        long leastWhileBusy = bucket.figureWhileBusy(remaining);
+        bucket.figureWhileBusy(remaining);
         bucket.lowerRoomTo(remainingNow, nowNanos, nowMillis);
         if (age.lastInFlight(bucket)) {
-            bucket.raiseRoomTo(leastWhileBusy, nowNanos, nowMillis);
-            bucket.busySpellEnded();
+            bucket.endBusySpell(nowNanos, nowMillis);
         }
     }
 

@@ -270,11 +270,13 @@ final class TokenBucket extends Bucket {
     @Override
     public void raiseRoomTo(long remaining, long nowNanos, long nowMillis) {
         refillAndTakeBack(nowNanos);
-        double mirrored = Math.min(cap(), remaining - (limit().burst() - ceiling));
+        // the provider's level, less the transit allowance, less what the lane still holds of it
+        double mirrored = Math.min(cap(), remaining - (limit().burst() - ceiling) - lentOut);
         if (level < mirrored) {
             level = mirrored;
-            // as after a refill: refunds of earlier takes get back only what is still missing
-            headroom.observe(++moment, cap() - level);
+            // the figure counted what the calls reserved before now really used: a refund of
+            // theirs would give it back twice, so none gets anything (as if the level had been full)
+            headroom.observe(++moment, 0);
         }
     }
 
