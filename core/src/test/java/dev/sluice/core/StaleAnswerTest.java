@@ -47,6 +47,21 @@ class StaleAnswerTest extends GovernorFixture {
         return learnedBucket().roomAsCounted(clock.nanoTime(), clock.epochMillis()); // one thread: no lock needed
     }
 
+    /**
+     * A call of tenant t, then {@code behind} calls of tenant u a millisecond apart (the governor's
+     * clock ticks as it does in the field), all left in flight: two tenants keep them on the
+     * governor's lock, where admissions are counted.
+     */
+    private List<Permit> storm(int behind) {
+        List<Permit> storm = new ArrayList<>();
+        storm.add(governor.tryAdmit(call(), Demand.oneRequest()).permit());
+        for (int i = 0; i < behind; i++) {
+            timer.advance(Duration.ofMillis(1));
+            storm.add(governor.tryAdmit(call("u"), Demand.oneRequest()).permit());
+        }
+        return storm;
+    }
+
     @Test
     void anAnswerCountedBeforeCallsAdmittedSinceLowersTheRoomByThemToo() {
         governor();
@@ -149,12 +164,7 @@ class StaleAnswerTest extends GovernorFixture {
         first.settle(Usage.NONE);
         clock.advance(Duration.ofSeconds(4)); // the estimate of others samples answers this far apart
         timer.advance(Duration.ZERO);
-        List<Permit> storm = new ArrayList<>();
-        storm.add(governor.tryAdmit(call(), Demand.oneRequest()).permit());
-        for (int i = 0; i < 300; i++) {
-            timer.advance(Duration.ofMillis(1));
-            storm.add(governor.tryAdmit(call("u"), Demand.oneRequest()).permit());
-        }
+        List<Permit> storm = storm(300);
         long left = roomAsCounted();
 
         // the provider counted all 301 before it answered any: each figure says what Sluice sees
@@ -176,13 +186,7 @@ class StaleAnswerTest extends GovernorFixture {
     void whenTheAnswersComeBeforeTheCallsEndTheLastToEndMendsTheDebt() {
         governor();
         governor.learn(call(), remaining(CAPACITY), "org-1");
-        Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
-        List<Permit> storm = new ArrayList<>();
-        storm.add(first);
-        for (int i = 0; i < 300; i++) {
-            timer.advance(Duration.ofMillis(1));
-            storm.add(governor.tryAdmit(call("u"), Demand.oneRequest()).permit());
-        }
+        List<Permit> storm = storm(300);
         long left = roomAsCounted();
         for (Permit p : storm) {
             governor.learn(call(), remaining(left), "org-1", p);
@@ -206,12 +210,9 @@ class StaleAnswerTest extends GovernorFixture {
     void theLastAnswerBringsTheRoomToTheLeastFigureGivenWhileCallsWereOut() {
         governor();
         governor.learn(call(), remaining(CAPACITY), "org-1");
-        Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
-        List<Permit> behind = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            timer.advance(Duration.ofMillis(1));
-            behind.add(governor.tryAdmit(call("u"), Demand.oneRequest()).permit());
-        }
+        List<Permit> storm = storm(200);
+        Permit first = storm.get(0);
+        List<Permit> behind = storm.subList(1, storm.size());
         governor.learn(call(), remaining(50), "org-1", first); // the 200 behind it taken off: a debt
         first.settle(Usage.NONE);
         long debt = roomAsCounted();
