@@ -80,7 +80,7 @@ public final class AnswerAge {
                 long since = Math.max(0, bucket.admittedTotal() - from);
                 // what others hold reserved bounds what of it is in flight (calls admitted before
                 // the answered one included: the bound errs towards taking off more)
-                long own = i < amounts.length && i >= bucketsSettled ? amounts[i] : 0;
+                long own = unsettledAmount(i);
                 long othersInFlight = Math.max(0, bucket.reserved() - own);
                 return Math.min(since, othersInFlight);
             }
@@ -128,11 +128,16 @@ public final class AnswerAge {
                 if (i >= amounts.length || amounts[i] <= 0) {
                     return false;
                 }
-                long own = i < amounts.length && i >= bucketsSettled ? amounts[i] : 0;
+                long own = unsettledAmount(i);
                 return bucket.reserved() - own <= 0;
             }
         }
         return false;
+    }
+
+    /** What the answered call still holds reserved in its {@code i}-th bucket (0 once settled there). */
+    private long unsettledAmount(int i) {
+        return i < amounts.length && i >= bucketsSettled ? amounts[i] : 0;
     }
 
     /** The figure plus what the budget refilled since it was counted, up to the capacity. */

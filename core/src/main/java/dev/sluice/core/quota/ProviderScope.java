@@ -205,18 +205,13 @@ public final class ProviderScope {
     /**
      * The provider refused a call for capacity although Sluice's buckets had room for it: someone
      * Sluice cannot see took it. The budgets of the dimension the refusal named (every learned
-     * budget when it named none) leave more to others at once.
+     * budget when it named none) leave more to others at once, unless the refused call was sent
+     * before an earlier refusal raised that estimate (see {@link ExternalShare#surprised}).
      *
      * @param limiter the dimension the provider said ran out, or null
-     */
-    public void refusedDespiteRoom(Dimension limiter, long nowNanos, long nowMillis) {
-        refusedDespiteRoom(limiter, false, nowNanos, nowNanos, nowMillis);
-    }
-
-    /**
-     * As {@link #refusedDespiteRoom(Dimension, long, long)}; {@code pacedByRefusals} when the
-     * provider's answers never tell its limits: the refusal then cuts the scope's pace (see {@link
-     * AdaptivePace}). {@code admittedNanos}: when the refused call was admitted.
+     * @param pacedByRefusals the provider's answers never tell its limits: the refusal then cuts
+     *     the scope's pace instead (see {@link AdaptivePace})
+     * @param admittedNanos when the refused call was admitted
      */
     public void refusedDespiteRoom(
             Dimension limiter, boolean pacedByRefusals, long admittedNanos, long nowNanos, long nowMillis) {
