@@ -35,14 +35,6 @@ public interface HttpTransport {
     /** Absolute URL of the request. */
     String url();
 
-    /**
-     * The same URL as a {@code URI}; a transport whose library already holds one returns it, so
-     * the call is not parsed again (the JDK client's request has it).
-     */
-    default java.net.URI uri() {
-        return java.net.URI.create(url());
-    }
-
     /** Request headers as the application set them, names as given (look them up case-insensitively). */
     Map<String, List<String>> requestHeaders();
 

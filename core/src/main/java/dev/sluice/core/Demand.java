@@ -101,9 +101,11 @@ public final class Demand {
 
     /** Builds a {@link Demand}; requests and concurrency default to 1. */
     public static final class Builder {
-        private final long[] estimate = new long[DIMENSIONS];
-        private final long[] providerCharge = new long[DIMENSIONS];
-        private final boolean[] providerTruesUp = new boolean[DIMENSIONS];
+        private long[] estimate = new long[DIMENSIONS];
+        private long[] providerCharge = new long[DIMENSIONS];
+        private boolean[] providerTruesUp = new boolean[DIMENSIONS];
+        /** The arrays went to a built Demand, which owns them now: copied before the next change. */
+        private boolean handedOver;
 
         private Builder() {
             Arrays.fill(providerCharge, -1);
@@ -139,6 +141,7 @@ public final class Demand {
             if (v < 0) {
                 throw new IllegalArgumentException(dimension + " must be >= 0, was " + v);
             }
+            ownArrays();
             estimate[dimension.ordinal()] = v;
             return this;
         }
@@ -148,18 +151,31 @@ public final class Demand {
             if (v < 0) {
                 throw new IllegalArgumentException("provider charge for " + dimension + " must be >= 0, was " + v);
             }
+            ownArrays();
             providerCharge[dimension.ordinal()] = v;
             return this;
         }
 
         /** Declares that the provider trues this dimension up to actual usage after the call. */
         public Builder providerTruesUp(Dimension dimension) {
+            ownArrays();
             providerTruesUp[dimension.ordinal()] = true;
             return this;
         }
 
+        /** Every call builds one Demand: its arrays are handed over, not copied, unless the builder is used again. */
         public Demand build() {
-            return new Demand(estimate.clone(), providerCharge.clone(), providerTruesUp.clone());
+            handedOver = true;
+            return new Demand(estimate, providerCharge, providerTruesUp);
+        }
+
+        private void ownArrays() {
+            if (handedOver) {
+                estimate = estimate.clone();
+                providerCharge = providerCharge.clone();
+                providerTruesUp = providerTruesUp.clone();
+                handedOver = false;
+            }
         }
     }
 }

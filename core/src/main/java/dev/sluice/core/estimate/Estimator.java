@@ -120,12 +120,12 @@ public final class Estimator implements TokenEstimator {
             return;
         }
         if (reportedInputTokens > 0 && facts.estimatedInputTokens() > 0 && facts.model() != null) {
-            double current = correction(facts.model());
-            double rawEstimate = facts.estimatedInputTokens() / current;
-            double observed = reportedInputTokens / rawEstimate;
             // a read (Caffeine's get looks the entry up before computing), not a cache write, per
             // call: every caller of one model moves the same entry
-            corrections.get(facts.model(), NEW_CORRECTION).moveTowards(observed, correctionMin, correctionMax);
+            Correction correction = corrections.get(facts.model(), NEW_CORRECTION);
+            double rawEstimate = facts.estimatedInputTokens() / correction.factor();
+            double observed = reportedInputTokens / rawEstimate;
+            correction.moveTowards(observed, correctionMin, correctionMax);
         }
         if (route != null && outputTokens >= 0) {
             outputs.get(route, newOutputHistory).add(outputTokens);

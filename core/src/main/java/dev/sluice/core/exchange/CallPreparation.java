@@ -20,6 +20,8 @@ import dev.sluice.core.provider.RequestFacts;
  */
 final class CallPreparation {
 
+    private static final Dimension[] DIMENSIONS = Dimension.values(); // values() copies its array each time
+
     private final ExchangeGovernance engine;
 
     CallPreparation(ExchangeGovernance engine) {
@@ -28,13 +30,14 @@ final class CallPreparation {
 
     /** Recognises and identifies a call and estimates its demand; null when no provider matches. */
     PreparedCall prepare(HttpTransport t) {
-        ProviderBinding provider = engine.registry().match(t.url());
+        String url = t.url();
+        ProviderBinding provider = engine.registry().match(url);
         if (provider == null) {
             return null;
         }
         long now = engine.governor().clock().nanoTime();
         Headers headers = Headers.of(t.requestHeaders());
-        ProviderRequest request = ProviderRequest.of(t.method(), t.uri(), headers, t.requestBody());
+        ProviderRequest request = ProviderRequest.of(t.method(), url, headers, t.requestBody());
         RequestFacts facts = provider.adapter().readRequest(request, engine.estimator());
         Identity who = engine.identity().resolve(headers, facts.apiKeyId());
         CallContext context = CallContext.builder(provider.name())
@@ -61,7 +64,7 @@ final class CallPreparation {
             demand.spendMicros(price.worstCaseMicros(
                     facts.estimatedInputTokens(), Math.max(outputAllowance, facts.maxOutputTokens())));
         }
-        for (Dimension d : Dimension.values()) {
+        for (Dimension d : DIMENSIONS) {
             long charge = facts.providerCharge(d);
             if (charge >= 0) {
                 demand.providerCharge(d, charge);

@@ -7,7 +7,7 @@ import java.util.Locale;
 /**
  * Finds the provider a URL belongs to: configured URL prefixes first, then configured hosts, then
  * the public hosts the adapters know. Cheap enough to run on every HTTP exchange of the host JVM
- * (no allocation for URLs that are not LLM calls beyond the host substring). Immutable.
+ * (no allocation for URLs that are not LLM calls beyond their host and path substrings). Immutable.
  */
 public final class ProviderRegistry {
 
@@ -25,35 +25,16 @@ public final class ProviderRegistry {
 
     /** The provider of this absolute URL, or null when it is not an LLM endpoint Sluice knows. */
     public ProviderBinding match(String url) {
-        if (url == null) {
+        if (url == null || url.indexOf("://") < 0) {
             return null;
         }
-        int schemeEnd = url.indexOf("://");
-        if (schemeEnd < 0) {
-            return null;
-        }
-        int hostStart = schemeEnd + 3;
-        int hostEnd = hostStart;
-        while (hostEnd < url.length()) {
-            char c = url.charAt(hostEnd);
-            if (c == '/' || c == ':' || c == '?' || c == '#') {
-                break;
-            }
-            hostEnd++;
-        }
-        int at = url.lastIndexOf('@', hostEnd);
-        if (at >= hostStart) {
-            hostStart = at + 1;
-        }
-        int pathStart = url.indexOf('/', hostEnd);
-        int pathEnd = url.indexOf('?', hostEnd);
-        String path = pathStart < 0 ? "" : url.substring(pathStart, pathEnd > pathStart ? pathEnd : url.length());
+        String path = Urls.rawPath(url);
         for (ProviderBinding b : configured) {
             if (b.matchesUrl(url) && b.adapter().governsPath(path)) {
                 return b;
             }
         }
-        String host = url.substring(hostStart, hostEnd).toLowerCase(Locale.ROOT);
+        String host = Urls.host(url).toLowerCase(Locale.ROOT);
         for (ProviderBinding b : configured) {
             if (b.matchesHost(host, path)) {
                 return b;

@@ -1,50 +1,52 @@
 package dev.sluice.core.provider;
 
-import java.net.URI;
-
 /** The outgoing request as an adapter reads it: method, URL, headers and the serialized body. */
 public final class ProviderRequest {
 
     private final String method;
-    private final URI uri;
+    private final String url;
     private final Headers headers;
     private final byte[] body;
 
-    private ProviderRequest(String method, URI uri, Headers headers, byte[] body) {
+    private ProviderRequest(String method, String url, Headers headers, byte[] body) {
         this.method = method;
-        this.uri = uri;
+        this.url = url;
         this.headers = headers;
         this.body = body;
     }
 
     /**
+     * @param url the absolute URL as the HTTP library holds it (its parts are read raw, see {@link Urls})
      * @param body the serialized request body, or null when there is none or it could not be read
      */
-    public static ProviderRequest of(String method, URI uri, Headers headers, byte[] body) {
-        if (method == null || uri == null || headers == null) {
-            throw new IllegalArgumentException("method, uri and headers are required");
+    public static ProviderRequest of(String method, String url, Headers headers, byte[] body) {
+        if (method == null || url == null || headers == null) {
+            throw new IllegalArgumentException("method, url and headers are required");
         }
-        return new ProviderRequest(method, uri, headers, body);
+        return new ProviderRequest(method, url, headers, body);
     }
 
     public String method() {
         return method;
     }
 
-    public URI uri() {
-        return uri;
+    public String url() {
+        return url;
     }
 
     /** The host, lower case, or an empty string. */
     public String host() {
-        String host = uri.getHost();
-        return host == null ? "" : host.toLowerCase(java.util.Locale.ROOT);
+        return Urls.host(url).toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The raw path, or an empty string. */
     public String path() {
-        String path = uri.getRawPath();
-        return path == null ? "" : path;
+        return Urls.rawPath(url);
+    }
+
+    /** The raw query (not decoded), or null when the URL has none. */
+    public String rawQuery() {
+        return Urls.rawQuery(url);
     }
 
     public Headers headers() {

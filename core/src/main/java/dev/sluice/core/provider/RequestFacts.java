@@ -1,8 +1,8 @@
 package dev.sluice.core.provider;
 
 import dev.sluice.config.Dimension;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -24,7 +24,8 @@ public final class RequestFacts {
     private final long estimatedInputTokens;
     private final String apiKeyId;
     private final Map<String, String> providerScope;
-    private final Map<Dimension, Long> providerCharges;
+    /** By {@link Dimension#ordinal()}; -1 where the adapter has no rule. */
+    private final long[] providerCharges;
 
     private RequestFacts(Builder b) {
         this.providerKind = b.providerKind;
@@ -36,8 +37,10 @@ public final class RequestFacts {
         this.maxOutputTokens = b.maxOutputTokens;
         this.estimatedInputTokens = b.estimatedInputTokens;
         this.apiKeyId = b.apiKeyId;
-        this.providerScope = Collections.unmodifiableMap(new LinkedHashMap<>(b.providerScope));
-        this.providerCharges = Collections.unmodifiableMap(new EnumMap<>(b.providerCharges));
+        this.providerScope = b.providerScope == null
+                ? Collections.emptyMap()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(b.providerScope));
+        this.providerCharges = b.providerCharges.clone();
     }
 
     public static Builder builder(String providerKind) {
@@ -101,8 +104,7 @@ public final class RequestFacts {
      * provider are charged this, or Sluice under-reserves and meets 429s.
      */
     public long providerCharge(Dimension dimension) {
-        Long charge = providerCharges.get(dimension);
-        return charge == null ? -1 : charge;
+        return providerCharges[dimension.ordinal()];
     }
 
     /** Builds {@link RequestFacts}. */
@@ -116,8 +118,8 @@ public final class RequestFacts {
         private long maxOutputTokens = NO_MAX;
         private long estimatedInputTokens;
         private String apiKeyId;
-        private final Map<String, String> providerScope = new LinkedHashMap<>();
-        private final Map<Dimension, Long> providerCharges = new EnumMap<>(Dimension.class);
+        private Map<String, String> providerScope; // made on the first name: most requests name none
+        private final long[] providerCharges = noCharges();
 
         private Builder(String providerKind) {
             this.providerKind = providerKind;
@@ -165,18 +167,27 @@ public final class RequestFacts {
 
         public Builder providerScope(String key, String value) {
             if (value != null && !value.isEmpty()) {
-                this.providerScope.put(key, value);
+                if (providerScope == null) {
+                    providerScope = new LinkedHashMap<>();
+                }
+                providerScope.put(key, value);
             }
             return this;
         }
 
         public Builder providerCharge(Dimension dimension, long charge) {
-            this.providerCharges.put(dimension, Math.max(0, charge));
+            this.providerCharges[dimension.ordinal()] = Math.max(0, charge);
             return this;
         }
 
         public RequestFacts build() {
             return new RequestFacts(this);
+        }
+
+        private static long[] noCharges() {
+            long[] charges = new long[Dimension.values().length];
+            Arrays.fill(charges, -1);
+            return charges;
         }
     }
 }

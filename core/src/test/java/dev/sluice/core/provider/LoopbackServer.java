@@ -37,10 +37,7 @@ public final class LoopbackServer implements AutoCloseable {
         /** The request as an adapter reads it, sent to {@code origin} (e.g. {@code https://api.anthropic.com}). */
         public ProviderRequest asRequest(String origin) {
             return ProviderRequest.of(
-                    method,
-                    java.net.URI.create(origin + path + (query == null ? "" : "?" + query)),
-                    Headers.of(headers),
-                    body);
+                    method, origin + path + (query == null ? "" : "?" + query), Headers.of(headers), body);
         }
     }
 

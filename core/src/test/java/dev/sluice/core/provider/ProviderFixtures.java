@@ -4,7 +4,6 @@ import dev.sluice.core.Usage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,10 +38,7 @@ public final class ProviderFixtures {
 
     public static ProviderRequest post(String url, String body, String... headerNameValues) {
         return ProviderRequest.of(
-                "POST",
-                URI.create(url),
-                headers(headerNameValues),
-                body == null ? null : body.getBytes(StandardCharsets.UTF_8));
+                "POST", url, headers(headerNameValues), body == null ? null : body.getBytes(StandardCharsets.UTF_8));
     }
 
     public static byte[] utf8(String s) {

@@ -43,7 +43,7 @@ final class GeminiProtocol {
     static String keyId(ProviderRequest request) {
         String id = ApiKeyIds.fromHeader(request.headers(), "x-goog-api-key");
         if (id == null) {
-            id = ApiKeyIds.of(queryParameter(request.uri().getRawQuery(), "key"));
+            id = ApiKeyIds.of(queryParameter(request.rawQuery(), "key"));
         }
         return id != null ? id : ApiKeyIds.fromBearer(request.headers());
     }

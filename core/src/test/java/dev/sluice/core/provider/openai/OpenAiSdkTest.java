@@ -25,7 +25,6 @@ import dev.sluice.core.provider.ProviderRequest;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.wire.ApiKeyIds;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -190,10 +189,7 @@ class OpenAiSdkTest {
             LoopbackProvider.Seen sent = provider.seen.get(0);
             RequestFacts facts = adapter.readRequest(
                     ProviderRequest.of(
-                            "POST",
-                            URI.create("https://api.openai.com" + sent.path),
-                            Headers.of(sent.headers),
-                            sent.body),
+                            "POST", "https://api.openai.com" + sent.path, Headers.of(sent.headers), sent.body),
                     ESTIMATOR);
             assertThat(facts.operation()).isEqualTo("chat.completions");
             assertThat(facts.model()).isEqualTo("gpt-4o-mini");
@@ -243,10 +239,7 @@ class OpenAiSdkTest {
             LoopbackProvider.Seen sent = provider.seen.get(0);
             RequestFacts facts = adapter.readRequest(
                     ProviderRequest.of(
-                            "POST",
-                            URI.create("https://api.openai.com" + sent.path),
-                            Headers.of(sent.headers),
-                            sent.body),
+                            "POST", "https://api.openai.com" + sent.path, Headers.of(sent.headers), sent.body),
                     ESTIMATOR);
             assertThat(facts.operation()).isEqualTo("responses");
             assertThat(facts.streaming()).isTrue();

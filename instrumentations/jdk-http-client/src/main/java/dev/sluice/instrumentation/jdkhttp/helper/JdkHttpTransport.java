@@ -187,11 +187,6 @@ final class JdkHttpTransport implements HttpTransport {
     }
 
     @Override
-    public java.net.URI uri() {
-        return request.uri();
-    }
-
-    @Override
     public Map<String, List<String>> requestHeaders() {
         return request.headers().map();
     }
