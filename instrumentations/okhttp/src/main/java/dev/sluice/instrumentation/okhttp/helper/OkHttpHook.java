@@ -7,6 +7,7 @@ import dev.sluice.bootstrap.Hook;
 import dev.sluice.bootstrap.RetryLayers;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.lang.ref.WeakReference;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -40,6 +41,11 @@ public final class OkHttpHook implements Hook {
      */
     private final Map<OkHttpClient, OkHttpClient> withoutConnectionRetry =
             Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * The last client asked about and its twin: an application mostly calls through one client,
+     * which then skips the synchronized map's lock and look-up on every call.
+     */
+    private volatile Twin lastTwin;
 
     @Override
     public CallOutcome enter(int site, Object self, Object[] args) {
@@ -82,12 +88,31 @@ public final class OkHttpHook implements Hook {
         if (!client.retryOnConnectionFailure() || !RetryLayers.ownsRetries()) {
             return client;
         }
+        Twin last = lastTwin;
+        if (last != null && last.client.get() == client) {
+            return last.twin;
+        }
         OkHttpClient twin = withoutConnectionRetry.get(client);
         if (twin == null) {
             twin = client.newBuilder().retryOnConnectionFailure(false).build();
             withoutConnectionRetry.put(client, twin);
         }
+        lastTwin = new Twin(client, twin);
         return twin;
+    }
+
+    /**
+     * A client, held weakly as in the map, and its twin (kept until another client is asked
+     * about, with the pool it shares: one client's worth at most).
+     */
+    private static final class Twin {
+        final WeakReference<OkHttpClient> client;
+        final OkHttpClient twin;
+
+        Twin(OkHttpClient client, OkHttpClient twin) {
+            this.client = new WeakReference<>(client);
+            this.twin = twin;
+        }
     }
 
     private CallOutcome execute(Governance governance, OkHttpTransport transport, Call call) {
