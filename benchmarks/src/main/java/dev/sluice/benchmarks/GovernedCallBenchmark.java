@@ -46,6 +46,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * <pre>
  * java -jar benchmarks/target/sluice-benchmarks.jar GovernedCallBenchmark -t 1 -prof gc
  * </pre>
+ *
+ * <p>{@code -p cache=cooled} sweeps 4 MiB (four times this guest's L2) before each call, outside
+ * the timing, as the HTTP call between two calls of an application cools the caches Sluice's
+ * work would otherwise find warm in a loop; {@code cache=http} makes, outside the timing too, one
+ * ungoverned JDK {@code HttpClient} call to a loopback server before each (the caches, TLBs and
+ * branch predictors then hold the HTTP stack's work, as in an application); {@code cache=idle}
+ * parks the caller 400 µs instead, as long as that call takes, doing nothing; {@code warm}, the
+ * default, does none of these.
  */
 @BenchmarkMode({Mode.SampleTime})
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -77,6 +85,25 @@ public class GovernedCallBenchmark {
     @Param({"in-send", "after"})
     public String body;
 
+    @Param({"warm"})
+    public String cache;
+
+    /** Swept before each call when {@code cache=cooled}; one long per 64-byte line is written. */
+    private long[] sweep;
+
+    private long swept;
+
+    /** {@code cache=idle}: the caller parks as long as a loopback call takes, and does nothing else. */
+    private boolean idle;
+
+    private static final long IDLE_NANOS = 400_000;
+
+    /** {@code cache=http}: a loopback server answering at once, and the client that calls it. */
+    private com.sun.net.httpserver.HttpServer loopback;
+
+    private java.net.http.HttpClient between;
+    private java.net.http.HttpRequest betweenRequest;
+
     private boolean readInSend;
     private SluiceRuntime runtime;
     private ExchangeGovernance governance;
@@ -84,6 +111,11 @@ public class GovernedCallBenchmark {
     @Setup(Level.Trial)
     public void start() {
         readInSend = body.equals("in-send");
+        sweep = cache.equals("cooled") ? new long[4 * 1024 * 1024 / Long.BYTES] : null;
+        if (cache.equals("http")) {
+            startLoopback();
+        }
+        idle = cache.equals("idle");
         runtime = SluiceRuntime.start(SluiceConfig.defaults());
         governance = runtime.governance();
         if (!governance.governs(URL)) {
@@ -98,6 +130,49 @@ public class GovernedCallBenchmark {
     @TearDown(Level.Trial)
     public void stop() {
         runtime.close();
+        if (loopback != null) {
+            loopback.stop(0);
+        }
+    }
+
+    private void startLoopback() {
+        try {
+            loopback = com.sun.net.httpserver.HttpServer.create(
+                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        loopback.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(200, ANSWER.length);
+            exchange.getResponseBody().write(ANSWER);
+            exchange.close();
+        });
+        loopback.start();
+        between = java.net.http.HttpClient.newHttpClient();
+        betweenRequest = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                        "http://127.0.0.1:" + loopback.getAddress().getPort() + "/v1/chat/completions"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(REQUEST))
+                .build();
+    }
+
+    /** Evicts what the last call left in the caches (not timed: JMH runs it outside the sample). */
+    @Setup(Level.Invocation)
+    public void cool() throws Exception {
+        if (between != null) {
+            between.send(betweenRequest, java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+        }
+        if (idle) {
+            java.util.concurrent.locks.LockSupport.parkNanos(IDLE_NANOS);
+        }
+        if (sweep != null) {
+            long sum = swept;
+            for (int i = 0; i < sweep.length; i += 8) {
+                sweep[i] += sum;
+                sum += i;
+            }
+            swept = sum;
+        }
     }
 
     @Benchmark

@@ -328,6 +328,7 @@ public final class CallLoadApp {
         long[] madeBefore = madeByKind(callers);
         long[] gcBefore = gcCountAndMillis();
         long jitBefore = jitCpuMillis();
+        long[][] spentBefore = spentByKind(callers);
         for (int w = 0; w < windows; w++) {
             Thread.sleep(windowMillis);
             Histogram[] window = {newHistogram(), newHistogram()};
@@ -350,6 +351,7 @@ public final class CallLoadApp {
                     window[1].getValueAtPercentile(99.9) / 1e3));
         }
         long[] madeAfter = madeByKind(callers);
+        long[][] spentAfter = spentByKind(callers);
         long admittedAfter = admitted();
         long[] gcAfter = gcCountAndMillis();
         long jitWhileMeasuring = jitCpuMillis() - jitBefore;
@@ -370,6 +372,12 @@ public final class CallLoadApp {
         out.put("ungovernedP50Micros", pooled[1].getValueAtPercentile(50) / 1e3);
         out.put("ungovernedP99Micros", pooled[1].getValueAtPercentile(99) / 1e3);
         out.put("ungovernedP999Micros", pooled[1].getValueAtPercentile(99.9) / 1e3);
+        for (int k = 0; k < 2; k++) {
+            long made = k == 0 ? madeAfter[0] - madeBefore[0] : madeAfter[1] - madeBefore[1];
+            String kind = k == 0 ? "governed" : "ungoverned";
+            out.put(kind + "CallerCpuMicros", made == 0 ? 0 : (spentAfter[0][k] - spentBefore[0][k]) / 1e3 / made);
+            out.put(kind + "CallerBytes", made == 0 ? 0 : (spentAfter[1][k] - spentBefore[1][k]) / made);
+        }
         // per window: the governed call's p50/p99/p99.9, then the ungoverned one's, in µs
         out.put("perWindow", String.join(";", perWindow));
         out.put("gcCount", gcAfter[0] - gcBefore[0]);
@@ -378,6 +386,18 @@ public final class CallLoadApp {
         out.put("warmupMillis", warmedMillis);
         out.put("jitCpuMillisWhileMeasuring", jitWhileMeasuring);
         return out;
+    }
+
+    /** The callers' CPU nanoseconds, then allocated bytes, spent so far in each kind of call (paired mode). */
+    private static long[][] spentByKind(List<Caller> callers) {
+        long[][] spent = new long[2][2];
+        for (Caller c : callers) {
+            for (int k = 0; k < 2; k++) {
+                spent[0][k] += c.cpuNanosByKind[k];
+                spent[1][k] += c.allocBytesByKind[k];
+            }
+        }
+        return spent;
     }
 
     private static Histogram newHistogram() {
@@ -624,6 +644,13 @@ public final class CallLoadApp {
 
         volatile int lastChars;
         volatile String error;
+        /**
+         * Paired mode: this thread's CPU nanoseconds and allocated bytes spent in each kind of call,
+         * summed (written by this caller only; read between windows, a long at a time).
+         */
+        final long[] cpuNanosByKind = new long[2];
+
+        final long[] allocBytesByKind = new long[2];
 
         Caller(Call... calls) {
             this.calls = calls;
@@ -643,9 +670,16 @@ public final class CallLoadApp {
                     continue;
                 }
                 int which = calls.length == 1 ? 0 : ABBA[(int) (turn++ & 3)];
+                boolean paired = calls.length == 2;
+                long cpuStart = paired ? THREADS.getCurrentThreadCpuTime() : 0;
+                long allocStart = paired ? THREADS.getCurrentThreadAllocatedBytes() : 0;
                 long start = System.nanoTime();
                 try {
                     lastChars = calls[which].make();
+                    if (paired) {
+                        cpuNanosByKind[which] += THREADS.getCurrentThreadCpuTime() - cpuStart;
+                        allocBytesByKind[which] += THREADS.getCurrentThreadAllocatedBytes() - allocStart;
+                    }
                 } catch (Throwable t) {
                     // counted, and the caller stays: its thread's counters must stay readable
                     failed++;

@@ -294,7 +294,7 @@ public final class CallOverhead {
                         }
                     }
                     rows.add(String.format(
-                            "| %s | %s | %s | %s / %s / %s | %s / %s / %s | %s | %s | %s | %+.0f / %+.0f / %+.0f | %s / %s |",
+                            "| %s | %s | %s | %s / %s / %s | %s / %s / %s | %s | %s | %s | %+.0f / %+.0f / %+.0f | %+.1f | %+.0f | %s / %s |",
                             client,
                             t,
                             agent ? "agent" : "none (control)",
@@ -310,6 +310,8 @@ public final class CallOverhead {
                             d(s, "governed" + keys[0], "ungoverned" + keys[0]),
                             d(s, "governed" + keys[1], "ungoverned" + keys[1]),
                             d(s, "governed" + keys[2], "ungoverned" + keys[2]),
+                            d(s, "governedCallerCpuMicros", "ungovernedCallerCpuMicros"),
+                            d(s, "governedCallerBytes", "ungovernedCallerBytes"),
                             s.get("gcCount"),
                             s.get("governedCalls")));
                 }
@@ -318,8 +320,9 @@ public final class CallOverhead {
         System.out.println();
         System.out.println("| client | threads | JVM | api.openai.com p50 / p99 / p99.9 µs | " + UNGOVERNED_HOST
                 + " p50 / p99 / p99.9 µs | p50 difference µs, median (min to max) of windows | p99 difference |"
-                + " p99.9 difference | pooled difference p50 / p99 / p99.9 µs | GCs / governed calls |");
-        System.out.println("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|");
+                + " p99.9 difference | pooled difference p50 / p99 / p99.9 µs | caller CPU difference µs a call"
+                + " | caller bytes difference a call | GCs / governed calls |");
+        System.out.println("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
         rows.forEach(System.out::println);
     }
 
