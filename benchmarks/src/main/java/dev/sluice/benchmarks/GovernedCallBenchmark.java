@@ -86,7 +86,7 @@ public class GovernedCallBenchmark {
     public String body;
 
     @Param({"warm"})
-    public String cache;
+    public String cache = "warm";
 
     /** Swept before each call when {@code cache=cooled}; one long per 64-byte line is written. */
     private long[] sweep;

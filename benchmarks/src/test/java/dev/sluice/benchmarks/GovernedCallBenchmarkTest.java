@@ -13,24 +13,31 @@ import org.junit.jupiter.api.Test;
 class GovernedCallBenchmarkTest {
 
     @Test
-    void everyCallIsAdmittedAndSettledFromItsAnswer() {
+    void everyCallIsAdmittedAndSettledFromItsAnswer() throws Exception {
         for (String body : new String[] {"in-send", "after"}) {
-            GovernedCallBenchmark benchmark = new GovernedCallBenchmark();
-            benchmark.body = body;
-            benchmark.start();
-            try {
-                Governor governor = benchmark.governor();
-                for (int i = 0; i < 5; i++) {
-                    assertThat(benchmark.governedCall())
-                            .as(body)
-                            .isInstanceOf(GovernedCallBenchmark.InstantTransport.class);
-                }
-                assertThat(governor.stats().admitted()).as(body).isEqualTo(5);
-                assertThat(governor.stats().settled()).as(body).isEqualTo(5);
-                assertThat(governor.outstandingPermits()).as(body).isZero();
-            } finally {
-                benchmark.stop();
+            for (String cache : new String[] {"warm", "cooled", "http", "idle"}) {
+                run(body, cache);
             }
+        }
+    }
+
+    private static void run(String body, String cache) throws Exception {
+        GovernedCallBenchmark benchmark = new GovernedCallBenchmark();
+        benchmark.body = body;
+        benchmark.cache = cache;
+        benchmark.start();
+        String as = body + ", cache=" + cache;
+        try {
+            Governor governor = benchmark.governor();
+            for (int i = 0; i < 5; i++) {
+                benchmark.cool();
+                assertThat(benchmark.governedCall()).as(as).isInstanceOf(GovernedCallBenchmark.InstantTransport.class);
+            }
+            assertThat(governor.stats().admitted()).as(as).isEqualTo(5);
+            assertThat(governor.stats().settled()).as(as).isEqualTo(5);
+            assertThat(governor.outstandingPermits()).as(as).isZero();
+        } finally {
+            benchmark.stop();
         }
     }
 }
