@@ -6,13 +6,29 @@ import java.util.Locale;
 
 /**
  * Finds the provider a URL belongs to: configured URL prefixes first, then configured hosts, then
- * the public hosts the adapters know. Cheap enough to run on every HTTP exchange of the host JVM
- * (no allocation for URLs that are not LLM calls beyond their host and path substrings). Immutable.
+ * the public hosts the adapters know. Runs on every HTTP exchange of the host JVM, twice for a
+ * governed call (the hook asks whether Sluice governs it, then the call's preparation which
+ * provider): a URL asked about recently is answered from a small table of the last ones seen.
+ * Immutable but for that table, whose answers depend on nothing else than the URL.
  */
 public final class ProviderRegistry {
 
+    /** Slots of {@link #seen}: a service calls a handful of URLs over and over. */
+    private static final int SEEN_SLOTS = 64;
+
+    /** Longer URLs are matched each time rather than kept. */
+    private static final int SEEN_MAX_LENGTH = 512;
+
     private final List<ProviderBinding> configured;
     private final List<ProviderBinding> known;
+
+    /**
+     * The last URLs matched and their provider (or none), direct-mapped by hash. A full match lowers
+     * the host and asks every adapter; on a core just back from waiting for an answer that cost a
+     * few microseconds a call (docs/benchmarks.md). Entries are immutable, so racy writes publish
+     * a whole one or none. URLs with a query are not kept: Gemini's may carry an API key.
+     */
+    private final Seen[] seen = new Seen[SEEN_SLOTS];
 
     public ProviderRegistry(List<ProviderBinding> configured, List<ProviderAdapter> knownAdapters) {
         this.configured = List.copyOf(configured);
@@ -25,7 +41,24 @@ public final class ProviderRegistry {
 
     /** The provider of this absolute URL, or null when it is not an LLM endpoint Sluice knows. */
     public ProviderBinding match(String url) {
-        if (url == null || url.indexOf("://") < 0) {
+        if (url == null) {
+            return null;
+        }
+        int hash = url.hashCode();
+        int slot = (hash ^ (hash >>> 16)) & (SEEN_SLOTS - 1);
+        Seen last = seen[slot];
+        if (last != null && (last.url == url || last.url.equals(url))) {
+            return last.provider;
+        }
+        ProviderBinding provider = find(url);
+        if (url.length() <= SEEN_MAX_LENGTH && url.indexOf('?') < 0) {
+            seen[slot] = new Seen(url, provider);
+        }
+        return provider;
+    }
+
+    private ProviderBinding find(String url) {
+        if (url.indexOf("://") < 0) {
             return null;
         }
         String path = Urls.rawPath(url);
@@ -74,5 +107,16 @@ public final class ProviderRegistry {
 
     public List<ProviderBinding> configured() {
         return configured;
+    }
+
+    /** A URL and the provider it matched, or null for none. */
+    private static final class Seen {
+        final String url;
+        final ProviderBinding provider;
+
+        Seen(String url, ProviderBinding provider) {
+            this.url = url;
+            this.provider = provider;
+        }
     }
 }

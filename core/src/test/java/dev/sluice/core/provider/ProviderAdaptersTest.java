@@ -114,6 +114,43 @@ class ProviderAdaptersTest {
         }
     }
 
+    /** The registry keeps the last URLs it matched: asked again, in any order, each gets its own answer. */
+    @Test
+    void urlsAskedAgainGetTheirOwnAnswerWhateverShareTheirSlot() {
+        List<String> urls = new java.util.ArrayList<>(List.of(
+                "https://api.openai.com/v1/chat/completions",
+                "https://api.anthropic.com/v1/messages",
+                "https://api.anthropic.com/v1/messages/count_tokens",
+                "http://vllm.internal:8000/v1/chat/completions",
+                "https://my-res.openai.azure.com/openai/deployments/d/chat/completions?api-version=1",
+                "https://api.groq.com/openai/v1/chat/completions"));
+        for (int i = 0; i < 300; i++) { // far more than the table's slots: every slot is shared
+            urls.add("https://svc-" + i + ".internal/v1/chat/completions");
+            urls.add("https://api.openai.com/v1/chat/completions?n=" + i);
+            urls.add(i % 2 == 0 ? "https://api.openai.com/v1/embeddings" : "https://api.openai.com/v1/files/" + i);
+        }
+        Map<String, String> firstAnswers = new LinkedHashMap<>();
+        for (String url : urls) {
+            firstAnswers.put(url, nameOf(registry.match(url)));
+        }
+        java.util.Random random = new java.util.Random(5);
+        for (int round = 0; round < 5_000; round++) {
+            String url = urls.get(random.nextInt(urls.size()));
+            String asked = random.nextBoolean() ? url : new String(url.toCharArray()); // equal, not the same object
+            assertThat(nameOf(registry.match(asked))).as(url).isEqualTo(firstAnswers.get(url));
+        }
+        assertThat(firstAnswers.get("https://api.openai.com/v1/chat/completions"))
+                .isEqualTo("openai");
+        assertThat(firstAnswers.get("https://svc-7.internal/v1/chat/completions"))
+                .isNull();
+        assertThat(firstAnswers.get("https://api.anthropic.com/v1/messages/count_tokens"))
+                .isNull();
+    }
+
+    private static String nameOf(ProviderBinding binding) {
+        return binding == null ? null : binding.name();
+    }
+
     @Test
     void optionsReachTheCompatibleAdapter() {
         OpenAiCompatibleAdapter groq = (OpenAiCompatibleAdapter) ProviderAdapters.forKind(
