@@ -1,5 +1,6 @@
 package dev.sluice.core.provider;
 
+import dev.sluice.core.LastSeen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,22 +14,16 @@ import java.util.Locale;
  */
 public final class ProviderRegistry {
 
-    /** Slots of {@link #seen}: a service calls a handful of URLs over and over. */
-    private static final int SEEN_SLOTS = 64;
-
-    /** Longer URLs are matched each time rather than kept. */
-    private static final int SEEN_MAX_LENGTH = 512;
-
     private final List<ProviderBinding> configured;
     private final List<ProviderBinding> known;
 
     /**
-     * The last URLs matched and their provider (or none), direct-mapped by hash. A full match lowers
-     * the host and asks every adapter; on a core just back from waiting for an answer that cost a
-     * few microseconds a call (docs/benchmarks.md). Entries are immutable, so racy writes publish
-     * a whole one or none. URLs with a query are not kept: Gemini's may carry an API key.
+     * The last URLs matched and their provider (or none). A full match lowers the host and asks
+     * every adapter; on a core just back from waiting for an answer that cost a few microseconds a
+     * call (docs/benchmarks.md). URLs with a query or user info are not kept: Gemini's query may
+     * carry an API key, user info a password.
      */
-    private final Seen[] seen = new Seen[SEEN_SLOTS];
+    private final LastSeen<ProviderBinding> seen = new LastSeen<>(64, 512);
 
     public ProviderRegistry(List<ProviderBinding> configured, List<ProviderAdapter> knownAdapters) {
         this.configured = List.copyOf(configured);
@@ -44,15 +39,13 @@ public final class ProviderRegistry {
         if (url == null) {
             return null;
         }
-        int hash = url.hashCode();
-        int slot = (hash ^ (hash >>> 16)) & (SEEN_SLOTS - 1);
-        Seen last = seen[slot];
-        if (last != null && (last.url == url || last.url.equals(url))) {
-            return last.provider;
+        LastSeen.Entry<ProviderBinding> last = seen.find(url);
+        if (last != null) {
+            return last.value;
         }
         ProviderBinding provider = find(url);
-        if (url.length() <= SEEN_MAX_LENGTH && url.indexOf('?') < 0) {
-            seen[slot] = new Seen(url, provider);
+        if (url.indexOf('?') < 0 && url.indexOf('@') < 0) {
+            seen.keep(url, provider);
         }
         return provider;
     }
@@ -107,16 +100,5 @@ public final class ProviderRegistry {
 
     public List<ProviderBinding> configured() {
         return configured;
-    }
-
-    /** A URL and the provider it matched, or null for none. */
-    private static final class Seen {
-        final String url;
-        final ProviderBinding provider;
-
-        Seen(String url, ProviderBinding provider) {
-            this.url = url;
-            this.provider = provider;
-        }
     }
 }

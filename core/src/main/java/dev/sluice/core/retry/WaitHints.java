@@ -1,5 +1,6 @@
 package dev.sluice.core.retry;
 
+import dev.sluice.core.LastSeen;
 import dev.sluice.core.provider.Headers;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -154,38 +155,21 @@ public final class WaitHints {
         if (value == null) {
             return NONE;
         }
-        if (value.length() > 64) {
-            return parseGoDuration(value); // not remembered: a slot holds only a short text
-        }
-        int slot = (value.hashCode() ^ (value.hashCode() >>> 16)) & (GO_SEEN_SLOTS - 1);
-        GoSeen seen = GO_SEEN[slot];
-        if (seen != null && seen.text.equals(value)) {
-            return seen.millis;
+        LastSeen.Entry<Long> seen = GO_SEEN.find(value);
+        if (seen != null) {
+            return seen.value;
         }
         long millis = parseGoDuration(value);
-        GO_SEEN[slot] = new GoSeen(value, millis);
+        GO_SEEN.keep(value, millis);
         return millis;
     }
 
     /**
-     * The last durations read, direct-mapped by their text: every answer carries two or three
-     * resets, mostly the same few texts ({@code 6m0s}, {@code 1s}), and reading one with two
-     * regular expressions and BigDecimal arithmetic was a visible part of each call. Entries are
-     * immutable, so racy writes publish a whole one or none.
+     * The last durations read: every answer carries two or three resets, mostly the same few texts
+     * ({@code 6m0s}, {@code 1s}), and reading one with two regular expressions and BigDecimal
+     * arithmetic was a visible part of each call.
      */
-    private static final int GO_SEEN_SLOTS = 32;
-
-    private static final GoSeen[] GO_SEEN = new GoSeen[GO_SEEN_SLOTS];
-
-    private static final class GoSeen {
-        final String text;
-        final long millis;
-
-        GoSeen(String text, long millis) {
-            this.text = text;
-            this.millis = millis;
-        }
-    }
+    private static final LastSeen<Long> GO_SEEN = new LastSeen<>(32, 64);
 
     private static long parseGoDuration(String value) {
         String s = value.trim();
