@@ -119,7 +119,7 @@ public final class RequestFacts {
         private long estimatedInputTokens;
         private String apiKeyId;
         private Map<String, String> providerScope; // made on the first name: most requests name none
-        private final long[] providerCharges = noCharges();
+        private final long[] providerCharges = NO_CHARGES.clone();
 
         private Builder(String providerKind) {
             this.providerKind = providerKind;
@@ -183,6 +183,8 @@ public final class RequestFacts {
         public RequestFacts build() {
             return new RequestFacts(this);
         }
+
+        private static final long[] NO_CHARGES = noCharges();
 
         private static long[] noCharges() {
             long[] charges = new long[Dimension.values().length];
