@@ -663,6 +663,7 @@ public final class CallLoadApp {
 
         void run() {
             long highest = TimeUnit.SECONDS.toNanos(60);
+            boolean paired = calls.length == 2;
             long turn = 0;
             while (running) {
                 if (paused) {
@@ -670,12 +671,13 @@ public final class CallLoadApp {
                     continue;
                 }
                 int which = calls.length == 1 ? 0 : ABBA[(int) (turn++ & 3)];
-                boolean paired = calls.length == 2;
                 long cpuStart = paired ? THREADS.getCurrentThreadCpuTime() : 0;
                 long allocStart = paired ? THREADS.getCurrentThreadAllocatedBytes() : 0;
                 long start = System.nanoTime();
+                long took;
                 try {
                     lastChars = calls[which].make();
+                    took = System.nanoTime() - start; // before the counters' reads, which it must not include
                     if (paired) {
                         cpuNanosByKind[which] += THREADS.getCurrentThreadCpuTime() - cpuStart;
                         allocBytesByKind[which] += THREADS.getCurrentThreadAllocatedBytes() - allocStart;
@@ -688,7 +690,7 @@ public final class CallLoadApp {
                     }
                     continue;
                 }
-                recorders[which].recordValue(Math.min(System.nanoTime() - start, highest));
+                recorders[which].recordValue(Math.min(took, highest));
                 made++;
                 if (which == 0) {
                     madeFirst++;
