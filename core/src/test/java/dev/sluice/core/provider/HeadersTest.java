@@ -76,6 +76,26 @@ class HeadersTest {
     }
 
     @Test
+    void namesAlikeWhereTheyAreHashedAreStillTold() {
+        // same length, first, middle and last two chars: one hash, told apart by the whole name
+        List<String> alike = List.of("x-aaaa-m-aaaa-ab", "x-abaa-m-aaaa-ab", "x-aaaa-m-aaba-ab", "X-AAAA-M-AAAA-AB");
+        assertThat(alike.stream().map(Headers::foldedHash).distinct()).hasSize(1);
+        Map<String, List<String>> raw = new LinkedHashMap<>();
+        for (int i = 0; i < 3; i++) {
+            raw.put(alike.get(i), List.of("v" + i));
+        }
+        raw.put("", List.of("empty"));
+        raw.put("r", List.of("one char"));
+        Headers headers = Headers.of(raw);
+        assertThat(headers.first("X-ABAA-M-AAAA-AB")).isEqualTo("v1");
+        assertThat(headers.first("x-aaaa-m-aaba-ab")).isEqualTo("v2");
+        assertThat(headers.all(alike.get(3))).containsExactly("v0");
+        assertThat(headers.first("x-aaaa-m-abaa-ab")).isNull();
+        assertThat(headers.first("")).isEqualTo("empty");
+        assertThat(headers.first("R")).isEqualTo("one char");
+    }
+
+    @Test
     void contentLengthIsANonNegativeNumberOrMinusOne() {
         assertThat(length("2634")).isEqualTo(2634);
         assertThat(length(" 0 ")).isZero();

@@ -4,6 +4,7 @@ import dev.sluice.config.Dimension;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.RateLimitSnapshot;
 import dev.sluice.core.provider.RateLimitSnapshot.Budget;
+import dev.sluice.core.provider.wire.BudgetHeaderNames;
 import dev.sluice.core.provider.wire.HeaderNumbers;
 import dev.sluice.core.retry.WaitHints;
 import java.util.ArrayList;
@@ -42,6 +43,10 @@ final class AnthropicRateLimits {
     static final long ROUNDING_SLACK = 500;
 
     private static final String PREFIX = "anthropic-ratelimit-";
+    private static final BudgetHeaderNames REQUESTS = BudgetHeaderNames.budgetFirst(PREFIX, "requests");
+    private static final BudgetHeaderNames INPUT_TOKENS = BudgetHeaderNames.budgetFirst(PREFIX, "input-tokens");
+    private static final BudgetHeaderNames OUTPUT_TOKENS = BudgetHeaderNames.budgetFirst(PREFIX, "output-tokens");
+    private static final BudgetHeaderNames TOKENS = BudgetHeaderNames.budgetFirst(PREFIX, "tokens");
 
     private AnthropicRateLimits() {}
 
@@ -50,28 +55,33 @@ final class AnthropicRateLimits {
             return RateLimitSnapshot.none();
         }
         List<Budget> budgets = new ArrayList<>(3);
-        add(budgets, headers, "requests", Dimension.REQUESTS, false, nowEpochMillis);
-        boolean split = add(budgets, headers, "input-tokens", Dimension.INPUT_TOKENS, true, nowEpochMillis);
-        split |= add(budgets, headers, "output-tokens", Dimension.OUTPUT_TOKENS, true, nowEpochMillis);
+        add(budgets, headers, REQUESTS, Dimension.REQUESTS, false, nowEpochMillis);
+        boolean split = add(budgets, headers, INPUT_TOKENS, Dimension.INPUT_TOKENS, true, nowEpochMillis);
+        split |= add(budgets, headers, OUTPUT_TOKENS, Dimension.OUTPUT_TOKENS, true, nowEpochMillis);
         if (!split) {
-            add(budgets, headers, "tokens", Dimension.TOTAL_TOKENS, true, nowEpochMillis);
+            add(budgets, headers, TOKENS, Dimension.TOTAL_TOKENS, true, nowEpochMillis);
         }
         return RateLimitSnapshot.of(budgets);
     }
 
     private static boolean add(
-            List<Budget> budgets, Headers h, String name, Dimension dimension, boolean rounded, long nowEpochMillis) {
-        long limit = HeaderNumbers.count(h.first(PREFIX + name + "-limit"));
-        long remaining = HeaderNumbers.count(h.first(PREFIX + name + "-remaining"));
+            List<Budget> budgets,
+            Headers h,
+            BudgetHeaderNames names,
+            Dimension dimension,
+            boolean rounded,
+            long nowEpochMillis) {
+        long limit = HeaderNumbers.count(h.first(names.limit()));
+        long remaining = HeaderNumbers.count(h.first(names.remaining()));
         if (limit == RateLimitSnapshot.UNKNOWN && remaining == RateLimitSnapshot.UNKNOWN) {
             return false;
         }
         if (rounded) {
             remaining = bottomOfRoundingBand(remaining);
         }
-        long reset = WaitHints.untilInstant(h.first(PREFIX + name + "-reset"), nowEpochMillis);
+        long reset = WaitHints.untilInstant(h.first(names.reset()), nowEpochMillis);
         budgets.add(Budget.of(
-                name,
+                names.budget(),
                 dimension,
                 limit,
                 remaining,

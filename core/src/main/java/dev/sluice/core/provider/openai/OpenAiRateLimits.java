@@ -4,6 +4,7 @@ import dev.sluice.config.Dimension;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.RateLimitSnapshot;
 import dev.sluice.core.provider.RateLimitSnapshot.Budget;
+import dev.sluice.core.provider.wire.BudgetHeaderNames;
 import dev.sluice.core.provider.wire.HeaderNumbers;
 import dev.sluice.core.retry.WaitHints;
 import java.util.ArrayList;
@@ -20,6 +21,9 @@ public final class OpenAiRateLimits {
     /** OpenAI's limits are per minute (RPM, TPM). */
     public static final long MINUTE_MILLIS = 60_000;
 
+    private static final BudgetHeaderNames REQUESTS = BudgetHeaderNames.kindFirst("x-ratelimit-", "requests");
+    private static final BudgetHeaderNames TOKENS = BudgetHeaderNames.kindFirst("x-ratelimit-", "tokens");
+
     private OpenAiRateLimits() {}
 
     /** OpenAI's per-minute request and token budgets. */
@@ -33,8 +37,8 @@ public final class OpenAiRateLimits {
             return RateLimitSnapshot.none();
         }
         List<Budget> budgets = new ArrayList<>(2);
-        add(budgets, headers, "requests", Dimension.REQUESTS, requestsWindowMillis);
-        add(budgets, headers, "tokens", Dimension.TOTAL_TOKENS, tokensWindowMillis);
+        add(budgets, headers, REQUESTS, Dimension.REQUESTS, requestsWindowMillis);
+        add(budgets, headers, TOKENS, Dimension.TOTAL_TOKENS, tokensWindowMillis);
         return RateLimitSnapshot.of(budgets);
     }
 
@@ -46,14 +50,15 @@ public final class OpenAiRateLimits {
         return headers == null ? RateLimitSnapshot.UNKNOWN : HeaderNumbers.count(headers.first("openai-processing-ms"));
     }
 
-    private static void add(List<Budget> budgets, Headers h, String name, Dimension dimension, long windowMillis) {
-        long limit = HeaderNumbers.count(h.first("x-ratelimit-limit-" + name));
-        long remaining = HeaderNumbers.count(h.first("x-ratelimit-remaining-" + name));
+    private static void add(
+            List<Budget> budgets, Headers h, BudgetHeaderNames names, Dimension dimension, long windowMillis) {
+        long limit = HeaderNumbers.count(h.first(names.limit()));
+        long remaining = HeaderNumbers.count(h.first(names.remaining()));
         if (limit == RateLimitSnapshot.UNKNOWN && remaining == RateLimitSnapshot.UNKNOWN) {
             return;
         }
-        budgets.add(Budget.of(
-                name, dimension, limit, remaining, reset(h.first("x-ratelimit-reset-" + name)), windowMillis));
+        budgets.add(
+                Budget.of(names.budget(), dimension, limit, remaining, reset(h.first(names.reset())), windowMillis));
     }
 
     private static long reset(String value) {
