@@ -30,6 +30,13 @@ final class Route {
     private boolean windowed;
     private boolean tracked;
     private boolean readsWallClock;
+    /**
+     * The organization an answer to a call on this route named and {@link Routes#adoptOrganization}
+     * found already adopted for the route's key, or null: the next answers naming it again skip the
+     * look-up. Lock held.
+     */
+    String organizationConfirmed;
+
     /** The path as the lock-free lane may take it, or null when it may not (see {@link LanePath}). */
     private volatile LanePath lanePath;
 

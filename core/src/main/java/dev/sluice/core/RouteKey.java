@@ -29,7 +29,17 @@ final class RouteKey {
         this.apiKeyId = call.apiKeyId();
         this.trafficClass = call.trafficClass();
         this.organization = call.organization();
-        this.hash = Objects.hash(provider, model, deployment, tenant, team, apiKeyId, trafficClass, organization);
+        // Objects.hash's value, without the array its varargs make on every call
+        int h = 1;
+        h = 31 * h + Objects.hashCode(provider);
+        h = 31 * h + Objects.hashCode(model);
+        h = 31 * h + Objects.hashCode(deployment);
+        h = 31 * h + Objects.hashCode(tenant);
+        h = 31 * h + Objects.hashCode(team);
+        h = 31 * h + Objects.hashCode(apiKeyId);
+        h = 31 * h + Objects.hashCode(trafficClass);
+        h = 31 * h + Objects.hashCode(organization);
+        this.hash = h;
     }
 
     @Override

@@ -148,8 +148,19 @@ final class Routes {
         if (call.organization() != null || call.apiKeyId() == null) {
             return;
         }
+        // Every answer names the organization again: one the call's route has seen adopted costs
+        // neither the key's name nor a look-up (a route lives 30 s; its rebuild reads the entry,
+        // which keeps it from expiring).
+        Route route = call.cachedRoute;
+        if (route != null && organization.equals(route.organizationConfirmed)) {
+            return;
+        }
         String keyId = call.provider() + '|' + call.apiKeyId();
-        if (!organization.equals(organizationOfKey.getIfPresent(keyId))) {
+        if (organization.equals(organizationOfKey.getIfPresent(keyId))) {
+            if (route != null) {
+                route.organizationConfirmed = organization;
+            }
+        } else {
             organizationOfKey.put(keyId, organization);
             ProviderScope own = scopes.getIfPresent(call.providerScopeKey());
             ProviderScope shared = scopeOf(organizationScopeKey(call, organization), displayName(call, organization));

@@ -110,4 +110,26 @@ class OrganizationScopeTest extends GovernorFixture {
         governor.learn(named, threeLeft(), "org-answered");
         assertThat(scopeNames()).containsExactly("openai/org-named/gpt-4o-mini");
     }
+
+    @Test
+    void anOrganizationSeenAdoptedOnARouteIsLeftWhenAnAnswerNamesAnother() {
+        governor();
+        List<Governor.LearnedBudget> ample =
+                List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 500, 60_000));
+        CallContext first = call("k_1");
+        governor.tryAdmit(first, Demand.oneRequest()).permit().settle(Usage.NONE);
+        governor.learn(first, ample, "org-acme"); // adopted: the key's own scope is retired
+        CallContext second = call("k_1");
+        Permit inAcme = governor.tryAdmit(second, Demand.oneRequest()).permit();
+        inAcme.settle(Usage.NONE);
+        governor.learn(second, ample, "org-acme"); // seen adopted, kept on the route
+        governor.learn(second, ample, "org-acme"); // answered from the route
+        governor.learn(second, ample, "org-other"); // the key now counts elsewhere
+        clock.advance(Duration.ofSeconds(31)); // once the route resolves again, as before
+
+        Permit inOther = governor.tryAdmit(call("k_1"), Demand.oneRequest()).permit();
+        assertThat(inAcme.providerScopeKey()).contains("org-acme");
+        assertThat(inOther.providerScopeKey()).contains("org-other");
+        assertThat(scopeNames()).contains("openai/org-other/gpt-4o-mini");
+    }
 }
