@@ -1,10 +1,11 @@
 package dev.sluice.core;
 
 /**
- * What a pure function answered for the last short strings it was asked about, direct-mapped by
- * their hash: for a value worked out on every call from a few texts that keep coming back (a
- * reset's duration, a request's URL). Entries are immutable, so racy writes publish a whole one or
- * none, and a slot taken by another string costs only the work again.
+ * What a pure function answered for the last short strings it was asked about, or which object a
+ * cache held for them, direct-mapped by their hash: for a value worked out on every call from a
+ * few texts that keep coming back (a reset's duration, a request's URL, a model's learned state).
+ * Entries are immutable, so racy writes publish a whole one or none, and a slot taken by another
+ * string costs only the work again.
  */
 public final class LastSeen<V> {
 

@@ -1,7 +1,5 @@
 package dev.sluice.core.estimate;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import dev.sluice.core.Caches;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import java.util.Arrays;
@@ -23,18 +21,6 @@ public final class Estimator implements TokenEstimator {
     private static final int OUTPUT_SAMPLES = 128;
     private static final int MIN_SAMPLES_FOR_PERCENTILE = 16;
 
-    private final double charsPerToken;
-    private final int tokensPerMessage;
-    private final double outputPercentile;
-    private final long defaultOutputTokens;
-    private final boolean learn;
-    private final double correctionMin;
-    private final double correctionMax;
-    private final Cache<String, Correction> corrections =
-            Caches.builder().maximumSize(10_000).build();
-    private final Cache<String, OutputHistory> outputs =
-            Caches.builder().maximumSize(10_000).build();
-
     // Anonymous classes, not lambdas: a first call's settlement meets them on the application's
     // start-up, where the JVM spins a class for each lambda (docs/startup-figures.md).
     private static final Function<String, Correction> NEW_CORRECTION = new Function<>() {
@@ -43,12 +29,21 @@ public final class Estimator implements TokenEstimator {
             return new Correction(1.0);
         }
     };
-    private final Function<String, OutputHistory> newOutputHistory = new Function<>() {
+
+    private final double charsPerToken;
+    private final int tokensPerMessage;
+    private final double outputPercentile;
+    private final long defaultOutputTokens;
+    private final boolean learn;
+    private final double correctionMin;
+    private final double correctionMax;
+    private final StateByKey<Correction> corrections = new StateByKey<>(10_000, NEW_CORRECTION);
+    private final StateByKey<OutputHistory> outputs = new StateByKey<>(10_000, new Function<>() {
         @Override
         public OutputHistory apply(String route) {
             return new OutputHistory(outputPercentile);
         }
-    };
+    });
 
     public Estimator(
             double charsPerToken,
@@ -92,7 +87,7 @@ public final class Estimator implements TokenEstimator {
         if (model == null) {
             return 1.0;
         }
-        Correction c = corrections.getIfPresent(model);
+        Correction c = corrections.find(model);
         return c == null ? 1.0 : c.factor();
     }
 
@@ -101,7 +96,7 @@ public final class Estimator implements TokenEstimator {
      * more than the route's learned percentile when enough calls were seen.
      */
     public long outputEstimate(String route, long maxOutputTokens) {
-        OutputHistory h = route == null ? null : outputs.getIfPresent(route);
+        OutputHistory h = route == null ? null : outputs.find(route);
         long learned = h == null ? -1 : h.percentile();
         if (maxOutputTokens >= 0) {
             return learned >= 0 ? Math.min(maxOutputTokens, learned) : maxOutputTokens;
@@ -120,15 +115,14 @@ public final class Estimator implements TokenEstimator {
             return;
         }
         if (reportedInputTokens > 0 && facts.estimatedInputTokens() > 0 && facts.model() != null) {
-            // a read (Caffeine's get looks the entry up before computing), not a cache write, per
-            // call: every caller of one model moves the same entry
-            Correction correction = corrections.get(facts.model(), NEW_CORRECTION);
+            // every caller of one model moves the same entry
+            Correction correction = corrections.findOrMake(facts.model());
             double rawEstimate = facts.estimatedInputTokens() / correction.factor();
             double observed = reportedInputTokens / rawEstimate;
             correction.moveTowards(observed, correctionMin, correctionMax);
         }
         if (route != null && outputTokens >= 0) {
-            outputs.get(route, newOutputHistory).add(outputTokens);
+            outputs.findOrMake(route).add(outputTokens);
         }
     }
 
