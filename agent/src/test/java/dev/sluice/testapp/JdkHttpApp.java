@@ -52,7 +52,7 @@ public final class JdkHttpApp {
 
     private void run() throws Exception {
         // sync, 2xx, String body; the handler notes the module of the Sluice helper that asks it
-        // for its subscriber, to report whether java.net.http exports its internals to it
+        // for its subscriber, to report whether java.net.http exports and opens its internals to it
         Module[] tapModule = new Module[1];
         HttpResponse.BodyHandler<String> ofString = HttpResponse.BodyHandlers.ofString();
         HttpResponse<String> chat = client.send(
@@ -70,6 +70,10 @@ public final class JdkHttpApp {
         Report.put(
                 "chat-sync.internalsExportedToApp",
                 jdk.isExported("jdk.internal.net.http", JdkHttpApp.class.getModule()));
+        Report.put(
+                "chat-sync.internalsOpenToTap",
+                tapModule[0] != null && jdk.isOpen("jdk.internal.net.http", tapModule[0]));
+        Report.put("chat-sync.internalsOpenToApp", jdk.isOpen("jdk.internal.net.http", JdkHttpApp.class.getModule()));
         response(
                 "chat-sync",
                 chat.statusCode(),

@@ -55,9 +55,12 @@ class JdkHttpClientIT {
         assertThat(r.get("env.clientClass")).isEqualTo("jdk.internal.net.http.HttpClientFacade");
         assertThat(r.get("cancel-async.cancelled")).isEqualTo("true");
         assertThat(r.get("cancel-async.attempts")).isEqualTo("1");
-        // the tap is one of the JDK's trusted subscribers: the agent exported java.net.http's
-        // internal package to Sluice's helpers, and to nothing else
+        // the tap is one of the JDK's trusted subscribers and request bodies are read where their
+        // publisher keeps them: the agent opened (so exported) java.net.http's internal package
+        // to Sluice's helpers, and to nothing else
         assertThat(r.get("chat-sync.internalsExportedToTap")).isEqualTo("true");
         assertThat(r.get("chat-sync.internalsExportedToApp")).isEqualTo("false");
+        assertThat(r.get("chat-sync.internalsOpenToTap")).isEqualTo("true");
+        assertThat(r.get("chat-sync.internalsOpenToApp")).isEqualTo("false");
     }
 }

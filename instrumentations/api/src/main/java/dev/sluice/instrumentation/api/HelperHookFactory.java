@@ -31,7 +31,8 @@ public final class HelperHookFactory implements HookFactory {
 
     /**
      * @param exports how the packages a module asks for ({@link
-     *     InstrumentationModule#packagesExportedToHelpers()}) are exported to its helpers
+     *     InstrumentationModule#packagesExportedToHelpers()}, {@link
+     *     InstrumentationModule#packagesOpenedToHelpers()}) are exported or opened to its helpers
      */
     public HelperHookFactory(
             List<InstrumentationModule> modules, ClassLoader bytesLoader, String resourceRoot, ModuleExports exports) {
@@ -75,6 +76,13 @@ public final class HelperHookFactory implements HookFactory {
         for (String packageName : module.packagesExportedToHelpers()) {
             try {
                 exports.export(library, packageName, helperModule);
+            } catch (RuntimeException refused) {
+                // the helpers do without it
+            }
+        }
+        for (String packageName : module.packagesOpenedToHelpers()) {
+            try {
+                exports.open(library, packageName, helperModule);
             } catch (RuntimeException refused) {
                 // the helpers do without it
             }

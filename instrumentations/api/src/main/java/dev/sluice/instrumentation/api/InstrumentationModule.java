@@ -57,6 +57,15 @@ public abstract class InstrumentationModule {
         return java.util.Collections.emptyList();
     }
 
+    /**
+     * As {@link #packagesExportedToHelpers()}, for packages whose non-public members the helpers
+     * read by reflection: the agent opens each to the helpers' loader alone (an open package is
+     * also exported at run time). A helper must work without it; none by default.
+     */
+    public List<String> packagesOpenedToHelpers() {
+        return java.util.Collections.emptyList();
+    }
+
     /** Receives the advice declarations of a module. */
     public interface AdviceSink {
         /**

@@ -1,16 +1,19 @@
 package dev.sluice.instrumentation.api;
 
 /**
- * Exports a package of a named module to one other module, as only the agent can
+ * Exports or opens a package of a named module to one other module, as only the agent can
  * ({@code Instrumentation.redefineModule}): what {@link InstrumentationModule#packagesExportedToHelpers()}
- * asks for.
+ * and {@link InstrumentationModule#packagesOpenedToHelpers()} ask for.
  */
 public interface ModuleExports {
 
-    /** Exports nothing: helpers then work without the package. */
+    /** Exports and opens nothing: helpers then work without the package. */
     ModuleExports NONE = new ModuleExports() {
         @Override
         public void export(Module from, String packageName, Module to) {}
+
+        @Override
+        public void open(Module from, String packageName, Module to) {}
     };
 
     /**
@@ -19,4 +22,12 @@ public interface ModuleExports {
      * @throws RuntimeException when the JVM refuses it
      */
     void export(Module from, String packageName, Module to);
+
+    /**
+     * Opens {@code packageName} of {@code from} to {@code to} (deep reflection on its members;
+     * it is then exported at run time too); nothing when it already is.
+     *
+     * @throws RuntimeException when the JVM refuses it
+     */
+    void open(Module from, String packageName, Module to);
 }

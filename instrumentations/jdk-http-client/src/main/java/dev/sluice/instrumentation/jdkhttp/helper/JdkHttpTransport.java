@@ -65,9 +65,15 @@ final class JdkHttpTransport implements HttpTransport {
     /** Reads the request body once; completes when every attempt can be built. */
     CompletableFuture<byte[]> collectBody() {
         Optional<HttpRequest.BodyPublisher> publisher = request.bodyPublisher();
+        byte[] inMemory = publisher.isPresent() ? InMemoryBodies.of(publisher.get()) : null;
+        if (inMemory != null) { // the request goes as it came: its publisher gives the same bytes again
+            body = inMemory;
+            stripped = hasPrivateHeader(request) ? strip(request, inMemory) : request;
+            return CompletableFuture.completedFuture(inMemory);
+        }
         long length = publisher.isPresent() ? publisher.get().contentLength() : 0;
-        boolean inMemory = publisher.isPresent() && BodyCollector.isJdkInMemory(publisher.get());
-        BodyCollector collector = new BodyCollector(length, inMemory);
+        boolean jdkInMemory = publisher.isPresent() && BodyCollector.isJdkInMemory(publisher.get());
+        BodyCollector collector = new BodyCollector(length, jdkInMemory);
         if (publisher.isPresent() && length != 0) {
             publisher.get().subscribe(collector);
         } else {
@@ -75,7 +81,7 @@ final class JdkHttpTransport implements HttpTransport {
         }
         return collector.result.thenApply(bytes -> {
             body = bytes;
-            stripped = inMemory && !hasPrivateHeader(request) ? request : strip(request, bytes);
+            stripped = jdkInMemory && !hasPrivateHeader(request) ? request : strip(request, bytes);
             return bytes;
         });
     }

@@ -4,10 +4,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 
 /**
- * Finds whether the taps can be ones the JDK trusts: the agent exports {@code
+ * Finds whether the taps can be ones the JDK trusts: the agent opens (and so exports) {@code
  * jdk.internal.net.http} to the helpers' loader alone before defining them ({@code
- * JdkHttpClientInstrumentation#packagesExportedToHelpers}). Without that export, or on a JDK
- * without that interface, the taps are ordinary subscribers, as before.
+ * JdkHttpClientInstrumentation#packagesOpenedToHelpers}). Without that, or on a JDK without that
+ * interface, the taps are ordinary subscribers, as before.
  */
 final class TrustedTaps {
 

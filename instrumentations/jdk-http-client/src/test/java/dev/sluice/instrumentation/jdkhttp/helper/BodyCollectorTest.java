@@ -74,7 +74,7 @@ class BodyCollectorTest {
         assertThat(empty.result.join()).isEmpty();
     }
 
-    private static byte[] collect(HttpRequest.BodyPublisher publisher) {
+    static byte[] collect(HttpRequest.BodyPublisher publisher) {
         BodyCollector collector = new BodyCollector(publisher.contentLength(), BodyCollector.isJdkInMemory(publisher));
         publisher.subscribe(collector);
         return collector.result.join();
