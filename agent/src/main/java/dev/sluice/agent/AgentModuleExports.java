@@ -3,6 +3,9 @@ package dev.sluice.agent;
 import dev.sluice.instrumentation.api.ModuleExports;
 import java.lang.instrument.Instrumentation;
 import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Qualified exports and opens made through {@link Instrumentation#redefineModule}: one package, to
@@ -20,36 +23,31 @@ final class AgentModuleExports implements ModuleExports {
     /** Does nothing when {@code from} already exports the package to {@code to}. */
     @Override
     public void export(Module from, String packageName, Module to) {
-        if (from.isExported(packageName, to)) {
-            return;
-        }
-        instrumentation.redefineModule(
-                from,
-                Collections.<Module>emptySet(),
-                Collections.singletonMap(packageName, Collections.singleton(to)),
-                Collections.<String, java.util.Set<Module>>emptyMap(),
-                Collections.<Class<?>>emptySet(),
-                Collections.<Class<?>, java.util.List<Class<?>>>emptyMap());
-        if (AgentLog.isDebug()) {
-            AgentLog.get().debug("exported {}/{} to {}", from.getName(), packageName, to);
+        if (!from.isExported(packageName, to)) {
+            redefine(from, packageName, to, false);
         }
     }
 
     /** Does nothing when {@code from} already opens the package to {@code to}. */
     @Override
     public void open(Module from, String packageName, Module to) {
-        if (from.isOpen(packageName, to)) {
-            return;
+        if (!from.isOpen(packageName, to)) {
+            redefine(from, packageName, to, true);
         }
+    }
+
+    private void redefine(Module from, String packageName, Module to, boolean open) {
+        Map<String, Set<Module>> one = Collections.singletonMap(packageName, Collections.singleton(to));
+        Map<String, Set<Module>> none = Collections.emptyMap();
         instrumentation.redefineModule(
                 from,
                 Collections.<Module>emptySet(),
-                Collections.<String, java.util.Set<Module>>emptyMap(),
-                Collections.singletonMap(packageName, Collections.singleton(to)),
+                open ? none : one,
+                open ? one : none,
                 Collections.<Class<?>>emptySet(),
-                Collections.<Class<?>, java.util.List<Class<?>>>emptyMap());
+                Collections.<Class<?>, List<Class<?>>>emptyMap());
         if (AgentLog.isDebug()) {
-            AgentLog.get().debug("opened {}/{} to {}", from.getName(), packageName, to);
+            AgentLog.get().debug("{} {}/{} to {}", open ? "opened" : "exported", from.getName(), packageName, to);
         }
     }
 }
