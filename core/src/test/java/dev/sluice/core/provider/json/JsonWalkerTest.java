@@ -260,12 +260,23 @@ class JsonWalkerTest {
                 }
             }
         }
-        // random strings of ASCII, escapes, 2-, 3- and 4-byte characters
+        // random strings of ASCII (short and in runs read eight bytes at a time), escapes, 2-, 3-
+        // and 4-byte characters
         Random random = new Random(7);
         String[] pieces = {
-            "a", " ", "\\\"", "\\\\", "\\n", "\\u0041", "\u00e9", "\u20ac", "\ud83d\ude00", "\\ud83d\\ude00"
+            "a",
+            " ",
+            "the quick brown fox jumps ",
+            "\\\"",
+            "\\\\",
+            "\\n",
+            "\\u0041",
+            "\u00e9",
+            "\u20ac",
+            "\ud83d\ude00",
+            "\\ud83d\\ude00"
         };
-        for (int run = 0; run < 200; run++) {
+        for (int run = 0; run < 400; run++) {
             StringBuilder doc = new StringBuilder("{\"messages\":[");
             for (int m = 0; m < 3; m++) {
                 doc.append(m > 0 ? "," : "").append("{\"content\":\"");
