@@ -215,6 +215,24 @@ class JsonWalkerTest {
         assertThat(small.heldCapacity()).isEqualTo(1024);
     }
 
+    /**
+     * Pieces of random string text as JSON carries it: plain ASCII, short and in runs long enough
+     * to be read eight bytes at a time, escapes, 2-, 3- and 4-byte characters.
+     */
+    private static final String[] STRING_PIECES = {
+        "a",
+        " ",
+        "the quick brown fox jumps ",
+        "\\\"",
+        "\\\\",
+        "\\n",
+        "\\u0041",
+        "\u00e9",
+        "\u20ac",
+        "\ud83d\ude00",
+        "\\ud83d\\ude00"
+    };
+
     /** Every string's length as the walker's parser counts it (from the input) and as jackson decodes it. */
     static List<int[]> lengths(Object json) {
         List<int[]> out = new ArrayList<>();
@@ -260,22 +278,8 @@ class JsonWalkerTest {
                 }
             }
         }
-        // random strings of ASCII (short and in runs read eight bytes at a time), escapes, 2-, 3-
-        // and 4-byte characters
         Random random = new Random(7);
-        String[] pieces = {
-            "a",
-            " ",
-            "the quick brown fox jumps ",
-            "\\\"",
-            "\\\\",
-            "\\n",
-            "\\u0041",
-            "\u00e9",
-            "\u20ac",
-            "\ud83d\ude00",
-            "\\ud83d\\ude00"
-        };
+        String[] pieces = STRING_PIECES;
         for (int run = 0; run < 400; run++) {
             StringBuilder doc = new StringBuilder("{\"messages\":[");
             for (int m = 0; m < 3; m++) {
@@ -305,21 +309,9 @@ class JsonWalkerTest {
     @Test
     void aStringCountedIsPassedWithoutChangingWhatFollows() {
         Random random = new Random(11);
-        String[] pieces = {
-            "a",
-            " ",
-            "\\\"",
-            "\\\\",
-            "\\n",
-            "\\u0041",
-            "\u00e9",
-            "\u20ac",
-            "\ud83d\ude00",
-            "\\ud83d\\ude00",
-            "}",
-            "]",
-            ","
-        };
+        String[] pieces = java.util.stream.Stream.concat(
+                        java.util.Arrays.stream(STRING_PIECES), java.util.stream.Stream.of("}", "]", ","))
+                .toArray(String[]::new);
         for (int run = 0; run < 300; run++) {
             StringBuilder doc = new StringBuilder("{\"model\":\"m\",\"messages\":[");
             long skippedBytes = 0;
