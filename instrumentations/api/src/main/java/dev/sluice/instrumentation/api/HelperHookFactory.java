@@ -31,8 +31,7 @@ public final class HelperHookFactory implements HookFactory {
 
     /**
      * @param exports how the packages a module asks for ({@link
-     *     InstrumentationModule#packagesExportedToHelpers()}, {@link
-     *     InstrumentationModule#packagesOpenedToHelpers()}) are exported or opened to its helpers
+     *     InstrumentationModule#packagesOpenedToHelpers()}) are opened to its helpers
      */
     public HelperHookFactory(
             List<InstrumentationModule> modules, ClassLoader bytesLoader, String resourceRoot, ModuleExports exports) {
@@ -55,7 +54,7 @@ public final class HelperHookFactory implements HookFactory {
         String prefix = resourceRoot == null ? "" : resourceRoot + module.name() + "/";
         HelperClassLoader helpers =
                 new HelperClassLoader(hookedType.getClassLoader(), module.helperPackage(), bytesLoader, prefix);
-        exportTo(helpers, module, hookedType.getModule());
+        openTo(helpers, module, hookedType.getModule());
         try {
             Class<?> hookClass = Class.forName(module.hookClassName(), true, helpers);
             return (Hook) hookClass.getConstructor().newInstance();
@@ -68,18 +67,11 @@ public final class HelperHookFactory implements HookFactory {
     }
 
     /** Before any helper is defined: a helper type implementing an interface of a package is checked when it is defined. */
-    private void exportTo(HelperClassLoader helpers, InstrumentationModule module, Module library) {
+    private void openTo(HelperClassLoader helpers, InstrumentationModule module, Module library) {
         if (!library.isNamed()) {
             return;
         }
         Module helperModule = helpers.getUnnamedModule();
-        for (String packageName : module.packagesExportedToHelpers()) {
-            try {
-                exports.export(library, packageName, helperModule);
-            } catch (RuntimeException refused) {
-                // the helpers do without it
-            }
-        }
         for (String packageName : module.packagesOpenedToHelpers()) {
             try {
                 exports.open(library, packageName, helperModule);

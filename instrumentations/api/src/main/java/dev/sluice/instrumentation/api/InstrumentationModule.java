@@ -49,18 +49,9 @@ public abstract class InstrumentationModule {
 
     /**
      * Packages of the hooked types' own (named) module that the module does not export and its
-     * helpers implement types of: the agent exports each to the helpers' loader alone, before
-     * the first helper is defined. A helper must work without it (the export can be refused);
-     * none by default.
-     */
-    public List<String> packagesExportedToHelpers() {
-        return java.util.Collections.emptyList();
-    }
-
-    /**
-     * As {@link #packagesExportedToHelpers()}, for packages whose non-public members the helpers
-     * read by reflection: the agent opens each to the helpers' loader alone (an open package is
-     * also exported at run time). A helper must work without it; none by default.
+     * helpers implement types of or read the non-public members of: the agent opens each (an open
+     * package is also exported at run time) to the helpers' loader alone, before the first helper
+     * is defined. A helper must work without it (the JVM can refuse); none by default.
      */
     public List<String> packagesOpenedToHelpers() {
         return java.util.Collections.emptyList();

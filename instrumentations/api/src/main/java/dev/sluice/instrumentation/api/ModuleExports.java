@@ -2,8 +2,8 @@ package dev.sluice.instrumentation.api;
 
 /**
  * Exports or opens a package of a named module to one other module, as only the agent can
- * ({@code Instrumentation.redefineModule}): what {@link InstrumentationModule#packagesExportedToHelpers()}
- * and {@link InstrumentationModule#packagesOpenedToHelpers()} ask for.
+ * ({@code Instrumentation.redefineModule}): the agent's own exports, and what {@link
+ * InstrumentationModule#packagesOpenedToHelpers()} asks for.
  */
 public interface ModuleExports {
 
