@@ -66,10 +66,8 @@ final class JdkHttpTransport implements HttpTransport {
     CompletableFuture<byte[]> collectBody() {
         Optional<HttpRequest.BodyPublisher> publisher = request.bodyPublisher();
         byte[] inMemory = publisher.isPresent() ? InMemoryBodies.of(publisher.get()) : null;
-        if (inMemory != null) { // the request goes as it came: its publisher gives the same bytes again
-            body = inMemory;
-            stripped = hasPrivateHeader(request) ? strip(request, inMemory) : request;
-            return CompletableFuture.completedFuture(inMemory);
+        if (inMemory != null) {
+            return CompletableFuture.completedFuture(keep(inMemory, true));
         }
         long length = publisher.isPresent() ? publisher.get().contentLength() : 0;
         boolean jdkInMemory = publisher.isPresent() && BodyCollector.isJdkInMemory(publisher.get());
@@ -79,11 +77,18 @@ final class JdkHttpTransport implements HttpTransport {
         } else {
             collector.result.complete(publisher.isPresent() ? new byte[0] : null);
         }
-        return collector.result.thenApply(bytes -> {
-            body = bytes;
-            stripped = jdkInMemory && !hasPrivateHeader(request) ? request : strip(request, bytes);
-            return bytes;
-        });
+        return collector.result.thenApply(bytes -> keep(bytes, jdkInMemory));
+    }
+
+    /**
+     * Keeps the body read for every attempt. The request goes as it came when its publisher gives
+     * every subscription the same bytes again (the JDK's in-memory ones) and carries none of
+     * Sluice's private headers; else it is rebuilt around the bytes.
+     */
+    private byte[] keep(byte[] bytes, boolean replayable) {
+        body = bytes;
+        stripped = replayable && !hasPrivateHeader(request) ? request : strip(request, bytes);
+        return bytes;
     }
 
     /** Links the future given to the application: cancelling it cancels the call. */
