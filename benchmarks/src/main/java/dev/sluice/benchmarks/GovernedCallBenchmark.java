@@ -116,6 +116,12 @@ public class GovernedCallBenchmark {
 
     @Setup(Level.Trial)
     public void start() {
+        if (!List.of("in-send", "after").contains(body)) {
+            throw new IllegalArgumentException("body must be in-send or after, was " + body);
+        }
+        if (!List.of("warm", "cooled", "http", "idle").contains(cache)) {
+            throw new IllegalArgumentException("cache must be warm, cooled, http or idle, was " + cache);
+        }
         readInSend = body.equals("in-send");
         sweep = cache.equals("cooled") ? new long[4 * 1024 * 1024 / Long.BYTES] : null;
         if (cache.equals("http")) {
