@@ -50,7 +50,7 @@ class StateByKeyTest {
     }
 
     @Test
-    void aKeyLongerThanTheFrontKeepsIsStillServedByTheCache() {
+    void aKeyTooLongForTheFrontIsStillServedByTheCache() {
         StateByKey<int[]> states = states(100);
         String longKey = "m".repeat(300);
         int[] made = states.findOrMake(longKey);
