@@ -44,7 +44,9 @@ final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
         if (!finished) {
             finished = true;
             // Usage ends a message: found there with both counts, the content before it is not walked.
-            if (!body.walkTrailingObject(USAGE, usageOnly) || !tally.inputReported() || !tally.outputReported()) {
+            if (!body.readTrailingObject(USAGE, AnthropicUsageTally.COUNTS, tally.counts, usageOnly)
+                    || !tally.inputReported()
+                    || !tally.outputReported()) {
                 body.walk(this);
             }
         }

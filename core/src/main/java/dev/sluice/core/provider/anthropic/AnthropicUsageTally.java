@@ -5,6 +5,7 @@ import dev.sluice.core.Usage;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.json.JsonScalars;
+import dev.sluice.core.provider.json.PlainCounts;
 import java.io.IOException;
 
 /**
@@ -18,32 +19,32 @@ import java.io.IOException;
  */
 final class AnthropicUsageTally {
 
-    private long input = -1;
-    private long output = -1;
-    private long cacheCreation = -1;
-    private long cacheRead = -1;
+    /** The counts read from a {@code usage} object, by slot. */
+    static final PlainCounts COUNTS = PlainCounts.of(
+            new String[] {"input_tokens"},
+            new String[] {"output_tokens"},
+            new String[] {"cache_creation_input_tokens"},
+            new String[] {"cache_read_input_tokens"});
+
+    private static final int INPUT = 0;
+    private static final int OUTPUT = 1;
+    private static final int CACHE_CREATION = 2;
+    private static final int CACHE_READ = 3;
+
+    /** The counts reported, by {@link #COUNTS}' slot; -1 until reported. Read into straight by {@link PlainCounts}. */
+    final long[] counts = {-1, -1, -1, -1};
+
     private long generatedCharacters;
 
     /** A field of a {@code usage} object, named relative to it. */
     void usageField(String name, JsonParser value) throws IOException {
-        long n = JsonScalars.count(value);
-        if (n < 0) {
+        int slot = COUNTS.slotOf(name);
+        if (slot < 0) {
             return;
         }
-        switch (name) {
-            case "input_tokens":
-                input = n;
-                return;
-            case "output_tokens":
-                output = n;
-                return;
-            case "cache_creation_input_tokens":
-                cacheCreation = n;
-                return;
-            case "cache_read_input_tokens":
-                cacheRead = n;
-                return;
-            default:
+        long n = JsonScalars.count(value);
+        if (n >= 0) {
+            counts[slot] = n;
         }
     }
 
@@ -52,11 +53,11 @@ final class AnthropicUsageTally {
     }
 
     boolean inputReported() {
-        return input >= 0 || cacheCreation >= 0;
+        return counts[INPUT] >= 0 || counts[CACHE_CREATION] >= 0;
     }
 
     boolean outputReported() {
-        return output >= 0;
+        return counts[OUTPUT] >= 0;
     }
 
     /**
@@ -67,6 +68,9 @@ final class AnthropicUsageTally {
      *     text is worth and the usage is marked as counted
      */
     Usage toUsage(RequestFacts facts, TokenEstimator estimator, boolean complete) {
+        long input = counts[INPUT];
+        long output = counts[OUTPUT];
+        long cacheCreation = counts[CACHE_CREATION];
         long in = inputReported() ? Math.max(0, input) + Math.max(0, cacheCreation) : facts.estimatedInputTokens();
         long counted = countedOutput(facts, estimator);
         long out = complete && output >= 0 ? output : Math.max(Math.max(0, output), counted);
@@ -74,7 +78,7 @@ final class AnthropicUsageTally {
                 .inputTokens(in)
                 .outputTokens(out)
                 .cacheCreationInputTokens(Math.max(0, cacheCreation))
-                .cachedInputTokens(Math.max(0, cacheRead))
+                .cachedInputTokens(Math.max(0, counts[CACHE_READ]))
                 .reportedByProvider(complete && (inputReported() || output >= 0))
                 .build();
     }

@@ -90,11 +90,13 @@ public final class BoundedBody {
     }
 
     /**
-     * Walks only the object value of the root member {@code member} when it is found at the body's
-     * end ({@link TrailingMember}); its values are named relative to it (e.g. {@code
-     * prompt_tokens}). False when the body overflowed or the member was not found there.
+     * Reads only the object value of the root member {@code member} when it is found at the body's
+     * end ({@link TrailingMember}): its counts straight into {@code into} when {@code counts} can
+     * ({@link PlainCounts}), else walked with {@code visitor}, its values named relative to it (e.g.
+     * {@code prompt_tokens}). False when the body overflowed, the member was not found there, or
+     * the walk failed.
      */
-    public boolean walkTrailingObject(TrailingMember member, JsonVisitor visitor) {
+    public boolean readTrailingObject(TrailingMember member, PlainCounts counts, long[] into, JsonVisitor visitor) {
         if (overflowed || size == 0) {
             return false;
         }
@@ -104,7 +106,7 @@ public final class BoundedBody {
         }
         int start = (int) (found >>> 32);
         int end = (int) found;
-        return JsonWalker.walk(buf, start, end - start, visitor);
+        return counts.read(buf, start, end, into) || JsonWalker.walk(buf, start, end - start, visitor);
     }
 
     /** Walks the kept body; false when it overflowed, is empty or is not one complete JSON document. */

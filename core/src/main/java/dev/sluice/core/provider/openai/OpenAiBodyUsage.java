@@ -48,7 +48,7 @@ final class OpenAiBodyUsage implements UsageParser, JsonVisitor {
             finished = true;
             // Usage found at the end spares walking the answer; without a report there, the whole
             // answer is walked to count the generated text.
-            if (!body.walkTrailingObject(USAGE, usageOnly) || !tally.reported()) {
+            if (!body.readTrailingObject(USAGE, UsageTally.COUNTS, tally.counts, usageOnly) || !tally.reported()) {
                 body.walk(this);
             }
         }

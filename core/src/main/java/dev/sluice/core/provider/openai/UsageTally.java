@@ -5,6 +5,7 @@ import dev.sluice.core.Usage;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.json.JsonScalars;
+import dev.sluice.core.provider.json.PlainCounts;
 import java.io.IOException;
 
 /**
@@ -15,40 +16,34 @@ import java.io.IOException;
  */
 final class UsageTally {
 
-    private long input = -1;
-    private long output = -1;
-    private long total = -1;
-    private long cached = -1;
-    private long reasoning = -1;
+    /** The counts read from a {@code usage} object, by slot: each API's name for a count. */
+    static final PlainCounts COUNTS = PlainCounts.of(
+            new String[] {"prompt_tokens", "input_tokens"},
+            new String[] {"completion_tokens", "output_tokens"},
+            new String[] {"total_tokens"},
+            new String[] {"prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens"},
+            new String[] {"completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"});
+
+    private static final int INPUT = 0;
+    private static final int OUTPUT = 1;
+    private static final int TOTAL = 2;
+    private static final int CACHED = 3;
+    private static final int REASONING = 4;
+
+    /** The counts reported, by {@link #COUNTS}' slot; -1 until reported. Read into straight by {@link PlainCounts}. */
+    final long[] counts = {-1, -1, -1, -1, -1};
+
     private long generatedCharacters;
 
     /** A field of a {@code usage} object, named relative to it (e.g. {@code prompt_tokens_details.cached_tokens}). */
     void usageField(String name, JsonParser value) throws IOException {
-        long n = JsonScalars.count(value);
-        if (n < 0) {
+        int slot = COUNTS.slotOf(name);
+        if (slot < 0) {
             return;
         }
-        switch (name) {
-            case "prompt_tokens":
-            case "input_tokens":
-                input = n;
-                return;
-            case "completion_tokens":
-            case "output_tokens":
-                output = n;
-                return;
-            case "total_tokens":
-                total = n;
-                return;
-            case "prompt_tokens_details.cached_tokens":
-            case "input_tokens_details.cached_tokens":
-                cached = n;
-                return;
-            case "completion_tokens_details.reasoning_tokens":
-            case "output_tokens_details.reasoning_tokens":
-                reasoning = n;
-                return;
-            default:
+        long n = JsonScalars.count(value);
+        if (n >= 0) {
+            counts[slot] = n;
         }
     }
 
@@ -57,7 +52,7 @@ final class UsageTally {
     }
 
     boolean reported() {
-        return input >= 0 || output >= 0;
+        return counts[INPUT] >= 0 || counts[OUTPUT] >= 0;
     }
 
     /**
@@ -68,13 +63,16 @@ final class UsageTally {
         if (!reported()) {
             return counted(facts, estimator, generatedCharacters);
         }
+        long input = counts[INPUT];
+        long output = counts[OUTPUT];
+        long total = counts[TOTAL];
         long in = input >= 0 ? input : facts.estimatedInputTokens();
         long out = output >= 0 ? output : total >= 0 && input >= 0 ? Math.max(0, total - input) : 0;
         return Usage.builder()
                 .inputTokens(in)
                 .outputTokens(out)
-                .cachedInputTokens(Math.max(0, cached))
-                .reasoningTokens(Math.max(0, reasoning))
+                .cachedInputTokens(Math.max(0, counts[CACHED]))
+                .reasoningTokens(Math.max(0, counts[REASONING]))
                 .reportedByProvider(true)
                 .build();
     }

@@ -1,0 +1,401 @@
+package dev.sluice.core.provider.json;
+
+import dev.sluice.core.provider.wire.HeaderNumbers;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads named counts out of a small JSON object straight from its bytes: the {@code usage} object
+ * an answer ends with. A jackson parser made and run over those ~300 bytes was a sixth of the
+ * engine's work on a call; this reads them in one pass, with no parser and no path strings.
+ *
+ * <p>Made for the shape providers send and exact by declining the rest: {@link #read} answers
+ * false, and the caller walks the object with jackson as before, when the object is not well-formed
+ * JSON, nests deeper than {@value #MOST_DEPTH}, has a member name with an escape, or holds, at a
+ * path it reads, anything but a plain non-negative integer of up to {@value #MOST_DIGITS} digits
+ * or {@code null} (a float, a numeric string, a negative number, a boolean, a container): those
+ * {@link JsonScalars#count} reads its own way. Members it does not read are passed over,
+ * validated. Of two members with the same path the later one counts, as in a walk.
+ *
+ * <p>Each count has a slot; a slot may be filled by several paths (an API's two names for one
+ * count), e.g. {@code of(new String[] {"prompt_tokens", "input_tokens"}, ...)}. Immutable and
+ * thread-safe.
+ */
+public final class PlainCounts {
+
+    /** Objects nested deeper than this are declined (usage nests once or twice). */
+    private static final int MOST_DEPTH = 8;
+
+    /** Longer integers are declined: up to here a double, which {@link JsonScalars#count} reads through, is exact. */
+    private static final int MOST_DIGITS = 15;
+
+    private static final int DECLINED = -1;
+
+    /** The dotted paths read, in slot order, each alternative its own entry. */
+    private final String[] paths;
+    /** Each path's member names as bytes, e.g. {@code prompt_tokens_details}, {@code cached_tokens}. */
+    private final byte[][][] names;
+
+    private final int[] slotOfPath;
+    private final int slots;
+    /** Per depth, the paths that end there (their count is read at that depth). */
+    private final long[] endingAt = new long[MOST_DEPTH + 1];
+
+    private PlainCounts(List<String> paths, List<Integer> slotOfPath, int slots) {
+        this.paths = paths.toArray(new String[0]);
+        this.names = new byte[this.paths.length][][];
+        this.slotOfPath = new int[this.paths.length];
+        this.slots = slots;
+        for (int p = 0; p < this.paths.length; p++) {
+            String[] parts = this.paths[p].split("\\.", -1);
+            names[p] = new byte[parts.length][];
+            for (int d = 0; d < parts.length; d++) {
+                names[p][d] = parts[d].getBytes(StandardCharsets.UTF_8);
+            }
+            this.slotOfPath[p] = slotOfPath.get(p);
+            endingAt[parts.length - 1] |= 1L << p;
+        }
+    }
+
+    /**
+     * The counts read into the slots given, in order: each slot the dotted paths that fill it.
+     *
+     * @throws IllegalArgumentException for no slot, an empty slot, more than 64 paths, a path
+     *     nested deeper than {@value #MOST_DEPTH}, or a name that is empty or has a quote or a
+     *     backslash
+     */
+    public static PlainCounts of(String[]... slots) {
+        if (slots == null || slots.length == 0) {
+            throw new IllegalArgumentException("at least one slot of paths is needed");
+        }
+        List<String> paths = new ArrayList<>();
+        List<Integer> slotOfPath = new ArrayList<>();
+        for (int s = 0; s < slots.length; s++) {
+            if (slots[s] == null || slots[s].length == 0) {
+                throw new IllegalArgumentException("slot " + s + " names no path");
+            }
+            for (String path : slots[s]) {
+                checkPath(path);
+                paths.add(path);
+                slotOfPath.add(s);
+            }
+        }
+        if (paths.size() > Long.SIZE) {
+            throw new IllegalArgumentException("at most 64 paths, not " + paths.size());
+        }
+        return new PlainCounts(paths, slotOfPath, slots.length);
+    }
+
+    private static void checkPath(String path) {
+        if (path == null || path.indexOf('"') >= 0 || path.indexOf('\\') >= 0) {
+            throw new IllegalArgumentException("a path of plain member names is needed, not " + path);
+        }
+        String[] parts = path.split("\\.", -1);
+        if (parts.length > MOST_DEPTH + 1) {
+            throw new IllegalArgumentException("path " + path + " nests deeper than " + MOST_DEPTH);
+        }
+        for (String part : parts) {
+            if (part.isEmpty()) {
+                throw new IllegalArgumentException("path " + path + " has an empty member name");
+            }
+        }
+    }
+
+    /** How many slots {@link #read} fills. */
+    public int slots() {
+        return slots;
+    }
+
+    /** The slot {@code path} fills (a walk's path, relative to the object), or -1 if none. */
+    public int slotOf(String path) {
+        for (int p = 0; p < paths.length; p++) {
+            if (paths[p].equals(path)) {
+                return slotOfPath[p];
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Reads the object {@code json[start, end)} (whitespace around it allowed) into {@code counts},
+     * one entry a slot, leaving the entry of a count absent or null as it was. False when the
+     * object is declined (see the class); {@code counts} may then hold some of the counts read
+     * before that, which a walk of the same object writes again. Never throws.
+     */
+    public boolean read(byte[] json, int start, int end, long[] counts) {
+        if (json == null || counts == null || counts.length < slots || start < 0 || end > json.length || start >= end) {
+            return false;
+        }
+        try {
+            int i = object(json, skipSpace(json, start, end), end, 0, allPaths(), counts);
+            return i != DECLINED && skipSpace(json, i, end) == end;
+        } catch (RuntimeException unexpected) {
+            return false;
+        }
+    }
+
+    private long allPaths() {
+        return paths.length == Long.SIZE ? -1L : (1L << paths.length) - 1;
+    }
+
+    /**
+     * The object at {@code i}, its members read when one of {@code wanted} (paths matched up to
+     * this depth) goes on through them; just past its closing brace, or {@link #DECLINED}.
+     */
+    private int object(byte[] json, int i, int end, int depth, long wanted, long[] counts) {
+        if (i >= end || json[i] != '{' || depth > MOST_DEPTH) {
+            return DECLINED;
+        }
+        i = skipSpace(json, i + 1, end);
+        if (i < end && json[i] == '}') {
+            return i + 1;
+        }
+        while (true) {
+            if (i >= end || json[i] != '"') {
+                return DECLINED;
+            }
+            int nameEnd = plainNameEnd(json, i + 1, end);
+            if (nameEnd == DECLINED) {
+                return DECLINED;
+            }
+            long matched = wanted == 0 ? 0 : matching(json, i + 1, nameEnd, depth, wanted);
+            i = skipSpace(json, nameEnd + 1, end);
+            if (i >= end || json[i] != ':') {
+                return DECLINED;
+            }
+            i = value(json, skipSpace(json, i + 1, end), end, depth, matched, counts);
+            if (i == DECLINED) {
+                return DECLINED;
+            }
+            i = skipSpace(json, i, end);
+            if (i >= end) {
+                return DECLINED;
+            }
+            if (json[i] == '}') {
+                return i + 1;
+            }
+            if (json[i] != ',') {
+                return DECLINED;
+            }
+            i = skipSpace(json, i + 1, end);
+        }
+    }
+
+    /** The value at {@code i} of a member that {@code matched} paths name; just past it, or {@link #DECLINED}. */
+    private int value(byte[] json, int i, int end, int depth, long matched, long[] counts) {
+        if (i >= end) {
+            return DECLINED;
+        }
+        byte c = json[i];
+        long ending = matched & endingAt[depth];
+        if (ending != 0) {
+            if (c == 'n') {
+                return literalEnd(json, i, end, NULL); // no count, as a walk reads null
+            }
+            return count(json, i, end, ending, counts);
+        }
+        if (c == '{') {
+            return object(json, i, end, depth + 1, matched, counts);
+        }
+        if (c == '[') {
+            return array(json, i, end, depth + 1, counts);
+        }
+        if (c == '"') {
+            int close = stringEnd(json, i + 1, end);
+            return close == DECLINED ? DECLINED : close + 1;
+        }
+        if (c == 't') {
+            return literalEnd(json, i, end, TRUE);
+        }
+        if (c == 'f') {
+            return literalEnd(json, i, end, FALSE);
+        }
+        if (c == 'n') {
+            return literalEnd(json, i, end, NULL);
+        }
+        return numberEnd(json, i, end);
+    }
+
+    /** A plain non-negative integer read into the slots of the {@code ending} paths; declined otherwise. */
+    private int count(byte[] json, int i, int end, long ending, long[] counts) {
+        int from = i;
+        long n = 0;
+        while (i < end && json[i] >= '0' && json[i] <= '9') {
+            n = n * 10 + (json[i] - '0');
+            i++;
+            if (i - from > MOST_DIGITS) {
+                return DECLINED;
+            }
+        }
+        // no digit, or a leading zero; a fraction or an exponent after the digits is declined by
+        // the caller, which finds no comma or brace there
+        if (i == from || (json[from] == '0' && i - from > 1)) {
+            return DECLINED;
+        }
+        if (n <= HeaderNumbers.MAX_COUNT) {
+            for (long left = ending; left != 0; left &= left - 1) {
+                counts[slotOfPath[Long.numberOfTrailingZeros(left)]] = n;
+            }
+        }
+        return i;
+    }
+
+    private int array(byte[] json, int i, int end, int depth, long[] counts) {
+        if (depth > MOST_DEPTH) {
+            return DECLINED;
+        }
+        i = skipSpace(json, i + 1, end);
+        if (i < end && json[i] == ']') {
+            return i + 1;
+        }
+        while (true) {
+            i = value(json, i, end, depth, 0, counts);
+            if (i == DECLINED) {
+                return DECLINED;
+            }
+            i = skipSpace(json, i, end);
+            if (i >= end) {
+                return DECLINED;
+            }
+            if (json[i] == ']') {
+                return i + 1;
+            }
+            if (json[i] != ',') {
+                return DECLINED;
+            }
+            i = skipSpace(json, i + 1, end);
+        }
+    }
+
+    /** The wanted paths whose name at {@code depth} is {@code json[from, to)}. */
+    private long matching(byte[] json, int from, int to, int depth, long wanted) {
+        long matched = 0;
+        int length = to - from;
+        for (long left = wanted; left != 0; left &= left - 1) {
+            int p = Long.numberOfTrailingZeros(left);
+            byte[] name = names[p][depth];
+            if (name.length == length && sameBytes(json, from, name)) {
+                matched |= 1L << p;
+            }
+        }
+        return matched;
+    }
+
+    private static boolean sameBytes(byte[] json, int from, byte[] name) {
+        for (int k = 0; k < name.length; k++) {
+            if (json[from + k] != name[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The closing quote of a member name from {@code i}; declined for an escape, a control char or no end. */
+    private static int plainNameEnd(byte[] json, int i, int end) {
+        for (; i < end; i++) {
+            byte c = json[i];
+            if (c == '"') {
+                return i;
+            }
+            if (c == '\\' || (c >= 0 && c < 0x20)) {
+                return DECLINED;
+            }
+        }
+        return DECLINED;
+    }
+
+    /** The closing quote of a string value from {@code i}, escapes checked; declined when malformed. */
+    private static int stringEnd(byte[] json, int i, int end) {
+        for (; i < end; i++) {
+            byte c = json[i];
+            if (c == '"') {
+                return i;
+            }
+            if (c >= 0 && c < 0x20) {
+                return DECLINED;
+            }
+            if (c == '\\') {
+                if (++i >= end) {
+                    return DECLINED;
+                }
+                byte e = json[i];
+                if (e == 'u') {
+                    if (i + 4 >= end) {
+                        return DECLINED;
+                    }
+                    for (int k = 1; k <= 4; k++) {
+                        if (Character.digit(json[i + k], 16) < 0) {
+                            return DECLINED;
+                        }
+                    }
+                    i += 4;
+                } else if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r'
+                        && e != 't') {
+                    return DECLINED;
+                }
+            }
+        }
+        return DECLINED;
+    }
+
+    /** Just past a JSON number at {@code i} ({@code -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?}), or declined. */
+    private static int numberEnd(byte[] json, int i, int end) {
+        if (i < end && json[i] == '-') {
+            i++;
+        }
+        int digits = digitsEnd(json, i, end);
+        if (digits == i || (json[i] == '0' && digits - i > 1)) {
+            return DECLINED;
+        }
+        i = digits;
+        if (i < end && json[i] == '.') {
+            int fraction = digitsEnd(json, i + 1, end);
+            if (fraction == i + 1) {
+                return DECLINED;
+            }
+            i = fraction;
+        }
+        if (i < end && (json[i] == 'e' || json[i] == 'E')) {
+            i++;
+            if (i < end && (json[i] == '+' || json[i] == '-')) {
+                i++;
+            }
+            int exponent = digitsEnd(json, i, end);
+            if (exponent == i) {
+                return DECLINED;
+            }
+            i = exponent;
+        }
+        return i;
+    }
+
+    private static int digitsEnd(byte[] json, int i, int end) {
+        while (i < end && json[i] >= '0' && json[i] <= '9') {
+            i++;
+        }
+        return i;
+    }
+
+    private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+    private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
+    private static int literalEnd(byte[] json, int i, int end, byte[] literal) {
+        if (end - i < literal.length || !sameBytes(json, i, literal)) {
+            return DECLINED;
+        }
+        return i + literal.length;
+    }
+
+    private static int skipSpace(byte[] json, int i, int end) {
+        while (i < end) {
+            byte c = json[i];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                break;
+            }
+            i++;
+        }
+        return i;
+    }
+}
