@@ -12,6 +12,16 @@ public interface UsageParser {
     /** More body bytes, in order; lent for the call only (copy what is kept). */
     void accept(byte[] chunk, int offset, int length);
 
+    /**
+     * The body's first bytes, {@code bytes[0, length)}, given for good: nobody writes into the
+     * array after this call, so a parser that keeps the body may keep the array instead of a copy
+     * (the bytes a client read before the parser could be made). By default they are accepted as
+     * any others.
+     */
+    default void adopt(byte[] bytes, int length) {
+        accept(bytes, 0, length);
+    }
+
     /** The body ended (completely or not); flush any partial event or document. */
     void finish();
 

@@ -81,6 +81,38 @@ class ExchangeGovernanceTest {
         assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
     }
 
+    @Test
+    void anAnswerReadBeforeItsHeadersReachTheEngineIsSettledFromItsBody() {
+        governor = Governor.builder()
+                .limit(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)))
+                .build();
+        ExchangeGovernance engine = ExchangeGovernance.builder(
+                        governor, new ProviderRegistry(List.of(), dev.sluice.core.provider.ProviderAdapters.known()))
+                .build();
+        String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":500,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+        String answer = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+                + "\"message\":{\"role\":\"assistant\",\"content\":\"hi\"}}],"
+                + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":20,\"total_tokens\":29,"
+                + "\"completion_tokens_details\":{\"reasoning_tokens\":4}},\"service_tier\":\"default\"}";
+        for (String length : new String[] {String.valueOf(answer.length()), null}) {
+            ScriptedTransport t = new ScriptedTransport("https://api.openai.com/v1/chat/completions", body)
+                    .header("Authorization", "Bearer sk-a");
+            if (length == null) {
+                t.answerReadInSend(200, answer);
+            } else {
+                t.answerReadInSend(200, answer, "Content-Length", length);
+            }
+            long before = engine.counters("openai").outputTokens();
+            response(engine.execute(t));
+            assertThat(governor.outstandingPermits()).isZero();
+            assertThat(engine.counters("openai").outputTokens() - before)
+                    .as("content length %s", length)
+                    .isEqualTo(20);
+        }
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(960);
+    }
+
     /** An engine on {@link #governor} whose price table counts how many times it is built. */
     private ExchangeGovernance engineCountingPriceTables(java.util.concurrent.atomic.AtomicInteger built) {
         return ExchangeGovernance.builder(governor, new ProviderRegistry(List.of(), List.of(provider)))

@@ -27,6 +27,9 @@ final class ScriptedTransport implements HttpTransport {
         Map<String, String> setHeaders = Map.of();
         BodyObserver observer;
 
+        /** Read whole inside {@code send}: {@link #read} then does nothing. */
+        boolean readInSend;
+
         Response(int status, Map<String, List<String>> headers, byte[] body, boolean local) {
             this.status = status;
             this.headers = headers;
@@ -79,6 +82,16 @@ final class ScriptedTransport implements HttpTransport {
             h.put(headerPairs[i], List.of(headerPairs[i + 1]));
         }
         script.add(new Response(status, h, body.getBytes(StandardCharsets.UTF_8), false));
+        return this;
+    }
+
+    /**
+     * A 2xx read whole inside {@code send}, in two reads, as the JDK client's buffering handlers
+     * do: its bytes reach the tap before the engine has its headers.
+     */
+    ScriptedTransport answerReadInSend(int status, String body, String... headerPairs) {
+        answer(status, body, headerPairs);
+        ((Response) script.peekLast()).readInSend = true;
         return this;
     }
 
@@ -164,7 +177,14 @@ final class ScriptedTransport implements HttpTransport {
         }
         Response r = (Response) next;
         if (r.status >= 200 && r.status < 300) {
-            r.observer = observer;
+            if (r.readInSend) {
+                int half = r.body.length / 2;
+                observer.onBytes(r.body, 0, half);
+                observer.onBytes(r.body, half, r.body.length - half);
+                observer.onEnd();
+            } else {
+                r.observer = observer;
+            }
         }
         return r;
     }

@@ -41,6 +41,13 @@ final class GeminiBodyUsage implements UsageParser {
     }
 
     @Override
+    public void adopt(byte[] bytes, int length) {
+        if (!finished) {
+            body.adopt(bytes, length);
+        }
+    }
+
+    @Override
     public void finish() {
         if (!finished) {
             finished = true;

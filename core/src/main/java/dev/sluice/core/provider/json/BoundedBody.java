@@ -17,7 +17,9 @@ public final class BoundedBody {
     private static final int FIRST_BYTES = 1024;
 
     private final int cap;
-    /** Sized at the first chunk (see {@link #append}) unless the length was announced. */
+    /** The body's announced length when it fits the cap, else -1: the first chunk's array is made that long. */
+    private final int expectedBytes;
+    /** Made at the first chunk (see {@link #append}), or adopted ({@link #adopt}). */
     private byte[] buf;
 
     private int size;
@@ -44,9 +46,7 @@ public final class BoundedBody {
             throw new IllegalArgumentException("cap must be positive");
         }
         this.cap = cap;
-        if (expectedBytes > 0 && expectedBytes <= cap) {
-            this.buf = new byte[(int) expectedBytes];
-        }
+        this.expectedBytes = expectedBytes > 0 && expectedBytes <= cap ? (int) expectedBytes : -1;
     }
 
     /** Appends a chunk of the body; ignores invalid ranges. */
@@ -65,13 +65,30 @@ public final class BoundedBody {
             return;
         }
         if (buf == null) {
-            // A chunked answer's first read is often all of it: one array of its size, no copies.
-            buf = new byte[Math.min(cap, Math.max(length, FIRST_BYTES))];
+            // The announced length, else a chunked answer's first read, often all of it: one array
+            // of its size, no copies.
+            int first = expectedBytes > 0 ? expectedBytes : Math.max(length, FIRST_BYTES);
+            buf = new byte[Math.min(cap, Math.max(first, length))];
         } else if (size + length > buf.length) {
             buf = Arrays.copyOf(buf, Math.min(cap, Math.max(size + length, buf.length * 2)));
         }
         System.arraycopy(chunk, offset, buf, size, length);
         size += length;
+    }
+
+    /**
+     * The body's first bytes in an array no one writes into any more: kept as it is, not copied,
+     * when nothing was appended yet and they fit the cap; appended otherwise. A body that runs on
+     * grows from there by doubling.
+     */
+    public void adopt(byte[] bytes, int length) {
+        if (buf != null || overflowed || bytes == null || length <= 0 || length > bytes.length || length > cap) {
+            append(bytes, 0, length);
+            return;
+        }
+        buf = bytes;
+        size = length;
+        bytesSeen += length;
     }
 
     /** Whether the body outgrew the cap and was dropped. */

@@ -43,6 +43,13 @@ final class OpenAiBodyUsage implements UsageParser, JsonVisitor {
     }
 
     @Override
+    public void adopt(byte[] bytes, int length) {
+        if (!finished) {
+            body.adopt(bytes, length);
+        }
+    }
+
+    @Override
     public void finish() {
         if (!finished) {
             finished = true;

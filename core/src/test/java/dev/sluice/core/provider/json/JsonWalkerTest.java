@@ -215,6 +215,31 @@ class JsonWalkerTest {
         assertThat(small.heldCapacity()).isEqualTo(1024);
     }
 
+    @Test
+    void aBodysFirstBytesGivenForGoodAreKeptNotCopied() {
+        byte[] json = "{\"usage\":{\"prompt_tokens\":5}}".getBytes(StandardCharsets.UTF_8);
+        byte[] given = java.util.Arrays.copyOf(json, json.length + 10); // spare room, as a byte stream keeps
+        BoundedBody adopted = new BoundedBody(1 << 20, json.length + 40);
+        adopted.adopt(given, 12);
+        assertThat(adopted.heldCapacity()).isEqualTo(given.length); // the array itself, not one of the announced length
+        adopted.append(json, 12, json.length - 12); // the rest, into its spare room
+        assertThat(adopted.bytesSeen()).isEqualTo(json.length);
+        Map<String, String> seen = new LinkedHashMap<>();
+        assertThat(adopted.walk((path, p) -> seen.put(path, p.getText()))).isTrue();
+        assertThat(seen).containsEntry("usage.prompt_tokens", "5");
+
+        // after an append, or beyond the cap, the bytes are taken as any others
+        BoundedBody appended = new BoundedBody(1 << 20, -1);
+        appended.append(json, 0, 1);
+        appended.adopt(java.util.Arrays.copyOfRange(json, 1, json.length), json.length - 1);
+        assertThat(appended.heldCapacity()).isEqualTo(1024);
+        assertThat(appended.walk((path, p) -> {})).isTrue();
+        BoundedBody tooLarge = new BoundedBody(8, -1);
+        tooLarge.adopt(json, json.length);
+        assertThat(tooLarge.overflowed()).isTrue();
+        assertThat(tooLarge.bytesSeen()).isEqualTo(json.length);
+    }
+
     /**
      * Pieces of random string text as JSON carries it: plain ASCII, short and in runs long enough
      * to be read eight bytes at a time, escapes, 2-, 3- and 4-byte characters.
