@@ -5,7 +5,7 @@ import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
-import java.util.Locale;
+import dev.sluice.core.provider.sse.SseUsageParser;
 
 /** Chooses the usage parser for a Messages answer: event stream or JSON document. */
 final class AnthropicUsage {
@@ -19,9 +19,7 @@ final class AnthropicUsage {
                 ? facts
                 : RequestFacts.builder(AnthropicAdapter.KIND).build();
         String contentType = responseHeaders == null ? null : responseHeaders.first("content-type");
-        boolean stream = contentType == null
-                ? f.streaming()
-                : contentType.toLowerCase(Locale.ROOT).contains("text/event-stream");
+        boolean stream = contentType == null ? f.streaming() : SseUsageParser.isEventStream(contentType);
         return stream
                 ? new AnthropicStreamUsage(f, estimator, nowEpochMillis)
                 : new AnthropicBodyUsage(

@@ -7,7 +7,7 @@ import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
-import java.util.Locale;
+import dev.sluice.core.provider.sse.SseUsageParser;
 
 /**
  * Chooses the usage parser for a Gemini or Vertex answer. The {@code content-type} decides (SSE
@@ -25,7 +25,7 @@ final class GeminiUsage {
         if (contentType == null) {
             return new Sniffing(f, estimator, nowEpochMillis);
         }
-        return contentType.toLowerCase(Locale.ROOT).contains("text/event-stream")
+        return SseUsageParser.isEventStream(contentType)
                 ? new GeminiStreamUsage(f, estimator, nowEpochMillis)
                 : new GeminiBodyUsage(
                         f, estimator, nowEpochMillis, BoundedBody.DEFAULT_CAP, responseHeaders.contentLength());

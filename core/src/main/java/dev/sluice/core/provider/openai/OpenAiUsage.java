@@ -5,7 +5,7 @@ import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
-import java.util.Locale;
+import dev.sluice.core.provider.sse.SseUsageParser;
 
 /** Chooses the usage parser for an OpenAI-format answer: event stream or JSON document. Shared by OpenAI, Azure and compatible adapters. */
 public final class OpenAiUsage {
@@ -22,9 +22,7 @@ public final class OpenAiUsage {
             RequestFacts facts, Headers responseHeaders, TokenEstimator estimator, long nowEpochMillis) {
         RequestFacts f = facts != null ? facts : RequestFacts.builder("openai").build();
         String contentType = responseHeaders == null ? null : responseHeaders.first("content-type");
-        boolean stream = contentType == null
-                ? f.streaming()
-                : contentType.toLowerCase(Locale.ROOT).contains("text/event-stream");
+        boolean stream = contentType == null ? f.streaming() : SseUsageParser.isEventStream(contentType);
         return stream
                 ? new OpenAiStreamUsage(f, estimator, nowEpochMillis)
                 : new OpenAiBodyUsage(

@@ -19,6 +19,24 @@ public abstract class SseUsageParser implements UsageParser {
 
     private boolean broken;
 
+    private static final String EVENT_STREAM = "text/event-stream";
+
+    /**
+     * Whether a response's {@code Content-Type} names an event stream, in any case and with any
+     * parameters; compared in place, not through a lower-cased copy, as every answer asks it.
+     */
+    public static boolean isEventStream(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        for (int i = 0; i <= contentType.length() - EVENT_STREAM.length(); i++) {
+            if (contentType.regionMatches(true, i, EVENT_STREAM, 0, EVENT_STREAM.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public final void accept(byte[] chunk, int offset, int length) {
         if (broken) {

@@ -42,6 +42,19 @@ class SseEventReaderTest {
     }
 
     @Test
+    void anEventStreamIsKnownByItsContentTypeInAnyCase() {
+        assertThat(SseUsageParser.isEventStream("text/event-stream")).isTrue();
+        assertThat(SseUsageParser.isEventStream("Text/Event-Stream; charset=utf-8"))
+                .isTrue();
+        assertThat(SseUsageParser.isEventStream("application/x ; TEXT/EVENT-STREAM"))
+                .isTrue();
+        assertThat(SseUsageParser.isEventStream("application/json")).isFalse();
+        assertThat(SseUsageParser.isEventStream("text/event-strea")).isFalse();
+        assertThat(SseUsageParser.isEventStream("")).isFalse();
+        assertThat(SseUsageParser.isEventStream(null)).isFalse();
+    }
+
+    @Test
     void readsEventsNamesMultiLineDataCommentsAndDone() {
         List<SseEvent> events = read(CHAT_STREAM.getBytes(StandardCharsets.UTF_8));
         assertThat(events).containsExactlyElementsOf(EXPECTED);
