@@ -39,6 +39,16 @@ public interface HttpTransport {
     Map<String, List<String>> requestHeaders();
 
     /**
+     * The request headers as names and values in turn ({@code [name, value, name, value, ...]}, a
+     * name given again for each of its values), for a library that keeps them that way; null (the
+     * default) to have {@link #requestHeaders} read instead. Spares building a map on every call
+     * only for Sluice to read a few names from it.
+     */
+    default String[] requestHeaderPairs() {
+        return null;
+    }
+
+    /**
      * The request body, read once and kept so every attempt can send it again; {@code null} when
      * there is no body or it cannot be read without consuming it.
      */
@@ -67,6 +77,11 @@ public interface HttpTransport {
 
     /** Headers of a response returned by {@link #send}. */
     Map<String, List<String>> responseHeaders(Object response);
+
+    /** The headers of a response as names and values in turn, or null: see {@link #requestHeaderPairs}. */
+    default String[] responseHeaderPairs(Object response) {
+        return null;
+    }
 
     /** The buffered body of a non-2xx response returned by {@link #send}; empty when it had none. */
     byte[] errorBody(Object response);

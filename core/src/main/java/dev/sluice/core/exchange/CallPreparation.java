@@ -36,7 +36,7 @@ final class CallPreparation {
             return null;
         }
         long now = engine.governor().clock().nanoTime();
-        Headers headers = Headers.of(t.requestHeaders());
+        Headers headers = TransportHeaders.ofRequest(t);
         ProviderRequest request = ProviderRequest.of(t.method(), url, headers, t.requestBody());
         RequestFacts facts = provider.adapter().readRequest(request, engine.estimator());
         Identity who = engine.identity().resolve(headers, facts.apiKeyId());

@@ -352,7 +352,7 @@ public final class ExchangeGovernance implements Governance {
         boolean enforce = governor.mode() == Mode.ENFORCE;
         try {
             int status = t.status(response);
-            Headers headers = Headers.of(t.responseHeaders(response));
+            Headers headers = TransportHeaders.ofResponse(t, response);
             long nowMillis = governor.clock().epochMillis();
             learn(call, permit, headers, nowMillis);
             if (status >= 200 && status < 300) {

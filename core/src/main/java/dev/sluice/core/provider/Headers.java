@@ -56,6 +56,37 @@ public final class Headers {
         return new Headers(names, values);
     }
 
+    /**
+     * Wraps headers given as names and values in turn ({@code [name, value, name, value, ...]}, a
+     * name repeated for each of its values, in any case), as {@code HttpTransport}'s header pairs
+     * give them; pairs with a null name or value are dropped, and so is an odd last name.
+     */
+    public static Headers ofPairs(String[] pairs) {
+        if (pairs == null || pairs.length < 2) {
+            return EMPTY;
+        }
+        int slots = Integer.highestOneBit(pairs.length / 2) << 2; // at most half full
+        String[] names = new String[slots];
+        List<String>[] values = newValues(slots);
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            String name = pairs[i];
+            String value = pairs[i + 1];
+            if (name == null || value == null) {
+                continue;
+            }
+            int slot = slotOf(names, name);
+            if (names[slot] == null) {
+                names[slot] = name;
+                values[slot] = Collections.singletonList(value); // most names come once
+            } else {
+                List<String> more = values[slot] instanceof ArrayList ? values[slot] : new ArrayList<>(values[slot]);
+                more.add(value);
+                values[slot] = more;
+            }
+        }
+        return new Headers(names, values);
+    }
+
     public static Headers empty() {
         return EMPTY;
     }

@@ -96,6 +96,50 @@ class HeadersTest {
     }
 
     @Test
+    void pairsAreReadInTheOrderTheyCameWhateverTheCase() {
+        java.util.Random random = new java.util.Random(3);
+        String[] names = {
+            "Content-Type", "content-type", "Set-Cookie", "SET-COOKIE", "x-ratelimit-limit-tokens", "X-Request-Id", "a"
+        };
+        for (int round = 0; round < 500; round++) {
+            int n = random.nextInt(12);
+            String[] pairs = new String[n * 2];
+            // each name as first spelt, its values in the order they came, in any case
+            Map<String, List<String>> expected = new LinkedHashMap<>();
+            for (int i = 0; i < n; i++) {
+                String name = names[random.nextInt(names.length)];
+                String value = "v" + i;
+                pairs[2 * i] = name;
+                pairs[2 * i + 1] = value;
+                String spelt = expected.keySet().stream()
+                        .filter(name::equalsIgnoreCase)
+                        .findFirst()
+                        .orElse(name);
+                expected.computeIfAbsent(spelt, k -> new java.util.ArrayList<>())
+                        .add(value);
+            }
+            Headers fromPairs = Headers.ofPairs(pairs);
+            assertThat(fromPairs.asMap()).as(Arrays.toString(pairs)).isEqualTo(expected);
+            for (String name : names) {
+                assertThat(fromPairs.all(name))
+                        .as(name)
+                        .isEqualTo(expected.entrySet().stream()
+                                .filter(e -> e.getKey().equalsIgnoreCase(name))
+                                .map(Map.Entry::getValue)
+                                .findFirst()
+                                .orElse(List.of()));
+            }
+        }
+        // null names or values, and an odd last name, are dropped
+        Headers odd = Headers.ofPairs(new String[] {"A", "1", null, "2", "B", null, "a", "3", "C"});
+        assertThat(odd.all("a")).containsExactly("1", "3");
+        assertThat(odd.contains("B")).isFalse();
+        assertThat(odd.contains("C")).isFalse();
+        assertThat(Headers.ofPairs(null).contains("a")).isFalse();
+        assertThat(Headers.ofPairs(new String[0]).contains("a")).isFalse();
+    }
+
+    @Test
     void contentLengthIsANonNegativeNumberOrMinusOne() {
         assertThat(length("2634")).isEqualTo(2634);
         assertThat(length(" 0 ")).isZero();

@@ -185,6 +185,22 @@ final class OkHttpTransport implements HttpTransport {
         return asMap(request.headers());
     }
 
+    @Override
+    public String[] requestHeaderPairs() {
+        return pairs(request.headers());
+    }
+
+    /** OkHttp keeps headers as names and values in turn: handed over so, no map made. */
+    private static String[] pairs(Headers headers) {
+        int n = headers.size();
+        String[] pairs = new String[n * 2];
+        for (int i = 0; i < n; i++) {
+            pairs[2 * i] = headers.name(i);
+            pairs[2 * i + 1] = headers.value(i);
+        }
+        return pairs;
+    }
+
     private static Map<String, List<String>> asMap(Headers headers) {
         Map<String, List<String>> map = new LinkedHashMap<>(headers.size() * 2);
         for (int i = 0; i < headers.size(); i++) {
@@ -339,6 +355,11 @@ final class OkHttpTransport implements HttpTransport {
     @Override
     public Map<String, List<String>> responseHeaders(Object response) {
         return asMap(asResponse(response).headers());
+    }
+
+    @Override
+    public String[] responseHeaderPairs(Object response) {
+        return pairs(asResponse(response).headers());
     }
 
     @Override
