@@ -164,22 +164,24 @@ public final class PlainCounts {
             if (i >= end || json[i] != ':') {
                 return DECLINED;
             }
-            i = value(json, skipSpace(json, i + 1, end), end, depth, matched, counts);
-            if (i == DECLINED) {
-                return DECLINED;
-            }
-            i = skipSpace(json, i, end);
-            if (i >= end) {
-                return DECLINED;
-            }
-            if (json[i] == '}') {
-                return i + 1;
-            }
-            if (json[i] != ',') {
-                return DECLINED;
+            i = separator(json, value(json, skipSpace(json, i + 1, end), end, depth, matched, counts), end, '}');
+            if (i == DECLINED || json[i] == '}') {
+                return i == DECLINED ? DECLINED : i + 1;
             }
             i = skipSpace(json, i + 1, end);
         }
+    }
+
+    /**
+     * After an element ending at {@code i} (or {@link #DECLINED}): where the comma before the next
+     * one, or the {@code close} of its container, is; declined for anything else.
+     */
+    private static int separator(byte[] json, int i, int end, char close) {
+        if (i == DECLINED) {
+            return DECLINED;
+        }
+        i = skipSpace(json, i, end);
+        return i < end && (json[i] == ',' || json[i] == close) ? i : DECLINED;
     }
 
     /** The value at {@code i} of a member that {@code matched} paths name; just past it, or {@link #DECLINED}. */
@@ -250,19 +252,9 @@ public final class PlainCounts {
             return i + 1;
         }
         while (true) {
-            i = value(json, i, end, depth, 0, counts);
-            if (i == DECLINED) {
-                return DECLINED;
-            }
-            i = skipSpace(json, i, end);
-            if (i >= end) {
-                return DECLINED;
-            }
-            if (json[i] == ']') {
-                return i + 1;
-            }
-            if (json[i] != ',') {
-                return DECLINED;
+            i = separator(json, value(json, i, end, depth, 0, counts), end, ']');
+            if (i == DECLINED || json[i] == ']') {
+                return i == DECLINED ? DECLINED : i + 1;
             }
             i = skipSpace(json, i + 1, end);
         }
