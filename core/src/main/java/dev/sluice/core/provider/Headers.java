@@ -43,17 +43,25 @@ public final class Headers {
             if (name == null || e.getValue() == null) {
                 continue;
             }
-            int slot = slotOf(names, name);
-            if (names[slot] == null) {
-                names[slot] = name;
-                values[slot] = e.getValue();
-            } else { // the same name in another case: one list, in the order given
-                List<String> both = new ArrayList<>(values[slot]);
-                both.addAll(e.getValue());
-                values[slot] = both;
-            }
+            place(names, values, name, e.getValue());
         }
         return new Headers(names, values);
+    }
+
+    /**
+     * Puts a name's values in the table: in a slot of their own, or after those of the same name
+     * given before in another case (or, as pairs, before), in one new list in the order given.
+     */
+    private static void place(String[] names, List<String>[] values, String name, List<String> given) {
+        int slot = slotOf(names, name);
+        if (names[slot] == null) {
+            names[slot] = name;
+            values[slot] = given;
+        } else {
+            List<String> both = new ArrayList<>(values[slot]);
+            both.addAll(given);
+            values[slot] = both;
+        }
     }
 
     /**
@@ -74,15 +82,7 @@ public final class Headers {
             if (name == null || value == null) {
                 continue;
             }
-            int slot = slotOf(names, name);
-            if (names[slot] == null) {
-                names[slot] = name;
-                values[slot] = Collections.singletonList(value); // most names come once
-            } else {
-                List<String> more = values[slot] instanceof ArrayList ? values[slot] : new ArrayList<>(values[slot]);
-                more.add(value);
-                values[slot] = more;
-            }
+            place(names, values, name, Collections.singletonList(value)); // most names come once
         }
         return new Headers(names, values);
     }
