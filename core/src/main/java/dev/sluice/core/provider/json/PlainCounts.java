@@ -155,7 +155,7 @@ public final class PlainCounts {
             if (i >= end || json[i] != '"') {
                 return DECLINED;
             }
-            int nameEnd = plainNameEnd(json, i + 1, end);
+            int nameEnd = stringEnd(json, i + 1, end, false);
             if (nameEnd == DECLINED) {
                 return DECLINED;
             }
@@ -204,7 +204,7 @@ public final class PlainCounts {
             return array(json, i, end, depth + 1, counts);
         }
         if (c == '"') {
-            int close = stringEnd(json, i + 1, end);
+            int close = stringEnd(json, i + 1, end, true);
             return close == DECLINED ? DECLINED : close + 1;
         }
         if (c == 't') {
@@ -283,22 +283,12 @@ public final class PlainCounts {
         return true;
     }
 
-    /** The closing quote of a member name from {@code i}; declined for an escape, a control char or no end. */
-    private static int plainNameEnd(byte[] json, int i, int end) {
-        for (; i < end; i++) {
-            byte c = json[i];
-            if (c == '"') {
-                return i;
-            }
-            if (c == '\\' || (c >= 0 && c < 0x20)) {
-                return DECLINED;
-            }
-        }
-        return DECLINED;
-    }
-
-    /** The closing quote of a string value from {@code i}, escapes checked; declined when malformed. */
-    private static int stringEnd(byte[] json, int i, int end) {
+    /**
+     * The closing quote of a string from {@code i}, escapes checked; declined when malformed, and
+     * for any escape unless {@code escapes} (a member name with one is left to the walk, which
+     * decodes it before comparing).
+     */
+    private static int stringEnd(byte[] json, int i, int end, boolean escapes) {
         for (; i < end; i++) {
             byte c = json[i];
             if (c == '"') {
@@ -308,7 +298,7 @@ public final class PlainCounts {
                 return DECLINED;
             }
             if (c == '\\') {
-                if (++i >= end) {
+                if (!escapes || ++i >= end) {
                     return DECLINED;
                 }
                 byte e = json[i];
