@@ -2,9 +2,7 @@ package dev.sluice.instrumentation.okhttp.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.DroppedBodies;
-import dev.sluice.bootstrap.TapBuffer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import okio.Buffer;
@@ -13,7 +11,7 @@ import okio.Source;
 
 /**
  * The source of a 2xx response body, reporting to the governor every byte the application reads
- * (copied, the application's buffer is untouched), the end, a read failure and the close.
+ * (shown where okio keeps them, the application's buffer untouched), the end, a read failure and the close.
  *
  * <p>Every view of the body ({@code ResponseBody}, its {@code source()}, {@code byteStream()},
  * {@code charStream()}) reads through this object, so once it is unreachable nobody can read the
@@ -28,8 +26,11 @@ final class ObservedSource extends ForwardingSource {
     /** Null when no cleaner could be had: then only a close reports. */
     private final Cleaner.Cleanable whenDropped;
 
-    /** Reused by every read: the observer copies what it keeps, and reads of one source never overlap. */
-    private final ChunkCopy copy = new ChunkCopy();
+    /**
+     * Reused by every read (a cursor is free again once closed; reads of one source never overlap).
+     * Made at the first read, inside its guard: an okio older than 1.14 has no cursor.
+     */
+    private Buffer.UnsafeCursor segments;
 
     ObservedSource(Source delegate, BodyObserver observer) {
         super(delegate);
@@ -64,43 +65,38 @@ final class ObservedSource extends ForwardingSource {
                 }
             }
         } else if (read > 0) {
-            copy.reset((int) read);
-            sink.copyTo(copy, sink.size() - read, read);
-            try {
-                observer.onBytes(copy.bytes, 0, copy.size);
-            } catch (Throwable ignored) {
-                // as above
-            }
+            tap(sink, read);
         }
         return read;
     }
 
     /**
-     * Takes a copy of what was just read straight into an array. A stream, not
-     * {@code Buffer.copyTo(Buffer)}, which would share okio's segments with the application's
-     * buffer; not a {@code ByteArrayOutputStream}, whose {@code toByteArray()} copied every read a
-     * second time.
+     * Shows the observer the {@code read} bytes just appended to {@code sink} where okio keeps
+     * them, a segment at a time: no copy (the observer copies what it keeps), and a read-only
+     * cursor neither shares nor changes the application's segments, as {@code copyTo} would.
      */
-    private static final class ChunkCopy extends OutputStream {
-        private final TapBuffer buffer = new TapBuffer();
-        byte[] bytes;
-        int size;
-
-        /** Empty, with room for {@code capacity} bytes. */
-        void reset(int capacity) {
-            bytes = buffer.room(capacity);
-            size = 0;
-        }
-
-        @Override
-        public void write(int b) {
-            bytes[size++] = (byte) b;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            System.arraycopy(b, off, bytes, size, len);
-            size += len;
+    private void tap(Buffer sink, long read) {
+        try {
+            if (segments == null) {
+                segments = new Buffer.UnsafeCursor();
+            }
+            sink.readUnsafe(segments);
+            try {
+                long left = read;
+                segments.seek(sink.size() - read);
+                while (left > 0) {
+                    int length = (int) Math.min(left, segments.end - segments.start);
+                    observer.onBytes(segments.data, segments.start, length);
+                    left -= length;
+                    if (left > 0 && segments.next() == -1) {
+                        break;
+                    }
+                }
+            } finally {
+                segments.close();
+            }
+        } catch (Throwable ignored) {
+            // the observer must never break the application's body
         }
     }
 
