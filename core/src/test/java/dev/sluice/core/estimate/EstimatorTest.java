@@ -126,6 +126,28 @@ class EstimatorTest {
     }
 
     @Test
+    void afterEveryCallThePercentileIsThatOfTheLast128OutputsSorted() {
+        java.util.Random random = new java.util.Random(11);
+        java.util.ArrayDeque<Long> window = new java.util.ArrayDeque<>();
+        for (int call = 0; call < 2_000; call++) {
+            // repeated values as often as not, as real outputs have (a max tokens hit, a fixed answer)
+            long output = random.nextBoolean() ? random.nextInt(8) * 100 : random.nextInt(5_000);
+            learnOutput(ROUTE, output);
+            window.addLast(output);
+            if (window.size() > 128) {
+                window.removeFirst();
+            }
+            long[] sorted = window.stream().mapToLong(Long::longValue).sorted().toArray();
+            long expected = window.size() < 16
+                    ? 1_024 // not learned yet: the default
+                    : sorted[Math.max(0, (int) Math.ceil(0.95 * sorted.length) - 1)];
+            assertThat(estimator.outputEstimate(ROUTE, RequestFacts.NO_MAX))
+                    .as("after call %s", call)
+                    .isEqualTo(expected);
+        }
+    }
+
+    @Test
     void eachRouteLearnsItsOwnOutputs() {
         for (int i = 0; i < 20; i++) {
             learnOutput(ROUTE, 50);
