@@ -18,14 +18,15 @@ import java.util.TreeMap;
  */
 public final class Headers {
 
-    private static final Headers EMPTY = new Headers(new String[1], newValues(1));
+    private static final Headers EMPTY = new Headers(new String[1], new Object[1]);
 
     /** Slot i holds a name and its values, or null; the length is a power of two, at least twice the names. */
     private final String[] names;
 
-    private final List<String>[] values;
+    /** A name's values: its one value as a {@code String} (the common case: no list made), or a {@code List<String>}. */
+    private final Object[] values;
 
-    private Headers(String[] names, List<String>[] values) {
+    private Headers(String[] names, Object[] values) {
         this.names = names;
         this.values = values;
     }
@@ -37,7 +38,7 @@ public final class Headers {
         }
         int slots = Integer.highestOneBit(raw.size()) << 2; // at most half full
         String[] names = new String[slots];
-        List<String>[] values = newValues(slots);
+        Object[] values = new Object[slots];
         for (Map.Entry<String, List<String>> e : raw.entrySet()) {
             String name = e.getKey();
             if (name == null || e.getValue() == null) {
@@ -52,16 +53,22 @@ public final class Headers {
      * Puts a name's values in the table: in a slot of their own, or after those of the same name
      * given before in another case (or, as pairs, before), in one new list in the order given.
      */
-    private static void place(String[] names, List<String>[] values, String name, List<String> given) {
+    private static void place(String[] names, Object[] values, String name, Object given) {
         int slot = slotOf(names, name);
         if (names[slot] == null) {
             names[slot] = name;
             values[slot] = given;
         } else {
-            List<String> both = new ArrayList<>(values[slot]);
-            both.addAll(given);
+            List<String> both = new ArrayList<>(asList(values[slot]));
+            both.addAll(asList(given));
             values[slot] = both;
         }
+    }
+
+    /** A slot's values as a list (a single value's made now: for the rare reader of every value). */
+    @SuppressWarnings("unchecked")
+    private static List<String> asList(Object values) {
+        return values instanceof String ? Collections.singletonList((String) values) : (List<String>) values;
     }
 
     /**
@@ -75,14 +82,14 @@ public final class Headers {
         }
         int slots = Integer.highestOneBit(pairs.length / 2) << 2; // at most half full
         String[] names = new String[slots];
-        List<String>[] values = newValues(slots);
+        Object[] values = new Object[slots];
         for (int i = 0; i + 1 < pairs.length; i += 2) {
             String name = pairs[i];
             String value = pairs[i + 1];
             if (name == null || value == null) {
                 continue;
             }
-            place(names, values, name, Collections.singletonList(value)); // most names come once
+            place(names, values, name, value); // most names come once
         }
         return new Headers(names, values);
     }
@@ -93,17 +100,21 @@ public final class Headers {
 
     /** The first value of a header, trimmed, or null when absent. */
     public String first(String name) {
-        List<String> found = valuesOf(name);
-        if (found == null || found.isEmpty() || found.get(0) == null) {
-            return null;
+        Object found = valuesOf(name);
+        String value;
+        if (found instanceof String) {
+            value = (String) found;
+        } else {
+            List<String> list = asList(found);
+            value = list == null || list.isEmpty() ? null : list.get(0);
         }
-        return found.get(0).trim();
+        return value == null ? null : value.trim();
     }
 
     /** All values of a header; empty when absent. */
     public List<String> all(String name) {
-        List<String> found = valuesOf(name);
-        return found == null ? Collections.emptyList() : Collections.unmodifiableList(found);
+        Object found = valuesOf(name);
+        return found == null ? Collections.emptyList() : Collections.unmodifiableList(asList(found));
     }
 
     public boolean contains(String name) {
@@ -132,13 +143,13 @@ public final class Headers {
         Map<String, List<String>> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         for (int i = 0; i < names.length; i++) {
             if (names[i] != null) {
-                map.put(names[i], values[i]);
+                map.put(names[i], asList(values[i]));
             }
         }
         return Collections.unmodifiableMap(map);
     }
 
-    private List<String> valuesOf(String name) {
+    private Object valuesOf(String name) {
         if (name == null) {
             return null;
         }
@@ -195,11 +206,6 @@ public final class Headers {
 
     private static char fold(char c) {
         return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<String>[] newValues(int slots) {
-        return (List<String>[]) new List<?>[slots];
     }
 
     @Override
