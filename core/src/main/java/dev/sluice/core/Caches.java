@@ -11,6 +11,11 @@ import java.util.function.LongSupplier;
  * default: the agent must neither run work on the application's pool nor be the one that creates
  * it, which fixes its size and thread factory for the JVM before the application's {@code main}
  * could set them ({@code java.util.concurrent.ForkJoinPool.common.*}).
+ *
+ * <p>So the thread that pays is the caller's: a cache looked up on every call must not record its
+ * reads. One bounded by size alone records none while under half full; one that expires after
+ * access records every read and runs its whole upkeep on one call in sixteen (the retry budgets
+ * did: 7 % of Sluice's work on an openai-java call, in spikes). Expire after write, or by size.
  */
 public final class Caches {
 

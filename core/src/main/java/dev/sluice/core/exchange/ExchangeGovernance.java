@@ -117,10 +117,8 @@ public final class ExchangeGovernance implements Governance {
         this.failSafe = new FailSafe(this, b.failMode);
         this.preparation = new CallPreparation(this);
         this.pricing = new Pricing(b.prices);
-        // Bounded by size alone: a budget idle past its window is as good as a new one, so expiry
-        // frees nothing a bound does not, and an access-expiring cache records every read and runs
-        // its upkeep on the caller's thread every 16th call (7 % of Sluice's work a call, in spikes).
-        // Under half its size Caffeine records no read at all.
+        // Read on every call, so bounded by size alone (see Caches); expiry would free nothing: a
+        // budget idle past its window is as good as a new one.
         this.budgets = Caches.builder().maximumSize(MAX_RETRY_BUDGETS).build();
     }
 

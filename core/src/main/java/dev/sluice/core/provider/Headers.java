@@ -65,6 +65,16 @@ public final class Headers {
         }
     }
 
+    /** A slot's first value, or null; a single value is the slot itself (no list read or made). */
+    @SuppressWarnings("unchecked")
+    private static String firstOf(Object values) {
+        if (values == null || values instanceof String) {
+            return (String) values;
+        }
+        List<String> list = (List<String>) values;
+        return list.isEmpty() ? null : list.get(0);
+    }
+
     /** A slot's values as a list (a single value's made now: for the rare reader of every value). */
     @SuppressWarnings("unchecked")
     private static List<String> asList(Object values) {
@@ -100,14 +110,7 @@ public final class Headers {
 
     /** The first value of a header, trimmed, or null when absent. */
     public String first(String name) {
-        Object found = valuesOf(name);
-        String value;
-        if (found instanceof String) {
-            value = (String) found;
-        } else {
-            List<String> list = asList(found);
-            value = list == null || list.isEmpty() ? null : list.get(0);
-        }
+        String value = firstOf(valuesOf(name));
         return value == null ? null : value.trim();
     }
 

@@ -165,8 +165,11 @@ public final class PlainCounts {
                 return DECLINED;
             }
             i = separator(json, value(json, skipSpace(json, i + 1, end), end, depth, matched, counts), end, '}');
-            if (i == DECLINED || json[i] == '}') {
-                return i == DECLINED ? DECLINED : i + 1;
+            if (i == DECLINED) {
+                return DECLINED;
+            }
+            if (json[i] == '}') {
+                return i + 1;
             }
             i = skipSpace(json, i + 1, end);
         }
@@ -253,8 +256,11 @@ public final class PlainCounts {
         }
         while (true) {
             i = separator(json, value(json, i, end, depth, 0, counts), end, ']');
-            if (i == DECLINED || json[i] == ']') {
-                return i == DECLINED ? DECLINED : i + 1;
+            if (i == DECLINED) {
+                return DECLINED;
+            }
+            if (json[i] == ']') {
+                return i + 1;
             }
             i = skipSpace(json, i + 1, end);
         }
