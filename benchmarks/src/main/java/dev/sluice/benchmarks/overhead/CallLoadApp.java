@@ -378,6 +378,18 @@ public final class CallLoadApp {
             out.put(kind + "CallerCpuMicros", made == 0 ? 0 : (spentAfter[0][k] - spentBefore[0][k]) / 1e3 / made);
             out.put(kind + "CallerBytes", made == 0 ? 0 : (spentAfter[1][k] - spentBefore[1][k]) / made);
         }
+        // where between p50 and p99.9 the two calls' latencies part: governed/ungoverned µs at each percentile
+        StringBuilder curve = new StringBuilder();
+        for (double p : new double[] {50, 75, 90, 95, 97, 98, 99, 99.5, 99.9}) {
+            curve.append(curve.length() == 0 ? "" : ";")
+                    .append(String.format(
+                            java.util.Locale.ROOT,
+                            "p%s %.0f/%.0f",
+                            p % 1 == 0 ? String.valueOf((int) p) : String.valueOf(p),
+                            pooled[0].getValueAtPercentile(p) / 1e3,
+                            pooled[1].getValueAtPercentile(p) / 1e3));
+        }
+        out.put("percentiles", curve.toString());
         // per window: the governed call's p50/p99/p99.9, then the ungoverned one's, in µs
         out.put("perWindow", String.join(";", perWindow));
         out.put("gcCount", gcAfter[0] - gcBefore[0]);

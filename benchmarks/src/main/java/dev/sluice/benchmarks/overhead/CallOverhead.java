@@ -54,6 +54,12 @@ import java.util.regex.Pattern;
  * the control: its difference is the method's own error. The agent's run fails unless Sluice
  * admitted exactly the governed calls.
  *
+ * <p>{@code -Dsluice.overhead.provider=replay} puts a {@link ReplayingProvider} between the callers
+ * and the simulator: it records the simulator's answer to the first call of each kind and replays
+ * its bytes to every later one from one thread, so the provider's own work and tail (most of a
+ * loopback call's on 2 cores) stop hiding what Sluice adds. One thread answers: meant for one
+ * caller; with 8 the calls queue at the provider.
+ *
  * <p>{@code -DagentJvmOptions="..."} adds options to the JVM with the agent only (a profiler's
  * {@code -agentpath}, for example).
  *
@@ -77,7 +83,17 @@ public final class CallOverhead {
                 .limit(Dimension.REQUESTS, 1_000_000_000L, Duration.ofMinutes(1))
                 .limit(Dimension.TOKENS, 1_000_000_000_000L, Duration.ofMinutes(1))
                 .start()) {
-            String url = "http://" + HOST + ":" + sim.port();
+            ReplayingProvider replay = null;
+            if (System.getProperty("sluice.overhead.provider", "simulator").equals("replay")) {
+                System.setProperty("sun.net.httpserver.nodelay", "true");
+                replay = ReplayingProvider.start(sim.port());
+            } else if (!System.getProperty("sluice.overhead.provider", "simulator")
+                    .equals("simulator")) {
+                throw new IllegalArgumentException("-Dsluice.overhead.provider must be simulator or replay, was "
+                        + System.getProperty("sluice.overhead.provider"));
+            }
+            int port = replay != null ? replay.port() : sim.port();
+            String url = "http://" + HOST + ":" + port;
             switch (mode) {
                 case "load":
                     load(sim, url, args);
@@ -86,7 +102,7 @@ public final class CallOverhead {
                     windows(sim, url, args);
                     break;
                 case "paired":
-                    paired(sim, url, "http://" + UNGOVERNED_HOST + ":" + sim.port(), args);
+                    paired(sim, url, "http://" + UNGOVERNED_HOST + ":" + port, args);
                     break;
                 case "vt":
                     virtualThreads(sim, url, args);
@@ -96,6 +112,11 @@ public final class CallOverhead {
                     break;
                 default:
                     throw new IllegalArgumentException(mode);
+            }
+            if (replay != null) {
+                System.out.println(
+                        "replayed provider: " + replay.kinds() + " kind(s) of call recorded from the simulator");
+                replay.close();
             }
         }
     }

@@ -1,0 +1,140 @@
+package dev.sluice.benchmarks.overhead;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A loopback provider that costs the machine as little as a provider can: the first call of each
+ * kind (method, path, streamed or not) goes to the simulator and its answer (status, headers, body)
+ * is kept; every later call of that kind gets the kept answer back from the server's own
+ * dispatcher thread, with no matching, templating or bookkeeping.
+ *
+ * <p>Why: on a 2-core machine the simulator's work per call (Jetty, WireMock's matching, the
+ * simulated limits) runs beside the caller and is most of what makes a call's tail, and that
+ * tail hides what Sluice adds. The answers are the simulator's own bytes, rate-limit headers and
+ * usage included, so Sluice does all its work on each; only the headers' counts stay the same
+ * from call to call (the limits are far above what the load asks, so they say "plenty left").
+ *
+ * <p>The JDK's server reads {@code sun.net.httpserver.nodelay} once: set it to {@code true} before
+ * {@link #start} (as {@link CallOverhead} does), or small answers wait for Nagle's timer.
+ */
+final class ReplayingProvider implements AutoCloseable {
+
+    /** Headers the server sets itself for the replayed body; copying them would contradict it. */
+    private static final Set<String> SERVER_OWN =
+            Set.of("content-length", "transfer-encoding", "connection", "date", "keep-alive", ":status");
+
+    private final HttpServer server;
+    private final HttpClient toSimulator =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final int simulatorPort;
+    private final Map<String, Answer> kept = new ConcurrentHashMap<>();
+
+    private ReplayingProvider(HttpServer server, int simulatorPort) {
+        this.server = server;
+        this.simulatorPort = simulatorPort;
+    }
+
+    static ReplayingProvider start(int simulatorPort) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4_096);
+        ReplayingProvider provider = new ReplayingProvider(server, simulatorPort);
+        server.createContext("/", provider::answer);
+        server.start();
+        return provider;
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** How many kinds of call were recorded: each is one call the simulator answered. */
+    int kinds() {
+        return kept.size();
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        try {
+            byte[] request;
+            try (InputStream in = exchange.getRequestBody()) {
+                request = in.readAllBytes();
+            }
+            String text = new String(request, StandardCharsets.ISO_8859_1);
+            boolean streamed = text.contains("\"stream\":true") || text.contains("\"stream\": true");
+            String kind =
+                    exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + streamed;
+            Answer answer = kept.get(kind);
+            if (answer == null) {
+                answer = record(exchange, request);
+                kept.putIfAbsent(kind, answer);
+            }
+            exchange.getResponseHeaders().putAll(answer.headers);
+            exchange.sendResponseHeaders(answer.status, answer.body.length == 0 ? -1 : answer.body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(answer.body);
+            }
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private Answer record(HttpExchange exchange, byte[] request) throws IOException {
+        HttpRequest.Builder forward = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + simulatorPort + exchange.getRequestURI()))
+                .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(request));
+        exchange.getRequestHeaders().forEach((name, values) -> {
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            if (!SERVER_OWN.contains(lower)
+                    && !lower.equals("host")
+                    && !lower.equals("upgrade")
+                    && !lower.equals("http2-settings")
+                    && !lower.equals("expect")) {
+                values.forEach(v -> forward.header(name, v));
+            }
+        });
+        HttpResponse<byte[]> answered;
+        try {
+            answered = toSimulator.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the simulator answered", e);
+        }
+        com.sun.net.httpserver.Headers headers = new com.sun.net.httpserver.Headers();
+        answered.headers().map().forEach((name, values) -> {
+            if (!SERVER_OWN.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                headers.put(name, List.copyOf(values));
+            }
+        });
+        return new Answer(answered.statusCode(), headers, answered.body());
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+
+    private static final class Answer {
+        final int status;
+        final com.sun.net.httpserver.Headers headers;
+        final byte[] body;
+
+        Answer(int status, com.sun.net.httpserver.Headers headers, byte[] body) {
+            this.status = status;
+            this.headers = headers;
+            this.body = body;
+        }
+    }
+}
