@@ -12,12 +12,15 @@ public final class CompatiblePath {
 
     private CompatiblePath() {}
 
+    /** Read on every call of a compatible server: {@code values()} would copy the array each time. */
+    private static final OpenAiOperation[] OPERATIONS = OpenAiOperation.values();
+
     public static OpenAiOperation operation(String path) {
         if (path == null || path.isEmpty()) {
             return null;
         }
         String p = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-        for (OpenAiOperation op : OpenAiOperation.values()) { // chat/completions is tried before completions
+        for (OpenAiOperation op : OPERATIONS) { // chat/completions is tried before completions
             String tail = op.pathTail();
             int start = p.length() - tail.length();
             if (start > 0 && p.endsWith(tail) && p.charAt(start - 1) == '/') {

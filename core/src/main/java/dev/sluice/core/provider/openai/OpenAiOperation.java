@@ -42,12 +42,15 @@ public enum OpenAiOperation {
         if (end < prefix.length()) {
             return null;
         }
-        String tail = path.substring(prefix.length(), end);
-        for (OpenAiOperation op : values()) {
-            if (op.pathTail.equals(tail)) {
+        int tailLength = end - prefix.length();
+        for (OpenAiOperation op : ALL) { // read on every call: no copy of values(), no substring
+            if (op.pathTail.length() == tailLength && path.startsWith(op.pathTail, prefix.length())) {
                 return op;
             }
         }
         return null;
     }
+
+    /** {@link #values()}, which copies its array on each call. Never handed out. */
+    private static final OpenAiOperation[] ALL = values();
 }
