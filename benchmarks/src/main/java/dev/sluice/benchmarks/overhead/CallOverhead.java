@@ -76,22 +76,14 @@ public final class CallOverhead {
     public static void main(String[] args) throws Exception {
         String mode = args.length > 0 ? args[0] : "load";
         try (Simulator sim = Simulator.builder()
-                .profile(Profile.OPENAI)
-                .instant()
-                .outputTokens(CallLoadApp.ANSWER_TOKENS)
-                .acceptQueue(4_096) // the virtual-thread burst connects 10,000 clients at once
-                .limit(Dimension.REQUESTS, 1_000_000_000L, Duration.ofMinutes(1))
-                .limit(Dimension.TOKENS, 1_000_000_000_000L, Duration.ofMinutes(1))
-                .start()) {
-            ReplayingProvider replay = null;
-            if (System.getProperty("sluice.overhead.provider", "simulator").equals("replay")) {
-                System.setProperty("sun.net.httpserver.nodelay", "true");
-                replay = ReplayingProvider.start(sim.port());
-            } else if (!System.getProperty("sluice.overhead.provider", "simulator")
-                    .equals("simulator")) {
-                throw new IllegalArgumentException("-Dsluice.overhead.provider must be simulator or replay, was "
-                        + System.getProperty("sluice.overhead.provider"));
-            }
+                        .profile(Profile.OPENAI)
+                        .instant()
+                        .outputTokens(CallLoadApp.ANSWER_TOKENS)
+                        .acceptQueue(4_096) // the virtual-thread burst connects 10,000 clients at once
+                        .limit(Dimension.REQUESTS, 1_000_000_000L, Duration.ofMinutes(1))
+                        .limit(Dimension.TOKENS, 1_000_000_000_000L, Duration.ofMinutes(1))
+                        .start();
+                ReplayingProvider replay = providerInFront(sim)) {
             int port = replay != null ? replay.port() : sim.port();
             String url = "http://" + HOST + ":" + port;
             switch (mode) {
@@ -116,8 +108,22 @@ public final class CallOverhead {
             if (replay != null) {
                 System.out.println(
                         "replayed provider: " + replay.kinds() + " kind(s) of call recorded from the simulator");
-                replay.close();
             }
+        }
+    }
+
+    /** The provider named by {@code -Dsluice.overhead.provider}: null for the simulator itself. */
+    private static ReplayingProvider providerInFront(Simulator sim) throws IOException {
+        String provider = System.getProperty("sluice.overhead.provider", "simulator");
+        switch (provider) {
+            case "simulator":
+                return null;
+            case "replay":
+                System.setProperty("sun.net.httpserver.nodelay", "true"); // read once, when the server starts
+                return ReplayingProvider.start(sim.port());
+            default:
+                throw new IllegalArgumentException(
+                        "-Dsluice.overhead.provider must be simulator or replay, was " + provider);
         }
     }
 
