@@ -32,7 +32,7 @@ final class AzurePath {
                 return null;
             }
             String deployment = decode(path.substring(DEPLOYMENTS.length(), slash));
-            OpenAiOperation op = OpenAiOperation.at(path, path.substring(0, slash + 1));
+            OpenAiOperation op = OpenAiOperation.at(path, slash + 1);
             return op == null ? null : new AzurePath(op, deployment);
         }
         OpenAiOperation op = OpenAiOperation.at(path, V1);

@@ -68,7 +68,7 @@ public final class OpenAiCompatibleAdapter implements ProviderAdapter {
 
     @Override
     public boolean governsPath(String path) {
-        return CompatiblePath.operation(path) != null;
+        return OpenAiOperation.endingIn(path) != null;
     }
 
     @Override
@@ -81,7 +81,7 @@ public final class OpenAiCompatibleAdapter implements ProviderAdapter {
         if (request == null) {
             return RequestFacts.builder(kind).build();
         }
-        OpenAiOperation operation = CompatiblePath.operation(request.path());
+        OpenAiOperation operation = OpenAiOperation.endingIn(request.path());
         OpenAiRequestBody body = OpenAiRequestBody.read(request.body());
         long input = body.estimateInputTokens(estimator, body.model());
         boolean embeddings = operation == OpenAiOperation.EMBEDDINGS;

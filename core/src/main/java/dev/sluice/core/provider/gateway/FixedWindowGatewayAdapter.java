@@ -58,7 +58,7 @@ public final class FixedWindowGatewayAdapter implements ProviderAdapter {
 
     @Override
     public boolean governsPath(String path) {
-        return dev.sluice.core.provider.compatible.CompatiblePath.operation(path) != null;
+        return dev.sluice.core.provider.openai.OpenAiOperation.endingIn(path) != null;
     }
 
     @Override

@@ -35,22 +35,52 @@ public enum OpenAiOperation {
      * (retrieving a stored response, listing models, uploading files: nothing to govern).
      */
     public static OpenAiOperation at(String path, String prefix) {
-        if (path == null || prefix == null || !path.startsWith(prefix)) {
+        return path == null || prefix == null || !path.startsWith(prefix) ? null : at(path, prefix.length());
+    }
+
+    /**
+     * The operation whose tail is the whole of {@code path} from {@code tailStart} on (a trailing
+     * slash tolerated), or null: {@link #at(String, String)} for a prefix the caller has already
+     * matched, such as an Azure deployment's.
+     */
+    public static OpenAiOperation at(String path, int tailStart) {
+        if (path == null || tailStart < 0) {
             return null;
         }
-        int end = path.endsWith("/") ? path.length() - 1 : path.length();
-        if (end < prefix.length()) {
-            return null;
-        }
-        int tailLength = end - prefix.length();
-        for (OpenAiOperation op : ALL) { // read on every call: no copy of values(), no substring
-            if (op.pathTail.length() == tailLength && path.startsWith(op.pathTail, prefix.length())) {
+        int tailLength = withoutTrailingSlash(path) - tailStart;
+        for (OpenAiOperation op : ALL) {
+            if (op.pathTail.length() == tailLength && path.startsWith(op.pathTail, tailStart)) {
                 return op;
             }
         }
         return null;
     }
 
-    /** {@link #values()}, which copies its array on each call. Never handed out. */
+    /**
+     * The operation a path ends with under any prefix, as OpenAI-compatible servers and gateways
+     * mount the API: {@code /v1/chat/completions}, {@code /openai/v1/chat/completions},
+     * {@code /api/llm/chat/completions}. A trailing slash is tolerated; the tail must start a
+     * segment ({@code /mycompletions} is not {@code /completions}). Null for anything else (model
+     * lists, files, a stored response).
+     */
+    public static OpenAiOperation endingIn(String path) {
+        if (path == null) {
+            return null;
+        }
+        int end = withoutTrailingSlash(path);
+        for (OpenAiOperation op : ALL) { // chat/completions is tried before completions
+            int start = end - op.pathTail.length();
+            if (start > 0 && path.charAt(start - 1) == '/' && path.startsWith(op.pathTail, start)) {
+                return op;
+            }
+        }
+        return null;
+    }
+
+    private static int withoutTrailingSlash(String path) {
+        return path.endsWith("/") ? path.length() - 1 : path.length();
+    }
+
+    /** {@link #values()}, which copies its array on each call: these run on every governed call. */
     private static final OpenAiOperation[] ALL = values();
 }

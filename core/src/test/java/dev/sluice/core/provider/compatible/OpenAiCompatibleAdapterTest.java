@@ -48,12 +48,12 @@ class OpenAiCompatibleAdapterTest {
 
     @Test
     void findsTheOperationByItsPathTailUnderAnyPrefix() {
-        assertThat(CompatiblePath.operation("/v1/chat/completions")).isEqualTo(OpenAiOperation.CHAT_COMPLETIONS);
-        assertThat(CompatiblePath.operation("/openai/v1/chat/completions/"))
+        assertThat(OpenAiOperation.endingIn("/v1/chat/completions")).isEqualTo(OpenAiOperation.CHAT_COMPLETIONS);
+        assertThat(OpenAiOperation.endingIn("/openai/v1/chat/completions/"))
                 .isEqualTo(OpenAiOperation.CHAT_COMPLETIONS);
-        assertThat(CompatiblePath.operation("/api/llm/v1/completions")).isEqualTo(OpenAiOperation.COMPLETIONS);
-        assertThat(CompatiblePath.operation("/v1/embeddings")).isEqualTo(OpenAiOperation.EMBEDDINGS);
-        assertThat(CompatiblePath.operation("/gateway/responses")).isEqualTo(OpenAiOperation.RESPONSES);
+        assertThat(OpenAiOperation.endingIn("/api/llm/v1/completions")).isEqualTo(OpenAiOperation.COMPLETIONS);
+        assertThat(OpenAiOperation.endingIn("/v1/embeddings")).isEqualTo(OpenAiOperation.EMBEDDINGS);
+        assertThat(OpenAiOperation.endingIn("/gateway/responses")).isEqualTo(OpenAiOperation.RESPONSES);
         for (String path : new String[] {
             "/v1/models",
             "/v1/mycompletions",
@@ -64,7 +64,7 @@ class OpenAiCompatibleAdapterTest {
             "/",
             null
         }) {
-            assertThat(CompatiblePath.operation(path)).as(path).isNull();
+            assertThat(OpenAiOperation.endingIn(path)).as(path).isNull();
         }
     }
 

@@ -15,6 +15,11 @@ class OpenAiOperationTest {
                     .isEqualTo(op);
         }
         assertThat(OpenAiOperation.at("/v1/completions", "/v1/")).isEqualTo(OpenAiOperation.COMPLETIONS);
+        String deployment = "/openai/deployments/gpt/";
+        assertThat(OpenAiOperation.at(deployment + "embeddings", deployment.length()))
+                .isEqualTo(OpenAiOperation.EMBEDDINGS);
+        assertThat(OpenAiOperation.at(deployment + "embeddings", deployment.length() - 1))
+                .isNull();
     }
 
     @Test
