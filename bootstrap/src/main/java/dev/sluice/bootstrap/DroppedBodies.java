@@ -44,8 +44,9 @@ public final class DroppedBodies {
             Runnable r = release.getAndSet(null);
             if (r != null) {
                 // Not clear()ed: on JDK 17 that is a native call on every body's close, and it only
-                // spares the agent's thread a no-op run for a watch kept past its body. Each tap
-                // keeps its watch in itself, the watched object, so once out of LIVE both go together.
+                // spares the agent's thread a no-op run for a watch kept past its body. The taps keep
+                // their watch in the watched object itself (Reactor Netty's keeps none), so once out
+                // of LIVE the two become unreachable together and the watch is never enqueued.
                 LIVE.remove(this);
                 r.run();
             }

@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,9 +35,21 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ReplayingProvider implements AutoCloseable {
 
-    /** Headers the server sets itself for the replayed body; copying them would contradict it. */
-    private static final Set<String> SERVER_OWN =
-            Set.of("content-length", "transfer-encoding", "connection", "date", "keep-alive", ":status");
+    /**
+     * Hop-by-hop and framing headers, not copied either way: each server and client sets its own
+     * (copying them would contradict the replayed body's length, or upgrade the simulator's call).
+     */
+    private static final Set<String> NOT_COPIED = Set.of(
+            "content-length",
+            "transfer-encoding",
+            "connection",
+            "date",
+            "keep-alive",
+            ":status",
+            "host",
+            "upgrade",
+            "http2-settings",
+            "expect");
 
     private final HttpServer server;
     private final HttpClient toSimulator =
@@ -96,12 +109,7 @@ final class ReplayingProvider implements AutoCloseable {
                         URI.create("http://127.0.0.1:" + simulatorPort + exchange.getRequestURI()))
                 .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(request));
         exchange.getRequestHeaders().forEach((name, values) -> {
-            String lower = name.toLowerCase(java.util.Locale.ROOT);
-            if (!SERVER_OWN.contains(lower)
-                    && !lower.equals("host")
-                    && !lower.equals("upgrade")
-                    && !lower.equals("http2-settings")
-                    && !lower.equals("expect")) {
+            if (!NOT_COPIED.contains(name.toLowerCase(Locale.ROOT))) {
                 values.forEach(v -> forward.header(name, v));
             }
         });
@@ -114,7 +122,7 @@ final class ReplayingProvider implements AutoCloseable {
         }
         com.sun.net.httpserver.Headers headers = new com.sun.net.httpserver.Headers();
         answered.headers().map().forEach((name, values) -> {
-            if (!SERVER_OWN.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            if (!NOT_COPIED.contains(name.toLowerCase(Locale.ROOT))) {
                 headers.put(name, List.copyOf(values));
             }
         });

@@ -10,6 +10,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,8 +57,8 @@ class ReplayingProviderTest {
         }
     }
 
-    private static java.util.Map<String, java.util.List<String>> withoutDate(HttpResponse<String> r) {
-        java.util.Map<String, java.util.List<String>> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private static Map<String, List<String>> withoutDate(HttpResponse<String> r) {
+        Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         headers.putAll(r.headers().map());
         headers.remove("date");
         return headers;
