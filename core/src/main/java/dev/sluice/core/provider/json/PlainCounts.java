@@ -13,7 +13,7 @@ import java.util.List;
  * <p>Made for the shape providers send and exact by declining the rest: {@link #read} answers
  * false, and the caller walks the object with jackson as before, when the object is not well-formed
  * JSON, nests deeper than {@value #MOST_DEPTH}, has a member name with an escape, or holds, at a
- * path it reads, anything but a plain non-negative integer of up to {@value #MOST_DIGITS} digits
+ * path it reads, anything but a plain non-negative integer of up to {@value JsonBytes#MOST_INTEGER_DIGITS} digits
  * or {@code null} (a float, a numeric string, a negative number, a boolean, a container): those
  * {@link JsonScalars#count} reads its own way. Members it does not read are passed over,
  * validated. Of two members with the same path the later one counts, as in a walk.
@@ -27,10 +27,7 @@ public final class PlainCounts {
     /** Objects nested deeper than this are declined (usage nests once or twice). */
     private static final int MOST_DEPTH = 8;
 
-    /** Longer integers are declined: up to here a double, which {@link JsonScalars#count} reads through, is exact. */
-    private static final int MOST_DIGITS = 15;
-
-    private static final int DECLINED = -1;
+    private static final int DECLINED = JsonBytes.DECLINED;
 
     /** The dotted paths read, in slot order, each alternative its own entry. */
     private final String[] paths;
@@ -128,8 +125,8 @@ public final class PlainCounts {
             return false;
         }
         try {
-            int i = object(json, skipSpace(json, start, end), end, 0, allPaths(), counts);
-            return i != DECLINED && skipSpace(json, i, end) == end;
+            int i = object(json, JsonBytes.skipSpace(json, start, end), end, 0, allPaths(), counts);
+            return i != DECLINED && JsonBytes.skipSpace(json, i, end) == end;
         } catch (RuntimeException unexpected) {
             return false;
         }
@@ -147,7 +144,7 @@ public final class PlainCounts {
         if (i >= end || json[i] != '{' || depth > MOST_DEPTH) {
             return DECLINED;
         }
-        i = skipSpace(json, i + 1, end);
+        i = JsonBytes.skipSpace(json, i + 1, end);
         if (i < end && json[i] == '}') {
             return i + 1;
         }
@@ -155,36 +152,24 @@ public final class PlainCounts {
             if (i >= end || json[i] != '"') {
                 return DECLINED;
             }
-            int nameEnd = stringEnd(json, i + 1, end, false);
+            int nameEnd = JsonBytes.nameEnd(json, i, end);
             if (nameEnd == DECLINED) {
                 return DECLINED;
             }
             long matched = wanted == 0 ? 0 : matching(json, i + 1, nameEnd, depth, wanted);
-            i = skipSpace(json, nameEnd + 1, end);
-            if (i >= end || json[i] != ':') {
+            i = JsonBytes.colon(json, nameEnd + 1, end);
+            if (i == DECLINED) {
                 return DECLINED;
             }
-            i = separator(json, value(json, skipSpace(json, i + 1, end), end, depth, matched, counts), end, '}');
+            i = JsonBytes.separator(json, value(json, i, end, depth, matched, counts), end, '}');
             if (i == DECLINED) {
                 return DECLINED;
             }
             if (json[i] == '}') {
                 return i + 1;
             }
-            i = skipSpace(json, i + 1, end);
+            i = JsonBytes.skipSpace(json, i + 1, end);
         }
-    }
-
-    /**
-     * After an element ending at {@code i} (or {@link #DECLINED}): where the comma before the next
-     * one, or the {@code close} of its container, is; declined for anything else.
-     */
-    private static int separator(byte[] json, int i, int end, char close) {
-        if (i == DECLINED) {
-            return DECLINED;
-        }
-        i = skipSpace(json, i, end);
-        return i < end && (json[i] == ',' || json[i] == close) ? i : DECLINED;
     }
 
     /** The value at {@code i} of a member that {@code matched} paths name; just past it, or {@link #DECLINED}. */
@@ -196,7 +181,7 @@ public final class PlainCounts {
         long ending = matched & endingAt[depth];
         if (ending != 0) {
             if (c == 'n') {
-                return literalEnd(json, i, end, NULL); // no count, as a walk reads null
+                return JsonBytes.nullEnd(json, i, end); // no count, as a walk reads null
             }
             return count(json, i, end, ending, counts);
         }
@@ -207,183 +192,66 @@ public final class PlainCounts {
             return array(json, i, end, depth + 1, counts);
         }
         if (c == '"') {
-            int close = stringEnd(json, i + 1, end, true);
-            return close == DECLINED ? DECLINED : close + 1;
+            long string = JsonBytes.string(json, i, end, null);
+            return string == DECLINED ? DECLINED : JsonBytes.close(string) + 1;
         }
         if (c == 't') {
-            return literalEnd(json, i, end, TRUE);
+            return JsonBytes.trueEnd(json, i, end);
         }
         if (c == 'f') {
-            return literalEnd(json, i, end, FALSE);
+            return JsonBytes.falseEnd(json, i, end);
         }
         if (c == 'n') {
-            return literalEnd(json, i, end, NULL);
+            return JsonBytes.nullEnd(json, i, end);
         }
-        return numberEnd(json, i, end);
+        return JsonBytes.numberEnd(json, i, end);
     }
 
     /** A plain non-negative integer read into the slots of the {@code ending} paths; declined otherwise. */
     private int count(byte[] json, int i, int end, long ending, long[] counts) {
-        int from = i;
-        long n = 0;
-        while (i < end && json[i] >= '0' && json[i] <= '9') {
-            n = n * 10 + (json[i] - '0');
-            i++;
-            if (i - from > MOST_DIGITS) {
-                return DECLINED;
-            }
-        }
-        // no digit, or a leading zero; a fraction or an exponent after the digits is declined by
-        // the caller, which finds no comma or brace there
-        if (i == from || (json[from] == '0' && i - from > 1)) {
+        int digits = JsonBytes.integerEnd(json, i, end);
+        if (digits == DECLINED) {
             return DECLINED;
         }
+        long n = JsonBytes.integer(json, i, digits);
         if (n <= HeaderNumbers.MAX_COUNT) {
             for (long left = ending; left != 0; left &= left - 1) {
                 counts[slotOfPath[Long.numberOfTrailingZeros(left)]] = n;
             }
         }
-        return i;
+        return digits;
     }
 
     private int array(byte[] json, int i, int end, int depth, long[] counts) {
         if (depth > MOST_DEPTH) {
             return DECLINED;
         }
-        i = skipSpace(json, i + 1, end);
+        i = JsonBytes.skipSpace(json, i + 1, end);
         if (i < end && json[i] == ']') {
             return i + 1;
         }
         while (true) {
-            i = separator(json, value(json, i, end, depth, 0, counts), end, ']');
+            i = JsonBytes.separator(json, value(json, i, end, depth, 0, counts), end, ']');
             if (i == DECLINED) {
                 return DECLINED;
             }
             if (json[i] == ']') {
                 return i + 1;
             }
-            i = skipSpace(json, i + 1, end);
+            i = JsonBytes.skipSpace(json, i + 1, end);
         }
     }
 
     /** The wanted paths whose name at {@code depth} is {@code json[from, to)}. */
     private long matching(byte[] json, int from, int to, int depth, long wanted) {
         long matched = 0;
-        int length = to - from;
         for (long left = wanted; left != 0; left &= left - 1) {
             int p = Long.numberOfTrailingZeros(left);
             byte[] name = names[p][depth];
-            if (name.length == length && sameBytes(json, from, name)) {
+            if (JsonBytes.named(json, from, to, name)) {
                 matched |= 1L << p;
             }
         }
         return matched;
-    }
-
-    private static boolean sameBytes(byte[] json, int from, byte[] name) {
-        for (int k = 0; k < name.length; k++) {
-            if (json[from + k] != name[k]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The closing quote of a string from {@code i}, escapes checked; declined when malformed, and
-     * for any escape unless {@code escapes} (a member name with one is left to the walk, which
-     * decodes it before comparing).
-     */
-    private static int stringEnd(byte[] json, int i, int end, boolean escapes) {
-        for (; i < end; i++) {
-            byte c = json[i];
-            if (c == '"') {
-                return i;
-            }
-            if (c >= 0 && c < 0x20) {
-                return DECLINED;
-            }
-            if (c == '\\') {
-                if (!escapes || ++i >= end) {
-                    return DECLINED;
-                }
-                byte e = json[i];
-                if (e == 'u') {
-                    if (i + 4 >= end) {
-                        return DECLINED;
-                    }
-                    for (int k = 1; k <= 4; k++) {
-                        if (Character.digit(json[i + k], 16) < 0) {
-                            return DECLINED;
-                        }
-                    }
-                    i += 4;
-                } else if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r'
-                        && e != 't') {
-                    return DECLINED;
-                }
-            }
-        }
-        return DECLINED;
-    }
-
-    /** Just past a JSON number at {@code i} ({@code -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?}), or declined. */
-    private static int numberEnd(byte[] json, int i, int end) {
-        if (i < end && json[i] == '-') {
-            i++;
-        }
-        int digits = digitsEnd(json, i, end);
-        if (digits == i || (json[i] == '0' && digits - i > 1)) {
-            return DECLINED;
-        }
-        i = digits;
-        if (i < end && json[i] == '.') {
-            int fraction = digitsEnd(json, i + 1, end);
-            if (fraction == i + 1) {
-                return DECLINED;
-            }
-            i = fraction;
-        }
-        if (i < end && (json[i] == 'e' || json[i] == 'E')) {
-            i++;
-            if (i < end && (json[i] == '+' || json[i] == '-')) {
-                i++;
-            }
-            int exponent = digitsEnd(json, i, end);
-            if (exponent == i) {
-                return DECLINED;
-            }
-            i = exponent;
-        }
-        return i;
-    }
-
-    private static int digitsEnd(byte[] json, int i, int end) {
-        while (i < end && json[i] >= '0' && json[i] <= '9') {
-            i++;
-        }
-        return i;
-    }
-
-    private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
-    private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
-    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
-
-    private static int literalEnd(byte[] json, int i, int end, byte[] literal) {
-        if (end - i < literal.length || !sameBytes(json, i, literal)) {
-            return DECLINED;
-        }
-        return i + literal.length;
-    }
-
-    private static int skipSpace(byte[] json, int i, int end) {
-        while (i < end) {
-            byte c = json[i];
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                break;
-            }
-            i++;
-        }
-        return i;
     }
 }

@@ -31,10 +31,20 @@ public final class OpenAiRequestBody {
     private int parts;
     private long tokenIds;
 
-    private OpenAiRequestBody() {}
+    OpenAiRequestBody() {}
 
-    /** Reads a body; a null, empty or malformed body reads as what could be read (possibly nothing). */
+    /**
+     * Reads a body; a null, empty or malformed body reads as what could be read (possibly nothing).
+     * A chat request of the usual shape is read straight from its bytes ({@link PlainChatRequest});
+     * any other body, and any it declines, is walked with jackson, with the same result.
+     */
     public static OpenAiRequestBody read(byte[] body) {
+        OpenAiRequestBody plain = new OpenAiRequestBody();
+        return PlainChatRequest.read(body, plain) ? plain : walked(body);
+    }
+
+    /** Reads a body with a jackson walk, whatever its shape. */
+    static OpenAiRequestBody walked(byte[] body) {
         OpenAiRequestBody read = new OpenAiRequestBody();
         JsonWalker.walk(body, read.new Reader());
         return read;
@@ -78,6 +88,42 @@ public final class OpenAiRequestBody {
         return Math.max(1, fromText + tokenIds);
     }
 
+    /** How many token ids were given instead of text. */
+    long tokenIds() {
+        return tokenIds;
+    }
+
+    // What a read saw, in the order the body gives it; the one place each field's rule is kept
+    // (the later model, stream flag and usage flag win; the largest cap; text and parts add up).
+
+    void sawModel(String named) {
+        model = named;
+    }
+
+    void sawOutputCap(long count) {
+        maxOutputTokens = Math.max(maxOutputTokens, count);
+    }
+
+    void sawStream(boolean streams) {
+        stream = streams;
+    }
+
+    void sawIncludeUsage(boolean includes) {
+        includeUsage = includes;
+    }
+
+    void sawText(long chars) {
+        promptCharacters += chars;
+    }
+
+    void sawPart() {
+        parts++;
+    }
+
+    void sawTokenId() {
+        tokenIds++;
+    }
+
     /** Reads the fields above in one pass over the body. */
     private final class Reader implements JsonVisitor {
 
@@ -85,40 +131,40 @@ public final class OpenAiRequestBody {
         public void scalar(String path, JsonParser p) throws IOException {
             switch (path) {
                 case "model":
-                    model = JsonScalars.text(p);
+                    sawModel(JsonScalars.text(p));
                     return;
                 case "max_tokens":
                 case "max_completion_tokens":
                 case "max_output_tokens":
-                    maxOutputTokens = Math.max(maxOutputTokens, JsonScalars.count(p));
+                    sawOutputCap(JsonScalars.count(p));
                     return;
                 case "stream":
-                    stream = JsonScalars.isTrue(p);
+                    sawStream(JsonScalars.isTrue(p));
                     return;
                 case "stream_options.include_usage":
-                    includeUsage = JsonScalars.isTrue(p);
+                    sawIncludeUsage(JsonScalars.isTrue(p));
                     return;
                 case "input":
                 case "prompt":
                 case "instructions":
                     if (p.currentToken() == JsonToken.VALUE_STRING) {
-                        parts++;
-                        promptCharacters += p.getTextLength();
+                        sawPart();
+                        sawText(p.getTextLength());
                     }
                     return;
                 case "input[]":
                 case "prompt[]":
                     if (p.currentToken() == JsonToken.VALUE_STRING) {
-                        parts++;
-                        promptCharacters += p.getTextLength();
+                        sawPart();
+                        sawText(p.getTextLength());
                     } else if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
-                        tokenIds++;
+                        sawTokenId();
                     }
                     return;
                 case "input[][]":
                 case "prompt[][]":
                     if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
-                        tokenIds++;
+                        sawTokenId();
                     }
                     return;
                 case "suffix":
@@ -134,7 +180,7 @@ public final class OpenAiRequestBody {
                 case "input[].output":
                 case "input[].arguments":
                 case "input[].summary[].text":
-                    promptCharacters += JsonScalars.stringLength(p);
+                    sawText(JsonScalars.stringLength(p));
                     return;
                 default:
             }
@@ -145,11 +191,11 @@ public final class OpenAiRequestBody {
             switch (path) {
                 case "messages[]":
                 case "input[]":
-                    parts++;
+                    sawPart();
                     return true;
                 case "tools[]":
                 case "functions[]":
-                    parts++;
+                    sawPart();
                     return false; // weighed by its JSON length in skipped()
                 case "response_format":
                 case "text.format":
@@ -161,7 +207,7 @@ public final class OpenAiRequestBody {
 
         @Override
         public void skipped(String path, long length) {
-            promptCharacters += length;
+            sawText(length);
         }
     }
 }
