@@ -22,6 +22,8 @@ final class Route {
 
     final TenantCounters tenantCounters;
     final ClassCounters classCounters;
+    /** When it was resolved (the governor's clock): {@link Routes} keeps it for a while from then. */
+    final long resolvedNanos;
 
     /** Configured then learned buckets, rebuilt when the scope learns a new budget. */
     private Bucket[] all;
@@ -45,8 +47,10 @@ final class Route {
             ProviderScope scope,
             int guarantee,
             TenantCounters tenantCounters,
-            ClassCounters classCounters) {
+            ClassCounters classCounters,
+            long resolvedNanos) {
         this.configured = configured;
+        this.resolvedNanos = resolvedNanos;
         this.scope = scope;
         this.guarantee = guarantee;
         this.tenantCounters = tenantCounters;
