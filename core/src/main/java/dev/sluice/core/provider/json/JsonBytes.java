@@ -331,28 +331,10 @@ public final class JsonBytes {
         return ByteBuffer.wrap(json).order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    /**
-     * From {@code i}, the first quote, backslash or non-ASCII byte, or {@code end}. Eight bytes at
-     * a time while eight are left: a byte equal to the quote (or the backslash) is a zero byte of
-     * the word xored with eight of them, found by the classic borrow test, exact for the lowest
-     * such byte (a borrow only marks bytes above a real one); a non-ASCII byte has its high bit.
-     * Through a heap {@code ByteBuffer} rather than a {@code VarHandle}: interpreted, a buffer's
-     * {@code getLong} is a plain call and a view handle's dispatch costs five times a byte loop
-     * (docs/benchmarks.md).
-     */
+    /** From {@code i}, the first quote, backslash or non-ASCII byte, or {@code end}. */
     private static int firstSpecial(byte[] json, ByteBuffer words, int i, int end) {
-        // the null test outside the loop keeps it a counted loop, whose index checks the JIT hoists
         if (words != null) {
-            while (i <= end - 8) {
-                long w = words.getLong(i);
-                long quotes = w ^ QUOTES;
-                long backslashes = w ^ BACKSLASHES;
-                long found = (((quotes - ONES) & ~quotes) | ((backslashes - ONES) & ~backslashes) | w) & HIGHS;
-                if (found != 0) {
-                    return i + (Long.numberOfTrailingZeros(found) >>> 3);
-                }
-                i += 8;
-            }
+            i = firstSpecialOrTail(words, i, end);
         }
         while (i < end) {
             int c = json[i] & 0xFF;
@@ -360,6 +342,30 @@ public final class JsonBytes {
                 return i;
             }
             i++;
+        }
+        return i;
+    }
+
+    /**
+     * From {@code i}, the first quote, backslash or non-ASCII byte, read eight bytes at a time; or
+     * where fewer than eight bytes are left before {@code end}, if none came first. A byte equal to
+     * the quote (or the backslash) is a zero byte of the word xored with eight of them, found by
+     * the classic borrow test, exact for the lowest such byte (a borrow only marks bytes above a
+     * real one); a non-ASCII byte has its high bit. Through a heap {@code ByteBuffer} rather than a
+     * {@code VarHandle}: interpreted, a buffer's {@code getLong} is a plain call and a view
+     * handle's dispatch costs five times a byte loop (docs/benchmarks.md). Also {@link
+     * SourcedParser}'s count.
+     */
+    static int firstSpecialOrTail(ByteBuffer words, int i, int end) {
+        while (i <= end - 8) {
+            long w = words.getLong(i);
+            long quotes = w ^ QUOTES;
+            long backslashes = w ^ BACKSLASHES;
+            long found = (((quotes - ONES) & ~quotes) | ((backslashes - ONES) & ~backslashes) | w) & HIGHS;
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+            i += 8;
         }
         return i;
     }

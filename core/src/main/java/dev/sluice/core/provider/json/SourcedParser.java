@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
 import com.fasterxml.jackson.core.sym.ByteQuadsCanonicalizer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Jackson's parser over UTF-8 bytes, with one difference: {@link #getTextLength()} on a string
@@ -40,11 +39,6 @@ final class SourcedParser extends UTF8StreamJsonParser {
             SPECIAL[b] = 1;
         }
     }
-
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
-    private static final long QUOTES = ONES * '"';
-    private static final long BACKSLASHES = ONES * '\\';
 
     /** Where the last counted string's text began, or -1: the skip of that string may use {@link #countedEnd}. */
     private int countedStart = -1;
@@ -84,30 +78,6 @@ final class SourcedParser extends UTF8StreamJsonParser {
         super._skipString();
     }
 
-    /**
-     * Where, from {@code i}, the first quote, backslash or non-ASCII byte is, read eight bytes at
-     * a time; or where fewer than eight bytes are left before {@code end}, if none came first.
-     * Each word is tested at once: a byte equal to the quote (or the backslash) is a zero byte of
-     * the word xored with eight of them, found by the classic borrow test, exact for the lowest
-     * such byte (a borrow only marks bytes above a zero one); a non-ASCII byte has its high bit.
-     * Through a heap {@code ByteBuffer} rather than a {@code VarHandle}: the first calls of a
-     * process run this interpreted, where a buffer's compiled {@code getLong} is a plain call and
-     * a view handle's dispatch cost five times the byte loop (docs/benchmarks.md).
-     */
-    private static int firstSpecialOrTail(ByteBuffer words, int i, int end) {
-        while (i <= end - 8) {
-            long w = words.getLong(i);
-            long quotes = w ^ QUOTES;
-            long backslashes = w ^ BACKSLASHES;
-            long found = (((quotes - ONES) & ~quotes) | ((backslashes - ONES) & ~backslashes) | w) & HIGHS;
-            if (found != 0) {
-                return i + (Long.numberOfTrailingZeros(found) >>> 3);
-            }
-            i += 8;
-        }
-        return i;
-    }
-
     /** Chars of the string token not yet read, counted in the input; -1 if it is not found there. */
     private int countString() {
         byte[] bytes = _inputBuffer;
@@ -126,9 +96,9 @@ final class SourcedParser extends UTF8StreamJsonParser {
             if (longRuns && end - i >= 8) {
                 // a run of plain ASCII eight bytes at a time, to its first special byte
                 if (words == null) {
-                    words = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+                    words = JsonBytes.words(bytes);
                 }
-                i = firstSpecialOrTail(words, i, end);
+                i = JsonBytes.firstSpecialOrTail(words, i, end);
             }
             // the rest of the run (or all of a short one), one table look-up a byte
             while (i < end && special[bytes[i] & 0xFF] == 0) {
