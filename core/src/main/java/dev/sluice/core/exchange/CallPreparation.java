@@ -24,6 +24,13 @@ final class CallPreparation {
 
     private final ExchangeGovernance engine;
 
+    /**
+     * The route name last made, given again while calls come with the same provider, model and
+     * operation strings (the model is the same string call after call when the body reader keeps
+     * it): the estimator looks the route up twice a call, and a name made anew is hashed anew.
+     */
+    private volatile RouteName lastRoute;
+
     CallPreparation(ExchangeGovernance engine) {
         this.engine = engine;
     }
@@ -52,7 +59,7 @@ final class CallPreparation {
                 .traceId(headers.first("traceparent"))
                 .organization(organizationNamed(provider, facts))
                 .build();
-        String route = provider.name() + '/' + facts.model() + '/' + facts.operation();
+        String route = routeName(provider.name(), facts.model(), facts.operation());
         long outputAllowance = engine.estimator().outputEstimate(route, facts.maxOutputTokens());
         Demand.Builder demand =
                 Demand.builder().inputTokens(facts.estimatedInputTokens()).outputTokens(outputAllowance);
@@ -102,5 +109,31 @@ final class CallPreparation {
             org = named.get("organization");
         }
         return Organizations.withProject(org, named.get("project"));
+    }
+
+    /** {@code provider/model/operation}, as the estimator keys what it learns of a route's outputs. */
+    private String routeName(String providerName, String model, String operation) {
+        RouteName last = lastRoute;
+        if (last != null && last.provider == providerName && last.model == model && last.operation == operation) {
+            return last.name;
+        }
+        String name = providerName + '/' + model + '/' + operation;
+        lastRoute = new RouteName(providerName, model, operation, name);
+        return name;
+    }
+
+    /** A route's name and the strings it was made of, compared by identity. */
+    private static final class RouteName {
+        final String provider;
+        final String model;
+        final String operation;
+        final String name;
+
+        RouteName(String provider, String model, String operation, String name) {
+            this.provider = provider;
+            this.model = model;
+            this.operation = operation;
+            this.name = name;
+        }
     }
 }

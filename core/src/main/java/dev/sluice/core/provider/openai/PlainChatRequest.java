@@ -102,6 +102,13 @@ final class PlainChatRequest {
     /** Per name length, the names of that length: a member's name is compared with two or three at most. */
     private static final int[][] NAMES_OF_LENGTH = namesByLength();
 
+    /**
+     * The model named last, given again while calls name the same one: one string for them all, so
+     * the maps keyed by model (prices, the estimator's corrections, routes) find its hash made and
+     * compare it by identity, instead of hashing a new string on every call.
+     */
+    private static volatile String lastModel;
+
     private final byte[] json;
     private final int end;
     private final ByteBuffer words;
@@ -276,8 +283,25 @@ final class PlainChatRequest {
         if (JsonBytes.chars(string) != length || length > MOST_MODEL_BYTES) {
             return DECLINED; // an escape or a non-ASCII char makes fewer chars than bytes
         }
-        into.sawModel(new String(json, i + 1, length, StandardCharsets.ISO_8859_1));
+        into.sawModel(modelNamed(i + 1, length));
         return close + 1;
+    }
+
+    /** The ASCII model name at {@code json[from, from + length)}: {@link #lastModel} when it is that one. */
+    private String modelNamed(int from, int length) {
+        String last = lastModel;
+        if (last != null && last.length() == length) {
+            int k = 0;
+            while (k < length && json[from + k] == last.charAt(k)) {
+                k++;
+            }
+            if (k == length) {
+                return last;
+            }
+        }
+        String named = new String(json, from, length, StandardCharsets.ISO_8859_1);
+        lastModel = named;
+        return named;
     }
 
     /**
@@ -285,6 +309,9 @@ final class PlainChatRequest {
      * reads its own way (a float, a negative number, a numeric string) and for containers.
      */
     private int outputCap(int i) {
+        if (i >= end) {
+            return DECLINED;
+        }
         byte c = json[i];
         if (c >= '0' && c <= '9') {
             int digits = JsonBytes.integerEnd(json, i, end);

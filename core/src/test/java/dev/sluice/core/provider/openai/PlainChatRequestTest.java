@@ -93,6 +93,17 @@ class PlainChatRequestTest {
     }
 
     @Test
+    void theSameModelComesBackAsTheSameString() {
+        OpenAiRequestBody first = OpenAiRequestBody.read(utf8("{\"model\":\"gpt-4o-mini\",\"messages\":[]}"));
+        OpenAiRequestBody again = OpenAiRequestBody.read(utf8("{\"messages\":[],\"model\":\"gpt-4o-mini\"}"));
+        OpenAiRequestBody other = OpenAiRequestBody.read(utf8("{\"model\":\"gpt-4o-nano\"}"));
+        assertThat(again.model()).isEqualTo("gpt-4o-mini").isSameAs(first.model());
+        assertThat(other.model()).isEqualTo("gpt-4o-nano");
+        assertThat(OpenAiRequestBody.read(utf8("{\"model\":\"gpt-4o-min\"}")).model())
+                .isEqualTo("gpt-4o-min");
+    }
+
+    @Test
     void declinesWhatTheWalkReadsItsOwnWay() {
         String[] declined = {
             "{\"model\":\"m\",\"input\":\"Responses or embeddings\"}",
