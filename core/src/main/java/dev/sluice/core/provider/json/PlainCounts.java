@@ -149,14 +149,11 @@ public final class PlainCounts {
             return i + 1;
         }
         while (true) {
-            if (i >= end || json[i] != '"') {
-                return DECLINED;
-            }
             int nameEnd = JsonBytes.nameEnd(json, i, end);
             if (nameEnd == DECLINED) {
                 return DECLINED;
             }
-            long matched = wanted == 0 ? 0 : matching(json, i + 1, nameEnd, depth, wanted);
+            long matched = matching(json, i + 1, nameEnd, depth, wanted);
             i = JsonBytes.colon(json, nameEnd + 1, end);
             if (i == DECLINED) {
                 return DECLINED;
@@ -172,39 +169,26 @@ public final class PlainCounts {
         }
     }
 
-    /** The value at {@code i} of a member that {@code matched} paths name; just past it, or {@link #DECLINED}. */
+    /**
+     * The value at {@code i} of a member that {@code matched} paths name; just past it, or {@link
+     * #DECLINED}. A value no wanted path goes on through is only passed over, checked.
+     */
     private int value(byte[] json, int i, int end, int depth, long matched, long[] counts) {
         if (i >= end) {
             return DECLINED;
         }
-        byte c = json[i];
         long ending = matched & endingAt[depth];
         if (ending != 0) {
-            if (c == 'n') {
+            if (json[i] == 'n') {
                 return JsonBytes.nullEnd(json, i, end); // no count, as a walk reads null
             }
             return count(json, i, end, ending, counts);
         }
-        if (c == '{') {
+        if (matched != 0 && json[i] == '{') {
             return object(json, i, end, depth + 1, matched, counts);
         }
-        if (c == '[') {
-            return array(json, i, end, depth + 1, counts);
-        }
-        if (c == '"') {
-            long string = JsonBytes.string(json, i, end, null);
-            return string == DECLINED ? DECLINED : JsonBytes.close(string) + 1;
-        }
-        if (c == 't') {
-            return JsonBytes.trueEnd(json, i, end);
-        }
-        if (c == 'f') {
-            return JsonBytes.falseEnd(json, i, end);
-        }
-        if (c == 'n') {
-            return JsonBytes.nullEnd(json, i, end);
-        }
-        return JsonBytes.numberEnd(json, i, end);
+        // its containers may nest down to MOST_DEPTH, as the objects read do
+        return JsonBytes.valueEnd(json, i, end, MOST_DEPTH - depth, null);
     }
 
     /** A plain non-negative integer read into the slots of the {@code ending} paths; declined otherwise. */
@@ -220,26 +204,6 @@ public final class PlainCounts {
             }
         }
         return digits;
-    }
-
-    private int array(byte[] json, int i, int end, int depth, long[] counts) {
-        if (depth > MOST_DEPTH) {
-            return DECLINED;
-        }
-        i = JsonBytes.skipSpace(json, i + 1, end);
-        if (i < end && json[i] == ']') {
-            return i + 1;
-        }
-        while (true) {
-            i = JsonBytes.separator(json, value(json, i, end, depth, 0, counts), end, ']');
-            if (i == DECLINED) {
-                return DECLINED;
-            }
-            if (json[i] == ']') {
-                return i + 1;
-            }
-            i = JsonBytes.skipSpace(json, i + 1, end);
-        }
     }
 
     /** The wanted paths whose name at {@code depth} is {@code json[from, to)}. */
