@@ -22,7 +22,9 @@ final class Route {
 
     final TenantCounters tenantCounters;
     final ClassCounters classCounters;
-    /** When it was resolved (the governor's clock): {@link Routes} keeps it for a while from then. */
+    /** What it was resolved for, and when (the governor's clock): {@link Routes} keeps it for a while from then. */
+    final RouteKey key;
+
     final long resolvedNanos;
 
     /** Configured then learned buckets, rebuilt when the scope learns a new budget. */
@@ -48,8 +50,10 @@ final class Route {
             int guarantee,
             TenantCounters tenantCounters,
             ClassCounters classCounters,
+            RouteKey key,
             long resolvedNanos) {
         this.configured = configured;
+        this.key = key;
         this.resolvedNanos = resolvedNanos;
         this.scope = scope;
         this.guarantee = guarantee;

@@ -46,7 +46,7 @@ final class Routes {
      * while the table would keep it ({@link #ROUTE_TTL} from its resolution), so a route is
      * resolved again as often as before.
      */
-    private volatile RecentRoute recent;
+    private volatile Route recent;
 
     private final Clock clock;
     /**
@@ -122,25 +122,15 @@ final class Routes {
 
     /** The route kept for {@code key}, or null. */
     private Route lookUp(RouteKey key) {
-        RecentRoute last = recent;
-        if (last != null && last.key.equals(key) && last.route.resolvedNanos + ROUTE_TTL_NANOS - clock.nanoTime() > 0) {
-            return last.route;
+        Route last = recent;
+        if (last != null && last.key.equals(key) && last.resolvedNanos + ROUTE_TTL_NANOS - clock.nanoTime() > 0) {
+            return last;
         }
         Route kept = routes.getIfPresent(key);
         if (kept != null) {
-            recent = new RecentRoute(key, kept);
+            recent = kept;
         }
         return kept;
-    }
-
-    private static final class RecentRoute {
-        final RouteKey key;
-        final Route route;
-
-        RecentRoute(RouteKey key, Route route) {
-            this.key = key;
-            this.route = route;
-        }
     }
 
     /** Resolves the caller's route now (buckets are created on first use). Lock held. */
@@ -167,10 +157,11 @@ final class Routes {
                 guarantees.indexOf(call.tenant()),
                 stats.tenant(call.tenant()),
                 stats.trafficClass(call.trafficClass()),
+                call.routeKey(),
                 nowNanos);
         call.cachedRoute = r;
-        routes.put(call.routeKey(), r);
-        recent = new RecentRoute(call.routeKey(), r);
+        routes.put(r.key, r);
+        recent = r;
         return r;
     }
 
