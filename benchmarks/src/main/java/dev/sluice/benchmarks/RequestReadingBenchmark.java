@@ -1,5 +1,6 @@
 package dev.sluice.benchmarks;
 
+import dev.sluice.benchmarks.overhead.CallLoadApp;
 import dev.sluice.core.provider.openai.OpenAiRequestBody;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +46,7 @@ public class RequestReadingBenchmark {
     }
 
     static String body(String kind) {
-        String prompt = prompt(8 * 1024);
+        String prompt = CallLoadApp.PROMPT;
         switch (kind) {
             case "chat":
                 return "{\"messages\":[{\"content\":\"" + prompt + "\",\"role\":\"user\"}],\"model\":\"gpt-4o-mini\","
@@ -67,15 +68,6 @@ public class RequestReadingBenchmark {
             default:
                 throw new IllegalArgumentException("body: chat, tools or responses, not " + kind);
         }
-    }
-
-    /** Words of English-like text, as the per-call harness's prompt. */
-    private static String prompt(int chars) {
-        StringBuilder text = new StringBuilder(chars);
-        for (int i = 0; text.length() < chars; i++) {
-            text.append("word").append(i % 97).append(i % 13 == 12 ? ". " : " ");
-        }
-        return text.substring(0, chars);
     }
 
     @Benchmark

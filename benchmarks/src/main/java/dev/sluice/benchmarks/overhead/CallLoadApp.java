@@ -81,7 +81,7 @@ import org.HdrHistogram.SingleWriterRecorder;
 public final class CallLoadApp {
 
     /** ~8 KB of prompt. */
-    static final String PROMPT = prompt(8 * 1024);
+    public static final String PROMPT = prompt(8 * 1024);
     /** Answer tokens: the simulator's words average ~5.7 characters with their space, ~2 KB. */
     static final int ANSWER_TOKENS = 360;
     /** The chat request the JDK client sends (and {@code GovernedCallBenchmark} offers Sluice). */
