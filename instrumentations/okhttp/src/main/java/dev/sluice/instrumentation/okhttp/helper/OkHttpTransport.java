@@ -73,13 +73,18 @@ final class OkHttpTransport implements HttpTransport {
     /**
      * The transport of {@code call}, or null when its body cannot be read ahead (duplex).
      *
+     * <p>Sluice reads the body once, ahead. Its attempts send the application's own request when
+     * they can: a body that may be written again (see {@link #writableAgain}) and no private header
+     * to drop; no copy of the request is made. Otherwise they send a copy, with the bytes read as
+     * its body.
+     *
      * @param attemptClient the client governed attempts use (see {@link OkHttpHook})
      */
     static OkHttpTransport of(OkHttpClient client, OkHttpClient attemptClient, Call call) {
         Request request = call.request();
         RequestBody requestBody = request.body();
         byte[] bytes = null;
-        Request.Builder builder = request.newBuilder();
+        Request.Builder builder = null;
         if (requestBody != null) {
             if (requestBody.isDuplex()) {
                 return null;
@@ -91,16 +96,36 @@ final class OkHttpTransport implements HttpTransport {
                 return null;
             }
             bytes = buffer.readByteArray();
-            builder.method(request.method(), RequestBody.create(requestBody.contentType(), bytes));
+            if (!writableAgain(requestBody)) {
+                builder = request.newBuilder();
+                builder.method(request.method(), RequestBody.create(requestBody.contentType(), bytes));
+            }
         }
         Headers headers = request.headers();
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.name(i);
             if (HttpTransport.isPrivateHeader(name)) {
+                if (builder == null) {
+                    builder = request.newBuilder();
+                }
                 builder.removeHeader(name);
             }
         }
-        return new OkHttpTransport(client, attemptClient, call, request, builder.build(), bytes);
+        Request stripped = builder == null ? request : builder.build();
+        return new OkHttpTransport(client, attemptClient, call, request, stripped, bytes);
+    }
+
+    /**
+     * Whether the body gives the same bytes each time it is written. OkHttp's own bodies and the
+     * OpenAI and Anthropic SDKs' say so truly through {@code isOneShot()}; a body of another maker
+     * may leave it false while writing from a stream it drains (OkHttp seldom writes a body twice,
+     * so such a body works until Sluice writes it a second time): its bytes read are sent instead.
+     */
+    private static boolean writableAgain(RequestBody body) {
+        String type = body.getClass().getName();
+        boolean saysTruly =
+                type.startsWith("okhttp3.") || type.startsWith("com.openai.") || type.startsWith("com.anthropic.");
+        return saysTruly && !body.isOneShot();
     }
 
     int attemptsSent() {

@@ -1,0 +1,166 @@
+package dev.sluice.instrumentation.okhttp.helper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.sluice.bootstrap.BodyObserver;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.OneShotTestBody;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okio.BufferedSink;
+import okio.Okio;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sluice's attempts carry the application's body, every time: the application's own request when
+ * its body may be written again, else a copy holding the bytes read ahead. Against a loopback
+ * server that records what each attempt brought.
+ */
+class OkHttpTransportTest {
+
+    private static final MediaType JSON = MediaType.get("application/json");
+    private static final String BODY =
+            "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+
+    private HttpServer server;
+    private final List<String> bodies = new CopyOnWriteArrayList<>();
+    private final List<String> tenants = new CopyOnWriteArrayList<>();
+    private final List<Request> sent = new CopyOnWriteArrayList<>();
+    private OkHttpClient client;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            try (InputStream in = exchange.getRequestBody()) {
+                bodies.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+            String tenant = exchange.getRequestHeaders().getFirst("X-Sluice-Tenant");
+            tenants.add(tenant == null ? "-" : tenant);
+            byte[] answer = "{}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+        client = new OkHttpClient.Builder()
+                .addInterceptor(chain -> {
+                    sent.add(chain.request());
+                    return chain.proceed(chain.request());
+                })
+                .build();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+        client.dispatcher().executorService().shutdown();
+        client.connectionPool().evictAll();
+    }
+
+    private Request.Builder post(RequestBody body) {
+        return new Request.Builder()
+                .url("http://" + server.getAddress().getHostString() + ":"
+                        + server.getAddress().getPort() + "/v1/chat/completions")
+                .post(body);
+    }
+
+    /** Sends the transport's attempt {@code times} times, as Sluice's retry loop does, reading each answer. */
+    private void sendAttempts(OkHttpTransport transport, int times) throws Exception {
+        for (int i = 0; i < times; i++) {
+            try (Response response = (Response) transport.send(new Ignoring())) {
+                assertThat(response.code()).isEqualTo(200);
+                response.body().string();
+            }
+        }
+    }
+
+    @Test
+    void aBodyOkHttpMayWriteAgainIsSentInTheApplicationsOwnRequestEachAttempt() throws Exception {
+        Request request = post(RequestBody.create(JSON, BODY)).build();
+        OkHttpTransport transport = OkHttpTransport.of(client, client, client.newCall(request));
+
+        assertThat(new String(transport.requestBody(), StandardCharsets.UTF_8)).isEqualTo(BODY);
+        sendAttempts(transport, 2);
+
+        assertThat(bodies).containsExactly(BODY, BODY);
+        assertThat(sent).hasSize(2).allSatisfy(r -> assertThat(r).isSameAs(request));
+    }
+
+    @Test
+    void aBodyThatDrainsAStreamIsSentAsTheBytesReadAheadEachAttempt() throws Exception {
+        // isOneShot() left false, as many hand-written bodies do: a second write would be empty
+        InputStream once = new ByteArrayInputStream(BODY.getBytes(StandardCharsets.UTF_8));
+        RequestBody draining = new RequestBody() {
+            @Override
+            public MediaType contentType() {
+                return JSON;
+            }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                sink.writeAll(Okio.source(once));
+            }
+        };
+        Request request = post(draining).build();
+        OkHttpTransport transport = OkHttpTransport.of(client, client, client.newCall(request));
+
+        sendAttempts(transport, 2);
+
+        assertThat(bodies).containsExactly(BODY, BODY);
+        assertThat(sent).hasSize(2).allSatisfy(r -> assertThat(r).isNotSameAs(request));
+    }
+
+    @Test
+    void aOneShotBodyIsWrittenOnceAndSentAsTheBytesReadAhead() throws Exception {
+        OneShotTestBody oneShot = new OneShotTestBody(JSON, BODY);
+        OkHttpTransport transport =
+                OkHttpTransport.of(client, client, client.newCall(post(oneShot).build()));
+
+        sendAttempts(transport, 3);
+
+        assertThat(oneShot.writes()).isEqualTo(1);
+        assertThat(bodies).containsExactly(BODY, BODY, BODY);
+    }
+
+    @Test
+    void privateHeadersAreDroppedFromEveryAttemptWhateverTheBody() throws Exception {
+        Request request = post(RequestBody.create(JSON, BODY))
+                .header("X-Sluice-Tenant", "t1")
+                .build();
+        OkHttpTransport transport = OkHttpTransport.of(client, client, client.newCall(request));
+
+        sendAttempts(transport, 2);
+
+        assertThat(tenants).containsExactly("-", "-");
+        assertThat(bodies).containsExactly(BODY, BODY);
+        assertThat(transport.requestHeaderPairs()).contains("X-Sluice-Tenant", "t1");
+    }
+
+    private static final class Ignoring implements BodyObserver {
+        @Override
+        public void onBytes(byte[] chunk, int offset, int length) {}
+
+        @Override
+        public void onEnd() {}
+
+        @Override
+        public void onFailure(Throwable failure) {}
+
+        @Override
+        public void onClose() {}
+    }
+}
