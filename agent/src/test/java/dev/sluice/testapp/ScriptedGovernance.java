@@ -47,7 +47,8 @@ public final class ScriptedGovernance implements Governance {
             method = t.method();
             url = t.url();
             headers = t.requestHeaders();
-            requestBody = t.requestBody();
+            byte[] body = t.requestBody(); // lent: copied now, as the contract asks
+            requestBody = body == null ? null : java.util.Arrays.copyOf(body, t.requestBodyLength());
             timeoutNanos = t.callerTimeoutNanos();
         }
 

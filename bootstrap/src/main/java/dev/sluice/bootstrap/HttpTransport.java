@@ -49,10 +49,22 @@ public interface HttpTransport {
     }
 
     /**
-     * The request body, read once and kept so every attempt can send it again; {@code null} when
-     * there is no body or it cannot be read without consuming it.
+     * The request body; {@code null} when there is no body or it cannot be read without consuming
+     * it. The governance reads it once, before the first attempt, then calls {@link
+     * #requestBodyRead()} and keeps nothing of it: a transport whose attempts send the application's
+     * own request may lend an array it reuses (the body then in its first {@link
+     * #requestBodyLength()} bytes). A transport that wraps another forwards all three.
      */
     byte[] requestBody();
+
+    /** How many of {@link #requestBody()}'s bytes are the body; by default the array's length. */
+    default int requestBodyLength() {
+        byte[] body = requestBody();
+        return body == null ? 0 : body.length;
+    }
+
+    /** The governance is done reading {@link #requestBody()}: an array lent for it may be reused. */
+    default void requestBodyRead() {}
 
     /** The caller's own timeout for the whole call in nanoseconds, or 0 when none is known. */
     long callerTimeoutNanos();

@@ -44,8 +44,14 @@ final class CallPreparation {
         }
         long now = engine.governor().clock().nanoTime();
         Headers headers = TransportHeaders.ofRequest(t);
-        ProviderRequest request = ProviderRequest.of(t.method(), url, headers, t.requestBody());
-        RequestFacts facts = provider.adapter().readRequest(request, engine.estimator());
+        RequestFacts facts;
+        try {
+            ProviderRequest request =
+                    ProviderRequest.of(t.method(), url, headers, t.requestBody(), t.requestBodyLength());
+            facts = provider.adapter().readRequest(request, engine.estimator());
+        } finally {
+            t.requestBodyRead(); // nothing read from the body is kept: a lent array goes back
+        }
         Identity who = engine.identity().resolve(headers, facts.apiKeyId());
         CallContext context = CallContext.builder(provider.name())
                 .providerKind(provider.adapter().kind())

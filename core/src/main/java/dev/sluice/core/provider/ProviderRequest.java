@@ -7,12 +7,14 @@ public final class ProviderRequest {
     private final String url;
     private final Headers headers;
     private final byte[] body;
+    private final int bodyLength;
 
-    private ProviderRequest(String method, String url, Headers headers, byte[] body) {
+    private ProviderRequest(String method, String url, Headers headers, byte[] body, int bodyLength) {
         this.method = method;
         this.url = url;
         this.headers = headers;
         this.body = body;
+        this.bodyLength = bodyLength;
     }
 
     /**
@@ -20,10 +22,22 @@ public final class ProviderRequest {
      * @param body the serialized request body, or null when there is none or it could not be read
      */
     public static ProviderRequest of(String method, String url, Headers headers, byte[] body) {
+        return of(method, url, headers, body, body == null ? 0 : body.length);
+    }
+
+    /**
+     * @param body the serialized request body in its first {@code bodyLength} bytes (the array may
+     *     be longer: a transport's reused buffer), or null
+     */
+    public static ProviderRequest of(String method, String url, Headers headers, byte[] body, int bodyLength) {
         if (method == null || url == null || headers == null) {
             throw new IllegalArgumentException("method, url and headers are required");
         }
-        return new ProviderRequest(method, url, headers, body);
+        if (body != null && (bodyLength < 0 || bodyLength > body.length)) {
+            throw new IllegalArgumentException(
+                    "bodyLength " + bodyLength + " outside the body's " + body.length + " bytes");
+        }
+        return new ProviderRequest(method, url, headers, body, body == null ? 0 : bodyLength);
     }
 
     public String method() {
@@ -53,8 +67,16 @@ public final class ProviderRequest {
         return headers;
     }
 
-    /** The body bytes, or null. Not copied: adapters must not modify them. */
+    /**
+     * The body bytes, or null: the first {@link #bodyLength()} of them, the array may be longer. Not
+     * copied: adapters must not modify them, nor keep them past {@code readRequest}.
+     */
     public byte[] body() {
         return body;
+    }
+
+    /** How many of {@link #body()}'s bytes are the body. */
+    public int bodyLength() {
+        return bodyLength;
     }
 }

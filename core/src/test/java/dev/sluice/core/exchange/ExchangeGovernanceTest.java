@@ -359,6 +359,23 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void aLentBodyIsReadWithinItsLengthAndGivenBackBeforeTheFirstAttempt() {
+        ExchangeGovernance engine = engine();
+        ScriptedTransport t = new ScriptedTransport(URL, "hello").lendingBody().answer(200, "in=7 out=20");
+        response(engine.execute(t)).read();
+        assertThat(provider.lastRequestChars).isEqualTo(5);
+        assertThat(t.bodyReadsDone).isEqualTo(1);
+        assertThat(t.attemptsBeforeBodyDone).isZero();
+
+        // an adapter failing as it reads: the body is given back all the same
+        provider.failOnRead = true;
+        ScriptedTransport failed =
+                new ScriptedTransport(URL, "hello").lendingBody().answer(200, "in=7 out=20");
+        response(engine.execute(failed)).read();
+        assertThat(failed.bodyReadsDone).isEqualTo(1);
+    }
+
+    @Test
     void aFaultInsideSluiceLetsTheCallThroughOnce() {
         ExchangeGovernance engine = engine();
         provider.failOnRead = true;

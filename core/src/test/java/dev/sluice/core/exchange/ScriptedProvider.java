@@ -25,6 +25,7 @@ import java.util.Map;
 final class ScriptedProvider implements ProviderAdapter {
 
     boolean failOnRead;
+    long lastRequestChars = -1;
     boolean failOnUsage;
 
     /** The organization an answer names in {@code x-org}, as OpenAI's {@code openai-organization}. */
@@ -48,7 +49,8 @@ final class ScriptedProvider implements ProviderAdapter {
         if (failOnRead) {
             throw new IllegalStateException("adapter bug");
         }
-        long chars = request.body() == null ? 0 : request.body().length;
+        long chars = request.body() == null ? 0 : request.bodyLength();
+        lastRequestChars = chars;
         String max = request.headers().first("x-max-tokens");
         long in = estimator.estimateInputTokens("m", chars, 0);
         RequestFacts.Builder f = RequestFacts.builder(kind())

@@ -62,6 +62,11 @@ final class ScriptedTransport implements HttpTransport {
     private final String url;
     private final Map<String, List<String>> requestHeaders = new LinkedHashMap<>();
     private final byte[] requestBody;
+    /** Set by {@link #lendingBody}: the body in a longer array, scrambled once the governance is done with it. */
+    private byte[] lentBody;
+
+    int bodyReadsDone;
+    int attemptsBeforeBodyDone;
     private final Deque<Object> script = new ArrayDeque<>();
     final List<Long> attemptTimes = new ArrayList<>();
     int discarded;
@@ -69,6 +74,13 @@ final class ScriptedTransport implements HttpTransport {
     ScriptedTransport(String url, String body) {
         this.url = url;
         this.requestBody = body.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Lends the body as a transport reusing its array does: followed by other bytes, overwritten once read. */
+    ScriptedTransport lendingBody() {
+        lentBody = java.util.Arrays.copyOf(requestBody, requestBody.length + 64);
+        java.util.Arrays.fill(lentBody, requestBody.length, lentBody.length, (byte) 'x');
+        return this;
     }
 
     ScriptedTransport header(String name, String value) {
@@ -146,7 +158,20 @@ final class ScriptedTransport implements HttpTransport {
 
     @Override
     public byte[] requestBody() {
-        return requestBody;
+        return lentBody != null ? lentBody : requestBody;
+    }
+
+    @Override
+    public int requestBodyLength() {
+        return requestBody.length;
+    }
+
+    @Override
+    public void requestBodyRead() {
+        bodyReadsDone++;
+        if (lentBody != null) {
+            java.util.Arrays.fill(lentBody, (byte) '#'); // reused by another call
+        }
     }
 
     @Override
@@ -162,6 +187,9 @@ final class ScriptedTransport implements HttpTransport {
     @Override
     public synchronized Object send(BodyObserver observer) throws Exception {
         attemptTimes.add(System.nanoTime());
+        if (bodyReadsDone == 0) {
+            attemptsBeforeBodyDone++;
+        }
         Object next = script.poll();
         if (next == null) {
             throw new IllegalStateException("script exhausted");

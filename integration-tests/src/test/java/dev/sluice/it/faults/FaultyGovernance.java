@@ -185,6 +185,16 @@ final class FaultyGovernance implements Governance {
         }
 
         @Override
+        public int requestBodyLength() {
+            return t.requestBodyLength();
+        }
+
+        @Override
+        public void requestBodyRead() {
+            t.requestBodyRead();
+        }
+
+        @Override
         public long callerTimeoutNanos() {
             maybeFail("callerTimeoutNanos");
             return t.callerTimeoutNanos();

@@ -86,7 +86,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
             return RequestFacts.builder(KIND).build();
         }
         String operation = operation(request.path());
-        AnthropicRequestBody body = AnthropicRequestBody.read(request.body());
+        AnthropicRequestBody body = AnthropicRequestBody.read(request.body(), request.bodyLength());
         Headers headers = request.headers();
         String keyId = ApiKeyIds.fromHeader(headers, "x-api-key");
         RequestFacts.Builder facts = RequestFacts.builder(KIND)

@@ -30,10 +30,13 @@ final class AnthropicRequestBody {
 
     private AnthropicRequestBody() {}
 
-    /** Reads a body; a null, empty or malformed body reads as what could be read (possibly nothing). */
-    static AnthropicRequestBody read(byte[] body) {
+    /**
+     * Reads the body in {@code body}'s first {@code length} bytes; a null, empty or malformed body
+     * reads as what could be read (possibly nothing).
+     */
+    static AnthropicRequestBody read(byte[] body, int length) {
         AnthropicRequestBody read = new AnthropicRequestBody();
-        JsonWalker.walk(body, read.new Reader());
+        JsonWalker.walk(body, 0, length, read.new Reader());
         return read;
     }
 

@@ -81,7 +81,7 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
             return RequestFacts.builder(KIND).build();
         }
         AzurePath route = AzurePath.of(request.path());
-        OpenAiRequestBody body = OpenAiRequestBody.read(request.body());
+        OpenAiRequestBody body = OpenAiRequestBody.read(request.body(), request.bodyLength());
         String deployment = route != null && route.deployment != null ? route.deployment : body.model();
         String model = body.model() != null ? body.model() : deployment;
         long input = body.estimateInputTokens(estimator, model);

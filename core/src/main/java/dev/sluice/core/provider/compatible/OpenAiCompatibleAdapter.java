@@ -82,7 +82,7 @@ public final class OpenAiCompatibleAdapter implements ProviderAdapter {
             return RequestFacts.builder(kind).build();
         }
         OpenAiOperation operation = OpenAiOperation.endingIn(request.path());
-        OpenAiRequestBody body = OpenAiRequestBody.read(request.body());
+        OpenAiRequestBody body = OpenAiRequestBody.read(request.body(), request.bodyLength());
         long input = body.estimateInputTokens(estimator, body.model());
         boolean embeddings = operation == OpenAiOperation.EMBEDDINGS;
         long output = embeddings ? 0 : Math.max(0, body.maxOutputTokens());

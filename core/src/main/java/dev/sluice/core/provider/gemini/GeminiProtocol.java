@@ -18,7 +18,7 @@ final class GeminiProtocol {
     private GeminiProtocol() {}
 
     static RequestFacts read(String kind, ProviderRequest request, GeminiPath route, TokenEstimator estimator) {
-        GeminiRequestBody body = GeminiRequestBody.read(request.body());
+        GeminiRequestBody body = GeminiRequestBody.read(request.body(), request.bodyLength());
         String model = route == null ? null : route.model;
         long input = body.estimateInputTokens(estimator, model);
         Headers headers = request.headers();

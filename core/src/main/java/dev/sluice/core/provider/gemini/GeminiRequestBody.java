@@ -25,9 +25,9 @@ final class GeminiRequestBody {
 
     private GeminiRequestBody() {}
 
-    static GeminiRequestBody read(byte[] body) {
+    static GeminiRequestBody read(byte[] body, int length) {
         GeminiRequestBody read = new GeminiRequestBody();
-        JsonWalker.walk(body, read.new Reader());
+        JsonWalker.walk(body, 0, length, read.new Reader());
         return read;
     }
 

@@ -72,7 +72,7 @@ public final class OpenAiAdapter implements ProviderAdapter {
             return RequestFacts.builder(KIND).build();
         }
         OpenAiOperation operation = OpenAiOperation.at(request.path(), PREFIX);
-        OpenAiRequestBody body = OpenAiRequestBody.read(request.body());
+        OpenAiRequestBody body = OpenAiRequestBody.read(request.body(), request.bodyLength());
         long input = body.estimateInputTokens(estimator, body.model());
         Headers headers = request.headers();
         return RequestFacts.builder(KIND)

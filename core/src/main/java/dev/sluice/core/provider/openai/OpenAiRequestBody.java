@@ -39,14 +39,23 @@ public final class OpenAiRequestBody {
      * any other body, and any it declines, is walked with jackson, with the same result.
      */
     public static OpenAiRequestBody read(byte[] body) {
+        return read(body, body == null ? 0 : body.length);
+    }
+
+    /** {@link #read(byte[])} of the body in {@code body}'s first {@code length} bytes. */
+    public static OpenAiRequestBody read(byte[] body, int length) {
         OpenAiRequestBody plain = new OpenAiRequestBody();
-        return PlainChatRequest.read(body, plain) ? plain : walked(body);
+        return PlainChatRequest.read(body, length, plain) ? plain : walked(body, length);
     }
 
     /** Reads a body with a jackson walk, whatever its shape. */
     static OpenAiRequestBody walked(byte[] body) {
+        return walked(body, body == null ? 0 : body.length);
+    }
+
+    private static OpenAiRequestBody walked(byte[] body, int length) {
         OpenAiRequestBody read = new OpenAiRequestBody();
-        JsonWalker.walk(body, read.new Reader());
+        JsonWalker.walk(body, 0, length, read.new Reader());
         return read;
     }
 

@@ -114,25 +114,25 @@ final class PlainChatRequest {
     private final ByteBuffer words;
     private final OpenAiRequestBody into;
 
-    private PlainChatRequest(byte[] json, OpenAiRequestBody into) {
+    private PlainChatRequest(byte[] json, int end, OpenAiRequestBody into) {
         this.json = json;
-        this.end = json.length;
+        this.end = end;
         this.words = JsonBytes.words(json);
         this.into = into;
     }
 
     /**
-     * Reads {@code body} into {@code into}; false when it declines, {@code into} then holding part
-     * of what it read (the caller drops it). Never throws.
+     * Reads the body in {@code body}'s first {@code length} bytes into {@code into}; false when it
+     * declines, {@code into} then holding part of what it read (the caller drops it). Never throws.
      */
-    static boolean read(byte[] body, OpenAiRequestBody into) {
-        if (body == null) {
+    static boolean read(byte[] body, int length, OpenAiRequestBody into) {
+        if (body == null || length < 0 || length > body.length) {
             return false;
         }
         try {
-            int root = JsonBytes.skipSpace(body, 0, body.length);
+            int root = JsonBytes.skipSpace(body, 0, length);
             // content after the root object is ignored, as by the walk
-            return new PlainChatRequest(body, into).object(root, IN_ROOT) != DECLINED;
+            return new PlainChatRequest(body, length, into).object(root, IN_ROOT) != DECLINED;
         } catch (RuntimeException unexpected) {
             return false;
         }

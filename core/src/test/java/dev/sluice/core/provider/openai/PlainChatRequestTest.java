@@ -25,7 +25,7 @@ class PlainChatRequestTest {
     /** What the plain read gave, or null when it declined. */
     private static List<Object> plain(byte[] json) {
         OpenAiRequestBody read = new OpenAiRequestBody();
-        return PlainChatRequest.read(json, read) ? facts(read) : null;
+        return PlainChatRequest.read(json, json.length, read) ? facts(read) : null;
     }
 
     private static byte[] utf8(String json) {
@@ -84,6 +84,42 @@ class PlainChatRequestTest {
     }
 
     @Test
+    void readsOnlyTheLengthGivenOfALongerArray() {
+        // a transport's reused buffer: the body, then what an earlier, longer body left there
+        String[] bodies = {
+            "{\"messages\":[{\"content\":\"" + PROMPT
+                    + "\",\"role\":\"user\"}],\"model\":\"gpt-4o-mini\",\"max_tokens\":9}",
+            "{\"model\":\"m\",\"stream\":true,\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],\"messages\":[]}",
+            "{\"model\":\"m\",\"input\":\"a Responses body, walked\"}",
+        };
+        byte[] leftOver = utf8(",\"max_tokens\":777,\"messages\":[{\"content\":\"left over\"}]}\u0000\u00ff");
+        for (String body : bodies) {
+            byte[] exact = utf8(body);
+            // every prefix too: a length that ends inside the body reads as that cut body does
+            int step = Math.max(1, exact.length / 97);
+            int[] lengths = java.util.stream.IntStream.concat(
+                            java.util.stream.IntStream.range(0, exact.length).filter(n -> n % step == 0),
+                            java.util.stream.IntStream.of(exact.length))
+                    .toArray();
+            for (int length : lengths) {
+                byte[] cut = java.util.Arrays.copyOf(exact, length);
+                byte[] longer = java.util.Arrays.copyOf(cut, length + leftOver.length);
+                System.arraycopy(leftOver, 0, longer, length, leftOver.length);
+                OpenAiRequestBody plain = new OpenAiRequestBody();
+                OpenAiRequestBody plainOfCut = new OpenAiRequestBody();
+                boolean read = PlainChatRequest.read(longer, length, plain);
+                assertThat(read).as("%s at %d", body, length).isEqualTo(PlainChatRequest.read(cut, length, plainOfCut));
+                if (read) {
+                    assertThat(facts(plain)).isEqualTo(facts(plainOfCut));
+                }
+                assertThat(facts(OpenAiRequestBody.read(longer, length)))
+                        .as("%s at %d", body, length)
+                        .isEqualTo(facts(OpenAiRequestBody.read(cut)));
+            }
+        }
+    }
+
+    @Test
     void countsTheCharsTheModelReads() {
         // an escape is one char, a character outside the BMP two (a surrogate pair), as decoded
         String text = "é中\uD83D\uDE00\\n\\u00e9\\\"";
@@ -130,7 +166,9 @@ class PlainChatRequestTest {
         for (String body : declined) {
             assertThat(plain(utf8(body))).as(body).isNull();
         }
-        assertThat(PlainChatRequest.read(null, new OpenAiRequestBody())).isFalse();
+        assertThat(PlainChatRequest.read(null, 0, new OpenAiRequestBody())).isFalse();
+        assertThat(PlainChatRequest.read(utf8("{}"), 3, new OpenAiRequestBody()))
+                .isFalse(); // a length past the array
     }
 
     @Test

@@ -47,7 +47,14 @@ final class OkHttpTransport implements HttpTransport {
     private final Call original;
     private final Request request;
     private final Request stripped;
-    private final byte[] body;
+    /** The body's bytes when the attempts send them (a copy of the request), else null. */
+    private final byte[] ownBody;
+    /** The body written ahead, until the governance asks for it, when the attempts send the application's own. */
+    private Buffer unread;
+    /** Where {@link #unread} was read into for the governance, until it is done with it. */
+    private byte[] lentBody;
+
+    private final int bodyLength;
     private final Map<Response, byte[]> errorBodies = new ConcurrentHashMap<>();
     private final AtomicInteger attemptsSent = new AtomicInteger();
     private volatile boolean cancelled;
@@ -61,13 +68,17 @@ final class OkHttpTransport implements HttpTransport {
             Call original,
             Request request,
             Request stripped,
-            byte[] body) {
+            byte[] ownBody,
+            Buffer unread,
+            int bodyLength) {
         this.client = client;
         this.attemptClient = attemptClient;
         this.original = original;
         this.request = request;
         this.stripped = stripped;
-        this.body = body;
+        this.ownBody = ownBody;
+        this.unread = unread;
+        this.bodyLength = bodyLength;
     }
 
     /**
@@ -75,8 +86,9 @@ final class OkHttpTransport implements HttpTransport {
      *
      * <p>Sluice reads the body once, ahead. Its attempts send the application's own request when
      * they can: a body that may be written again (see {@link #writableAgain}) and no private header
-     * to drop; no copy of the request is made. Otherwise they send a copy, with the bytes read as
-     * its body.
+     * to drop; no copy of the request is made, and the body's bytes are read for the governance
+     * into an array kept for that ({@link BodyReadBuffer}). Otherwise they send a copy, with the
+     * bytes read as its body.
      *
      * @param attemptClient the client governed attempts use (see {@link OkHttpHook})
      */
@@ -84,6 +96,8 @@ final class OkHttpTransport implements HttpTransport {
         Request request = call.request();
         RequestBody requestBody = request.body();
         byte[] bytes = null;
+        Buffer unread = null;
+        int length = 0;
         Request.Builder builder = null;
         if (requestBody != null) {
             if (requestBody.isDuplex()) {
@@ -95,8 +109,11 @@ final class OkHttpTransport implements HttpTransport {
             } catch (IOException e) {
                 return null;
             }
-            bytes = buffer.readByteArray();
-            if (!writableAgain(requestBody)) {
+            length = (int) buffer.size();
+            if (writableAgain(requestBody)) {
+                unread = buffer;
+            } else {
+                bytes = buffer.readByteArray();
                 builder = request.newBuilder();
                 builder.method(request.method(), RequestBody.create(requestBody.contentType(), bytes));
             }
@@ -112,7 +129,7 @@ final class OkHttpTransport implements HttpTransport {
             }
         }
         Request stripped = builder == null ? request : builder.build();
-        return new OkHttpTransport(client, attemptClient, call, request, stripped, bytes);
+        return new OkHttpTransport(client, attemptClient, call, request, stripped, bytes, unread, length);
     }
 
     /**
@@ -245,9 +262,40 @@ final class OkHttpTransport implements HttpTransport {
         return map;
     }
 
+    /** The body, read into a lent array at the governance's first ask when the attempts do not send these bytes. */
     @Override
     public byte[] requestBody() {
-        return body;
+        if (ownBody != null) {
+            return ownBody;
+        }
+        if (lentBody == null && unread != null) {
+            byte[] into = BodyReadBuffer.borrow(bodyLength);
+            int read = 0;
+            int n;
+            while (read < bodyLength && (n = unread.read(into, read, bodyLength - read)) > 0) {
+                read += n;
+            }
+            unread = null;
+            if (read < bodyLength) { // the buffer holds what it said it held: not reached
+                BodyReadBuffer.giveBack(into);
+                return null;
+            }
+            lentBody = into;
+        }
+        return lentBody;
+    }
+
+    @Override
+    public int requestBodyLength() {
+        return bodyLength;
+    }
+
+    @Override
+    public void requestBodyRead() {
+        byte[] lent = lentBody;
+        lentBody = null;
+        BodyReadBuffer.giveBack(lent);
+        unread = null;
     }
 
     @Override

@@ -93,11 +93,63 @@ class OkHttpTransportTest {
         Request request = post(RequestBody.create(JSON, BODY)).build();
         OkHttpTransport transport = OkHttpTransport.of(client, client, client.newCall(request));
 
-        assertThat(new String(transport.requestBody(), StandardCharsets.UTF_8)).isEqualTo(BODY);
+        assertThat(governanceReads(transport)).isEqualTo(BODY);
         sendAttempts(transport, 2);
 
         assertThat(bodies).containsExactly(BODY, BODY);
         assertThat(sent).hasSize(2).allSatisfy(r -> assertThat(r).isSameAs(request));
+    }
+
+    /** What the governance reads of the body, as it reads it: once, then done with it. */
+    private static String governanceReads(OkHttpTransport transport) {
+        byte[] body = transport.requestBody();
+        String read = new String(body, 0, transport.requestBodyLength(), StandardCharsets.UTF_8);
+        transport.requestBodyRead();
+        return read;
+    }
+
+    private OkHttpTransport transportOf(String body) {
+        return OkHttpTransport.of(
+                client,
+                client,
+                client.newCall(post(RequestBody.create(JSON, body)).build()));
+    }
+
+    @Test
+    void theArrayLentForTheGovernancesReadIsReusedOnceItIsDone() {
+        String longer = BODY.replace("hi", "hi there, a longer prompt");
+        governanceReads(transportOf(longer)); // whatever earlier tests left: an array this size is kept now
+        OkHttpTransport first = transportOf(longer);
+        byte[] lent = first.requestBody();
+        assertThat(new String(lent, 0, first.requestBodyLength(), StandardCharsets.UTF_8))
+                .isEqualTo(longer);
+
+        // while the first call holds it, another reads into an array of its own
+        OkHttpTransport meanwhile = transportOf(BODY);
+        byte[] own = meanwhile.requestBody();
+        assertThat(own).isNotSameAs(lent);
+        assertThat(new String(own, 0, meanwhile.requestBodyLength(), StandardCharsets.UTF_8))
+                .isEqualTo(BODY);
+        first.requestBodyRead();
+        meanwhile.requestBodyRead(); // the spare is the first's: this one is not kept
+        assertThat(first.requestBody()).as("nothing left to read once done").isNull();
+
+        // the next call reads a shorter body into the same array, and only its own length counts
+        OkHttpTransport next = transportOf(BODY);
+        assertThat(next.requestBody()).isSameAs(lent);
+        assertThat(next.requestBodyLength()).isEqualTo(BODY.length());
+        assertThat(governanceReads(next)).isEqualTo(BODY);
+    }
+
+    @Test
+    void aBodyAboveTheKeptSizeIsReadIntoAnArrayOfItsOwnAndNotKept() {
+        String large = BODY.replace("hi", "x".repeat(BodyReadBuffer.MOST_KEPT));
+        OkHttpTransport transport = transportOf(large);
+        byte[] read = transport.requestBody();
+        assertThat(read).hasSize(large.length());
+        transport.requestBodyRead();
+
+        assertThat(transportOf(BODY).requestBody()).isNotSameAs(read);
     }
 
     @Test
