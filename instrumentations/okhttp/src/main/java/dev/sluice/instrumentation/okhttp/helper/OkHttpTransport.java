@@ -21,6 +21,7 @@ import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.Headers;
 import okhttp3.MediaType;
+import okhttp3.MultipartBody;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
@@ -137,8 +138,17 @@ final class OkHttpTransport implements HttpTransport {
      * OpenAI and Anthropic SDKs' say so truly through {@code isOneShot()}; a body of another maker
      * may leave it false while writing from a stream it drains (OkHttp seldom writes a body twice,
      * so such a body works until Sluice writes it a second time): its bytes read are sent instead.
+     * OkHttp's multipart body only passes on what its parts say, so each part is asked in turn.
      */
     private static boolean writableAgain(RequestBody body) {
+        if (body instanceof MultipartBody) {
+            for (MultipartBody.Part part : ((MultipartBody) body).parts()) {
+                if (!writableAgain(part.body())) {
+                    return false;
+                }
+            }
+            return true;
+        }
         String type = body.getClass().getName();
         boolean saysTruly =
                 type.startsWith("okhttp3.") || type.startsWith("com.openai.") || type.startsWith("com.anthropic.");
