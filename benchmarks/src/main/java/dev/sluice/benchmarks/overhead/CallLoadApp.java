@@ -392,6 +392,9 @@ public final class CallLoadApp {
         out.put("percentiles", curve.toString());
         // per window: the governed call's p50/p99/p99.9, then the ungoverned one's, in µs
         out.put("perWindow", String.join(";", perWindow));
+        // every measured call's latency, so that rounds in separate JVMs can be pooled
+        out.put("governedHistogram", encoded(pooled[0]));
+        out.put("ungovernedHistogram", encoded(pooled[1]));
         out.put("gcCount", gcAfter[0] - gcBefore[0]);
         out.put("gcMillis", gcAfter[1] - gcBefore[1]);
         out.put("errors", callers.stream().mapToLong(c -> c.failed).sum());
@@ -410,6 +413,22 @@ public final class CallLoadApp {
             }
         }
         return spent;
+    }
+
+    /** A histogram compressed and in Base64, one JSON string ({@link #decoded} reads it back). */
+    static String encoded(Histogram histogram) {
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        return java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+    }
+
+    static Histogram decoded(String base64) {
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(
+                    java.nio.ByteBuffer.wrap(java.util.Base64.getDecoder().decode(base64)), 0);
+        } catch (java.util.zip.DataFormatException e) {
+            throw new IllegalArgumentException("not an encoded histogram", e);
+        }
     }
 
     private static Histogram newHistogram() {

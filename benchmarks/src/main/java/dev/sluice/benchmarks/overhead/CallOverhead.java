@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * java -cp benchmarks/target/sluice-benchmarks.jar dev.sluice.benchmarks.overhead.CallOverhead \
  *     load [warmupSeconds=20] [measureSeconds=20] [clients=jdk,openai,openai-stream] [threads=1,8] [jfrDir]
  * java -cp ... CallOverhead windows [pairs=10] [windowSeconds=3] [clients=jdk,openai] [threads=1] [warmupSeconds=15]
- * java -cp ... CallOverhead paired [windows=10] [windowSeconds=6] [clients=jdk,openai] [threads=1,8] [warmupSeconds=15]
+ * java -cp ... CallOverhead paired [windows=10] [windowSeconds=6] [clients=jdk,openai] [threads=1,8] [warmupSeconds=15] [rounds=1]
  * java -cp ... CallOverhead vt [pairs=5] [calls=10000]          (needs JAVA25_HOME)
  * java -cp ... CallOverhead footprint [tenants=10000] [keys=1000]
  * </pre>
@@ -52,7 +52,10 @@ import java.util.regex.Pattern;
  * host; the difference of the two calls' percentiles is what governing a call adds, each window's
  * difference taken in the same seconds under the same load. The same run without the agent is
  * the control: its difference is the method's own error. The agent's run fails unless Sluice
- * admitted exactly the governed calls.
+ * admitted exactly the governed calls. With {@code rounds} above one, the pair of JVMs is run that
+ * many times (control first in odd rounds, agent first in even ones), and a last table pools each
+ * kind's calls over all rounds: one round's p99 rests on its few hundred slowest calls, and moves
+ * by tens of microseconds from one round to the next in the control too.
  *
  * <p>{@code -Dsluice.overhead.provider=replay} puts a {@link ReplayingProvider} between the callers
  * and the simulator: it records the simulator's answer to the first call of each kind and replays
@@ -283,68 +286,79 @@ public final class CallOverhead {
         List<String> clients = Arrays.asList(arg(args, 3, "jdk,openai").split(","));
         List<String> threads = Arrays.asList(arg(args, 4, "1,8").split(","));
         String warmup = arg(args, 5, "15");
+        int rounds = Integer.parseInt(arg(args, 6, "1"));
         String java = javaLauncher();
         String[] keys = {"P50Micros", "P99Micros", "P999Micros"};
         List<String> rows = new ArrayList<>();
+        List<String> pooledRows = new ArrayList<>();
         for (String client : clients) {
             for (String t : threads) {
-                for (boolean agent : new boolean[] {false, true}) {
-                    sim.reset();
-                    Map<String, String> s = fork(
-                            java,
-                            agent,
-                            List.of(),
-                            "paired",
-                            url,
-                            ungovernedUrl,
-                            client,
-                            t,
-                            warmup,
-                            windows,
-                            windowMillis);
-                    if (!"0".equals(s.get("errors"))) {
-                        throw new IllegalStateException("calls failed: " + s);
-                    }
-                    long governed = Long.parseLong(s.get("governedCallsMade"));
-                    long admitted = Long.parseLong(s.get("admittedWhileMeasuring"));
-                    // The counters are read one after the other while the callers go on: a few calls
-                    // either way, more when the guest stalls the reading thread between them (a
-                    // millisecond is five calls a caller). What this guards against is a whole kind
-                    // of call governed or not, i.e. a difference of all the calls.
-                    long slack = Math.max(2L * Integer.parseInt(t), governed / 100);
-                    if (agent && Math.abs(admitted - governed) > slack) {
-                        throw new IllegalStateException("Sluice admitted " + admitted + " calls while " + governed
-                                + " governed ones were made: the ungoverned host was governed, or the governed"
-                                + " one was not; " + s);
-                    }
-                    List<List<Double>> added = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-                    for (String window : s.get("perWindow").split(";")) {
-                        String[] v = window.split("/");
-                        for (int k = 0; k < 3; k++) {
-                            added.get(k).add(Double.parseDouble(v[k]) - Double.parseDouble(v[k + 3]));
+                // index 0: the control, 1: the agent; each pools its governed and ungoverned calls over the rounds
+                RoundsPooled[] overRounds = {new RoundsPooled(), new RoundsPooled()};
+                for (int round = 1; round <= rounds; round++) {
+                    // the order alternates between rounds, so that a drift of the machine favours neither JVM
+                    for (boolean agent : round % 2 == 1 ? new boolean[] {false, true} : new boolean[] {true, false}) {
+                        sim.reset();
+                        Map<String, String> s = fork(
+                                java,
+                                agent,
+                                List.of(),
+                                "paired",
+                                url,
+                                ungovernedUrl,
+                                client,
+                                t,
+                                warmup,
+                                windows,
+                                windowMillis);
+                        if (!"0".equals(s.get("errors"))) {
+                            throw new IllegalStateException("calls failed: " + s);
                         }
+                        long governed = Long.parseLong(s.get("governedCallsMade"));
+                        long admitted = Long.parseLong(s.get("admittedWhileMeasuring"));
+                        // The counters are read one after the other while the callers go on: a few calls
+                        // either way, more when the guest stalls the reading thread between them (a
+                        // millisecond is five calls a caller). What this guards against is a whole kind
+                        // of call governed or not, i.e. a difference of all the calls.
+                        long slack = Math.max(2L * Integer.parseInt(t), governed / 100);
+                        if (agent && Math.abs(admitted - governed) > slack) {
+                            throw new IllegalStateException("Sluice admitted " + admitted + " calls while " + governed
+                                    + " governed ones were made: the ungoverned host was governed, or the governed"
+                                    + " one was not; " + s);
+                        }
+                        List<List<Double>> added = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                        for (String window : s.get("perWindow").split(";")) {
+                            String[] v = window.split("/");
+                            for (int k = 0; k < 3; k++) {
+                                added.get(k).add(Double.parseDouble(v[k]) - Double.parseDouble(v[k + 3]));
+                            }
+                        }
+                        overRounds[agent ? 1 : 0].add(s);
+                        rows.add(String.format(
+                                "| %s | %s | %s | %s / %s / %s | %s / %s / %s | %s | %s | %s | %+.0f / %+.0f / %+.0f | %+.1f | %+.0f | %s / %s |",
+                                client,
+                                t,
+                                (agent ? "agent" : "none (control)") + (rounds > 1 ? ", round " + round : ""),
+                                r(s, "governed" + keys[0]),
+                                r(s, "governed" + keys[1]),
+                                r(s, "governed" + keys[2]),
+                                r(s, "ungoverned" + keys[0]),
+                                r(s, "ungoverned" + keys[1]),
+                                r(s, "ungoverned" + keys[2]),
+                                spread(added.get(0)),
+                                spread(added.get(1)),
+                                spread(added.get(2)),
+                                d(s, "governed" + keys[0], "ungoverned" + keys[0]),
+                                d(s, "governed" + keys[1], "ungoverned" + keys[1]),
+                                d(s, "governed" + keys[2], "ungoverned" + keys[2]),
+                                d(s, "governedCallerCpuMicros", "ungovernedCallerCpuMicros"),
+                                d(s, "governedCallerBytes", "ungovernedCallerBytes"),
+                                s.get("gcCount"),
+                                s.get("governedCalls")));
                     }
-                    rows.add(String.format(
-                            "| %s | %s | %s | %s / %s / %s | %s / %s / %s | %s | %s | %s | %+.0f / %+.0f / %+.0f | %+.1f | %+.0f | %s / %s |",
-                            client,
-                            t,
-                            agent ? "agent" : "none (control)",
-                            r(s, "governed" + keys[0]),
-                            r(s, "governed" + keys[1]),
-                            r(s, "governed" + keys[2]),
-                            r(s, "ungoverned" + keys[0]),
-                            r(s, "ungoverned" + keys[1]),
-                            r(s, "ungoverned" + keys[2]),
-                            spread(added.get(0)),
-                            spread(added.get(1)),
-                            spread(added.get(2)),
-                            d(s, "governed" + keys[0], "ungoverned" + keys[0]),
-                            d(s, "governed" + keys[1], "ungoverned" + keys[1]),
-                            d(s, "governed" + keys[2], "ungoverned" + keys[2]),
-                            d(s, "governedCallerCpuMicros", "ungovernedCallerCpuMicros"),
-                            d(s, "governedCallerBytes", "ungovernedCallerBytes"),
-                            s.get("gcCount"),
-                            s.get("governedCalls")));
+                }
+                for (int k = 0; k < 2; k++) {
+                    pooledRows.add(overRounds[k].row(client, t, k == 1 ? "agent" : "none (control)"));
                 }
             }
         }
@@ -355,6 +369,52 @@ public final class CallOverhead {
                 + " | caller bytes difference a call | GCs / governed calls |");
         System.out.println("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
         rows.forEach(System.out::println);
+        if (rounds > 1) {
+            System.out.println();
+            System.out.println("| client | threads | JVM | rounds | calls of each kind | all rounds' calls pooled:"
+                    + " difference p50 / p99 / p99.9 µs | each round's pooled p99 difference, median (min to max) |"
+                    + " rounds under +50 µs at p99 |");
+            System.out.println("|---|--:|---|--:|--:|--:|--:|--:|");
+            pooledRows.forEach(System.out::println);
+        }
+    }
+
+    /**
+     * One JVM kind's governed and ungoverned calls over every round of a paired run: a p99 over a
+     * few minutes of calls, where one round's p99 rests on a few hundred of its slowest.
+     */
+    private static final class RoundsPooled {
+        // as the callers record them: nanoseconds up to a minute, three significant digits
+        private final org.HdrHistogram.Histogram governed = new org.HdrHistogram.Histogram(60_000_000_000L, 3);
+        private final org.HdrHistogram.Histogram ungoverned = new org.HdrHistogram.Histogram(60_000_000_000L, 3);
+        private final List<Double> roundsP99Differences = new ArrayList<>();
+
+        void add(Map<String, String> summary) {
+            governed.add(CallLoadApp.decoded(summary.get("governedHistogram")));
+            ungoverned.add(CallLoadApp.decoded(summary.get("ungovernedHistogram")));
+            roundsP99Differences.add(d(summary, "governedP99Micros", "ungovernedP99Micros"));
+        }
+
+        String row(String client, String threads, String jvm) {
+            long under = roundsP99Differences.stream().filter(v -> v < 50).count();
+            return String.format(
+                    "| %s | %s | %s | %d | %,d | %+.0f / %+.0f / %+.0f | %s | %d of %d |",
+                    client,
+                    threads,
+                    jvm,
+                    roundsP99Differences.size(),
+                    governed.getTotalCount(),
+                    difference(50),
+                    difference(99),
+                    difference(99.9),
+                    spread(roundsP99Differences),
+                    under,
+                    roundsP99Differences.size());
+        }
+
+        private double difference(double percentile) {
+            return (governed.getValueAtPercentile(percentile) - ungoverned.getValueAtPercentile(percentile)) / 1e3;
+        }
     }
 
     /** One summary's {@code a} minus its {@code b}. */
@@ -517,7 +577,10 @@ public final class CallOverhead {
                 .filter(l -> l.startsWith("SUMMARY "))
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no summary; output:\n" + out));
-        System.out.println((agent ? "agent    " : "no agent ") + line + " (load " + load() + ")");
+        // the encoded histograms (paired mode) are for the parent to pool, not for the eye
+        System.out.println((agent ? "agent    " : "no agent ")
+                + line.replaceAll(",\"\\w+Histogram\":\"[^\"]*\"", "")
+                + " (load " + load() + ")");
         Map<String, String> summary = parse(line.substring("SUMMARY ".length()));
         if (agent && "load".equals(appArgs[0]) && Long.parseLong(summary.getOrDefault("admittedBySluice", "-1")) <= 0) {
             throw new IllegalStateException("the agent governed no call; output:\n" + out);
