@@ -11,6 +11,21 @@ package dev.sluice.bootstrap;
  */
 public interface BodyObserver {
 
+    /** Sees nothing: the observer of a body nothing is settled on (an ungoverned send, say). */
+    BodyObserver IGNORED = new BodyObserver() {
+        @Override
+        public void onBytes(byte[] chunk, int offset, int length) {}
+
+        @Override
+        public void onEnd() {}
+
+        @Override
+        public void onFailure(Throwable failure) {}
+
+        @Override
+        public void onClose() {}
+    };
+
     /**
      * Bytes the caller is about to receive (or the client has buffered for it). The array is only
      * lent for the call: a transport may reuse it, or pass the client's own buffer, so an

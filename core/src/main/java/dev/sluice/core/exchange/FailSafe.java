@@ -22,21 +22,6 @@ import java.util.concurrent.CompletableFuture;
  */
 final class FailSafe {
 
-    /** The body of an ungoverned send: nothing to settle. */
-    private static final BodyObserver IGNORE_BODY = new BodyObserver() {
-        @Override
-        public void onBytes(byte[] chunk, int offset, int length) {}
-
-        @Override
-        public void onEnd() {}
-
-        @Override
-        public void onFailure(Throwable failure) {}
-
-        @Override
-        public void onClose() {}
-    };
-
     private final ExchangeGovernance engine;
     private volatile FailMode failMode;
 
@@ -110,7 +95,7 @@ final class FailSafe {
     /** Sends the call once, untouched, as if Sluice were not there. */
     CallOutcome ungoverned(HttpTransport t) {
         try {
-            Object response = t.send(IGNORE_BODY);
+            Object response = t.send(BodyObserver.IGNORED);
             return CallOutcome.response(handBackUntouched(t, response));
         } catch (Throwable error) {
             if (error instanceof InterruptedException) {
@@ -123,7 +108,7 @@ final class FailSafe {
 
     CompletableFuture<Object> ungovernedAsync(HttpTransport t) {
         try {
-            return t.sendAsync(IGNORE_BODY).thenApply(r -> handBackUntouched(t, r));
+            return t.sendAsync(BodyObserver.IGNORED).thenApply(r -> handBackUntouched(t, r));
         } catch (Throwable error) {
             return CompletableFuture.failedFuture(error);
         }

@@ -82,7 +82,7 @@ class OkHttpTransportTest {
     /** Sends the transport's attempt {@code times} times, as Sluice's retry loop does, reading each answer. */
     private void sendAttempts(OkHttpTransport transport, int times) throws Exception {
         for (int i = 0; i < times; i++) {
-            try (Response response = (Response) transport.send(new Ignoring())) {
+            try (Response response = (Response) transport.send(BodyObserver.IGNORED)) {
                 assertThat(response.code()).isEqualTo(200);
                 response.body().string();
             }
@@ -230,19 +230,5 @@ class OkHttpTransportTest {
         assertThat(tenants).containsExactly("-", "-");
         assertThat(bodies).containsExactly(BODY, BODY);
         assertThat(transport.requestHeaderPairs()).contains("X-Sluice-Tenant", "t1");
-    }
-
-    private static final class Ignoring implements BodyObserver {
-        @Override
-        public void onBytes(byte[] chunk, int offset, int length) {}
-
-        @Override
-        public void onEnd() {}
-
-        @Override
-        public void onFailure(Throwable failure) {}
-
-        @Override
-        public void onClose() {}
     }
 }

@@ -31,20 +31,6 @@ import reactor.netty.http.client.HttpClientResponse;
  */
 final class Answer {
 
-    private static final BodyObserver IGNORE = new BodyObserver() {
-        @Override
-        public void onBytes(byte[] chunk, int offset, int length) {}
-
-        @Override
-        public void onEnd() {}
-
-        @Override
-        public void onFailure(Throwable failure) {}
-
-        @Override
-        public void onClose() {}
-    };
-
     final HttpClientResponse response;
     /** The live connection; null for a local answer. */
     private final Connection live;
@@ -53,7 +39,7 @@ final class Answer {
     /** The whole body, for non-2xx and local answers; null while a live body streams. */
     private volatile byte[] buffered;
 
-    private volatile BodyObserver observer = IGNORE;
+    private volatile BodyObserver observer = BodyObserver.IGNORED;
     /** Whether the live body was subscribed (its one subscription belongs to the application, or to a drain). */
     private final AtomicBoolean bodyTaken = new AtomicBoolean();
 
@@ -84,7 +70,7 @@ final class Answer {
 
     /** A 2xx answer whose body will stream to the application through {@code observer}. */
     Answer observed(BodyObserver bodyObserver) {
-        this.observer = bodyObserver == null ? IGNORE : bodyObserver;
+        this.observer = bodyObserver == null ? BodyObserver.IGNORED : bodyObserver;
         return this;
     }
 
