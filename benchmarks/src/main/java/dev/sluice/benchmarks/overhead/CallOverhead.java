@@ -185,12 +185,12 @@ public final class CallOverhead {
                         r(with, "jitCpuMillisWhileMeasuring")));
             }
         }
-        System.out.println();
-        System.out.println("| client | threads | p50 / p99 / p99.9 µs, no agent | with agent | added µs |"
-                + " process CPU µs/call, no agent / agent | caller CPU µs/call added | caller bytes/call added |"
-                + " calls/s, no agent / agent | JIT CPU ms while measuring |");
-        System.out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
-        rows.forEach(System.out::println);
+        printTable(
+                "| client | threads | p50 / p99 / p99.9 µs, no agent | with agent | added µs |"
+                        + " process CPU µs/call, no agent / agent | caller CPU µs/call added | caller bytes/call added |"
+                        + " calls/s, no agent / agent | JIT CPU ms while measuring |",
+                "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+                rows);
     }
 
     private static void windows(Simulator sim, String url, String[] args) throws Exception {
@@ -272,12 +272,12 @@ public final class CallOverhead {
                 }
             }
         }
-        System.out.println();
-        System.out.println("| client | threads | windows per JVM | p50 added µs, median (min to max) of pairs |"
-                + " p99 added | p99.9 added | pooled p50 / p99 / p99.9 µs, no agent | pooled, agent |"
-                + " caller CPU µs/call added |");
-        System.out.println("|---|--:|--:|--:|--:|--:|--:|--:|--:|");
-        rows.forEach(System.out::println);
+        printTable(
+                "| client | threads | windows per JVM | p50 added µs, median (min to max) of pairs |"
+                        + " p99 added | p99.9 added | pooled p50 / p99 / p99.9 µs, no agent | pooled, agent |"
+                        + " caller CPU µs/call added |",
+                "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+                rows);
     }
 
     private static void paired(Simulator sim, String url, String ungovernedUrl, String[] args) throws Exception {
@@ -362,20 +362,20 @@ public final class CallOverhead {
                 }
             }
         }
-        System.out.println();
-        System.out.println("| client | threads | JVM | api.openai.com p50 / p99 / p99.9 µs | " + UNGOVERNED_HOST
-                + " p50 / p99 / p99.9 µs | p50 difference µs, median (min to max) of windows | p99 difference |"
-                + " p99.9 difference | pooled difference p50 / p99 / p99.9 µs | caller CPU difference µs a call"
-                + " | caller bytes difference a call | GCs / governed calls |");
-        System.out.println("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
-        rows.forEach(System.out::println);
+        printTable(
+                "| client | threads | JVM | api.openai.com p50 / p99 / p99.9 µs | " + UNGOVERNED_HOST
+                        + " p50 / p99 / p99.9 µs | p50 difference µs, median (min to max) of windows | p99 difference |"
+                        + " p99.9 difference | pooled difference p50 / p99 / p99.9 µs | caller CPU difference µs a call"
+                        + " | caller bytes difference a call | GCs / governed calls |",
+                "|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+                rows);
         if (rounds > 1) {
-            System.out.println();
-            System.out.println("| client | threads | JVM | rounds | calls of each kind | all rounds' calls pooled:"
-                    + " difference p50 / p99 / p99.9 µs | each round's pooled p99 difference, median (min to max) |"
-                    + " rounds under +50 µs at p99 |");
-            System.out.println("|---|--:|---|--:|--:|--:|--:|--:|");
-            pooledRows.forEach(System.out::println);
+            printTable(
+                    "| client | threads | JVM | rounds | calls of each kind | all rounds' calls pooled:"
+                            + " difference p50 / p99 / p99.9 µs | each round's pooled p99 difference, median (min to max) |"
+                            + " rounds under +50 µs at p99 |",
+                    "|---|--:|---|--:|--:|--:|--:|--:|",
+                    pooledRows);
         }
     }
 
@@ -415,6 +415,14 @@ public final class CallOverhead {
         private double difference(double percentile) {
             return (governed.getValueAtPercentile(percentile) - ungoverned.getValueAtPercentile(percentile)) / 1e3;
         }
+    }
+
+    /** A Markdown table after a blank line: its header row, its alignment row, then its rows. */
+    private static void printTable(String header, String alignments, List<String> rows) {
+        System.out.println();
+        System.out.println(header);
+        System.out.println(alignments);
+        rows.forEach(System.out::println);
     }
 
     /** One summary's {@code a} minus its {@code b}. */
