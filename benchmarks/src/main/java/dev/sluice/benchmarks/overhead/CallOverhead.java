@@ -287,6 +287,10 @@ public final class CallOverhead {
         List<String> threads = Arrays.asList(arg(args, 4, "1,8").split(","));
         String warmup = arg(args, 5, "15");
         int rounds = Integer.parseInt(arg(args, 6, "1"));
+        if (rounds < 1) {
+            throw new IllegalArgumentException(
+                    "rounds (the sixth argument of paired) must be at least 1, was " + rounds);
+        }
         String java = javaLauncher();
         String[] keys = {"P50Micros", "P99Micros", "P999Micros"};
         List<String> rows = new ArrayList<>();
