@@ -156,18 +156,7 @@ class OkHttpTransportTest {
     @Test
     void aBodyThatDrainsAStreamIsSentAsTheBytesReadAheadEachAttempt() throws Exception {
         // isOneShot() left false, as many hand-written bodies do: a second write would be empty
-        InputStream once = new ByteArrayInputStream(BODY.getBytes(StandardCharsets.UTF_8));
-        RequestBody draining = new RequestBody() {
-            @Override
-            public MediaType contentType() {
-                return JSON;
-            }
-
-            @Override
-            public void writeTo(BufferedSink sink) throws IOException {
-                sink.writeAll(Okio.source(once));
-            }
-        };
+        RequestBody draining = drainingBody();
         Request request = post(draining).build();
         OkHttpTransport transport = OkHttpTransport.of(client, client, client.newCall(request));
 
@@ -180,18 +169,7 @@ class OkHttpTransportTest {
     @Test
     void aMultipartBodyWithADrainingPartIsSentAsTheBytesReadAheadEachAttempt() throws Exception {
         // OkHttp's own multipart body, trusted, yet only as honest as its parts
-        InputStream once = new ByteArrayInputStream(BODY.getBytes(StandardCharsets.UTF_8));
-        RequestBody draining = new RequestBody() {
-            @Override
-            public MediaType contentType() {
-                return JSON;
-            }
-
-            @Override
-            public void writeTo(BufferedSink sink) throws IOException {
-                sink.writeAll(Okio.source(once));
-            }
-        };
+        RequestBody draining = drainingBody();
         MultipartBody multipart = new MultipartBody.Builder("b")
                 .setType(MultipartBody.FORM)
                 .addFormDataPart("file", "audio.json", draining)
@@ -204,6 +182,22 @@ class OkHttpTransportTest {
         assertThat(bodies).hasSize(2).allSatisfy(b -> assertThat(b).contains(BODY));
         assertThat(bodies.get(1)).isEqualTo(bodies.get(0));
         assertThat(sent).allSatisfy(r -> assertThat(r).isNotSameAs(request));
+    }
+
+    /** {@link #BODY} from a stream, drained by the first write: a second write is empty. */
+    private static RequestBody drainingBody() {
+        InputStream once = new ByteArrayInputStream(BODY.getBytes(StandardCharsets.UTF_8));
+        return new RequestBody() {
+            @Override
+            public MediaType contentType() {
+                return JSON;
+            }
+
+            @Override
+            public void writeTo(BufferedSink sink) throws IOException {
+                sink.writeAll(Okio.source(once));
+            }
+        };
     }
 
     @Test
