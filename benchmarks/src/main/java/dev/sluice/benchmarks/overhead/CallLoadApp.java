@@ -431,7 +431,8 @@ public final class CallLoadApp {
         }
     }
 
-    private static Histogram newHistogram() {
+    /** A histogram as the callers record into: nanoseconds up to a minute, three significant digits. */
+    static Histogram newHistogram() {
         return new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
     }
 

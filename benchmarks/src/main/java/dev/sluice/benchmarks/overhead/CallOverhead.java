@@ -388,9 +388,8 @@ public final class CallOverhead {
      * few minutes of calls, where one round's p99 rests on a few hundred of its slowest.
      */
     private static final class RoundsPooled {
-        // as the callers record them: nanoseconds up to a minute, three significant digits
-        private final org.HdrHistogram.Histogram governed = new org.HdrHistogram.Histogram(60_000_000_000L, 3);
-        private final org.HdrHistogram.Histogram ungoverned = new org.HdrHistogram.Histogram(60_000_000_000L, 3);
+        private final org.HdrHistogram.Histogram governed = CallLoadApp.newHistogram();
+        private final org.HdrHistogram.Histogram ungoverned = CallLoadApp.newHistogram();
         private final List<Double> roundsP99Differences = new ArrayList<>();
 
         void add(Map<String, String> summary) {
