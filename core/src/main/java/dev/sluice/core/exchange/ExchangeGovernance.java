@@ -354,7 +354,8 @@ public final class ExchangeGovernance implements Governance {
         boolean enforce = governor.mode() == Mode.ENFORCE;
         try {
             int status = t.status(response);
-            Headers headers = TransportHeaders.ofResponse(t, response);
+            Headers tapped = observer.tapHeaders(); // the same response's, read once by its tap
+            Headers headers = tapped != null ? tapped : TransportHeaders.ofResponse(t, response);
             long nowMillis = governor.clock().epochMillis();
             learn(call, permit, headers, nowMillis);
             if (status >= 200 && status < 300) {

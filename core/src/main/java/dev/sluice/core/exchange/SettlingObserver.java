@@ -7,12 +7,21 @@ import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.UsageParser;
 import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Watches a successful body on its way to the application and settles the permit exactly once:
  * when the body was read to its end, broke, or was closed early. Usage is what the provider
  * reported, or what was counted when it never did. Bytes that arrive before the response headers
  * were handed to it are kept (bounded) and replayed. Never throws.
+ *
+ * <p>The headers come from the engine once the transport returned the response, or earlier from
+ * a tap that sees them before the body ({@link #onHeaders}). In the second case a body that ends
+ * is settled at once, on the thread that read it, which the transport lets go on only after the
+ * application has the body: the caller does not wait for the settling. A body that breaks or is
+ * closed is settled only once the engine has the answer, as before; if the attempt fails first,
+ * the engine keeps the reservation as used ({@link #brokeBeforeHandBack()}).
  */
 final class SettlingObserver implements BodyObserver {
 
@@ -24,11 +33,20 @@ final class SettlingObserver implements BodyObserver {
     private final Permit permit;
     private UsageParser parser;
     private EarlyBytes early;
+    /** The parser was built (or failed to be): from the tap's headers or from the engine's. */
     private boolean headersKnown;
+    /** The body was read to its end. */
     private boolean ended;
+
     private boolean settled;
     /** The transport tapped a success's body: the provider answered 2xx. */
     private boolean sawBody;
+    /** The headers as the tap gave them before the body, or null: the engine reads them rather than build its own. */
+    private volatile Headers tapHeaders;
+    /** The engine has the answer: a body that breaks or is closed from now on is settled from what came. */
+    private volatile boolean answerTaken;
+    /** The body broke or was closed. */
+    private volatile boolean stopped;
 
     SettlingObserver(ExchangeGovernance engine, PreparedCall call, Permit permit) {
         this.engine = engine;
@@ -36,21 +54,57 @@ final class SettlingObserver implements BodyObserver {
         this.permit = permit;
     }
 
-    /** The response headers are known: build the parser and feed it what already arrived. */
-    synchronized void headersKnown(Headers headers) {
-        try {
-            headersKnown = true;
-            parser = call.provider.adapter().usageParser(call.facts, headers, engine.estimator());
-            if (early != null) {
-                EarlyBytes kept = early;
-                early = null;
-                kept.feed(parser);
+    /** The headers a tap gave before the body ({@link #onHeaders}), or null. */
+    Headers tapHeaders() {
+        return tapHeaders;
+    }
+
+    /**
+     * The engine has the answer and its headers. When the tap gave them already, a body that ended
+     * is the tap's thread's to settle, and this returns without waiting for it.
+     */
+    void headersKnown(Headers headers) {
+        answerTaken = true;
+        if (tapHeaders != null && !stopped) {
+            return; // a stop after this sees answerTaken and settles on its own thread
+        }
+        synchronized (this) {
+            try {
+                if (!headersKnown) {
+                    buildParser(headers);
+                }
+                settleIfDone();
+            } catch (Throwable t) {
+                fault(t);
             }
-            if (ended) {
-                settle();
+        }
+    }
+
+    @Override
+    public void onHeaders(Map<String, List<String>> raw) {
+        synchronized (this) {
+            if (headersKnown || settled) {
+                return;
             }
-        } catch (Throwable t) {
-            fault(t);
+            try {
+                Headers headers = Headers.of(raw);
+                buildParser(headers);
+                tapHeaders = headers;
+                settleIfDone();
+            } catch (Throwable t) {
+                fault(t);
+            }
+        }
+    }
+
+    /** Builds the parser and feeds it what already arrived. */
+    private void buildParser(Headers headers) {
+        headersKnown = true;
+        parser = call.provider.adapter().usageParser(call.facts, headers, engine.estimator());
+        if (early != null) {
+            EarlyBytes kept = early;
+            early = null;
+            kept.feed(parser);
         }
     }
 
@@ -104,23 +158,36 @@ final class SettlingObserver implements BodyObserver {
 
     @Override
     public synchronized void onEnd() {
-        end();
-    }
-
-    @Override
-    public synchronized void onFailure(Throwable failure) {
-        end();
-    }
-
-    @Override
-    public synchronized void onClose() {
-        end();
-    }
-
-    private void end() {
         sawBody = true;
         ended = true;
-        if (headersKnown && !settled) {
+        settleIfDone();
+    }
+
+    @Override
+    public void onFailure(Throwable failure) {
+        stop();
+    }
+
+    @Override
+    public void onClose() {
+        stop();
+    }
+
+    private void stop() {
+        stopped = true;
+        synchronized (this) {
+            sawBody = true;
+            settleIfDone();
+        }
+    }
+
+    /**
+     * Settles once the parser is there and the body is over: read to its end, or broken or closed
+     * after the engine took the answer (before, the engine decides: see {@link #brokeBeforeHandBack()}).
+     * Engine headers count as taken: only a tap's come earlier.
+     */
+    private void settleIfDone() {
+        if (headersKnown && !settled && (ended || (stopped && answerTaken))) {
             settle();
         }
     }

@@ -349,6 +349,68 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void aBodyWhoseHeadersTheTapGaveIsSettledWhereItEndsWithThoseHeaders() {
+        // a daily window: the real clock's refill during the test stays under one token
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        java.util.concurrent.atomic.AtomicLong availableAtEnd = new java.util.concurrent.atomic.AtomicLong(-1);
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
+                .tappingHeaders()
+                .answerReadInSend(200, "in=7 out=20")
+                .afterBodyReadInSend(() -> availableAtEnd.set(governor.available(Dimension.OUTPUT_TOKENS)));
+        response(engine.execute(t));
+        assertThat(availableAtEnd)
+                .as("settled by the thread that read the body, before the engine had the answer")
+                .hasValue(980);
+        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(engine.counters("scripted").outputTokens())
+                .as("settled once")
+                .isEqualTo(20);
+        assertThat(t.responseHeaderReads)
+                .as("the engine learns from the headers the tap gave, not from another copy")
+                .isZero();
+    }
+
+    @Test
+    void aBodyThatBreaksAfterTheTapGaveItsHeadersKeepsItsReservation() {
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        IOException cut = new IOException("fixed content-length: 400, bytes received: 120");
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
+                .tappingHeaders()
+                .breakBody("{\"partial\":", cut)
+                .answer(200, "in=7 out=20");
+        CallOutcome outcome = engine.execute(t);
+        assertThat(outcome.failure()).isSameAs(cut);
+        assertThat(t.attempts()).isEqualTo(1);
+        // the usage never came: not settled from the bytes that did, the reservation stays charged
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
+        assertThat(governor.inFlightByLimit().values()).allMatch(n -> n == 0);
+        assertThat(governor.outstandingPermits()).isZero();
+    }
+
+    @Test
+    void aBodyWhoseHeadersTheTapGaveAndThatIsClosedOnceHandedBackIsSettled() {
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
+                .tappingHeaders()
+                .answer(200, "in=7 out=20");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(governor.outstandingPermits())
+                .as("handed back unread: the body is still the application's")
+                .isEqualTo(1);
+        r.observer.onBytes(r.body, 0, r.body.length);
+        r.observer.onClose(); // closed before its end came
+        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
+        assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
+    }
+
+    @Test
     void aProtocolViolationIsNotRetried() {
         ExchangeGovernance engine = engine();
         java.net.ProtocolException tooBig = new java.net.ProtocolException("Header size too big");
