@@ -33,8 +33,9 @@ public interface BodyObserver {
     /**
      * The headers of the response this body belongs to, given by a transport whose tap learns
      * them before the first byte (the JDK client's body handler). The governor can then count the
-     * body as it comes and settle on the thread that read it as soon as {@link #onEnd()} arrives,
-     * instead of on the caller's thread once the client has returned. A transport that calls this
+     * body as it comes, and learn from the headers and settle on the thread that read it as soon
+     * as {@link #onEnd()} arrives, instead of on the caller's thread once the client has returned.
+     * A transport that calls this
      * calls {@link #onEnd()} only after the application's own subscriber has the whole body, so
      * the settling runs while the caller goes on. Optional: without it, the governor learns the
      * headers when the transport returns the response.

@@ -7,6 +7,8 @@ import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.UsageParser;
 import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Map;
 
@@ -18,8 +20,9 @@ import java.util.Map;
  *
  * <p>The headers come from the engine once the transport returned the response, or earlier from
  * a tap that sees them before the body ({@link #onHeaders}). In the second case a body that ends
- * is settled at once, on the thread that read it, which the transport lets go on only after the
- * application has the body: the caller does not wait for the settling. A body that breaks or is
+ * before the engine learned from the headers is learned from and settled at once, on the thread
+ * that read it, which the transport lets go on only after the application has the body: the
+ * caller does neither. A body that breaks or is
  * closed is settled only once the engine has the answer, as before; if the attempt fails first,
  * the engine keeps the reservation as used ({@link #brokeBeforeHandBack()}).
  */
@@ -47,11 +50,28 @@ final class SettlingObserver implements BodyObserver {
     private volatile boolean answerTaken;
     /** The body broke or was closed. */
     private volatile boolean stopped;
+    /** The answer's headers were learned from: by the tap's thread or by the engine, whichever came first. */
+    private volatile boolean learned;
+
+    private static final VarHandle LEARNED;
+
+    static {
+        try {
+            LEARNED = MethodHandles.lookup().findVarHandle(SettlingObserver.class, "learned", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     SettlingObserver(ExchangeGovernance engine, PreparedCall call, Permit permit) {
         this.engine = engine;
         this.call = call;
         this.permit = permit;
+    }
+
+    /** Whether the caller is the one to learn from the answer's headers: true once per attempt. */
+    boolean claimLearning() {
+        return !learned && LEARNED.compareAndSet(this, false, true);
     }
 
     /** The headers a tap gave before the body ({@link #onHeaders}), or null. */
@@ -156,11 +176,22 @@ final class SettlingObserver implements BodyObserver {
         }
     }
 
+    /**
+     * The body was read to its end. When the tap gave the headers and the engine has not learned
+     * from them yet (a body read whole: the caller is only now let go), this thread learns from
+     * them, as the engine would, and then settles, so the caller does neither.
+     */
     @Override
-    public synchronized void onEnd() {
-        sawBody = true;
-        ended = true;
-        settleIfDone();
+    public void onEnd() {
+        Headers headers = tapHeaders;
+        if (headers != null && claimLearning()) {
+            engine.learnOnTap(call, permit, headers);
+        }
+        synchronized (this) {
+            sawBody = true;
+            ended = true;
+            settleIfDone();
+        }
     }
 
     @Override

@@ -373,6 +373,33 @@ class ExchangeGovernanceTest {
     }
 
     @Test
+    void theThreadThatReadABodyWholeLearnsItsHeadersOnceAndTheEngineDoesNot() {
+        ExchangeGovernance engine = engine();
+        java.util.concurrent.atomic.AtomicInteger readsAtEnd = new java.util.concurrent.atomic.AtomicInteger(-1);
+        ScriptedTransport whole = new ScriptedTransport(URL, "x")
+                .header("x-key", "k1")
+                .tappingHeaders()
+                .answerReadInSend(200, "in=1 out=1", "x-limit-requests", "5", "x-remaining-requests", "3")
+                .afterBodyReadInSend(() -> readsAtEnd.set(provider.rateLimitReads.get()));
+        response(engine.execute(whole));
+        assertThat(readsAtEnd)
+                .as("learned as the body ended, before the engine had the answer")
+                .hasValue(1);
+        assertThat(provider.rateLimitReads).as("and not again").hasValue(1);
+
+        // a body still to be read when the engine has the answer (a stream): the engine learns, at once
+        ScriptedTransport streamed = new ScriptedTransport(URL, "x")
+                .header("x-key", "k1")
+                .tappingHeaders()
+                .answer(200, "in=1 out=1", "x-limit-requests", "5", "x-remaining-requests", "2");
+        ScriptedTransport.Response r = response(engine.execute(streamed));
+        assertThat(provider.rateLimitReads).hasValue(2);
+        r.read();
+        assertThat(provider.rateLimitReads).as("its end learns nothing more").hasValue(2);
+        assertThat(governor.outstandingPermits()).isZero();
+    }
+
+    @Test
     void aBodyThatBreaksAfterTheTapGaveItsHeadersKeepsItsReservation() {
         ExchangeGovernance engine =
                 engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
