@@ -1,8 +1,5 @@
 package dev.sluice.bootstrap;
 
-import java.util.List;
-import java.util.Map;
-
 /**
  * Sees the body of a successful response as the caller consumes it, so the governor can count
  * usage (JSON or SSE) and settle the reservation when the body ends, breaks or is closed.
@@ -10,8 +7,7 @@ import java.util.Map;
  *
  * <p>At most one of {@link #onEnd()} and {@link #onFailure(Throwable)} is called, and
  * {@link #onClose()} may follow either or come alone (closed early). Each may arrive on any
- * thread; implementations settle exactly once whatever the order. {@link #onHeaders}, when a
- * transport gives it, comes before all of them.
+ * thread; implementations settle exactly once whatever the order.
  */
 public interface BodyObserver {
 
@@ -29,18 +25,6 @@ public interface BodyObserver {
         @Override
         public void onClose() {}
     };
-
-    /**
-     * The headers of the response this body belongs to, given by a transport whose tap learns
-     * them before the first byte (the JDK client's body handler). The governor can then count the
-     * body as it comes, and learn from the headers and settle on the thread that read it as soon
-     * as {@link #onEnd()} arrives, instead of on the caller's thread once the client has returned.
-     * A transport that calls this
-     * calls {@link #onEnd()} only after the application's own subscriber has the whole body, so
-     * the settling runs while the caller goes on. Optional: without it, the governor learns the
-     * headers when the transport returns the response.
-     */
-    default void onHeaders(Map<String, List<String>> headers) {}
 
     /**
      * Bytes the caller is about to receive (or the client has buffered for it). The array is only

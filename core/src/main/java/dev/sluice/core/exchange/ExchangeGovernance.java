@@ -354,12 +354,9 @@ public final class ExchangeGovernance implements Governance {
         boolean enforce = governor.mode() == Mode.ENFORCE;
         try {
             int status = t.status(response);
-            Headers tapped = observer.tapHeaders(); // the same response's, read once by its tap
-            Headers headers = tapped != null ? tapped : TransportHeaders.ofResponse(t, response);
+            Headers headers = TransportHeaders.ofResponse(t, response);
             long nowMillis = governor.clock().epochMillis();
-            if (observer.claimLearning()) { // else the tap's thread learned them as the body ended
-                learn(call, permit, headers, nowMillis);
-            }
+            learn(call, permit, headers, nowMillis);
             if (status >= 200 && status < 300) {
                 governor.providerAnswered(permit, true);
                 observer.headersKnown(headers);
@@ -535,18 +532,6 @@ public final class ExchangeGovernance implements Governance {
             return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
         } catch (Throwable t) {
             return failSafe.faultBeforeSend(call, "building a local rejection", t);
-        }
-    }
-
-    /**
-     * Learns a success's headers on the thread that read its body to the end, when that came before
-     * the engine had the answer (see {@link SettlingObserver#onEnd()}). Never throws.
-     */
-    void learnOnTap(PreparedCall call, Permit answered, Headers headers) {
-        try {
-            learn(call, answered, headers, governor.clock().epochMillis());
-        } catch (Throwable t) {
-            fault(call, "learning from a provider's headers", t);
         }
     }
 

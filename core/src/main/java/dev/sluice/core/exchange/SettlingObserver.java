@@ -7,24 +7,12 @@ import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.UsageParser;
 import java.io.ByteArrayOutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Watches a successful body on its way to the application and settles the permit exactly once:
  * when the body was read to its end, broke, or was closed early. Usage is what the provider
  * reported, or what was counted when it never did. Bytes that arrive before the response headers
  * were handed to it are kept (bounded) and replayed. Never throws.
- *
- * <p>The headers come from the engine once the transport returned the response, or earlier from
- * a tap that sees them before the body ({@link #onHeaders}). In the second case a body that ends
- * before the engine learned from the headers is learned from and settled at once, on the thread
- * that read it, which the transport lets go on only after the application has the body: the
- * caller does neither. A body that breaks or is
- * closed is settled only once the engine has the answer, as before; if the attempt fails first,
- * the engine keeps the reservation as used ({@link #brokeBeforeHandBack()}).
  */
 final class SettlingObserver implements BodyObserver {
 
@@ -36,32 +24,11 @@ final class SettlingObserver implements BodyObserver {
     private final Permit permit;
     private UsageParser parser;
     private EarlyBytes early;
-    /** The parser was built (or failed to be): from the tap's headers or from the engine's. */
     private boolean headersKnown;
-    /** The body was read to its end. */
     private boolean ended;
-
     private boolean settled;
     /** The transport tapped a success's body: the provider answered 2xx. */
     private boolean sawBody;
-    /** The headers as the tap gave them before the body, or null: the engine reads them rather than build its own. */
-    private volatile Headers tapHeaders;
-    /** The engine has the answer: a body that breaks or is closed from now on is settled from what came. */
-    private volatile boolean answerTaken;
-    /** The body broke or was closed. */
-    private volatile boolean stopped;
-    /** The answer's headers were learned from: by the tap's thread or by the engine, whichever came first. */
-    private volatile boolean learned;
-
-    private static final VarHandle LEARNED;
-
-    static {
-        try {
-            LEARNED = MethodHandles.lookup().findVarHandle(SettlingObserver.class, "learned", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     SettlingObserver(ExchangeGovernance engine, PreparedCall call, Permit permit) {
         this.engine = engine;
@@ -69,62 +36,21 @@ final class SettlingObserver implements BodyObserver {
         this.permit = permit;
     }
 
-    /** Whether the caller is the one to learn from the answer's headers: true once per attempt. */
-    boolean claimLearning() {
-        return !learned && LEARNED.compareAndSet(this, false, true);
-    }
-
-    /** The headers a tap gave before the body ({@link #onHeaders}), or null. */
-    Headers tapHeaders() {
-        return tapHeaders;
-    }
-
-    /**
-     * The engine has the answer and its headers. When the tap gave them already, a body that ended
-     * is the tap's thread's to settle, and this returns without waiting for it.
-     */
-    void headersKnown(Headers headers) {
-        answerTaken = true;
-        if (tapHeaders != null && !stopped) {
-            return; // a stop after this sees answerTaken and settles on its own thread
-        }
-        synchronized (this) {
-            try {
-                if (!headersKnown) {
-                    buildParser(headers);
-                }
-                settleIfDone();
-            } catch (Throwable t) {
-                fault(t);
+    /** The response headers are known: build the parser and feed it what already arrived. */
+    synchronized void headersKnown(Headers headers) {
+        try {
+            headersKnown = true;
+            parser = call.provider.adapter().usageParser(call.facts, headers, engine.estimator());
+            if (early != null) {
+                EarlyBytes kept = early;
+                early = null;
+                kept.feed(parser);
             }
-        }
-    }
-
-    @Override
-    public void onHeaders(Map<String, List<String>> raw) {
-        synchronized (this) {
-            if (headersKnown || settled) {
-                return;
+            if (ended) {
+                settle();
             }
-            try {
-                Headers headers = Headers.of(raw);
-                buildParser(headers);
-                tapHeaders = headers;
-                settleIfDone();
-            } catch (Throwable t) {
-                fault(t);
-            }
-        }
-    }
-
-    /** Builds the parser and feeds it what already arrived. */
-    private void buildParser(Headers headers) {
-        headersKnown = true;
-        parser = call.provider.adapter().usageParser(call.facts, headers, engine.estimator());
-        if (early != null) {
-            EarlyBytes kept = early;
-            early = null;
-            kept.feed(parser);
+        } catch (Throwable t) {
+            fault(t);
         }
     }
 
@@ -176,49 +102,25 @@ final class SettlingObserver implements BodyObserver {
         }
     }
 
-    /**
-     * The body was read to its end. When the tap gave the headers and the engine has not learned
-     * from them yet (a body read whole: the caller is only now let go), this thread learns from
-     * them, as the engine would, and then settles, so the caller does neither.
-     */
     @Override
-    public void onEnd() {
-        Headers headers = tapHeaders;
-        if (headers != null && claimLearning()) {
-            engine.learnOnTap(call, permit, headers);
-        }
-        synchronized (this) {
-            sawBody = true;
-            ended = true;
-            settleIfDone();
-        }
+    public synchronized void onEnd() {
+        end();
     }
 
     @Override
-    public void onFailure(Throwable failure) {
-        stop();
+    public synchronized void onFailure(Throwable failure) {
+        end();
     }
 
     @Override
-    public void onClose() {
-        stop();
+    public synchronized void onClose() {
+        end();
     }
 
-    private void stop() {
-        stopped = true;
-        synchronized (this) {
-            sawBody = true;
-            settleIfDone();
-        }
-    }
-
-    /**
-     * Settles once the parser is there and the body is over: read to its end, or broken or closed
-     * after the engine took the answer (before, the engine decides: see {@link #brokeBeforeHandBack()}).
-     * Engine headers count as taken: only a tap's come earlier.
-     */
-    private void settleIfDone() {
-        if (headersKnown && !settled && (ended || (stopped && answerTaken))) {
+    private void end() {
+        sawBody = true;
+        ended = true;
+        if (headersKnown && !settled) {
             settle();
         }
     }

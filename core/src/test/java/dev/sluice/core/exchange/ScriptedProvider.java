@@ -27,8 +27,6 @@ final class ScriptedProvider implements ProviderAdapter {
     boolean failOnRead;
     long lastRequestChars = -1;
     boolean failOnUsage;
-    /** How many answers' rate-limit headers were read. */
-    final java.util.concurrent.atomic.AtomicInteger rateLimitReads = new java.util.concurrent.atomic.AtomicInteger();
 
     /** The organization an answer names in {@code x-org}, as OpenAI's {@code openai-organization}. */
     @Override
@@ -107,7 +105,6 @@ final class ScriptedProvider implements ProviderAdapter {
 
     @Override
     public RateLimitSnapshot readRateLimits(Headers h, long nowEpochMillis) {
-        rateLimitReads.incrementAndGet();
         String limit = h.first("x-limit-requests");
         if (limit == null) {
             return RateLimitSnapshot.none();

@@ -67,13 +67,6 @@ final class ScriptedTransport implements HttpTransport {
 
     int bodyReadsDone;
     int attemptsBeforeBodyDone;
-    /** A success's headers reach the observer before its body, as the JDK client's tap gives them. */
-    private boolean tapsHeaders;
-    /** Runs inside {@code send} once a body read there has ended, before {@code send} returns. */
-    private Runnable afterBodyReadInSend = () -> {};
-    /** How many times the engine asked for a response's headers. */
-    int responseHeaderReads;
-
     private final Deque<Object> script = new ArrayDeque<>();
     final List<Long> attemptTimes = new ArrayList<>();
     int discarded;
@@ -87,18 +80,6 @@ final class ScriptedTransport implements HttpTransport {
     ScriptedTransport lendingBody() {
         lentBody = java.util.Arrays.copyOf(requestBody, requestBody.length + 64);
         java.util.Arrays.fill(lentBody, requestBody.length, lentBody.length, (byte) 'x');
-        return this;
-    }
-
-    /** Gives each success's headers to the observer before its body, as the JDK client's tap does. */
-    ScriptedTransport tappingHeaders() {
-        tapsHeaders = true;
-        return this;
-    }
-
-    /** Runs {@code check} inside {@code send} once a body read there has ended. */
-    ScriptedTransport afterBodyReadInSend(Runnable check) {
-        afterBodyReadInSend = check;
         return this;
     }
 
@@ -218,24 +199,17 @@ final class ScriptedTransport implements HttpTransport {
         }
         if (next instanceof BrokenBody) {
             BrokenBody broken = (BrokenBody) next;
-            if (tapsHeaders) {
-                observer.onHeaders(Map.of());
-            }
             observer.onBytes(broken.firstBytes, 0, broken.firstBytes.length);
             observer.onFailure(broken.failure);
             throw broken.failure;
         }
         Response r = (Response) next;
         if (r.status >= 200 && r.status < 300) {
-            if (tapsHeaders) {
-                observer.onHeaders(r.headers);
-            }
             if (r.readInSend) {
                 int half = r.body.length / 2;
                 observer.onBytes(r.body, 0, half);
                 observer.onBytes(r.body, half, r.body.length - half);
                 observer.onEnd();
-                afterBodyReadInSend.run();
             } else {
                 r.observer = observer;
             }
@@ -259,7 +233,6 @@ final class ScriptedTransport implements HttpTransport {
 
     @Override
     public Map<String, List<String>> responseHeaders(Object response) {
-        responseHeaderReads++;
         return ((Response) response).headers;
     }
 

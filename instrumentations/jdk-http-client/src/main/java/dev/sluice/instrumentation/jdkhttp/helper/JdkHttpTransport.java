@@ -217,24 +217,10 @@ final class JdkHttpTransport implements HttpTransport {
         return cancelled;
     }
 
-    /**
-     * A success's body goes to the application's subscriber, tapped, and the observer gets the
-     * headers before the first byte: a body the client reads whole is then settled by the thread
-     * that read it, once the application has it, not by the caller after {@code send} returned.
-     */
     private HttpResponse.BodyHandler<Object> attemptHandler(BodyObserver observer) {
-        return info -> {
-            if (!isSuccess(info.statusCode())) {
-                return cast(HttpResponse.BodySubscribers.ofByteArray());
-            }
-            HttpResponse.BodySubscriber<Object> application = handler.apply(info);
-            try {
-                observer.onHeaders(info.headers().map());
-            } catch (Throwable ignored) {
-                // the observer must never break the application's body
-            }
-            return TappedSubscriber.of(application, observer);
-        };
+        return info -> isSuccess(info.statusCode())
+                ? TappedSubscriber.of(handler.apply(info), observer)
+                : cast(HttpResponse.BodySubscribers.ofByteArray());
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -102,21 +102,13 @@ class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
         delegate.onError(throwable);
     }
 
-    /**
-     * The application's subscriber gets the end first, then the observer: with the headers given
-     * before the body ({@link JdkHttpTransport}), the observer settles the call there and then, on
-     * this thread, while the caller already has its answer.
-     */
     @Override
     public void onComplete() {
         try {
-            delegate.onComplete();
-        } finally {
-            try {
-                observer.onEnd();
-            } catch (Throwable ignored) {
-                // see onNext
-            }
+            observer.onEnd();
+        } catch (Throwable ignored) {
+            // see onNext
         }
+        delegate.onComplete();
     }
 }
