@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
 
 /**
  * What one LLM call pays for going through Sluice: runs {@link CallLoadApp} in two JVMs, without and
@@ -134,6 +135,22 @@ public final class CallOverhead {
         return args.length > i ? args[i] : def;
     }
 
+    /** A count argument: a whole number of at least one, else an error naming the argument. */
+    private static int countArg(String[] args, int i, String def, String what) {
+        String given = arg(args, i, def);
+        int count;
+        try {
+            count = Integer.parseInt(given);
+        } catch (NumberFormatException e) {
+            count = 0;
+        }
+        if (count < 1) {
+            throw new IllegalArgumentException(what + " (argument " + i + " of " + args[0]
+                    + ") must be a whole number of at least 1, was " + given);
+        }
+        return count;
+    }
+
     private static void load(Simulator sim, String url, String[] args) throws Exception {
         String warmup = arg(args, 1, "20");
         String measure = arg(args, 2, "20");
@@ -194,7 +211,7 @@ public final class CallOverhead {
     }
 
     private static void windows(Simulator sim, String url, String[] args) throws Exception {
-        int pairs = Integer.parseInt(arg(args, 1, "10"));
+        int pairs = countArg(args, 1, "10", "pairs");
         long windowMillis = (long) (Double.parseDouble(arg(args, 2, "3")) * 1000);
         List<String> clients = Arrays.asList(arg(args, 3, "jdk,openai").split(","));
         List<String> threads = Arrays.asList(arg(args, 4, "1").split(","));
@@ -281,16 +298,12 @@ public final class CallOverhead {
     }
 
     private static void paired(Simulator sim, String url, String ungovernedUrl, String[] args) throws Exception {
-        String windows = arg(args, 1, "10");
+        String windows = String.valueOf(countArg(args, 1, "10", "windows"));
         String windowMillis = String.valueOf((long) (Double.parseDouble(arg(args, 2, "6")) * 1000));
         List<String> clients = Arrays.asList(arg(args, 3, "jdk,openai").split(","));
         List<String> threads = Arrays.asList(arg(args, 4, "1,8").split(","));
         String warmup = arg(args, 5, "15");
-        int rounds = Integer.parseInt(arg(args, 6, "1"));
-        if (rounds < 1) {
-            throw new IllegalArgumentException(
-                    "rounds (the sixth argument of paired) must be at least 1, was " + rounds);
-        }
+        int rounds = countArg(args, 6, "1", "rounds");
         String java = javaLauncher();
         String[] keys = {"P50Micros", "P99Micros", "P999Micros"};
         List<String> rows = new ArrayList<>();
@@ -388,8 +401,8 @@ public final class CallOverhead {
      * few minutes of calls, where one round's p99 rests on a few hundred of its slowest.
      */
     private static final class RoundsPooled {
-        private final org.HdrHistogram.Histogram governed = CallLoadApp.newHistogram();
-        private final org.HdrHistogram.Histogram ungoverned = CallLoadApp.newHistogram();
+        private final Histogram governed = CallLoadApp.newHistogram();
+        private final Histogram ungoverned = CallLoadApp.newHistogram();
         private final List<Double> roundsP99Differences = new ArrayList<>();
 
         void add(Map<String, String> summary) {
@@ -515,7 +528,7 @@ public final class CallOverhead {
     }
 
     private static void virtualThreads(Simulator sim, String url, String[] args) throws Exception {
-        int pairs = Integer.parseInt(arg(args, 1, "5"));
+        int pairs = countArg(args, 1, "5", "pairs");
         String calls = arg(args, 2, "10000");
         String home = System.getenv("JAVA25_HOME");
         String java =
