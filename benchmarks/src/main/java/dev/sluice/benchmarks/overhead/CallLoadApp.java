@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -123,6 +124,7 @@ public final class CallLoadApp {
                 throw new IllegalArgumentException(mode);
         }
         summary.put("admittedBySluice", admitted());
+        summary.put("sluiceRetries", providerCounts());
         summary.put("sluiceThreads", sluiceThreads());
         System.out.println("SUMMARY " + json(summary));
         System.out.flush();
@@ -921,6 +923,31 @@ public final class CallLoadApp {
             return ((Number) server.getAttribute(governor, "Admitted")).longValue();
         } catch (Exception e) {
             return -2;
+        }
+    }
+
+    /**
+     * What Sluice counted beyond admissions, summed over its providers: a retry, a connection
+     * failure or a fault in a benchmark run is a slow call that is not overhead, so it must show.
+     */
+    private static String providerCounts() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            Set<ObjectName> providers = server.queryNames(new ObjectName("dev.sluice:type=Provider,*"), null);
+            if (providers.isEmpty()) {
+                return "-";
+            }
+            long retries = 0, connectionFailures = 0, otherErrors = 0, faults = 0;
+            for (ObjectName provider : providers) {
+                retries += ((Number) server.getAttribute(provider, "Retries")).longValue();
+                connectionFailures += ((Number) server.getAttribute(provider, "ConnectionFailures")).longValue();
+                otherErrors += ((Number) server.getAttribute(provider, "OtherErrors")).longValue();
+                faults += ((Number) server.getAttribute(provider, "Faults")).longValue();
+            }
+            return "retries " + retries + ", connection failures " + connectionFailures + ", other errors "
+                    + otherErrors + ", faults " + faults;
+        } catch (Exception e) {
+            return "unread: " + e;
         }
     }
 
