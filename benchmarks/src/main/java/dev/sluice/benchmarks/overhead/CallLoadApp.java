@@ -124,7 +124,7 @@ public final class CallLoadApp {
                 throw new IllegalArgumentException(mode);
         }
         summary.put("admittedBySluice", admitted());
-        summary.put("sluiceRetries", providerCounts());
+        summary.put("sluiceRetriesAndFailures", retriesAndFailures());
         summary.put("sluiceThreads", sluiceThreads());
         System.out.println("SUMMARY " + json(summary));
         System.out.flush();
@@ -927,10 +927,11 @@ public final class CallLoadApp {
     }
 
     /**
-     * What Sluice counted beyond admissions, summed over its providers: a retry, a connection
-     * failure or a fault in a benchmark run is a slow call that is not overhead, so it must show.
+     * What Sluice counted beyond admissions, summed over its providers and over the whole run
+     * (warm-up included): a retry, a connection failure or a fault is a slow call that is not
+     * overhead, so it must show; "-" without the agent.
      */
-    private static String providerCounts() {
+    private static String retriesAndFailures() {
         try {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             Set<ObjectName> providers = server.queryNames(new ObjectName("dev.sluice:type=Provider,*"), null);
