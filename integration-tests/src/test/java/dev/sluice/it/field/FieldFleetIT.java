@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.core.store.RedisServer;
 import dev.sluice.it.field.FieldScenariosIT.Run;
@@ -32,6 +33,9 @@ import org.junit.jupiter.api.Test;
 class FieldFleetIT {
 
     private static final String HOST = "api.openai.com";
+    /** The summary's field holding the agents' WARN and ERROR lines, jvm by jvm: a failure shows them. */
+    private static final String AGENT_WARNINGS = "agentWarnings";
+
     private static final int JVMS = 3;
     private static final Table TABLE = new Table(
             "scenario", "agent", "calls ok", "attempts", "provider 429s", "429s at (s after first arrival)", "figure");
@@ -66,6 +70,7 @@ class FieldFleetIT {
             }
             ObjectNode summary = new ObjectMapper().createObjectNode();
             ObjectNode groups = summary.putObject("groups");
+            ArrayNode warnings = summary.putArray(AGENT_WARNINGS);
             for (int i = 0; i < JVMS; i++) {
                 ForkedApp.Result r =
                         jvms.get(i).awaitExit(Duration.ofSeconds(150)).assertOk();
@@ -73,6 +78,11 @@ class FieldFleetIT {
                     assertThat(r.startLine())
                             .as("jvm%d's start line", i + 1)
                             .contains(redis == null ? "config=defaults" : "config=file");
+                }
+                for (String line : r.stderr.split("\n")) {
+                    if (line.contains("WARN") || line.contains("ERROR")) {
+                        warnings.add("jvm" + (i + 1) + ": " + line);
+                    }
                 }
                 for (JsonNode group : r.summary().path("groups")) {
                     groups.set("jvm" + (i + 1), group);
@@ -126,7 +136,9 @@ class FieldFleetIT {
             Run run = threeJvms("with, Redis", redis);
             assertThat(redisKeys(redis)).as("keys the fleet keeps in Redis").isGreaterThan(0);
             assertThat(run.percent429())
-                    .as("provider 429s, %% of attempts: %s", run.when429s())
+                    .as(
+                            "provider 429s, %% of attempts: %s%nthe agents' warnings: %s%narrivals (ms after the first:status): %s",
+                            run.when429s(), run.summary().get(AGENT_WARNINGS), run.arrivalsAround429s())
                     .isLessThanOrEqualTo(1.0);
         }
     }

@@ -91,6 +91,25 @@ class FieldScenariosIT {
                     .collect(Collectors.joining(" "));
         }
 
+        /**
+         * Every arrival from a second before the first 429 to the last one, as milliseconds after
+         * the first arrival and status: the pace the fleet kept when it overran, for a failure's message.
+         */
+        String arrivalsAround429s() {
+            List<Exchange> refused = provider429s();
+            if (refused.isEmpty()) {
+                return "-";
+            }
+            Instant first = firstArrival();
+            Instant from = refused.get(0).arrivedAt().minusSeconds(1);
+            Instant to = refused.get(refused.size() - 1).arrivedAt();
+            return exchanges.stream()
+                    .filter(e -> !e.arrivedAt().isBefore(from) && !e.arrivedAt().isAfter(to))
+                    .sorted(Comparator.comparing(Exchange::arrivedAt))
+                    .map(e -> "+" + Duration.between(first, e.arrivedAt()).toMillis() + ":" + e.status())
+                    .collect(Collectors.joining(" "));
+        }
+
         /** The app counts per tenant group. */
         long sum(String field) {
             long total = 0;
