@@ -102,6 +102,26 @@ public final class RedisServer implements AutoCloseable {
         throw new IOException("redis-server did not start on port " + port);
     }
 
+    /**
+     * Holds every client's commands for {@code millis}, as a Redis stalled by a busy host or a slow
+     * command would: connections stay open and answers come late, past the store's timeout.
+     * Returns once the pause has begun.
+     */
+    public void pauseClients(long millis) throws IOException {
+        String ms = Long.toString(millis);
+        String command = "*4\r\n$6\r\nCLIENT\r\n$5\r\nPAUSE\r\n$" + ms.length() + "\r\n" + ms + "\r\n$3\r\nALL\r\n";
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.getOutputStream().write(command.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            byte[] reply = new byte[64];
+            int n = s.getInputStream().read(reply);
+            String answer = n <= 0 ? "" : new String(reply, 0, n, java.nio.charset.StandardCharsets.US_ASCII);
+            if (!answer.startsWith("+OK")) {
+                throw new IOException("CLIENT PAUSE refused: " + answer.trim());
+            }
+        }
+    }
+
     /** Kills the server at once (no shutdown save), like a crash. */
     public void stop() throws InterruptedException {
         if (process != null) {

@@ -260,6 +260,127 @@ class SharedStoreRedisTest {
         after.permit().settleAndRelease(Usage.NONE);
     }
 
+    /** Two callers per governor, far above the rate, counting what is admitted between two moments. */
+    private static final class Callers {
+        private final List<Thread> threads = new ArrayList<>();
+        private final AtomicLong countFrom = new AtomicLong(Long.MAX_VALUE);
+        private final AtomicLong countTo = new AtomicLong(Long.MAX_VALUE);
+        private final AtomicInteger counted = new AtomicInteger();
+
+        Callers(List<Governor> fleet) {
+            for (Governor g : fleet) {
+                for (int t = 0; t < 2; t++) {
+                    CallContext call = call();
+                    Thread th = new Thread(() -> callUntilCounted(g, call));
+                    threads.add(th);
+                    th.start();
+                }
+            }
+        }
+
+        private void callUntilCounted(Governor g, CallContext call) {
+            while (System.nanoTime() - countTo.get() < 0) {
+                Admission a;
+                try {
+                    a = g.admit(call, Demand.oneRequest(), deadline(200));
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (a.isAdmitted()) {
+                    long at = System.nanoTime();
+                    if (at - countFrom.get() >= 0 && at - countTo.get() < 0) {
+                        counted.incrementAndGet();
+                    }
+                    a.permit().settleAndRelease(Usage.NONE);
+                }
+            }
+        }
+
+        /** Counts from now for {@code millis}; the callers stop then. */
+        void countFor(long millis) {
+            long from = System.nanoTime();
+            countFrom.set(from);
+            countTo.set(from + TimeUnit.MILLISECONDS.toNanos(millis));
+        }
+
+        int awaitCount() throws InterruptedException {
+            for (Thread th : threads) {
+                th.join();
+            }
+            return counted.get();
+        }
+    }
+
+    private static LimitSpec sharedTokenBucketPerSecond(long perSecond) {
+        return LimitSpec.builder("rps", Dimension.REQUESTS, perSecond)
+                .window(Duration.ofSeconds(1))
+                .algorithm(Algorithm.TOKEN_BUCKET)
+                .shared(true)
+                .build();
+    }
+
+    /**
+     * Redis stalls past the store's timeout while two governors keep a shared token bucket empty:
+     * each admits from its share during the fallback, and when Redis answers again what the shares
+     * admitted is charged to the shared bucket, which went on refilling meanwhile. Without that
+     * charge the fleet admitted the stall's refill twice (76 in 3 s for 60), which a provider
+     * counting the same calls refuses.
+     */
+    @Test
+    void aSlowSpellOfRedisAdmitsTheSharedRateOnceAcrossTheFallbackAndBack() throws Exception {
+        long perSecond = 20;
+        List<Governor> fleet = List.of(
+                governor(0.05, 2, sharedTokenBucketPerSecond(perSecond)),
+                governor(0.05, 2, sharedTokenBucketPerSecond(perSecond)));
+        Callers callers = new Callers(fleet);
+        // callers far above the rate: after a second the shared bucket is empty and stays so
+        Thread.sleep(1_000);
+        callers.countFor(3_000);
+        Thread.sleep(1_000);
+        redis.pauseClients(700);
+        int counted = callers.awaitCount();
+        System.out.printf(
+                "FIGURES a 0.7 s stall of Redis: the fleet admitted %d in 3 s at %d a second%n", counted, perSecond);
+        assertThat(fleet)
+                .as("the stall made the governors fall back and come back")
+                .allSatisfy(g -> {
+                    assertThat(g.store().status().fallbacks()).isEqualTo(1);
+                    assertThat(g.store().status().recoveries()).isEqualTo(1);
+                });
+        // 3 s at 20 a second; the leases of 5 % (one call each) and a call in flight at each edge
+        assertThat(counted)
+                .as("admitted by the fleet in 3 s at %d a second, a 0.7 s stall of Redis in the middle", perSecond)
+                .isBetween((int) (2.5 * perSecond), (int) (3 * perSecond) + 4);
+    }
+
+    /**
+     * A stall longer than the shared bucket takes to refill: the shared bucket is full when Redis
+     * answers again and the shares, used to the end, say how little is left. The shares are charged
+     * no more than that, so the fleet goes on at the rate instead of paying off the whole stall.
+     */
+    @Test
+    void aLongStallOfRedisLeavesTheFleetNoDebtBeyondWhatItsSharesUsed() throws Exception {
+        long perSecond = 20;
+        List<Governor> fleet = List.of(
+                governor(0.05, 2, sharedTokenBucketPerSecond(perSecond)),
+                governor(0.05, 2, sharedTokenBucketPerSecond(perSecond)));
+        Callers callers = new Callers(fleet);
+        Thread.sleep(1_000);
+        redis.pauseClients(2_500);
+        await().atMost(Duration.ofSeconds(2))
+                .until(() -> fleet.get(0).store().status().isFallback());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> fleet.stream().noneMatch(g -> g.store().status().isFallback()));
+        callers.countFor(1_500);
+        int counted = callers.awaitCount();
+        System.out.printf(
+                "FIGURES the 1.5 s after a 2.5 s stall of Redis: the fleet admitted %d at %d a second%n",
+                counted, perSecond);
+        assertThat(counted)
+                .as("admitted by the fleet in the 1.5 s after Redis answered again, at %d a second", perSecond)
+                .isBetween((int) (0.75 * perSecond), (int) (1.5 * perSecond) + 4);
+    }
+
     @Test
     void aDeadInstancesConcurrencyHoldingsExpireAndTheOthersGetTheSlots() throws Exception {
         LimitSpec slots = LimitSpec.builder("slots", Dimension.CONCURRENCY, 3)
