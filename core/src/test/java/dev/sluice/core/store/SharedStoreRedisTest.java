@@ -267,7 +267,14 @@ class SharedStoreRedisTest {
         private final AtomicLong countTo = new AtomicLong(Long.MAX_VALUE);
         private final AtomicInteger counted = new AtomicInteger();
 
-        Callers(List<Governor> fleet) {
+        /** Started, and a second later: callers far above the rate keep the shared bucket empty from then on. */
+        static Callers keepingItEmpty(List<Governor> fleet) throws InterruptedException {
+            Callers callers = new Callers(fleet);
+            Thread.sleep(1_000);
+            return callers;
+        }
+
+        private Callers(List<Governor> fleet) {
             for (Governor g : fleet) {
                 for (int t = 0; t < 2; t++) {
                     CallContext call = call();
@@ -311,12 +318,14 @@ class SharedStoreRedisTest {
         }
     }
 
-    private static LimitSpec sharedTokenBucketPerSecond(long perSecond) {
-        return LimitSpec.builder("rps", Dimension.REQUESTS, perSecond)
+    /** Two governors, two JVMs of a fleet of two, sharing a token bucket of {@code perSecond} requests a second. */
+    private List<Governor> twoGovernorsSharingATokenBucket(long perSecond) {
+        LimitSpec rps = LimitSpec.builder("rps", Dimension.REQUESTS, perSecond)
                 .window(Duration.ofSeconds(1))
                 .algorithm(Algorithm.TOKEN_BUCKET)
                 .shared(true)
                 .build();
+        return List.of(governor(0.05, 2, rps), governor(0.05, 2, rps));
     }
 
     /**
@@ -329,12 +338,8 @@ class SharedStoreRedisTest {
     @Test
     void aSlowSpellOfRedisAdmitsTheSharedRateOnceAcrossTheFallbackAndBack() throws Exception {
         long perSecond = 20;
-        List<Governor> fleet = List.of(
-                governor(0.05, 2, sharedTokenBucketPerSecond(perSecond)),
-                governor(0.05, 2, sharedTokenBucketPerSecond(perSecond)));
-        Callers callers = new Callers(fleet);
-        // callers far above the rate: after a second the shared bucket is empty and stays so
-        Thread.sleep(1_000);
+        List<Governor> fleet = twoGovernorsSharingATokenBucket(perSecond);
+        Callers callers = Callers.keepingItEmpty(fleet);
         callers.countFor(3_000);
         Thread.sleep(1_000);
         redis.pauseClients(700);
@@ -361,11 +366,8 @@ class SharedStoreRedisTest {
     @Test
     void aLongStallOfRedisLeavesTheFleetNoDebtBeyondWhatItsSharesUsed() throws Exception {
         long perSecond = 20;
-        List<Governor> fleet = List.of(
-                governor(0.05, 2, sharedTokenBucketPerSecond(perSecond)),
-                governor(0.05, 2, sharedTokenBucketPerSecond(perSecond)));
-        Callers callers = new Callers(fleet);
-        Thread.sleep(1_000);
+        List<Governor> fleet = twoGovernorsSharingATokenBucket(perSecond);
+        Callers callers = Callers.keepingItEmpty(fleet);
         redis.pauseClients(2_500);
         await().atMost(Duration.ofSeconds(2))
                 .until(() -> fleet.get(0).store().status().isFallback());
