@@ -61,8 +61,9 @@ import org.HdrHistogram.Histogram;
  * <p>{@code -Dsluice.overhead.provider=replay} puts a {@link ReplayingProvider} between the callers
  * and the simulator: it records the simulator's answer to the first call of each kind and replays
  * its bytes to every later one from one thread, so the provider's own work and tail (most of a
- * loopback call's on 2 cores) stop hiding what Sluice adds. One thread answers: meant for one
- * caller; with 8 the calls queue at the provider.
+ * loopback call's on 2 cores) stop hiding what Sluice adds. One thread answers, meant for one
+ * caller; with 8, {@code -Dsluice.overhead.replayThreads=2} (one per core here) answers from two,
+ * or the calls queue at the provider.
  *
  * <p>{@code -DagentJvmOptions="..."} adds options to the JVM with the agent only (a profiler's
  * {@code -agentpath}, for example).
@@ -124,7 +125,7 @@ public final class CallOverhead {
                 return null;
             case "replay":
                 System.setProperty("sun.net.httpserver.nodelay", "true"); // read once, when the server starts
-                return ReplayingProvider.start(sim.port());
+                return ReplayingProvider.start(sim.port(), Integer.getInteger("sluice.overhead.replayThreads", 1));
             default:
                 throw new IllegalArgumentException(
                         "-Dsluice.overhead.provider must be simulator or replay, was " + provider);

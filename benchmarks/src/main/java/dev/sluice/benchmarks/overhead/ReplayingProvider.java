@@ -17,12 +17,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * A loopback provider that costs the machine as little as a provider can: the first call of each
  * kind (method, path, streamed or not) goes to the simulator and its answer (status, headers, body)
  * is kept; every later call of that kind gets the kept answer back from the server's own
- * dispatcher thread, with no matching, templating or bookkeeping.
+ * dispatcher thread (or a few threads, for several callers), with no matching, templating or
+ * bookkeeping.
  *
  * <p>Why: on a 2-core machine the simulator's work per call (Jetty, WireMock's matching, the
  * simulated limits) runs beside the caller and is most of what makes a call's tail, and that
@@ -57,15 +60,28 @@ final class ReplayingProvider implements AutoCloseable {
     private final int simulatorPort;
     private final Map<String, Answer> kept = new ConcurrentHashMap<>();
 
-    private ReplayingProvider(HttpServer server, int simulatorPort) {
+    /** Answers from this many threads; null: from the server's dispatcher thread. */
+    private final ExecutorService answering;
+
+    private ReplayingProvider(HttpServer server, int simulatorPort, ExecutorService answering) {
         this.server = server;
         this.simulatorPort = simulatorPort;
+        this.answering = answering;
     }
 
-    static ReplayingProvider start(int simulatorPort) throws IOException {
+    /**
+     * @param threads threads that answer: 1 answers from the dispatcher thread (one caller never
+     *     waits for another there); more, for several callers, or their calls queue at the provider
+     */
+    static ReplayingProvider start(int simulatorPort, int threads) throws IOException {
+        if (threads < 1) {
+            throw new IllegalArgumentException("replay threads must be at least 1, was " + threads);
+        }
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4_096);
-        ReplayingProvider provider = new ReplayingProvider(server, simulatorPort);
+        ExecutorService answering = threads == 1 ? null : Executors.newFixedThreadPool(threads);
+        ReplayingProvider provider = new ReplayingProvider(server, simulatorPort, answering);
         server.createContext("/", provider::answer);
+        server.setExecutor(answering);
         server.start();
         return provider;
     }
@@ -132,6 +148,9 @@ final class ReplayingProvider implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        if (answering != null) {
+            answering.shutdownNow();
+        }
     }
 
     private static final class Answer {

@@ -13,7 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The replaying provider must give every call the simulator's own answer to its kind of call, or
@@ -27,15 +28,16 @@ class ReplayingProviderTest {
             + "\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
     private static final String STREAMED = CHAT.replace("{\"model\"", "{\"stream\": true,\"model\"");
 
-    @Test
-    void answersEachKindOfCallWithTheSimulatorsFirstAnswerToIt() throws Exception {
+    @ParameterizedTest(name = "{0} answering thread(s)")
+    @ValueSource(ints = {1, 2})
+    void answersEachKindOfCallWithTheSimulatorsFirstAnswerToIt(int threads) throws Exception {
         try (Simulator sim = Simulator.builder()
                         .profile(Profile.OPENAI)
                         .instant()
                         .outputTokens(20)
                         .limit(Dimension.REQUESTS, 1_000_000L, Duration.ofMinutes(1))
                         .start();
-                ReplayingProvider replay = ReplayingProvider.start(sim.port())) {
+                ReplayingProvider replay = ReplayingProvider.start(sim.port(), threads)) {
             HttpClient client =
                     HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             HttpResponse<String> first = call(client, replay.port(), CHAT);
