@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientPauseMode;
 
 /**
  * A real {@code redis-server} of a test's own, on a free loopback port, with no persistence: it
@@ -107,18 +109,9 @@ public final class RedisServer implements AutoCloseable {
      * command would: connections stay open and answers come late, past the store's timeout.
      * Returns once the pause has begun.
      */
-    public void pauseClients(long millis) throws IOException {
-        String ms = Long.toString(millis);
-        String command = "*4\r\n$6\r\nCLIENT\r\n$5\r\nPAUSE\r\n$" + ms.length() + "\r\n" + ms + "\r\n$3\r\nALL\r\n";
-        try (Socket s = new Socket("127.0.0.1", port)) {
-            s.getOutputStream().write(command.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            s.getOutputStream().flush();
-            byte[] reply = new byte[64];
-            int n = s.getInputStream().read(reply);
-            String answer = n <= 0 ? "" : new String(reply, 0, n, java.nio.charset.StandardCharsets.US_ASCII);
-            if (!answer.startsWith("+OK")) {
-                throw new IOException("CLIENT PAUSE refused: " + answer.trim());
-            }
+    public void pauseClients(long millis) {
+        try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+            jedis.clientPause(millis, ClientPauseMode.ALL);
         }
     }
 

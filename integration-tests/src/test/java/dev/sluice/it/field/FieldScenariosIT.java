@@ -101,8 +101,15 @@ class FieldScenariosIT {
                 return "-";
             }
             Instant first = firstArrival();
-            Instant from = refused.get(0).arrivedAt().minusSeconds(1);
-            Instant to = refused.get(refused.size() - 1).arrivedAt();
+            Instant from = refused.stream()
+                    .map(Exchange::arrivedAt)
+                    .min(Comparator.naturalOrder())
+                    .orElseThrow()
+                    .minusSeconds(1);
+            Instant to = refused.stream()
+                    .map(Exchange::arrivedAt)
+                    .max(Comparator.naturalOrder())
+                    .orElseThrow();
             return exchanges.stream()
                     .filter(e -> !e.arrivedAt().isBefore(from) && !e.arrivedAt().isAfter(to))
                     .sorted(Comparator.comparing(Exchange::arrivedAt))
