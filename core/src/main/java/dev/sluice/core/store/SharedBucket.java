@@ -164,10 +164,9 @@ final class SharedBucket extends Bucket {
             b.lowerRoomTo(storeRoom / n, nowNanos, nowMillis);
         }
         if (kind == SyncRequest.TOKEN && stock < 0) {
-            // debits the store never heard of: the share starts without them, and the store hears of them on the way
-            // back
+            // debits the store never heard of: the share starts without them, the store hears of them after
             b.takeMore(-stock, nowNanos, nowMillis);
-            fallbackTaken = -stock;
+            chargeOnTheWayBack(-stock);
         }
         fallback = b;
         stock = 0; // already charged in the store: given up, never used twice
@@ -185,11 +184,11 @@ final class SharedBucket extends Bucket {
         if (b == null) {
             return;
         }
-        long shareRoom = b.room(nowNanos, nowMillis);
         if (kind == SyncRequest.CONCURRENCY) {
             inUse += fallbackTaken; // still in flight: the store must count them
             sentHeld = -1;
         } else {
+            long shareRoom = b.room(nowNanos, nowMillis);
             long debt = kind == SyncRequest.TOKEN ? fallbackDebt(b, shareRoom) : 0;
             // a debt, sent with the next sync: see fallbackDebt
             stock = -debt;
@@ -214,6 +213,18 @@ final class SharedBucket extends Bucket {
      */
     private long fallbackDebt(Bucket share, long shareRoom) {
         return Math.max(0, Math.min(fallbackTaken, share.capacity() - shareRoom));
+    }
+
+    /**
+     * A token bucket's share admitted {@code amount}: the store is charged with it when it answers
+     * again. The bucket is tracked, so the recovery follows it back at once and the charge goes in
+     * the first pass; left to the bucket's next use, a second fallback coming first would drop it.
+     */
+    private void chargeOnTheWayBack(long amount) {
+        if (fallbackTaken == 0) {
+            store.track(this, false); // in a fallback the store's thread only probes: nothing is sent yet
+        }
+        fallbackTaken += amount;
     }
 
     private long tag(long window) {
@@ -288,8 +299,10 @@ final class SharedBucket extends Bucket {
         follow(nowNanos, nowMillis);
         if (fallback != null) {
             long w = fallback.take(amount, nowNanos, nowMillis);
-            if (kind != SyncRequest.WINDOW) {
+            if (kind == SyncRequest.CONCURRENCY) {
                 fallbackTaken += amount;
+            } else if (kind == SyncRequest.TOKEN) {
+                chargeOnTheWayBack(amount);
             }
             return tag(w);
         }
@@ -352,7 +365,7 @@ final class SharedBucket extends Bucket {
         if (fallback != null) {
             fallback.takeMore(amount, nowNanos, nowMillis);
             if (kind == SyncRequest.TOKEN) {
-                fallbackTaken += amount;
+                chargeOnTheWayBack(amount);
             }
             return;
         }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
 
 /**
  * Several governors, as several JVMs would, sharing one real Redis: together they admit what one
@@ -381,6 +382,49 @@ class SharedStoreRedisTest {
         assertThat(counted)
                 .as("admitted by the fleet in the 1.5 s after Redis answered again, at %d a second", perSecond)
                 .isBetween((int) (0.75 * perSecond), (int) (1.5 * perSecond) + 4);
+    }
+
+    /**
+     * The charge for what a share admitted reaches Redis when Redis answers again, not with the
+     * JVM's next call: a JVM that goes quiet after a fallback would otherwise leave it unsent, and a
+     * second fallback before its next call would drop it.
+     */
+    @Test
+    void whatAShareAdmittedIsChargedWhenRedisAnswersAgainNotAtTheNextCall() throws Exception {
+        LimitSpec slow = LimitSpec.builder("slow", Dimension.REQUESTS, 20)
+                .window(Duration.ofMinutes(1))
+                .algorithm(Algorithm.TOKEN_BUCKET)
+                .shared(true)
+                .build();
+        Governor g = governor(0, 1, slow);
+        CallContext call = call();
+        Admission first = g.admit(call, Demand.oneRequest(), deadline(2_000));
+        assertThat(first.isAdmitted()).isTrue();
+        first.permit().settleAndRelease(Usage.NONE);
+        assertThat(levelInRedis("slow")).as("19 left after the first call").isBetween(18.9, 19.5);
+        // idle for longer than the store keeps an active bucket in its passes (0.5 s, a heartbeat more)
+        Thread.sleep(1_500);
+
+        redis.pauseClients(1_500);
+        await().atMost(Duration.ofSeconds(2)).until(() -> g.store().status().isFallback());
+        for (int i = 0; i < 10; i++) {
+            Admission a = g.admit(call, Demand.oneRequest(), deadline(200));
+            assertThat(a.isAdmitted()).as("admitted from the share, call %d", i).isTrue();
+            a.permit().settleAndRelease(Usage.NONE);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> !g.store().status().isFallback());
+        // no call after the recovery: the charge must go on its own (20 a minute refills 1 in 3 s)
+        await().atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(levelInRedis("slow"))
+                        .as("Redis's level after 10 calls admitted from the share")
+                        .isLessThan(11.0));
+    }
+
+    /** A token bucket's level as Redis last stored it. */
+    private double levelInRedis(String limitId) {
+        try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+            return Double.parseDouble(jedis.hget("{sluice}:b:" + limitId, "l"));
+        }
     }
 
     @Test
