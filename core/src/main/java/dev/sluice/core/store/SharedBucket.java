@@ -221,10 +221,8 @@ final class SharedBucket extends Bucket {
      * the first pass; left to the bucket's next use, a second fallback coming first would drop it.
      */
     private void chargeOnTheWayBack(long amount) {
-        if (fallbackTaken == 0) {
-            store.track(this, false); // in a fallback the store's thread only probes: nothing is sent yet
-        }
         fallbackTaken += amount;
+        store.track(this, false); // in a fallback the store's thread only probes: nothing is sent yet
     }
 
     private long tag(long window) {
