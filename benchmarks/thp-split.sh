@@ -22,14 +22,14 @@ SLUICE_AGENT_JAR=$JAR java -Dsluice.overhead.provider=replay \
     -cp benchmarks/target/sluice-benchmarks.jar \
     dev.sluice.benchmarks.overhead.CallOverhead paired ${PAIRED_ARGS:-8 6 $CLIENT 1 15 2} > "$OUT" 2>&1 &
 HARNESS=$!
-declare -A done
+declare -A collapsedAt
 while kill -0 $HARNESS 2>/dev/null; do
     for pid in $(pgrep -f "javaagent:$JAR.*CallLoadApp"); do
         age=$(ps -o etimes= -p "$pid" 2>/dev/null | tr -d ' ')
         [ -z "$age" ] && continue
         for at in 8 13; do
-            if [ "$age" -ge $at ] && [ -z "${done[$pid-$at]:-}" ]; then
-                done[$pid-$at]=1
+            if [ "$age" -ge $at ] && [ -z "${collapsedAt[$pid-$at]:-}" ]; then
+                collapsedAt[$pid-$at]=1
                 # Compiler.codecache: each code heap's "bounds [low, committed, reserved end]"
                 code=$(jcmd "$pid" Compiler.codecache 2>/dev/null | grep -o 'bounds \[[^]]*\]' \
                     | sed -E 's/bounds \[0x([0-9a-f]+), 0x[0-9a-f]+, 0x([0-9a-f]+)\]/\1 \2/')

@@ -125,7 +125,7 @@ public final class CallOverhead {
                 return null;
             case "replay":
                 System.setProperty("sun.net.httpserver.nodelay", "true"); // read once, when the server starts
-                return ReplayingProvider.start(sim.port(), Integer.getInteger("sluice.overhead.replayThreads", 1));
+                return ReplayingProvider.start(sim.port(), replayThreads());
             default:
                 throw new IllegalArgumentException(
                         "-Dsluice.overhead.provider must be simulator or replay, was " + provider);
@@ -670,6 +670,17 @@ public final class CallOverhead {
         return java != null
                 ? java
                 : Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** {@code -Dsluice.overhead.replayThreads}, 1 when unset; Integer.getInteger would take "two" as 1. */
+    private static int replayThreads() {
+        String threads = System.getProperty("sluice.overhead.replayThreads", "1");
+        try {
+            return Integer.parseInt(threads.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "-Dsluice.overhead.replayThreads must be a whole number of threads, was " + threads);
+        }
     }
 
     static String load() {

@@ -321,12 +321,17 @@ class SharedStoreRedisTest {
 
     /** Two governors, two JVMs of a fleet of two, sharing a token bucket of {@code perSecond} requests a second. */
     private List<Governor> twoGovernorsSharingATokenBucket(long perSecond) {
-        LimitSpec rps = LimitSpec.builder("rps", Dimension.REQUESTS, perSecond)
-                .window(Duration.ofSeconds(1))
+        LimitSpec rps = sharedRequestBucket("rps", perSecond, Duration.ofSeconds(1));
+        return List.of(governor(0.05, 2, rps), governor(0.05, 2, rps));
+    }
+
+    /** A token bucket of {@code capacity} requests a {@code window}, shared through Redis. */
+    private static LimitSpec sharedRequestBucket(String id, long capacity, Duration window) {
+        return LimitSpec.builder(id, Dimension.REQUESTS, capacity)
+                .window(window)
                 .algorithm(Algorithm.TOKEN_BUCKET)
                 .shared(true)
                 .build();
-        return List.of(governor(0.05, 2, rps), governor(0.05, 2, rps));
     }
 
     /**
@@ -391,12 +396,7 @@ class SharedStoreRedisTest {
      */
     @Test
     void whatAShareAdmittedIsChargedWhenRedisAnswersAgainNotAtTheNextCall() throws Exception {
-        LimitSpec slow = LimitSpec.builder("slow", Dimension.REQUESTS, 20)
-                .window(Duration.ofMinutes(1))
-                .algorithm(Algorithm.TOKEN_BUCKET)
-                .shared(true)
-                .build();
-        Governor g = governor(0, 1, slow);
+        Governor g = governor(0, 1, sharedRequestBucket("slow", 20, Duration.ofMinutes(1)));
         CallContext call = call();
         Admission first = g.admit(call, Demand.oneRequest(), deadline(2_000));
         assertThat(first.isAdmitted()).isTrue();
@@ -420,7 +420,7 @@ class SharedStoreRedisTest {
                         .isLessThan(11.0));
     }
 
-    /** A token bucket's level as Redis last stored it. */
+    /** A token bucket's level as Redis last stored it (its key: {@code RedisBackend.BUCKET_PREFIX} and the id). */
     private double levelInRedis(String limitId) {
         try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
             return Double.parseDouble(jedis.hget("{sluice}:b:" + limitId, "l"));

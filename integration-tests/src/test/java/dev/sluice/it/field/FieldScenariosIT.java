@@ -101,15 +101,10 @@ class FieldScenariosIT {
                 return "-";
             }
             Instant first = firstArrival();
-            Instant from = refused.stream()
-                    .map(Exchange::arrivedAt)
-                    .min(Comparator.naturalOrder())
-                    .orElseThrow()
-                    .minusSeconds(1);
-            Instant to = refused.stream()
-                    .map(Exchange::arrivedAt)
-                    .max(Comparator.naturalOrder())
-                    .orElseThrow();
+            List<Instant> refusedAt =
+                    refused.stream().map(Exchange::arrivedAt).sorted().toList();
+            Instant from = refusedAt.get(0).minusSeconds(1);
+            Instant to = refusedAt.get(refusedAt.size() - 1);
             return exchanges.stream()
                     .filter(e -> !e.arrivedAt().isBefore(from) && !e.arrivedAt().isAfter(to))
                     .sorted(Comparator.comparing(Exchange::arrivedAt))
