@@ -70,6 +70,9 @@ import org.HdrHistogram.SingleWriterRecorder;
  *       the JIT is idle) it measures {@code windows} back-to-back windows; its SUMMARY holds both
  *       calls' pooled percentiles, each window's, and the admissions Sluice counted meanwhile
  *       (which must match the governed calls only).
+ *   <li>{@code pages url ungovernedUrl client warmupSeconds trials pauseMillis}: the two calls of
+ *       {@code paired}, warmed up by one caller; then {@code trials} single calls in turns, each
+ *       after a pause, counting the distinct pages of memory each touches ({@link PagesTouched}).
  *   <li>{@code vt url calls}: JDK 21+: after a warm-up of at least 2,000 calls on 8 platform
  *       threads, until the JIT compilers are idle,
  *       {@code calls} virtual threads each make one JDK HttpClient call at the same moment; the wall
@@ -113,6 +116,15 @@ public final class CallLoadApp {
                         Long.parseLong(args[5]),
                         Integer.parseInt(args[6]),
                         Long.parseLong(args[7]));
+                break;
+            case "pages":
+                summary = pages(
+                        url,
+                        args[2],
+                        args[3],
+                        Long.parseLong(args[4]),
+                        Integer.parseInt(args[5]),
+                        Long.parseLong(args[6]));
                 break;
             case "vt":
                 summary = virtualThreads(url, Integer.parseInt(args[2]));
@@ -405,6 +417,20 @@ public final class CallLoadApp {
         return out;
     }
 
+    /**
+     * The pages one call touches, governed and not ({@link PagesTouched}), warm-up included.
+     */
+    static Map<String, Object> pages(
+            String governedUrl, String ungovernedUrl, String client, long warmupSeconds, int trials, long pauseMillis)
+            throws Exception {
+        Call governed = call(governedUrl, client, null, "sk-bench");
+        Call ungoverned = call(ungovernedUrl, client, null, "sk-bench");
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("client", client);
+        out.putAll(PagesTouched.measure(governed, ungoverned, warmupSeconds, trials, pauseMillis));
+        return out; // main adds the calls Sluice admitted, which must be the governed ones
+    }
+
     /** The callers' CPU nanoseconds, then allocated bytes, spent so far in each kind of call (paired mode). */
     private static long[][] spentByKind(List<Caller> callers) {
         long[][] spent = new long[2][2];
@@ -532,7 +558,7 @@ public final class CallLoadApp {
      * the agent, and a measure taken meanwhile says more about their progress than about the
      * agent. Returns the extra warm-up in milliseconds.
      */
-    private static long warmUntilJitSettles() throws InterruptedException {
+    static long warmUntilJitSettles() throws InterruptedException {
         long started = System.nanoTime();
         long deadline = started + MAX_EXTRA_WARMUP.toNanos();
         long before = jitCpuMillis();

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,6 +33,7 @@ import org.HdrHistogram.Histogram;
  *     load [warmupSeconds=20] [measureSeconds=20] [clients=jdk,openai,openai-stream] [threads=1,8] [jfrDir]
  * java -cp ... CallOverhead windows [pairs=10] [windowSeconds=3] [clients=jdk,openai] [threads=1] [warmupSeconds=15]
  * java -cp ... CallOverhead paired [windows=10] [windowSeconds=6] [clients=jdk,openai] [threads=1,8] [warmupSeconds=15] [rounds=1]
+ * java -cp ... CallOverhead pages [clients=jdk,openai] [trials=2000] [pauseMillis=2] [warmupSeconds=15] [rounds=1]
  * java -cp ... CallOverhead vt [pairs=5] [calls=10000]          (needs JAVA25_HOME)
  * java -cp ... CallOverhead footprint [tenants=10000] [keys=1000]
  * </pre>
@@ -100,6 +102,9 @@ public final class CallOverhead {
                     break;
                 case "paired":
                     paired(sim, url, "http://" + UNGOVERNED_HOST + ":" + port, args);
+                    break;
+                case "pages":
+                    pages(sim, url, "http://" + UNGOVERNED_HOST + ":" + port, args);
                     break;
                 case "vt":
                     virtualThreads(sim, url, args);
@@ -398,6 +403,53 @@ public final class CallOverhead {
     }
 
     /**
+     * The distinct pages of memory one call touches ({@link PagesTouched}), governed and not, in the
+     * JVM without the agent (the method's error) and the one with it. Linux only, as the user that
+     * owns the JVMs.
+     */
+    private static void pages(Simulator sim, String url, String ungovernedUrl, String[] args) throws Exception {
+        List<String> clients = Arrays.asList(arg(args, 1, "jdk,openai").split(","));
+        String trials = String.valueOf(countArg(args, 2, "2000", "trials"));
+        String pauseMillis = String.valueOf(countArg(args, 3, "2", "pauseMillis"));
+        String warmup = arg(args, 4, "15");
+        int rounds = countArg(args, 5, "1", "rounds");
+        String java = javaLauncher();
+        List<String> rows = new ArrayList<>();
+        for (String client : clients) {
+            for (int round = 1; round <= rounds; round++) {
+                for (boolean agent : round % 2 == 1 ? new boolean[] {false, true} : new boolean[] {true, false}) {
+                    sim.reset();
+                    Map<String, String> s = fork(
+                            java, agent, List.of(), "pages", url, ungovernedUrl, client, warmup, trials, pauseMillis);
+                    if (agent && !s.get("governedCallsMade").equals(s.get("admittedBySluice"))) {
+                        throw new IllegalStateException("Sluice did not admit exactly the governed calls: " + s);
+                    }
+                    for (String kind : s.get("referencedKb").split(";")) {
+                        int figures = kind.lastIndexOf(' ');
+                        String[] f = kind.substring(figures + 1).split("/");
+                        rows.add(String.format(
+                                Locale.ROOT,
+                                "| %s | %s | %s | %s | %d / %d | %+d | %+.0f |",
+                                client,
+                                (agent ? "agent" : "none (control)") + (rounds > 1 ? ", round " + round : ""),
+                                kind.substring(0, figures),
+                                s.get("governedColdMicrosMedian") + " / " + s.get("ungovernedColdMicrosMedian"),
+                                Long.parseLong(f[0]) / 4,
+                                Long.parseLong(f[1]) / 4,
+                                (Long.parseLong(f[0]) - Long.parseLong(f[1])) / 4,
+                                Double.parseDouble(f[2]) / 4));
+                    }
+                }
+            }
+        }
+        printTable(
+                "| client | JVM | memory | cold call's median µs, governed / ungoverned | pages touched, median,"
+                        + " governed / ungoverned | difference of the medians | difference of the means |",
+                "|---|---|---|--:|--:|--:|--:|",
+                rows);
+    }
+
+    /**
      * One JVM kind's governed and ungoverned calls over every round of a paired run: a p99 over a
      * few minutes of calls, where one round's p99 rests on a few hundred of its slowest.
      */
@@ -607,7 +659,9 @@ public final class CallOverhead {
                 + line.replaceAll(",\"\\w+Histogram\":\"[^\"]*\"", "")
                 + " (load " + load() + ")");
         Map<String, String> summary = parse(line.substring("SUMMARY ".length()));
-        if (agent && "load".equals(appArgs[0]) && Long.parseLong(summary.getOrDefault("admittedBySluice", "-1")) <= 0) {
+        if (agent
+                && List.of("load", "pages").contains(appArgs[0])
+                && Long.parseLong(summary.getOrDefault("admittedBySluice", "-1")) <= 0) {
             throw new IllegalStateException("the agent governed no call; output:\n" + out);
         }
         return summary;

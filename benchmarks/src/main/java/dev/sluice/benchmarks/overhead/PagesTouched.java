@@ -1,0 +1,312 @@
+package dev.sluice.benchmarks.overhead;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import javax.management.ObjectName;
+
+/**
+ * How many distinct 4 KB pages of memory one call touches, in this JVM, governed and not: a count
+ * of the address translations a call needs, which no counter of this guest's CPU can give.
+ *
+ * <p>Why: on a virtual machine a TLB miss costs a two-dimensional page walk, and a call that runs
+ * on a core which slept while the provider answered finds few of its translations still cached.
+ * Two MB pages took the JDK client's p99 added under 50 µs here, where cutting the instructions a
+ * call runs did not, so the pages a call touches are what to count and to cut.
+ *
+ * <p>How: Linux keeps an accessed bit in each page-table entry, set by the CPU's page walk.
+ * Writing {@code 1} to {@code /proc/self/clear_refs} clears every one of them and flushes this
+ * process's TLB; after one call, {@code /proc/self/smaps} says per mapping how many kB were
+ * accessed since ({@code Referenced}). Each trial sleeps (the core goes idle, as it does while a
+ * provider answers), clears, makes one call, and reads the counts; trials take the governed and the
+ * ungoverned call in turns (A B B A), from the loop that warmed both up, so that they run the code
+ * the JIT made for that loop, as a service's calls do. The JVM's other threads touch pages in the same moments (the
+ * client's selector thread, which is part of a call, and now and then a compiler or the
+ * governor's tick), so the figures are medians over many trials. Reading the counts touches a few
+ * pages itself, the same for both calls; the difference of the medians is what governing adds.
+ *
+ * <p>Mappings are named by what lies in them: the Java heap and the code cache (their bounds from
+ * the {@code GC.heap_info} and {@code Compiler.codecache} diagnostic commands), a file's name for
+ * a mapped file ({@code libjvm.so}, the CDS archive), {@code anonymous} for the rest (metaspace,
+ * thread stacks, malloc's arenas). {@code -Dpages.codelist=FILE} writes the code cache's
+ * list of compiled methods to FILE after the trials. Needs Linux and the right to write {@code clear_refs} (the
+ * process's owner).
+ */
+final class PagesTouched {
+
+    private static final String CLEAR_REFS = "/proc/self/clear_refs";
+    private static final String SMAPS = "/proc/self/smaps";
+
+    private final MemoryKinds kinds;
+    private final ByteBuffer smapsText = ByteBuffer.allocateDirect(16 << 20);
+    private final ByteBuffer clearAll = ByteBuffer.allocateDirect(1).put((byte) '1');
+
+    private final CallLoadApp.Call[] calls;
+    private final int trials;
+    private final long pauseMillis;
+    /** A trial every this many calls: {@value #WARM_UP_TRIAL_EVERY} in the warm-up, then 1 (each one measured). */
+    private volatile int trialEvery = WARM_UP_TRIAL_EVERY;
+    /** Trials made once {@link #trialEvery} was 1 (written by the caller). */
+    private volatile int measuredTrials;
+
+    private volatile boolean stop;
+    /** Every trial, warm-up included (the caller's until it stopped). */
+    private final List<Trial> trialsMade = new ArrayList<>();
+
+    private volatile Throwable failure;
+    /** Calls made of each kind, warm-up included (written by the caller, read once it ended). */
+    private final long[] made = new long[2];
+
+    private PagesTouched(CallLoadApp.Call[] calls, int trials, long pauseMillis) throws Exception {
+        this.calls = calls;
+        this.trials = trials;
+        this.pauseMillis = pauseMillis;
+        this.kinds = MemoryKinds.of(diagnostic("gcHeapInfo"), diagnostic("compilerCodecache"));
+    }
+
+    /**
+     * One thread calls in a loop, the two calls in turns A B B A: for {@code warmupSeconds} and on
+     * until the JIT is idle, every {@value #WARM_UP_TRIAL_EVERY}th call a trial whose counts are
+     * dropped, then {@code trials} trials in a row, each after a pause of {@code pauseMillis}.
+     * Returns per kind of call and kind of memory the median kB touched, and the cold calls' median
+     * latency.
+     */
+    static Map<String, Object> measure(
+            CallLoadApp.Call governed, CallLoadApp.Call ungoverned, long warmupSeconds, int trials, long pauseMillis)
+            throws Exception {
+        PagesTouched pages = new PagesTouched(new CallLoadApp.Call[] {governed, ungoverned}, trials, pauseMillis);
+        Thread caller = new Thread(pages::callInTurns, "caller");
+        caller.setDaemon(true);
+        caller.start();
+        Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
+        long warmedMillis = TimeUnit.SECONDS.toMillis(warmupSeconds) + CallLoadApp.warmUntilJitSettles();
+        int pagesSplit = Boolean.getBoolean("pages.split") ? splitCodePages() : 0;
+        pages.trialEvery = 1;
+        while (pages.measuredTrials < trials && caller.isAlive()) {
+            Thread.sleep(20);
+        }
+        pages.stop = true;
+        caller.join();
+        if (pages.failure != null) {
+            throw new IllegalStateException("a call failed", pages.failure);
+        }
+        Map<String, Object> out = pages.figures();
+        out.put("warmupMillis", warmedMillis);
+        out.put("codePagesSplit", pagesSplit);
+        return out;
+    }
+
+    private static int splitCodePages() throws Exception {
+        try {
+            return CodePages.splitIntoPages(diagnostic("compilerCodecache"));
+        } catch (Exception | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("the code pages could not be split", t);
+        }
+    }
+
+    /** One call measured: which (0 governed, 1 ungoverned), after the warm-up or not, its latency and kB touched. */
+    private static final class Trial {
+        final int which;
+        final boolean measured;
+        final long nanos;
+        final Map<String, Long> kb;
+
+        Trial(int which, boolean measured, long nanos, Map<String, Long> kb) {
+            this.which = which;
+            this.measured = measured;
+            this.nanos = nanos;
+            this.kb = kb;
+        }
+    }
+
+    /**
+     * Warm-up and trials run the same loop and take the same branches, only in other proportions: a
+     * branch first taken when the trials start would have the JIT throw the loop's code away, and
+     * the trials would run the calls' code as it is while the JIT profiles it again.
+     */
+    private void callInTurns() {
+        try (FileChannel clear = FileChannel.open(Paths.get(CLEAR_REFS), StandardOpenOption.WRITE);
+                FileChannel smaps = FileChannel.open(Paths.get(SMAPS), StandardOpenOption.READ)) {
+            for (long i = 0; !stop; i++) {
+                int every = trialEvery;
+                boolean trial = i % every == 0;
+                int which = ABBA[(int) (i & 3)];
+                if (trial) {
+                    Thread.sleep(pauseMillis); // the core goes idle, as while a provider answers
+                    clearAll.rewind();
+                    clear.write(clearAll);
+                }
+                long start = System.nanoTime();
+                calls[which].make();
+                long took = System.nanoTime() - start;
+                made[which]++;
+                if (trial) {
+                    readSmaps(smaps);
+                    boolean measured = every == 1;
+                    trialsMade.add(new Trial(which, measured, took, referencedKbByKind()));
+                    measuredTrials += measured ? 1 : 0;
+                }
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    private static final int WARM_UP_TRIAL_EVERY = 64;
+    private static final int[] ABBA = {0, 1, 1, 0};
+
+    private Map<String, Object> figures() throws Exception {
+        List<Map<String, Long>> touchedGoverned = new ArrayList<>();
+        List<Map<String, Long>> touchedUngoverned = new ArrayList<>();
+        List<Long> governedNanos = new ArrayList<>();
+        List<Long> ungovernedNanos = new ArrayList<>();
+        for (Trial t : trialsMade) {
+            if (t.measured) {
+                (t.which == 0 ? touchedGoverned : touchedUngoverned).add(t.kb);
+                (t.which == 0 ? governedNanos : ungovernedNanos).add(t.nanos);
+            }
+        }
+        long[][] nanos = {sorted(governedNanos), sorted(ungovernedNanos)};
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("trials", trials);
+        out.put("pauseMillis", pauseMillis);
+        out.put("governedCallsMade", made[0]);
+        out.put("ungovernedCallsMade", made[1]);
+        out.put("governedColdMicrosMedian", nanos[0][nanos[0].length / 2] / 1e3);
+        out.put("ungovernedColdMicrosMedian", nanos[1][nanos[1].length / 2] / 1e3);
+        out.put("governedColdMicrosP90", nanos[0][nanos[0].length * 9 / 10] / 1e3);
+        out.put("ungovernedColdMicrosP90", nanos[1][nanos[1].length * 9 / 10] / 1e3);
+        // kind of memory -> governed/ungoverned median kB (a page is 4 kB), then the difference of the means
+        StringBuilder kinds = new StringBuilder();
+        TreeMap<String, Boolean> names = new TreeMap<>();
+        for (Map<String, Long> t : touchedGoverned) {
+            t.keySet().forEach(k -> names.put(k, true));
+        }
+        for (Map<String, Long> t : touchedUngoverned) {
+            t.keySet().forEach(k -> names.put(k, true));
+        }
+        for (String name : names.keySet()) {
+            long[] g = column(touchedGoverned, name);
+            long[] u = column(touchedUngoverned, name);
+            double meanDifference = mean(g) - mean(u);
+            boolean detail = name.startsWith(" ");
+            if (detail
+                    ? Math.abs(meanDifference) < 8
+                    : median(g) == 0 && median(u) == 0 && Math.abs(meanDifference) < 4) {
+                continue;
+            }
+            kinds.append(kinds.length() == 0 ? "" : ";")
+                    .append(String.format(
+                            java.util.Locale.ROOT, "%s %d/%d/%+.1f", name, median(g), median(u), meanDifference));
+        }
+        out.put("referencedKb", kinds.toString());
+        out.put("codePagesAdded", codePagesAdded(names.keySet(), touchedGoverned, touchedUngoverned));
+        String codeList = System.getProperty("pages.codelist");
+        if (codeList != null) { // which methods run compiled, and at which tier, once the trials are made
+            java.nio.file.Files.writeString(Paths.get(codeList), diagnostic("compilerCodelist"));
+        }
+        return out;
+    }
+
+    /** Reads the whole of {@code /proc/self/smaps} into {@link #smapsText}, without touching the heap. */
+    private void readSmaps(FileChannel smaps) throws IOException {
+        smapsText.clear();
+        smaps.position(0);
+        while (smaps.read(smapsText) > 0) {
+            if (!smapsText.hasRemaining()) {
+                throw new IllegalStateException("/proc/self/smaps is longer than " + smapsText.capacity() + " bytes");
+            }
+        }
+        smapsText.flip();
+    }
+
+    /** The kB accessed since the last clear, by the kind of memory each mapping holds. */
+    private Map<String, Long> referencedKbByKind() {
+        byte[] text = new byte[smapsText.remaining()];
+        smapsText.get(text);
+        return kinds.referencedKb(new String(text, StandardCharsets.US_ASCII));
+    }
+
+    static String diagnostic(String operation) throws Exception {
+        return (String) ManagementFactory.getPlatformMBeanServer()
+                .invoke(
+                        new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                        operation,
+                        new Object[] {new String[0]},
+                        new String[] {String[].class.getName()});
+    }
+
+    /**
+     * The code pages (split into mappings of their own) that at least half the governed calls more
+     * than the ungoverned touched, each with the share of either and the methods compiled on it:
+     * {@code address governed%/ungoverned% method (tier), ...}, joined with {@code ;}.
+     */
+    private static String codePagesAdded(
+            Iterable<String> names, List<Map<String, Long>> governed, List<Map<String, Long>> ungoverned)
+            throws Exception {
+        java.util.TreeMap<Long, List<String>> methods = null;
+        StringBuilder added = new StringBuilder();
+        int count = 0;
+        for (String name : names) {
+            if (!name.startsWith(MemoryKinds.PAGE_KEY)) {
+                continue;
+            }
+            double g = mean(column(governed, name)) / 4;
+            double u = mean(column(ungoverned, name)) / 4;
+            if (g - u < 0.5) {
+                continue;
+            }
+            if (methods == null) {
+                methods = CodePages.methodsByPage(diagnostic("compilerCodelist"));
+            }
+            long page = Long.parseUnsignedLong(name.substring(MemoryKinds.PAGE_KEY.length()), 16);
+            count++;
+            added.append(added.length() == 0 ? "" : ";")
+                    .append(String.format(
+                            Locale.ROOT,
+                            "%x %.0f%%/%.0f%% %s",
+                            page,
+                            g * 100,
+                            u * 100,
+                            String.join(", ", methods.getOrDefault(page, List.of("(no method)")))));
+        }
+        return count + (count == 0 ? "" : ": " + added);
+    }
+
+    private static long[] column(List<Map<String, Long>> trials, String kind) {
+        long[] values = new long[trials.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = trials.get(i).getOrDefault(kind, 0L);
+        }
+        Arrays.sort(values);
+        return values;
+    }
+
+    private static long[] sorted(List<Long> values) {
+        long[] sorted = values.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    private static long median(long[] sorted) {
+        return sorted.length == 0 ? 0 : sorted[sorted.length / 2];
+    }
+
+    private static double mean(long[] values) {
+        return values.length == 0 ? 0 : Arrays.stream(values).average().orElse(0);
+    }
+}
