@@ -21,8 +21,8 @@ import javax.management.ObjectName;
  * How many distinct 4 KB pages of memory one call touches, in this JVM, governed and not: a count
  * of the address translations a call needs, which no counter of this guest's CPU can give.
  *
- * <p>Why: on a virtual machine a TLB miss costs a two-dimensional page walk, and a call that runs
- * on a core which slept while the provider answered finds few of its translations still cached.
+ * <p>Why: on a virtual machine a TLB miss can cost a two-dimensional page walk, and a call that
+ * runs on a core which slept while the provider answered finds few of its translations cached.
  * Two MB pages took the JDK client's p99 added under 50 µs here, where cutting the instructions a
  * call runs did not, so the pages a call touches are what to count and to cut.
  *
@@ -31,18 +31,20 @@ import javax.management.ObjectName;
  * process's TLB; after one call, {@code /proc/self/smaps} says per mapping how many kB were
  * accessed since ({@code Referenced}). Each trial sleeps (the core goes idle, as it does while a
  * provider answers), clears, makes one call, and reads the counts; trials take the governed and the
- * ungoverned call in turns (A B B A), from the loop that warmed both up, so that they run the code
- * the JIT made for that loop, as a service's calls do. The JVM's other threads touch pages in the same moments (the
- * client's selector thread, which is part of a call, and now and then a compiler or the
- * governor's tick), so the figures are medians over many trials. Reading the counts touches a few
+ * ungoverned call in turns (A B B A), from the loop that warmed both up, so that they run the
+ * code the JIT made for that loop, as a service's calls do. The JVM's other threads touch pages
+ * in the same moments (the client's selector thread, which is part of a call, and now and then a
+ * compiler or the governor's tick), so the figures are medians over many trials. Reading the counts touches a few
  * pages itself, the same for both calls; the difference of the medians is what governing adds.
  *
  * <p>Mappings are named by what lies in them: the Java heap and the code cache (their bounds from
  * the {@code GC.heap_info} and {@code Compiler.codecache} diagnostic commands), a file's name for
  * a mapped file ({@code libjvm.so}, the CDS archive), {@code anonymous} for the rest (metaspace,
- * thread stacks, malloc's arenas). {@code -Dpages.codelist=FILE} writes the code cache's
- * list of compiled methods to FILE after the trials. Needs Linux and the right to write {@code clear_refs} (the
- * process's owner).
+ * thread stacks, malloc's arenas). {@code -Dpages.split=true} (JDK 22 or later) first makes each
+ * code page a mapping of its own and lists the compiled methods on the pages the governed call
+ * adds ({@link CodePages}); {@code -Dpages.codelist=FILE} writes the code cache's list of compiled
+ * methods to FILE after the trials. Needs Linux and the right to write {@code clear_refs} (the
+ * process's owner). Not under {@code -Dsluice.}: the agent refuses properties it does not know.
  */
 final class PagesTouched {
 
@@ -258,7 +260,7 @@ final class PagesTouched {
     private static String codePagesAdded(
             Iterable<String> names, List<Map<String, Long>> governed, List<Map<String, Long>> ungoverned)
             throws Exception {
-        java.util.TreeMap<Long, List<String>> methods = null;
+        TreeMap<Long, List<String>> methods = null;
         StringBuilder added = new StringBuilder();
         int count = 0;
         for (String name : names) {
