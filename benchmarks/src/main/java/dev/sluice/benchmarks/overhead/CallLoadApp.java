@@ -915,13 +915,7 @@ public final class CallLoadApp {
         String histogram = System.getProperty("histogram");
         if (histogram != null) {
             // the same as jcmd <pid> GC.class_histogram, from inside
-            Object text = ManagementFactory.getPlatformMBeanServer()
-                    .invoke(
-                            new ObjectName("com.sun.management:type=DiagnosticCommand"),
-                            "gcClassHistogram",
-                            new Object[] {null},
-                            new String[] {String[].class.getName()});
-            java.nio.file.Files.writeString(java.nio.file.Paths.get(histogram), String.valueOf(text));
+            java.nio.file.Files.writeString(java.nio.file.Paths.get(histogram), JvmDiagnostics.run("gcClassHistogram"));
         }
         return out;
     }

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * makes each committed 4 KB page of them a mapping of its own, by giving the pages in turn the
  * {@code MADV_HUGEPAGE} and {@code MADV_NOHUGEPAGE} advice (two neighbours with different flags
  * cannot merge; a mapping of one page can hold no 2 MB page, so the advice changes nothing else).
- * {@link #methodsOn} then names the methods on a page from the code cache's list.
+ * {@link #methodsByPage} then names the methods on a page from the code cache's list.
  *
  * <p>{@code madvise} is called through the JDK's foreign function API, found by reflection so that
  * this module still compiles for Java 17: it needs a JDK 22 or later at run time (and
@@ -30,22 +30,26 @@ final class CodePages {
     private static final Pattern COMPILED = Pattern.compile(
             "^\\d+ (\\d+) \\d+ (\\S+?)\\(.*\\[(0x[0-9a-f]+), 0x[0-9a-f]+ - (0x[0-9a-f]+)\\]", Pattern.MULTILINE);
 
-    private static final Pattern COMMITTED =
-            Pattern.compile("CodeHeap '[^']+'[^\\[]*\\[(0x[0-9a-f]+), (0x[0-9a-f]+), 0x[0-9a-f]+\\]");
-
     private CodePages() {}
 
-    /** Splits the committed part of every code heap into one mapping a page; returns how many pages. */
-    static int splitIntoPages(String codeCache) throws Throwable {
+    /**
+     * Splits the committed part of every code heap ({@link MemoryKinds#committedCode}) into one
+     * mapping a page; returns how many pages.
+     */
+    static int splitIntoPages(String codeCache) throws Exception {
         MethodHandle madvise = madvise();
         int pages = 0;
-        Matcher m = COMMITTED.matcher(codeCache);
-        while (m.find()) {
-            long start = Long.parseUnsignedLong(m.group(1).substring(2), 16) & -PAGE;
-            long committed = Long.parseUnsignedLong(m.group(2).substring(2), 16);
-            for (long page = start; Long.compareUnsigned(page, committed) < 0; page += PAGE, pages++) {
+        for (long[] heap : MemoryKinds.committedCode(codeCache)) {
+            for (long page = heap[0] & -PAGE; Long.compareUnsigned(page, heap[1]) < 0; page += PAGE, pages++) {
                 int advice = (page / PAGE) % 2 == 0 ? MADV_HUGEPAGE : MADV_NOHUGEPAGE;
-                int result = (int) madvise.invoke(page, (long) PAGE, advice);
+                int result;
+                try {
+                    result = (int) madvise.invoke(page, (long) PAGE, advice);
+                } catch (Exception | Error e) {
+                    throw e;
+                } catch (Throwable t) { // MethodHandle.invoke declares Throwable
+                    throw new IllegalStateException(t);
+                }
                 if (result != 0) {
                     throw new IllegalStateException("madvise(" + Long.toHexString(page) + ") failed");
                 }
@@ -77,7 +81,7 @@ final class CodePages {
     }
 
     /** {@code int madvise(void *addr, size_t length, int advice)}, the address passed as a long. */
-    private static MethodHandle madvise() throws Throwable {
+    private static MethodHandle madvise() throws ReflectiveOperationException {
         Class<?> linkerType = Class.forName("java.lang.foreign.Linker");
         Class<?> layoutType = Class.forName("java.lang.foreign.MemoryLayout");
         Class<?> descriptorType = Class.forName("java.lang.foreign.FunctionDescriptor");

@@ -16,8 +16,10 @@ import java.util.regex.Pattern;
 final class MemoryKinds {
 
     private static final Pattern HEAP_BOUNDS = Pattern.compile("\\[(0x[0-9a-f]+), (0x[0-9a-f]+)\\)");
+    /** A code heap in {@code Compiler.codecache}: its name, then {@code bounds [low, committed, reserved end]}. */
     private static final Pattern CODE_HEAP_BOUNDS =
-            Pattern.compile("CodeHeap '([^']+)'[^\\[]*\\[(0x[0-9a-f]+), 0x[0-9a-f]+, (0x[0-9a-f]+)\\]");
+            Pattern.compile("CodeHeap '([^']+)'[^\\[]*\\[(0x[0-9a-f]+), (0x[0-9a-f]+), (0x[0-9a-f]+)\\]");
+
     private static final String REFERENCED = "Referenced:";
     /** The key of one code page's kB, followed by its address in hexadecimal. */
     static final String PAGE_KEY = "  page ";
@@ -46,13 +48,23 @@ final class MemoryKinds {
         Matcher c = CODE_HEAP_BOUNDS.matcher(codeCache);
         while (c.find()) {
             names.add(c.group(1));
-            code.add(new long[] {address(c.group(2)), address(c.group(3))});
+            code.add(new long[] {address(c.group(2)), address(c.group(4))});
         }
         if (heap.isEmpty() || code.isEmpty()) {
             throw new IllegalArgumentException(
                     "no bounds of the heap or of the code heaps in:\n" + heapInfo + codeCache);
         }
         return new MemoryKinds(heap, code, names);
+    }
+
+    /** Each code heap's committed part, {@code {low, committed}}, from the text of {@code Compiler.codecache}. */
+    static List<long[]> committedCode(String codeCache) {
+        List<long[]> committed = new ArrayList<>();
+        Matcher c = CODE_HEAP_BOUNDS.matcher(codeCache);
+        while (c.find()) {
+            committed.add(new long[] {address(c.group(2)), address(c.group(3))});
+        }
+        return committed;
     }
 
     /**

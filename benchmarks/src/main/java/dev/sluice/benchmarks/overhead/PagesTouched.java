@@ -1,10 +1,10 @@
 package dev.sluice.benchmarks.overhead;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import javax.management.ObjectName;
 
 /**
  * How many distinct 4 KB pages of memory one call touches, in this JVM, governed and not: a count
@@ -56,7 +56,6 @@ final class PagesTouched {
     private final ByteBuffer clearAll = ByteBuffer.allocateDirect(1).put((byte) '1');
 
     private final CallLoadApp.Call[] calls;
-    private final int trials;
     private final long pauseMillis;
     /** A trial every this many calls: {@value #WARM_UP_TRIAL_EVERY} in the warm-up, then 1 (each one measured). */
     private volatile int trialEvery = WARM_UP_TRIAL_EVERY;
@@ -71,11 +70,10 @@ final class PagesTouched {
     /** Calls made of each kind, warm-up included (written by the caller, read once it ended). */
     private final long[] made = new long[2];
 
-    private PagesTouched(CallLoadApp.Call[] calls, int trials, long pauseMillis) throws Exception {
+    private PagesTouched(CallLoadApp.Call[] calls, long pauseMillis) throws Exception {
         this.calls = calls;
-        this.trials = trials;
         this.pauseMillis = pauseMillis;
-        this.kinds = MemoryKinds.of(diagnostic("gcHeapInfo"), diagnostic("compilerCodecache"));
+        this.kinds = MemoryKinds.of(JvmDiagnostics.run("gcHeapInfo"), JvmDiagnostics.run("compilerCodecache"));
     }
 
     /**
@@ -88,13 +86,15 @@ final class PagesTouched {
     static Map<String, Object> measure(
             CallLoadApp.Call governed, CallLoadApp.Call ungoverned, long warmupSeconds, int trials, long pauseMillis)
             throws Exception {
-        PagesTouched pages = new PagesTouched(new CallLoadApp.Call[] {governed, ungoverned}, trials, pauseMillis);
+        PagesTouched pages = new PagesTouched(new CallLoadApp.Call[] {governed, ungoverned}, pauseMillis);
         Thread caller = new Thread(pages::callInTurns, "caller");
         caller.setDaemon(true);
         caller.start();
         Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));
         long warmedMillis = TimeUnit.SECONDS.toMillis(warmupSeconds) + CallLoadApp.warmUntilJitSettles();
-        int pagesSplit = Boolean.getBoolean("pages.split") ? splitCodePages() : 0;
+        int pagesSplit = Boolean.getBoolean("pages.split")
+                ? CodePages.splitIntoPages(JvmDiagnostics.run("compilerCodecache"))
+                : 0;
         pages.trialEvery = 1;
         while (pages.measuredTrials < trials && caller.isAlive()) {
             Thread.sleep(20);
@@ -108,16 +108,6 @@ final class PagesTouched {
         out.put("warmupMillis", warmedMillis);
         out.put("codePagesSplit", pagesSplit);
         return out;
-    }
-
-    private static int splitCodePages() throws Exception {
-        try {
-            return CodePages.splitIntoPages(diagnostic("compilerCodecache"));
-        } catch (Exception | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("the code pages could not be split", t);
-        }
     }
 
     /** One call measured: which (0 governed, 1 ungoverned), after the warm-up or not, its latency and kB touched. */
@@ -184,24 +174,19 @@ final class PagesTouched {
         }
         long[][] nanos = {sorted(governedNanos), sorted(ungovernedNanos)};
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("trials", trials);
+        out.put("governedTrials", nanos[0].length);
+        out.put("ungovernedTrials", nanos[1].length);
         out.put("pauseMillis", pauseMillis);
         out.put("governedCallsMade", made[0]);
         out.put("ungovernedCallsMade", made[1]);
-        out.put("governedColdMicrosMedian", nanos[0][nanos[0].length / 2] / 1e3);
-        out.put("ungovernedColdMicrosMedian", nanos[1][nanos[1].length / 2] / 1e3);
-        out.put("governedColdMicrosP90", nanos[0][nanos[0].length * 9 / 10] / 1e3);
-        out.put("ungovernedColdMicrosP90", nanos[1][nanos[1].length * 9 / 10] / 1e3);
+        out.put("governedColdMicrosMedian", median(nanos[0]) / 1e3);
+        out.put("ungovernedColdMicrosMedian", median(nanos[1]) / 1e3);
         // kind of memory -> governed/ungoverned median kB (a page is 4 kB), then the difference of the means
         StringBuilder kinds = new StringBuilder();
-        TreeMap<String, Boolean> names = new TreeMap<>();
-        for (Map<String, Long> t : touchedGoverned) {
-            t.keySet().forEach(k -> names.put(k, true));
-        }
-        for (Map<String, Long> t : touchedUngoverned) {
-            t.keySet().forEach(k -> names.put(k, true));
-        }
-        for (String name : names.keySet()) {
+        TreeSet<String> names = new TreeSet<>();
+        touchedGoverned.forEach(t -> names.addAll(t.keySet()));
+        touchedUngoverned.forEach(t -> names.addAll(t.keySet()));
+        for (String name : names) {
             long[] g = column(touchedGoverned, name);
             long[] u = column(touchedUngoverned, name);
             double meanDifference = mean(g) - mean(u);
@@ -212,14 +197,13 @@ final class PagesTouched {
                 continue;
             }
             kinds.append(kinds.length() == 0 ? "" : ";")
-                    .append(String.format(
-                            java.util.Locale.ROOT, "%s %d/%d/%+.1f", name, median(g), median(u), meanDifference));
+                    .append(String.format(Locale.ROOT, "%s %d/%d/%+.1f", name, median(g), median(u), meanDifference));
         }
         out.put("referencedKb", kinds.toString());
-        out.put("codePagesAdded", codePagesAdded(names.keySet(), touchedGoverned, touchedUngoverned));
+        out.put("codePagesAdded", codePagesAdded(names, touchedGoverned, touchedUngoverned));
         String codeList = System.getProperty("pages.codelist");
         if (codeList != null) { // which methods run compiled, and at which tier, once the trials are made
-            java.nio.file.Files.writeString(Paths.get(codeList), diagnostic("compilerCodelist"));
+            Files.writeString(Paths.get(codeList), JvmDiagnostics.run("compilerCodelist"));
         }
         return out;
     }
@@ -243,15 +227,6 @@ final class PagesTouched {
         return kinds.referencedKb(new String(text, StandardCharsets.US_ASCII));
     }
 
-    static String diagnostic(String operation) throws Exception {
-        return (String) ManagementFactory.getPlatformMBeanServer()
-                .invoke(
-                        new ObjectName("com.sun.management:type=DiagnosticCommand"),
-                        operation,
-                        new Object[] {new String[0]},
-                        new String[] {String[].class.getName()});
-    }
-
     /**
      * The code pages (split into mappings of their own) that at least half the governed calls more
      * than the ungoverned touched, each with the share of either and the methods compiled on it:
@@ -273,7 +248,7 @@ final class PagesTouched {
                 continue;
             }
             if (methods == null) {
-                methods = CodePages.methodsByPage(diagnostic("compilerCodelist"));
+                methods = CodePages.methodsByPage(JvmDiagnostics.run("compilerCodelist"));
             }
             long page = Long.parseUnsignedLong(name.substring(MemoryKinds.PAGE_KEY.length()), 16);
             count++;

@@ -60,13 +60,21 @@ class MemoryKindsTest {
     void findsThisJvmsHeapAndCodeInItsOwnMappings() throws Exception {
         Path smaps = Paths.get("/proc/self/smaps");
         assumeTrue(Files.isReadable(smaps), "Linux only");
-        MemoryKinds own =
-                MemoryKinds.of(PagesTouched.diagnostic("gcHeapInfo"), PagesTouched.diagnostic("compilerCodecache"));
+        MemoryKinds own = MemoryKinds.of(JvmDiagnostics.run("gcHeapInfo"), JvmDiagnostics.run("compilerCodecache"));
 
         Map<String, Long> kb = own.referencedKb(Files.readString(smaps));
 
         assertThat(kb.get("heap")).isPositive();
         assertThat(kb.get("code: non-profiled nmethods")).isNotNull();
+    }
+
+    @Test
+    void readsEachCodeHeapsCommittedPart() {
+        assertThat(MemoryKinds.committedCode(CODE_CACHE))
+                .containsExactly(
+                        new long[] {0x7f51b0ec7000L, 0x7f51b1137000L},
+                        new long[] {0x7f51a9400000L, 0x7f51a9670000L},
+                        new long[] {0x7f51b0938000L, 0x7f51b0ba8000L});
     }
 
     @Test
