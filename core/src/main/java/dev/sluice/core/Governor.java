@@ -228,6 +228,15 @@ public final class Governor implements AutoCloseable {
             clockTick();
         }
     };
+    private final Runnable routeRenewer = new Runnable() {
+        @Override
+        public void run() {
+            renewRoute();
+        }
+    };
+    /** The recent route's next renewal, or null when none is planned (guarded by lock). */
+    private Timer.Cancellable routeRenewal;
+
     private long nextPermitId;
     private Timer.Cancellable wakeTask;
     private long wakeAtNanos = Long.MAX_VALUE;
@@ -1794,7 +1803,56 @@ public final class Governor implements AutoCloseable {
 
     private Route route(CallContext call) {
         Route known = routes.known(call);
-        return known != null ? known : routes.build(call, now(), clock.epochMillis());
+        return known != null ? known : resolve(call);
+    }
+
+    /** Resolves the call's route, which becomes the recent one, renewed while in use. Lock held. */
+    private Route resolve(CallContext call) {
+        Route route = routes.build(call, now(), clock.epochMillis());
+        if (routeRenewal == null && !closed) {
+            routeRenewal = timer.schedule(routeRenewer, Routes.RENEWAL_NANOS);
+        }
+        return route;
+    }
+
+    /**
+     * Renews the recent route and plans the next renewal while it is in use. Reads the clock
+     * itself: {@link #now} would start the clock's tick, which an idle governor does not need.
+     */
+    private void renewRoute() {
+        lock.lock();
+        try {
+            routeRenewal = null;
+            if (closed) {
+                return;
+            }
+            long next = routes.renewRecent(clock.nanoTime());
+            if (next > 0) {
+                routeRenewal = timer.schedule(routeRenewer, next);
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Whether a renewal of the recent route is planned, for tests. */
+    boolean routeRenewalPlanned() {
+        lock.lock();
+        try {
+            return routeRenewal != null;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Routes resolved so far (renewals of a route in use not counted), for tests. */
+    long routeResolutions() {
+        lock.lock();
+        try {
+            return routes.resolutions();
+        } finally {
+            unlock();
+        }
     }
 
     private TrafficClass classOf(CallContext call) {
@@ -2185,6 +2243,10 @@ public final class Governor implements AutoCloseable {
             if (scheduledReaper != null) {
                 scheduledReaper.task.cancel();
                 scheduledReaper = null;
+            }
+            if (routeRenewal != null) {
+                routeRenewal.cancel();
+                routeRenewal = null;
             }
         } finally {
             unlock();

@@ -22,10 +22,23 @@ final class Route {
 
     final TenantCounters tenantCounters;
     final ClassCounters classCounters;
-    /** What it was resolved for, and when (the governor's clock): {@link Routes} keeps it for a while from then. */
+    /** What it was resolved for. */
     final RouteKey key;
 
-    final long resolvedNanos;
+    /**
+     * When it was resolved or last renewed (the governor's clock): {@link Routes} keeps it for a
+     * while from then. Written under the lock, read by callers without it.
+     */
+    volatile long resolvedNanos;
+
+    /**
+     * The {@code provider|keyId} whose learned organization the resolution read, or null (the call
+     * named its organization, or no key): renewing the route reads it again, as resolving did.
+     */
+    final String organizationKeyId;
+
+    /** Its tenant's admitted and refused calls when it was resolved or last renewed. Lock held. */
+    long tenantCallsAtRenewal;
 
     /** Configured then learned buckets, rebuilt when the scope learns a new budget. */
     private Bucket[] all;
@@ -51,14 +64,22 @@ final class Route {
             TenantCounters tenantCounters,
             ClassCounters classCounters,
             RouteKey key,
+            String organizationKeyId,
             long resolvedNanos) {
         this.configured = configured;
         this.key = key;
+        this.organizationKeyId = organizationKeyId;
         this.resolvedNanos = resolvedNanos;
         this.scope = scope;
         this.guarantee = guarantee;
         this.tenantCounters = tenantCounters;
         this.classCounters = classCounters;
+        this.tenantCallsAtRenewal = tenantCalls();
+    }
+
+    /** Calls of its tenant admitted or refused so far: a change means the tenant is still calling. */
+    long tenantCalls() {
+        return tenantCounters.admitted() + tenantCounters.rejected();
     }
 
     /** Whether every bucket and the scope on the path are still counted (none was evicted). */

@@ -32,6 +32,12 @@ final class Routes {
 
     private static final long ROUTE_TTL_NANOS = ROUTE_TTL.toNanos();
 
+    /**
+     * When the recent route is renewed, from its resolution or last renewal: well before {@link
+     * #ROUTE_TTL}, so a timer late by seconds still renews it before a call finds it expired.
+     */
+    static final long RENEWAL_NANOS = ROUTE_TTL_NANOS * 2 / 3;
+
     private final Limit[] limits;
     private final Guarantees guarantees;
     private final QuotaStore store;
@@ -43,12 +49,14 @@ final class Routes {
      * The route last found or resolved: most calls of a process come on one route, and for them
      * a comparison of keys replaces Caffeine's read (its hash table, its read buffer and, now and
      * then, its upkeep on the caller's thread), a fifth of admitting a call by the lane. Used only
-     * while the table would keep it ({@link #ROUTE_TTL} from its resolution), so a route is
-     * resolved again as often as before.
+     * while the table would keep it ({@link #ROUTE_TTL} from its resolution or last renewal: see
+     * {@link #renewRecent}).
      */
     private volatile Route recent;
 
     private final Clock clock;
+    /** Routes resolved so far (renewals not counted). Lock held. */
+    private long resolutions;
     /**
      * The organization a provider named for a key ({@code provider|keyId} to it): the key's calls
      * then count in the organization's scope, shared with every other key of it.
@@ -142,7 +150,10 @@ final class Routes {
                 buckets.add(b);
             }
         }
-        String organization = organizationOf(call);
+        String organizationKeyId =
+                call.organization() != null || call.apiKeyId() == null ? null : organizationKeyId(call);
+        String organization =
+                organizationKeyId == null ? call.organization() : organizationOfKey.getIfPresent(organizationKeyId);
         String scopeKey = organization == null ? call.providerScopeKey() : organizationScopeKey(call, organization);
         // Not scopes.get(key, function), here and in scopeOf: under the lock a look-up then a put is
         // as good, and a lambda is a class the JVM spins on the first call (docs/startup-figures.md).
@@ -158,11 +169,54 @@ final class Routes {
                 stats.tenant(call.tenant()),
                 stats.trafficClass(call.trafficClass()),
                 call.routeKey(),
+                organizationKeyId,
                 nowNanos);
         call.cachedRoute = r;
         routes.put(r.key, r);
         recent = r;
+        resolutions++;
         return r;
+    }
+
+    /**
+     * Keeps the recent route resolved while its tenant still calls, so that calls on it never find
+     * it expired: resolving a route again is a branch a warm caller takes every 30 s, and the JIT,
+     * having compiled it out, throws the caller's compiled code away to take it
+     * (docs/benchmarks.md). Renewing does what resolving again would for the route's state: reads
+     * its per-value buckets, its scope and its key's organization (so none expires while in use)
+     * and starts its lifetime again. Returns the delay to the next renewal, or -1 when there is no
+     * recent route, it is no longer live, or its tenant made no call since the last renewal (an
+     * idle route expires, and the next call resolves it again). Lock held.
+     */
+    long renewRecent(long nowNanos) {
+        Route r = recent;
+        if (r == null || !r.isLive()) {
+            return -1;
+        }
+        long due = r.resolvedNanos + RENEWAL_NANOS - nowNanos;
+        if (due > 0) {
+            return due; // resolved since the last renewal was planned
+        }
+        long tenantCalls = r.tenantCalls();
+        if (tenantCalls == r.tenantCallsAtRenewal) {
+            return -1;
+        }
+        r.tenantCallsAtRenewal = tenantCalls;
+        for (Bucket b : r.configured) {
+            b.limit().keepAlive(b);
+        }
+        scopes.getIfPresent(r.scope.key());
+        if (r.organizationKeyId != null) {
+            organizationOfKey.getIfPresent(r.organizationKeyId);
+        }
+        r.resolvedNanos = nowNanos;
+        routes.put(r.key, r);
+        return RENEWAL_NANOS;
+    }
+
+    /** Routes resolved so far, renewals not counted. Lock held. */
+    long resolutions() {
+        return resolutions;
     }
 
     /**
@@ -184,7 +238,7 @@ final class Routes {
         if (route != null && organization.equals(route.organizationConfirmed)) {
             return;
         }
-        String keyId = call.provider() + '|' + call.apiKeyId();
+        String keyId = organizationKeyId(call);
         if (organization.equals(organizationOfKey.getIfPresent(keyId))) {
             if (route != null) {
                 route.organizationConfirmed = organization;
@@ -202,12 +256,9 @@ final class Routes {
         }
     }
 
-    /** The organization the call counts against: named by its request or config, else learned for its key. */
-    private String organizationOf(CallContext call) {
-        if (call.organization() != null) {
-            return call.organization();
-        }
-        return call.apiKeyId() == null ? null : organizationOfKey.getIfPresent(call.provider() + '|' + call.apiKeyId());
+    /** The key {@link #organizationOfKey} knows a call's key by. */
+    private static String organizationKeyId(CallContext call) {
+        return call.provider() + '|' + call.apiKeyId();
     }
 
     private static String organizationScopeKey(CallContext call, String organization) {

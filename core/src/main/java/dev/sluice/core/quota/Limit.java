@@ -328,6 +328,16 @@ public final class Limit {
     }
 
     /**
+     * Reads this limit's bucket as a look-up would, so a bucket still in use is not evicted as
+     * idle: for a route kept without being resolved again.
+     */
+    public void keepAlive(Bucket bucket) {
+        if (perValue != null) {
+            perValue.getIfPresent(bucket.scopeValue());
+        }
+    }
+
+    /**
      * Not lambdas, this and {@link #SYSTEM_NANO_TIME}: limits are built and their first buckets
      * made on the application's start-up, where the JVM spins a class for each lambda
      * (docs/startup-figures.md).

@@ -1,0 +1,79 @@
+package dev.sluice.core;
+
+import static dev.sluice.config.Dimension.REQUESTS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.config.ScopeLevel;
+import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.LimitSpec;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A route in use is renewed off the callers' path rather than resolved again by a caller every
+ * 30 s, and the renewal keeps its per-tenant bucket from expiring as idle; a route no longer in
+ * use is left to expire.
+ */
+class RouteRenewalTest extends GovernorFixture {
+
+    /** A call of tenant search: a context of its own, as every call has. */
+    private static CallContext call() {
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("search")
+                .build();
+    }
+
+    @BeforeEach
+    void perTenantLimit() {
+        // a short lease, so an idle per-tenant bucket expires after 67 s (2 windows, a lease, a minute)
+        governor = Governor.builder()
+                .clock(clock)
+                .timer(timer)
+                .leaseTimeout(Duration.ofSeconds(5))
+                .limit(LimitSpec.builder("tenant", REQUESTS, 100)
+                        .window(Duration.ofSeconds(1))
+                        .level(ScopeLevel.TENANT)
+                        .build())
+                .build();
+    }
+
+    private void callEverySecondFor(Duration span) {
+        for (long s = 0; s < span.toSeconds(); s++) {
+            Admission a = governor.tryAdmit(call(), Demand.oneRequest());
+            assertThat(a.isAdmitted()).isTrue();
+            a.permit().settle(Usage.NONE);
+            timer.advance(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void aRouteInUseIsResolvedOnceAndKeepsItsBucket() {
+        callEverySecondFor(Duration.ofSeconds(1));
+        Bucket bucket = governor.limit("tenant").buckets().iterator().next();
+
+        callEverySecondFor(Duration.ofMinutes(5));
+
+        assertThat(governor.routeResolutions())
+                .as("resolved once, renewed since")
+                .isEqualTo(1);
+        assertThat(bucket.isEvicted()).as("kept while in use").isFalse();
+        assertThat(governor.limit("tenant").buckets()).containsExactly(bucket);
+    }
+
+    @Test
+    void anIdleRouteIsNeitherRenewedNorKept() {
+        callEverySecondFor(Duration.ofSeconds(10));
+        Bucket bucket = governor.limit("tenant").buckets().iterator().next();
+
+        timer.advance(Duration.ofMinutes(5));
+
+        assertThat(governor.routeRenewalPlanned()).as("no renewal left planned").isFalse();
+        callEverySecondFor(Duration.ofSeconds(1));
+        assertThat(governor.routeResolutions())
+                .as("resolved again after the idle spell")
+                .isEqualTo(2);
+        assertThat(bucket.isEvicted()).as("expired while idle").isTrue();
+    }
+}
