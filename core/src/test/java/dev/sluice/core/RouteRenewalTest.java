@@ -6,13 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.config.ScopeLevel;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.LimitSpec;
+import dev.sluice.core.quota.ProviderScope;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * A route in use is renewed off the callers' path rather than resolved again by a caller every
- * 30 s, and the renewal keeps its per-tenant bucket from expiring as idle; a route no longer in
+ * 30 s, and the renewal keeps its per-tenant bucket and its key's organization from expiring; a route no longer in
  * use is left to expire.
  */
 class RouteRenewalTest extends GovernorFixture {
@@ -75,5 +77,34 @@ class RouteRenewalTest extends GovernorFixture {
                 .as("resolved again after the idle spell")
                 .isEqualTo(2);
         assertThat(bucket.isEvicted()).as("expired while idle").isTrue();
+    }
+
+    @Test
+    void aKeysOrganizationIsKeptWhileItsRouteIsInUse() {
+        List<Governor.LearnedBudget> ample =
+                List.of(new Governor.LearnedBudget("requests", REQUESTS, 1_000_000, 999_999, 60_000));
+        // two hours of calls on one key, each answer naming its organization, as OpenAI's do
+        for (int i = 0; i < 720; i++) {
+            CallContext call = keyedCall("a");
+            Admission a = governor.tryAdmit(call, Demand.oneRequest());
+            assertThat(a.isAdmitted()).isTrue();
+            governor.learn(call, ample, "org-acme", a.permit());
+            a.permit().settle(Usage.NONE);
+            timer.advance(Duration.ofSeconds(10));
+        }
+
+        // another tenant's first call on the same key counts in the organization's scope, not the key's
+        assertThat(governor.tryAdmit(keyedCall("b"), Demand.oneRequest()).isAdmitted())
+                .isTrue();
+        assertThat(governor.providerScopes().stream().map(ProviderScope::displayName))
+                .containsExactly("openai/org-acme/gpt-4o-mini");
+    }
+
+    private static CallContext keyedCall(String tenant) {
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant(tenant)
+                .apiKeyId("k_1")
+                .build();
     }
 }
