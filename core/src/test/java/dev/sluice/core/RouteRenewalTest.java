@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A route in use is renewed off the callers' path rather than resolved again by a caller every
- * 30 s, and the renewal keeps its per-tenant bucket and its key's organization from expiring; a route no longer in
- * use is left to expire.
+ * 30 s, and the renewal keeps its per-tenant bucket and its key's organization from expiring; a
+ * route no longer in use is left to expire.
  */
 class RouteRenewalTest extends GovernorFixture {
 
