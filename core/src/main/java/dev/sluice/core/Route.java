@@ -37,6 +37,9 @@ final class Route {
      */
     final String organizationKeyId;
 
+    /** The organization the resolution found learned for {@link #organizationKeyId}, or null. */
+    final String learnedOrganization;
+
     /** Its tenant's admitted and refused calls when it was resolved or last renewed. Lock held. */
     long tenantCallsAtRenewal;
 
@@ -65,10 +68,12 @@ final class Route {
             ClassCounters classCounters,
             RouteKey key,
             String organizationKeyId,
+            String learnedOrganization,
             long resolvedNanos) {
         this.configured = configured;
         this.key = key;
         this.organizationKeyId = organizationKeyId;
+        this.learnedOrganization = learnedOrganization;
         this.resolvedNanos = resolvedNanos;
         this.scope = scope;
         this.guarantee = guarantee;

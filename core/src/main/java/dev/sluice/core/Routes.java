@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Where a call is counted: the buckets of the configured limits on its path and its provider
@@ -170,6 +171,7 @@ final class Routes {
                 stats.trafficClass(call.trafficClass()),
                 call.routeKey(),
                 organizationKeyId,
+                organizationKeyId == null ? null : organization,
                 nowNanos);
         call.cachedRoute = r;
         routes.put(r.key, r);
@@ -185,8 +187,9 @@ final class Routes {
      * (docs/benchmarks.md). Renewing does what resolving again would for the route's state: reads
      * its per-value buckets, its scope and its key's organization (so none expires while in use)
      * and starts its lifetime again. Returns the delay to the next renewal, or -1 when there is no
-     * recent route, it is no longer live, or its tenant made no call since the last renewal (an
-     * idle route expires, and the next call resolves it again). Lock held.
+     * recent route, it is no longer live, its tenant made no call since the last renewal (an idle
+     * route expires, and the next call resolves it again) or its key's organization changed. Lock
+     * held.
      */
     long renewRecent(long nowNanos) {
         Route r = recent;
@@ -201,14 +204,17 @@ final class Routes {
         if (tenantCalls == r.tenantCallsAtRenewal) {
             return -1;
         }
+        // a key moved to another organization: the route expires, and its next resolution counts
+        // the key's calls in the new organization's scope (reading the entry also keeps it)
+        if (r.organizationKeyId != null
+                && !Objects.equals(organizationOfKey.getIfPresent(r.organizationKeyId), r.learnedOrganization)) {
+            return -1;
+        }
         r.tenantCallsAtRenewal = tenantCalls;
         for (Bucket b : r.configured) {
             b.limit().keepAlive(b);
         }
         scopes.getIfPresent(r.scope.key());
-        if (r.organizationKeyId != null) {
-            organizationOfKey.getIfPresent(r.organizationKeyId);
-        }
         r.resolvedNanos = nowNanos;
         routes.put(r.key, r);
         return RENEWAL_NANOS;

@@ -81,23 +81,39 @@ class RouteRenewalTest extends GovernorFixture {
 
     @Test
     void aKeysOrganizationIsKeptWhileItsRouteIsInUse() {
-        List<Governor.LearnedBudget> ample =
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, 1_000_000, 999_999, 60_000));
         // two hours of calls on one key, each answer naming its organization, as OpenAI's do
-        for (int i = 0; i < 720; i++) {
-            CallContext call = keyedCall("a");
-            Admission a = governor.tryAdmit(call, Demand.oneRequest());
-            assertThat(a.isAdmitted()).isTrue();
-            governor.learn(call, ample, "org-acme", a.permit());
-            a.permit().settle(Usage.NONE);
-            timer.advance(Duration.ofSeconds(10));
-        }
+        answersNameTheOrganization("org-acme", Duration.ofHours(2));
 
         // another tenant's first call on the same key counts in the organization's scope, not the key's
         assertThat(governor.tryAdmit(keyedCall("b"), Demand.oneRequest()).isAdmitted())
                 .isTrue();
         assertThat(governor.providerScopes().stream().map(ProviderScope::displayName))
                 .containsExactly("openai/org-acme/gpt-4o-mini");
+    }
+
+    @Test
+    void aKeyMovedToAnotherOrganizationCountsThereOnceItsRouteExpires() {
+        answersNameTheOrganization("org-acme", Duration.ofMinutes(2));
+
+        answersNameTheOrganization("org-other", Duration.ofMinutes(1));
+
+        CallContext call = keyedCall("a");
+        assertThat(governor.tryAdmit(call, Demand.oneRequest()).isAdmitted()).isTrue();
+        assertThat(call.cachedRoute.scope.displayName()).isEqualTo("openai/org-other/gpt-4o-mini");
+    }
+
+    /** One call of tenant a every 10 s for the span, each answer naming the organization. */
+    private void answersNameTheOrganization(String organization, Duration span) {
+        List<Governor.LearnedBudget> ample =
+                List.of(new Governor.LearnedBudget("requests", REQUESTS, 1_000_000, 999_999, 60_000));
+        for (long s = 0; s < span.toSeconds(); s += 10) {
+            CallContext call = keyedCall("a");
+            Admission a = governor.tryAdmit(call, Demand.oneRequest());
+            assertThat(a.isAdmitted()).isTrue();
+            governor.learn(call, ample, organization, a.permit());
+            a.permit().settle(Usage.NONE);
+            timer.advance(Duration.ofSeconds(10));
+        }
     }
 
     private static CallContext keyedCall(String tenant) {
