@@ -43,11 +43,15 @@ class RouteRenewalTest extends GovernorFixture {
 
     private void callEverySecondFor(Duration span) {
         for (long s = 0; s < span.toSeconds(); s++) {
-            Admission a = governor.tryAdmit(call(), Demand.oneRequest());
-            assertThat(a.isAdmitted()).isTrue();
-            a.permit().settle(Usage.NONE);
+            admitted(call()).settle(Usage.NONE);
             timer.advance(Duration.ofSeconds(1));
         }
+    }
+
+    private Permit admitted(CallContext call) {
+        Admission a = governor.tryAdmit(call, Demand.oneRequest());
+        assertThat(a.isAdmitted()).isTrue();
+        return a.permit();
     }
 
     @Test
@@ -108,10 +112,9 @@ class RouteRenewalTest extends GovernorFixture {
                 List.of(new Governor.LearnedBudget("requests", REQUESTS, 1_000_000, 999_999, 60_000));
         for (long s = 0; s < span.toSeconds(); s += 10) {
             CallContext call = keyedCall("a");
-            Admission a = governor.tryAdmit(call, Demand.oneRequest());
-            assertThat(a.isAdmitted()).isTrue();
-            governor.learn(call, ample, organization, a.permit());
-            a.permit().settle(Usage.NONE);
+            Permit permit = admitted(call);
+            governor.learn(call, ample, organization, permit);
+            permit.settle(Usage.NONE);
             timer.advance(Duration.ofSeconds(10));
         }
     }

@@ -77,8 +77,8 @@ public final class Deoptimizations {
                 traps.add(current);
                 continue;
             }
-            Matcher f = current == null ? null : FRAME.matcher(line);
-            if (f != null && f.find()) {
+            Matcher f = FRAME.matcher(line);
+            if (current != null && f.find()) {
                 current.frames.add(f.group(2) + '.' + f.group(3) + '@' + f.group(1));
             } else {
                 current = null;
