@@ -1,5 +1,8 @@
 package dev.sluice.bootstrap;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * Sees the body of a successful response as the caller consumes it, so the governor can count
  * usage (JSON or SSE) and settle the reservation when the body ends, breaks or is closed.
@@ -25,6 +28,14 @@ public interface BodyObserver {
         @Override
         public void onClose() {}
     };
+
+    /**
+     * The response's headers, for a transport that has them before the body's first byte (the JDK
+     * client's body handler). The observer may then learn from them and settle once the body has
+     * ended, off the caller's thread, instead of waiting for the caller to hand the response over.
+     * The map is only read; a transport that cannot tell the headers first never calls this.
+     */
+    default void onHeaders(Map<String, List<String>> headers) {}
 
     /**
      * Bytes the caller is about to receive (or the client has buffered for it). The array is only

@@ -354,10 +354,18 @@ public final class ExchangeGovernance implements Governance {
         boolean enforce = governor.mode() == Mode.ENFORCE;
         try {
             int status = t.status(response);
+            boolean success = status >= 200 && status < 300;
+            if (success && !observer.claimAnswer()) {
+                // the body ended first and its end read the answer (learnt, settled): only what
+                // the caller's response needs is left
+                governor.providerAnswered(permit, true);
+                boolean override = enforce && observer.toldHeader(SHOULD_RETRY);
+                return Step.respond(t.handBack(response, override ? okHeaders() : Step.NO_HEADERS));
+            }
             Headers headers = TransportHeaders.ofResponse(t, response);
             long nowMillis = governor.clock().epochMillis();
             learn(call, permit, headers, nowMillis);
-            if (status >= 200 && status < 300) {
+            if (success) {
                 governor.providerAnswered(permit, true);
                 observer.headersKnown(headers);
                 // An SDK retries a success only when the answer says x-should-retry: true, so only
@@ -533,6 +541,11 @@ public final class ExchangeGovernance implements Governance {
         } catch (Throwable t) {
             return failSafe.faultBeforeSend(call, "building a local rejection", t);
         }
+    }
+
+    /** Learns from a success's headers read at its body's end (see {@link SettlingObserver}). */
+    void learnFromAnswer(PreparedCall call, Permit answered, Headers headers) {
+        learn(call, answered, headers, governor.clock().epochMillis());
     }
 
     private void learn(PreparedCall call, Permit answered, Headers headers, long nowMillis) {

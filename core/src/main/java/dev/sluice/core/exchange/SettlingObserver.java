@@ -7,17 +7,30 @@ import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.UsageParser;
 import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * Watches a successful body on its way to the application and settles the permit exactly once:
  * when the body was read to its end, broke, or was closed early. Usage is what the provider
  * reported, or what was counted when it never did. Bytes that arrive before the response headers
  * were handed to it are kept (bounded) and replayed. Never throws.
+ *
+ * <p>The answer's headers are read (learnt from, and the usage parser built on them) once, by
+ * whoever claims them first ({@link #claimAnswer()}): the caller's thread when the response is
+ * handed to it, or the body's end when the transport told the headers before the body
+ * ({@link #onHeaders}) and the body ended first. The JDK client's bodies end before the caller
+ * wakes, so their learning and settlement run on the client's own thread after the caller was
+ * given the response, not on the caller's thread between its wake and its return.
  */
 final class SettlingObserver implements BodyObserver {
 
     /** Bytes kept while the parser cannot be built yet; beyond this, usage comes from counting. */
     private static final int EARLY_BYTES_CAP = 1 << 20;
+
+    private static final AtomicIntegerFieldUpdater<SettlingObserver> ANSWER_CLAIMED =
+            AtomicIntegerFieldUpdater.newUpdater(SettlingObserver.class, "answerClaimed");
 
     private final ExchangeGovernance engine;
     private final PreparedCall call;
@@ -29,6 +42,10 @@ final class SettlingObserver implements BodyObserver {
     private boolean settled;
     /** The transport tapped a success's body: the provider answered 2xx. */
     private boolean sawBody;
+    /** The headers as the transport told them before the body; null when it did not. */
+    private volatile Map<String, List<String>> transportHeaders;
+    /** 1 once the answer's headers were claimed to be read (see {@link #claimAnswer()}). */
+    private volatile int answerClaimed;
 
     SettlingObserver(ExchangeGovernance engine, PreparedCall call, Permit permit) {
         this.engine = engine;
@@ -103,7 +120,48 @@ final class SettlingObserver implements BodyObserver {
     }
 
     @Override
+    public void onHeaders(Map<String, List<String>> headers) {
+        transportHeaders = headers;
+    }
+
+    /**
+     * Claims the reading of the answer's headers: true for the first caller only. The caller's
+     * thread claims it before it learns from them; false tells it the body's end already did both.
+     */
+    boolean claimAnswer() {
+        return answerClaimed == 0 && ANSWER_CLAIMED.compareAndSet(this, 0, 1);
+    }
+
+    /**
+     * Whether the headers the transport told before the body hold {@code name} (case-insensitive);
+     * false when it told none. For the caller's thread once the body's end read the answer.
+     */
+    boolean toldHeader(String name) {
+        Map<String, List<String>> headers = transportHeaders;
+        if (headers == null) {
+            return false;
+        }
+        for (String told : headers.keySet()) {
+            if (name.equalsIgnoreCase(told)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
     public synchronized void onEnd() {
+        Map<String, List<String>> told = transportHeaders;
+        if (told != null && !headersKnown && claimAnswer()) {
+            // the body ended before the caller was handed the response: read the answer here
+            Headers headers = Headers.of(told);
+            try {
+                engine.learnFromAnswer(call, permit, headers);
+            } catch (Throwable t) {
+                engine.fault(call, "learning from a provider's headers", t);
+            }
+            headersKnown(headers);
+        }
         end();
     }
 

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -183,6 +184,64 @@ class ExchangeGovernanceTest {
         assertThat(t.attempts()).isEqualTo(1);
         r.read();
         assertThat(governor.outstandingPermits()).isZero();
+    }
+
+    @Test
+    void anAnswerWhoseHeadersCameBeforeItsBodyIsLearntAndSettledWhereTheBodyEnds() {
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        AtomicInteger learnt = new AtomicInteger();
+        governor.onLearned(learnt::incrementAndGet);
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
+                .answerToldFirst(
+                        true,
+                        200,
+                        "in=7 out=20",
+                        "x-limit-requests",
+                        "5",
+                        "x-remaining-requests",
+                        "4",
+                        "X-Should-Retry",
+                        "true");
+        int[] atBodyEnd = new int[2];
+        t.whenBodyEndedInSend = () -> {
+            atBodyEnd[0] = learnt.get();
+            atBodyEnd[1] = governor.outstandingPermits();
+        };
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(atBodyEnd[0]).as("learnt at the body's end").isEqualTo(1);
+        assertThat(atBodyEnd[1]).as("settled at the body's end").isZero();
+        assertThat(learnt.get())
+                .as("the caller's thread does not learn a second time")
+                .isEqualTo(1);
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
+        assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
+        assertThat(r.header("x-should-retry"))
+                .as("told first, the success asking for a retry is still handed back saying not")
+                .isEqualTo("false");
+    }
+
+    @Test
+    void anAnswerWhoseHeadersCameFirstButWhoseBodyIsReadLaterIsLearntByTheCaller() {
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        AtomicInteger learnt = new AtomicInteger();
+        governor.onLearned(learnt::incrementAndGet);
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
+                .answerToldFirst(false, 200, "in=7 out=20", "x-limit-requests", "5", "x-remaining-requests", "4");
+        ScriptedTransport.Response r = response(engine.execute(t));
+        assertThat(learnt.get())
+                .as("learnt when the caller was handed the response")
+                .isEqualTo(1);
+        assertThat(governor.outstandingPermits()).isEqualTo(1);
+        r.read();
+        assertThat(learnt.get())
+                .as("the body's end does not learn a second time")
+                .isEqualTo(1);
+        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
     }
 
     @Test

@@ -30,6 +30,9 @@ final class ScriptedTransport implements HttpTransport {
         /** Read whole inside {@code send}: {@link #read} then does nothing. */
         boolean readInSend;
 
+        /** Its headers told to the observer inside {@code send}, before any byte of its body. */
+        boolean headersTold;
+
         Response(int status, Map<String, List<String>> headers, byte[] body, boolean local) {
             this.status = status;
             this.headers = headers;
@@ -106,6 +109,21 @@ final class ScriptedTransport implements HttpTransport {
         ((Response) script.peekLast()).readInSend = true;
         return this;
     }
+
+    /**
+     * A 2xx whose headers reach the observer before its body, as the JDK client's body handler
+     * tells them; the body is then read whole inside {@code send} ({@code readInSend}) or later.
+     */
+    ScriptedTransport answerToldFirst(boolean readInSend, int status, String body, String... headerPairs) {
+        answer(status, body, headerPairs);
+        Response r = (Response) script.peekLast();
+        r.headersTold = true;
+        r.readInSend = readInSend;
+        return this;
+    }
+
+    /** Runs inside {@code send} once a body read there has ended, before the engine has the response. */
+    Runnable whenBodyEndedInSend = () -> {};
 
     ScriptedTransport fail(IOException e) {
         script.add(e);
@@ -205,11 +223,15 @@ final class ScriptedTransport implements HttpTransport {
         }
         Response r = (Response) next;
         if (r.status >= 200 && r.status < 300) {
+            if (r.headersTold) {
+                observer.onHeaders(r.headers);
+            }
             if (r.readInSend) {
                 int half = r.body.length / 2;
                 observer.onBytes(r.body, 0, half);
                 observer.onBytes(r.body, half, r.body.length - half);
                 observer.onEnd();
+                whenBodyEndedInSend.run();
             } else {
                 r.observer = observer;
             }

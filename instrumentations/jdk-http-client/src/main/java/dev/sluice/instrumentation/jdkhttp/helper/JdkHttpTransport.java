@@ -218,9 +218,14 @@ final class JdkHttpTransport implements HttpTransport {
     }
 
     private HttpResponse.BodyHandler<Object> attemptHandler(BodyObserver observer) {
-        return info -> isSuccess(info.statusCode())
-                ? TappedSubscriber.of(handler.apply(info), observer)
-                : cast(HttpResponse.BodySubscribers.ofByteArray());
+        return info -> {
+            if (!isSuccess(info.statusCode())) {
+                return cast(HttpResponse.BodySubscribers.ofByteArray());
+            }
+            // told first, so the body's end can learn and settle off the caller's thread
+            observer.onHeaders(info.headers().map());
+            return TappedSubscriber.of(handler.apply(info), observer);
+        };
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

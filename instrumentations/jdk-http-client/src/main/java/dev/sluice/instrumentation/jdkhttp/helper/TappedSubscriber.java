@@ -102,13 +102,20 @@ class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
         delegate.onError(throwable);
     }
 
+    /**
+     * The application's subscriber first: its body completes and the caller wakes while the
+     * observer settles here, instead of after it.
+     */
     @Override
     public void onComplete() {
         try {
-            observer.onEnd();
-        } catch (Throwable ignored) {
-            // see onNext
+            delegate.onComplete();
+        } finally {
+            try {
+                observer.onEnd();
+            } catch (Throwable ignored) {
+                // see onNext
+            }
         }
-        delegate.onComplete();
     }
 }

@@ -2,12 +2,20 @@ package dev.sluice.instrumentation.jdkhttp.helper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
+import dev.sluice.bootstrap.BodyObserver;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class JdkHttpTransportTest {
@@ -53,5 +61,59 @@ class JdkHttpTransportTest {
         JdkHttpTransport t = transport(streamed);
         assertThat(t.outgoing()).isNotSameAs(streamed);
         assertThat(t.requestBody()).isEqualTo(body);
+    }
+
+    @Test
+    void aSuccessTellsItsHeadersToTheObserverBeforeItsBody() throws Exception {
+        byte[] answer = "{\"usage\":{\"total_tokens\":3}}".getBytes(StandardCharsets.UTF_8);
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().add("x-ratelimit-remaining-requests", "4");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+        try {
+            URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/chat/completions");
+            JdkHttpTransport t = transport(HttpRequest.newBuilder(uri)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}"))
+                    .build());
+            List<String> seen = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> ended = new CompletableFuture<>();
+            BodyObserver observer = new BodyObserver() {
+                @Override
+                public void onHeaders(Map<String, List<String>> headers) {
+                    seen.add("headers " + headers.get("x-ratelimit-remaining-requests"));
+                }
+
+                @Override
+                public void onBytes(byte[] chunk, int offset, int length) {
+                    seen.add("bytes");
+                }
+
+                @Override
+                public void onEnd() {
+                    seen.add("end");
+                    ended.complete(null);
+                }
+
+                @Override
+                public void onFailure(Throwable failure) {
+                    ended.completeExceptionally(failure);
+                }
+
+                @Override
+                public void onClose() {}
+            };
+            HttpResponse<?> response = (HttpResponse<?>) t.send(observer);
+            ended.get(10, TimeUnit.SECONDS);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(seen.get(0)).isEqualTo("headers [4]");
+            assertThat(seen).contains("bytes").endsWith("end");
+        } finally {
+            server.stop(0);
+        }
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -82,8 +83,38 @@ class TappedSubscriberTest {
                 return TappedSubscriber.of(cast(ownSubscriber ? app : new Counting(app)), observer);
             });
             assertThat(response.body()).isEqualTo(ANSWER);
+            observer.done.get(10, TimeUnit.SECONDS); // it ends once the application's body completed
             assertThat(observer.bytes.get()).isEqualTo(ANSWER.length());
             assertThat(observer.ended.get()).isTrue();
+        }
+    }
+
+    @Test
+    void theApplicationsBodyCompletesBeforeTheObserverIsToldItEnded() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}"))
+                .build();
+        for (boolean ownSubscriber : new boolean[] {true, false}) {
+            CompletableFuture<CompletionStage<String>> appBody = new CompletableFuture<>();
+            Recorder observer = new Recorder() {
+                @Override
+                public void onEnd() {
+                    bodyCompleteAtEnd.set(appBody.join().toCompletableFuture().isDone());
+                    super.onEnd();
+                }
+            };
+            client.send(request, info -> {
+                HttpResponse.BodySubscriber<String> app = HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+                appBody.complete(app.getBody());
+                return TappedSubscriber.of(cast(ownSubscriber ? app : new Counting(app)), observer);
+            });
+            observer.done.get(10, TimeUnit.SECONDS);
+            assertThat(observer.bodyCompleteAtEnd.get())
+                    .as(
+                            "the application's body was complete when the observer was told (own subscriber: %s)",
+                            ownSubscriber)
+                    .isTrue();
         }
     }
 
@@ -135,9 +166,10 @@ class TappedSubscriberTest {
         }
     }
 
-    private static final class Recorder implements BodyObserver {
+    private static class Recorder implements BodyObserver {
         final AtomicLong bytes = new AtomicLong();
         final AtomicBoolean ended = new AtomicBoolean();
+        final AtomicBoolean bodyCompleteAtEnd = new AtomicBoolean();
         final CompletableFuture<Void> done = new CompletableFuture<>();
 
         @Override
