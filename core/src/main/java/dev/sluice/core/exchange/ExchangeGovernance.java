@@ -356,10 +356,13 @@ public final class ExchangeGovernance implements Governance {
             int status = t.status(response);
             boolean success = status >= 200 && status < 300;
             if (success && !observer.claimAnswer()) {
-                // the body ended first and its end read the answer (learnt, settled): only what
-                // the caller's response needs is left
+                // the body ended first and its end counted the usage; the governor is told the
+                // rest now, in the order it always is: the figures, then the permit released
+                Headers headers = observer.bodyHeaders();
+                learn(call, permit, headers, governor.clock().epochMillis());
                 governor.providerAnswered(permit, true);
-                boolean override = enforce && observer.toldHeader(SHOULD_RETRY);
+                observer.callerDone();
+                boolean override = enforce && headers.contains(SHOULD_RETRY);
                 return Step.respond(t.handBack(response, override ? okHeaders() : Step.NO_HEADERS));
             }
             Headers headers = TransportHeaders.ofResponse(t, response);
@@ -541,11 +544,6 @@ public final class ExchangeGovernance implements Governance {
         } catch (Throwable t) {
             return failSafe.faultBeforeSend(call, "building a local rejection", t);
         }
-    }
-
-    /** Learns from a success's headers read at its body's end (see {@link SettlingObserver}). */
-    void learnFromAnswer(PreparedCall call, Permit answered, Headers headers) {
-        learn(call, answered, headers, governor.clock().epochMillis());
     }
 
     private void learn(PreparedCall call, Permit answered, Headers headers, long nowMillis) {

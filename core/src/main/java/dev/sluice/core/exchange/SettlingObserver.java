@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * Watches a successful body on its way to the application and settles the permit exactly once:
@@ -17,12 +18,15 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * reported, or what was counted when it never did. Bytes that arrive before the response headers
  * were handed to it are kept (bounded) and replayed. Never throws.
  *
- * <p>The answer's headers are read (learnt from, and the usage parser built on them) once, by
- * whoever claims them first ({@link #claimAnswer()}): the caller's thread when the response is
- * handed to it, or the body's end when the transport told the headers before the body
- * ({@link #onHeaders}) and the body ended first. The JDK client's bodies end before the caller
- * wakes, so their learning and settlement run on the client's own thread after the caller was
- * given the response, not on the caller's thread between its wake and its return.
+ * <p>The usage parser is built on the answer's headers by whoever claims them first
+ * ({@link #claimAnswer()}): the caller's thread when the response is handed to it, or the body's
+ * end when the transport told the headers before the body ({@link #onHeaders}) and the body ended
+ * first. The JDK client's bodies end before the caller wakes, so their usage is parsed and counted
+ * on the client's own thread after the caller was given the response, not on the caller's thread
+ * between its wake and its return. What the governor is told stays with the caller, in the same
+ * order as when the caller reads the answer: the headers' figures, then the permit released
+ * ({@link #callerDone()}). Told earlier (at the body's end, before the caller has its answer), a
+ * storm of calls was admitted past a provider's limit (VirtualThreadLoadIT, Anthropic).
  */
 final class SettlingObserver implements BodyObserver {
 
@@ -31,6 +35,12 @@ final class SettlingObserver implements BodyObserver {
 
     private static final AtomicIntegerFieldUpdater<SettlingObserver> ANSWER_CLAIMED =
             AtomicIntegerFieldUpdater.newUpdater(SettlingObserver.class, "answerClaimed");
+
+    private static final AtomicReferenceFieldUpdater<SettlingObserver, Object> RELEASE =
+            AtomicReferenceFieldUpdater.newUpdater(SettlingObserver.class, Object.class, "release");
+
+    /** In {@link #release}: the caller has its response (or its failure); the body's end releases. */
+    private static final Object CALLER_DONE = new Object();
 
     private final ExchangeGovernance engine;
     private final PreparedCall call;
@@ -46,6 +56,15 @@ final class SettlingObserver implements BodyObserver {
     private volatile Map<String, List<String>> transportHeaders;
     /** 1 once the answer's headers were claimed to be read (see {@link #claimAnswer()}). */
     private volatile int answerClaimed;
+    /** The headers as the body's end read them, when it claimed the answer. */
+    private volatile Headers bodyHeaders;
+    /** The body's end read the answer: the permit is released once the caller has the response. */
+    private boolean releaseWithCaller;
+    /**
+     * Between the body's end and the caller: null, then the usage the body's end settles with
+     * (the caller releases the permit with it) or {@link #CALLER_DONE} (the body's end does).
+     */
+    private volatile Object release;
 
     SettlingObserver(ExchangeGovernance engine, PreparedCall call, Permit permit) {
         this.engine = engine;
@@ -84,6 +103,7 @@ final class SettlingObserver implements BodyObserver {
      * usage never arrived, so what was reserved is kept as used, as the provider billed it.
      */
     synchronized void brokeBeforeHandBack() {
+        callerDone();
         if (settled) {
             return;
         }
@@ -132,37 +152,51 @@ final class SettlingObserver implements BodyObserver {
         return answerClaimed == 0 && ANSWER_CLAIMED.compareAndSet(this, 0, 1);
     }
 
-    /**
-     * Whether the headers the transport told before the body hold {@code name} (case-insensitive);
-     * false when it told none. For the caller's thread once the body's end read the answer.
-     */
-    boolean toldHeader(String name) {
-        Map<String, List<String>> headers = transportHeaders;
-        if (headers == null) {
-            return false;
-        }
-        for (String told : headers.keySet()) {
-            if (name.equalsIgnoreCase(told)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     @Override
     public synchronized void onEnd() {
         Map<String, List<String>> told = transportHeaders;
-        if (told != null && !headersKnown && claimAnswer()) {
-            // the body ended before the caller was handed the response: read the answer here
+        if (told != null && !headersKnown && answerClaimed == 0) {
             Headers headers = Headers.of(told);
-            try {
-                engine.learnFromAnswer(call, permit, headers);
-            } catch (Throwable t) {
-                engine.fault(call, "learning from a provider's headers", t);
+            bodyHeaders = headers; // before the claim: a caller that loses it reads them
+            if (claimAnswer()) {
+                // the body ended before the caller was handed the response: its usage is read here
+                releaseWithCaller = true;
+                headersKnown(headers);
             }
-            headersKnown(headers);
         }
         end();
+    }
+
+    /** The headers the body's end read the answer with, once {@link #claimAnswer()} said it did. */
+    Headers bodyHeaders() {
+        return bodyHeaders;
+    }
+
+    /**
+     * The caller has the response the body's end read (or its failure): the permit is released
+     * now if the body's end is done with it, else by the body's end when it is. The permit stays
+     * in flight until the caller has its answer, as when the caller's thread reads the answer: the
+     * governor reads a provider's figures knowing which calls are still in flight, and a call a
+     * caller has not been handed yet counts as one.
+     */
+    void callerDone() {
+        Object usage = RELEASE.getAndSet(this, CALLER_DONE);
+        if (usage instanceof Usage) {
+            release((Usage) usage);
+        }
+    }
+
+    private void release(Usage usage) {
+        try {
+            permit.settleAndRelease(usage);
+        } catch (Throwable t) {
+            try {
+                permit.releaseConcurrency();
+            } catch (Throwable ignored) {
+                // nothing more can be done here
+            }
+            engine.fault(call, "settling a response body", t);
+        }
     }
 
     @Override
@@ -195,7 +229,9 @@ final class SettlingObserver implements BodyObserver {
             } else {
                 usage = Usage.NONE;
             }
-            permit.settleAndRelease(usage);
+            if (!releaseWithCaller || !RELEASE.compareAndSet(this, null, usage)) {
+                permit.settleAndRelease(usage);
+            }
             engine.settled(call, usage, streamError);
         } catch (Throwable t) {
             fault(t);

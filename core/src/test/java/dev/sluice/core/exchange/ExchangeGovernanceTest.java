@@ -187,7 +187,7 @@ class ExchangeGovernanceTest {
     }
 
     @Test
-    void anAnswerWhoseHeadersCameBeforeItsBodyIsLearntAndSettledWhereTheBodyEnds() {
+    void anAnswerWhoseHeadersCameBeforeItsBodyHasItsUsageCountedWhereTheBodyEnds() {
         ExchangeGovernance engine =
                 engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
         AtomicInteger learnt = new AtomicInteger();
@@ -204,22 +204,46 @@ class ExchangeGovernanceTest {
                         "4",
                         "X-Should-Retry",
                         "true");
-        int[] atBodyEnd = new int[2];
+        long[] atBodyEnd = new long[3];
         t.whenBodyEndedInSend = () -> {
-            atBodyEnd[0] = learnt.get();
-            atBodyEnd[1] = governor.outstandingPermits();
+            atBodyEnd[0] = engine.counters("scripted").outputTokens();
+            atBodyEnd[1] = learnt.get();
+            atBodyEnd[2] = governor.outstandingPermits();
         };
         ScriptedTransport.Response r = response(engine.execute(t));
-        assertThat(atBodyEnd[0]).as("learnt at the body's end").isEqualTo(1);
-        assertThat(atBodyEnd[1]).as("settled at the body's end").isZero();
-        assertThat(learnt.get())
-                .as("the caller's thread does not learn a second time")
+        assertThat(atBodyEnd[0]).as("the usage counted at the body's end").isEqualTo(20);
+        assertThat(atBodyEnd[1])
+                .as("the governor is told the figures once the caller has its answer")
+                .isZero();
+        assertThat(atBodyEnd[2])
+                .as("the permit in flight until the caller has its answer")
                 .isEqualTo(1);
+        assertThat(learnt.get()).as("learnt once").isEqualTo(1);
+        assertThat(governor.outstandingPermits()).isZero();
         assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
         assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
         assertThat(r.header("x-should-retry"))
                 .as("told first, the success asking for a retry is still handed back saying not")
                 .isEqualTo("false");
+    }
+
+    @Test
+    void aCallerHandedItsAnswerWhileTheBodysEndStillParsesLeavesThePermitToIt() {
+        ExchangeGovernance engine =
+                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        ScriptedTransport t = new ScriptedTransport(URL, "hello")
+                .header("x-max-tokens", "500")
+                .answerToldFirst(true, 200, "in=7 out=20");
+        // the caller is done (as when it wakes before the client's thread has parsed the body)
+        provider.whenParsed = () -> ((SettlingObserver) t.lastObserver).callerDone();
+        int[] outstandingAtBodyEnd = new int[1];
+        t.whenBodyEndedInSend = () -> outstandingAtBodyEnd[0] = governor.outstandingPermits();
+        response(engine.execute(t));
+        assertThat(outstandingAtBodyEnd[0])
+                .as("released by the body's end, the caller having passed")
+                .isZero();
+        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
     }
 
     @Test

@@ -26,6 +26,9 @@ final class ScriptedProvider implements ProviderAdapter {
 
     boolean failOnRead;
     long lastRequestChars = -1;
+    /** Runs when a body's usage parser is finished, before its usage is read. */
+    Runnable whenParsed = () -> {};
+
     boolean failOnUsage;
 
     /** The organization an answer names in {@code x-org}, as OpenAI's {@code openai-organization}. */
@@ -75,7 +78,9 @@ final class ScriptedProvider implements ProviderAdapter {
             }
 
             @Override
-            public void finish() {}
+            public void finish() {
+                whenParsed.run();
+            }
 
             @Override
             public Usage usage() {

@@ -122,6 +122,9 @@ final class ScriptedTransport implements HttpTransport {
         return this;
     }
 
+    /** The observer of the last attempt sent. */
+    BodyObserver lastObserver;
+
     /** Runs inside {@code send} once a body read there has ended, before the engine has the response. */
     Runnable whenBodyEndedInSend = () -> {};
 
@@ -222,6 +225,7 @@ final class ScriptedTransport implements HttpTransport {
             throw broken.failure;
         }
         Response r = (Response) next;
+        lastObserver = observer;
         if (r.status >= 200 && r.status < 300) {
             if (r.headersTold) {
                 observer.onHeaders(r.headers);
