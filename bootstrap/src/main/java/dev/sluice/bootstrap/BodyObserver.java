@@ -31,8 +31,8 @@ public interface BodyObserver {
 
     /**
      * The response's headers, for a transport that has them before the body's first byte (the JDK
-     * client's body handler). The observer may then learn from them and settle once the body has
-     * ended, off the caller's thread, instead of waiting for the caller to hand the response over.
+     * client's body handler). The observer may then read the body's usage where the body ends,
+     * off the caller's thread, instead of waiting for the caller to be handed the response.
      * The map is only read; a transport that cannot tell the headers first never calls this.
      */
     default void onHeaders(Map<String, List<String>> headers) {}

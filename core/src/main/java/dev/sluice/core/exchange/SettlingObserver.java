@@ -39,7 +39,7 @@ final class SettlingObserver implements BodyObserver {
     private static final AtomicReferenceFieldUpdater<SettlingObserver, Object> RELEASE =
             AtomicReferenceFieldUpdater.newUpdater(SettlingObserver.class, Object.class, "release");
 
-    /** In {@link #release}: the caller has its response (or its failure); the body's end releases. */
+    /** In {@link #release}: the caller is done; the body's end releases the permit. */
     private static final Object CALLER_DONE = new Object();
 
     private final ExchangeGovernance engine;
@@ -100,7 +100,8 @@ final class SettlingObserver implements BodyObserver {
 
     /**
      * The body broke before the response could be handed back (a client that reads it whole):
-     * usage never arrived, so what was reserved is kept as used, as the provider billed it.
+     * usage never arrived, so what was reserved is kept as used, as the provider billed it. A body
+     * whose end was read and whose permit waits for the caller is released with its usage.
      */
     synchronized void brokeBeforeHandBack() {
         callerDone();
@@ -146,7 +147,9 @@ final class SettlingObserver implements BodyObserver {
 
     /**
      * Claims the reading of the answer's headers: true for the first caller only. The caller's
-     * thread claims it before it learns from them; false tells it the body's end already did both.
+     * thread claims it before it builds the parser; false tells it the body's end did, and reads
+     * the usage: the caller then learns from {@link #bodyHeaders()} and calls
+     * {@link #callerDone()}.
      */
     boolean claimAnswer() {
         return answerClaimed == 0 && ANSWER_CLAIMED.compareAndSet(this, 0, 1);

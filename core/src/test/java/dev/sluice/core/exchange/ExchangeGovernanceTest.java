@@ -186,14 +186,21 @@ class ExchangeGovernanceTest {
         assertThat(governor.outstandingPermits()).isZero();
     }
 
+    /** Output tokens in a daily window: the real clock's refill during a test stays under one token. */
+    private ExchangeGovernance engineWithDailyOutputWindow() {
+        return engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+    }
+
+    private static ScriptedTransport askingFor500Tokens() {
+        return new ScriptedTransport(URL, "hello").header("x-max-tokens", "500");
+    }
+
     @Test
     void anAnswerWhoseHeadersCameBeforeItsBodyHasItsUsageCountedWhereTheBodyEnds() {
-        ExchangeGovernance engine =
-                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        ExchangeGovernance engine = engineWithDailyOutputWindow();
         AtomicInteger learnt = new AtomicInteger();
         governor.onLearned(learnt::incrementAndGet);
-        ScriptedTransport t = new ScriptedTransport(URL, "hello")
-                .header("x-max-tokens", "500")
+        ScriptedTransport t = askingFor500Tokens()
                 .answerToldFirst(
                         true,
                         200,
@@ -229,11 +236,8 @@ class ExchangeGovernanceTest {
 
     @Test
     void aCallerHandedItsAnswerWhileTheBodysEndStillParsesLeavesThePermitToIt() {
-        ExchangeGovernance engine =
-                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
-        ScriptedTransport t = new ScriptedTransport(URL, "hello")
-                .header("x-max-tokens", "500")
-                .answerToldFirst(true, 200, "in=7 out=20");
+        ExchangeGovernance engine = engineWithDailyOutputWindow();
+        ScriptedTransport t = askingFor500Tokens().answerToldFirst(true, 200, "in=7 out=20");
         // the caller is done (as when it wakes before the client's thread has parsed the body)
         provider.whenParsed = () -> ((SettlingObserver) t.lastObserver).callerDone();
         int[] outstandingAtBodyEnd = new int[1];
@@ -248,12 +252,10 @@ class ExchangeGovernanceTest {
 
     @Test
     void anAnswerWhoseHeadersCameFirstButWhoseBodyIsReadLaterIsLearntByTheCaller() {
-        ExchangeGovernance engine =
-                engine(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
+        ExchangeGovernance engine = engineWithDailyOutputWindow();
         AtomicInteger learnt = new AtomicInteger();
         governor.onLearned(learnt::incrementAndGet);
-        ScriptedTransport t = new ScriptedTransport(URL, "hello")
-                .header("x-max-tokens", "500")
+        ScriptedTransport t = askingFor500Tokens()
                 .answerToldFirst(false, 200, "in=7 out=20", "x-limit-requests", "5", "x-remaining-requests", "4");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(learnt.get())

@@ -222,7 +222,7 @@ final class JdkHttpTransport implements HttpTransport {
             if (!isSuccess(info.statusCode())) {
                 return cast(HttpResponse.BodySubscribers.ofByteArray());
             }
-            // told first, so the body's end can learn and settle off the caller's thread
+            // told first, so the body's end can read the usage off the caller's thread
             observer.onHeaders(info.headers().map());
             return TappedSubscriber.of(handler.apply(info), observer);
         };

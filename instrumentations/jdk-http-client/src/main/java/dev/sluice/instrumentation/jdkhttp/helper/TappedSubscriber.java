@@ -104,7 +104,7 @@ class TappedSubscriber implements HttpResponse.BodySubscriber<Object> {
 
     /**
      * The application's subscriber first: its body completes and the caller wakes while the
-     * observer settles here, instead of after it.
+     * observer reads the usage here, instead of after it.
      */
     @Override
     public void onComplete() {

@@ -73,9 +73,7 @@ class TappedSubscriberTest {
     @Test
     void theBodyReachesTheApplicationAndTheObserverThroughEitherKindOfSubscriber() throws Exception {
         HttpClient client = HttpClient.newHttpClient();
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}"))
-                .build();
+        HttpRequest request = chatRequest();
         for (boolean ownSubscriber : new boolean[] {true, false}) {
             Recorder observer = new Recorder();
             HttpResponse<Object> response = client.send(request, info -> {
@@ -92,9 +90,7 @@ class TappedSubscriberTest {
     @Test
     void theApplicationsBodyCompletesBeforeTheObserverIsToldItEnded() throws Exception {
         HttpClient client = HttpClient.newHttpClient();
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}"))
-                .build();
+        HttpRequest request = chatRequest();
         for (boolean ownSubscriber : new boolean[] {true, false}) {
             CompletableFuture<CompletionStage<String>> appBody = new CompletableFuture<>();
             Recorder observer = new Recorder() {
@@ -116,6 +112,12 @@ class TappedSubscriberTest {
                             ownSubscriber)
                     .isTrue();
         }
+    }
+
+    private static HttpRequest chatRequest() {
+        return HttpRequest.newBuilder(uri)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\"}"))
+                .build();
     }
 
     private static Class<?> trustedSubscriber() throws ClassNotFoundException {
