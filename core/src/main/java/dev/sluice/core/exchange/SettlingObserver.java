@@ -193,12 +193,7 @@ final class SettlingObserver implements BodyObserver {
         try {
             permit.settleAndRelease(usage);
         } catch (Throwable t) {
-            try {
-                permit.releaseConcurrency();
-            } catch (Throwable ignored) {
-                // nothing more can be done here
-            }
-            engine.fault(call, "settling a response body", t);
+            keepReservedAndRelease(t);
         }
     }
 
@@ -245,9 +240,15 @@ final class SettlingObserver implements BodyObserver {
         settled = true;
         parser = null;
         early = null;
-        // whatever went wrong, the reservation must not leak; the provider did the work and its
-        // usage is lost, so what was reserved is kept as used (a budget is not refunded a call
-        // it paid for), as when the answer breaks before its usage
+        keepReservedAndRelease(t);
+    }
+
+    /**
+     * Whatever went wrong, the reservation must not leak; the provider did the work and its usage
+     * is lost, so what was reserved is kept as used (a budget is not refunded a call it paid for),
+     * as when the answer breaks before its usage. Touches no field: the caller's thread uses it too.
+     */
+    private void keepReservedAndRelease(Throwable t) {
         try {
             permit.settleAsReserved();
         } catch (Throwable ignored) {
