@@ -242,22 +242,14 @@ public final class AgentStartup {
     }
 
     /**
-     * How long after {@code premain} the weaver is warmed up, unless a hook was woven by then. An
-     * application that calls a hooked client during its first seconds weaves it on its own thread
-     * anyway, and a warm-up racing that start for two cores cost it more than the warm-up saved
-     * (one-call openai-java process, 10 alternated runs: 150 ms of wall and 200 ms of CPU by
-     * median); a service whose first LLM call comes later still finds the weaver warm.
-     */
-    static final long WARM_UP_DELAY_MILLIS = 2_000;
-
-    /**
-     * Loads and runs the weaver once on a short-lived, low-priority daemon thread, off the host's
-     * start-up path, {@link #WARM_UP_DELAY_MILLIS} after {@code premain} and only if no hook was
-     * woven by then; the thread ends when done (tens of milliseconds of CPU), so no agent thread
-     * stays. Without it, the first hooked class (an OkHttp call, an HttpClient) pays that cost on
-     * the application thread that loads it. {@code warmup=false} turns it off. After
+     * Readies the weaver on a short-lived, low-priority daemon thread started here, off the host's
+     * start-up path; the thread ends when done, so no agent thread stays. ByteBuddy's first weave
+     * loads ~600 classes and runs them interpreted (100 to 200 ms of CPU): done here while the
+     * application starts, a service whose first LLM call comes a second or more after start does
+     * not pay it on that call, and one that calls at once finds part of it done. After
      * {@code premain} it first retransforms the hooked classes the JVM loaded before the agent
-     * (JDK 25 loads {@code sun.nio.ch.SocketChannelImpl} that early), whatever {@code warmup} says.
+     * (JDK 25 loads {@code sun.nio.ch.SocketChannelImpl} that early), whatever {@code warmup}
+     * says; {@code warmup=false} leaves the rest to the first hooked class.
      */
     private static void startWarmUp(
             Instrumentation instrumentation, HookTransformer transformer, boolean retransform, boolean warmUp) {
@@ -278,7 +270,11 @@ public final class AgentStartup {
                                                 (System.nanoTime() - started) / 1000);
                             }
                             if (warmUp) {
-                                warmUpUnlessWoven(transformer);
+                                long micros = transformer.warmUp();
+                                // unguarded, the debug line alone started SLF4J: ~10 ms of CPU
+                                if (AgentLog.isDebug()) {
+                                    AgentLog.get().debug("weaver warmed up in {} us", micros);
+                                }
                             }
                         } catch (Throwable fault) {
                             Bridge.hookFault("warm-up", fault);
@@ -289,31 +285,6 @@ public final class AgentStartup {
         warmUpThread.setDaemon(true);
         warmUpThread.setPriority(Thread.MIN_PRIORITY);
         warmUpThread.start();
-    }
-
-    /**
-     * Waits {@link #WARM_UP_DELAY_MILLIS}, then warms the weaver up unless a hook was woven
-     * meanwhile: an application that calls at once weaves its hooks itself within its start, which
-     * the warm-up would only have slowed down by racing it. An interrupt ends the wait and the
-     * warm-up, not as a fault.
-     */
-    private static void warmUpUnlessWoven(HookTransformer transformer) throws java.io.IOException {
-        try {
-            Thread.sleep(WARM_UP_DELAY_MILLIS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        if (transformer.wovenAny()) {
-            if (AgentLog.isDebug()) { // unguarded, the debug line alone started SLF4J: ~10 ms of CPU
-                AgentLog.get().debug("weaver warm-up skipped: a hook was woven already");
-            }
-            return;
-        }
-        long micros = transformer.warmUp();
-        if (AgentLog.isDebug()) {
-            AgentLog.get().debug("weaver warmed up in {} us", micros);
-        }
     }
 
     private static synchronized boolean claimStart() {

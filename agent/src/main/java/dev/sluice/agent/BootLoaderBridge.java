@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarInputStream;
-import org.objectweb.asm.ClassReader;
+import net.bytebuddy.jar.asm.ClassReader;
 
 /**
  * Puts the bridge classes ({@code dev.sluice.bootstrap.*}, the nested jar

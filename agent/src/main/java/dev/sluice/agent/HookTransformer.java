@@ -1,7 +1,5 @@
 package dev.sluice.agent;
 
-import dev.sluice.agent.weave.AdviceClass;
-import dev.sluice.agent.weave.ClassWeaver;
 import dev.sluice.bootstrap.Bridge;
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.io.IOException;
@@ -9,7 +7,6 @@ import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +17,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * The agent's only class-file transformer.
  *
  * <p>Every class the JVM loads passes through {@link #transform}: all but the few hooked classes
- * leave after one hash lookup of their name, so installing it costs nothing at start-up and the
- * weaver (ASM) is not even loaded until a hooked library is. A hooked class is rewritten by
- * {@link ClassWeaver}, which copies the advice into the selected methods (no new members:
+ * leave after one hash lookup of their name, so installing it costs nothing at start-up and
+ * ByteBuddy is not even loaded by it until a hooked library is (the {@code sluice-warmup} thread
+ * loads it earlier: {@link #warmUp}). A hooked class is rewritten by {@link AdviceWeaver}, with
+ * ByteBuddy's {@code Advice} inlined into the matched methods (no new members:
  * retransformation-safe) from class files only (nothing is loaded while transforming). A failure
  * leaves the class untouched and is counted.
  */
@@ -30,15 +28,11 @@ final class HookTransformer implements ClassFileTransformer {
 
     /** The module owning each hooked class, by internal name. */
     private final Map<String, InstrumentationModule> byInternalName = new HashMap<>();
-    /** Advice declarations per module, read on first use: start-up reads no advice class file. */
-    private final Map<InstrumentationModule, List<ClassWeaver.Declaration>> declarations = new ConcurrentHashMap<>();
-    /** Advice classes by name, read once (one advice may serve several methods). */
-    private final Map<String, AdviceClass> adviceClasses = new ConcurrentHashMap<>();
 
     private final ClassLoader agentLoader;
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
-    /** Set once a hooked class was woven: the weaver has been loaded and run, warming it up is moot. */
-    private volatile boolean wovenAny;
+    /** Made on first use, by the warm-up or the first hooked class: until then no ByteBuddy class is loaded. */
+    private volatile AdviceWeaver weaver;
 
     HookTransformer(List<InstrumentationModule> modules, ClassLoader agentLoader) {
         this.agentLoader = agentLoader;
@@ -58,42 +52,18 @@ final class HookTransformer implements ClassFileTransformer {
         return names;
     }
 
-    private List<ClassWeaver.Declaration> declarationsOf(InstrumentationModule module) {
-        List<ClassWeaver.Declaration> known = declarations.get(module);
-        if (known != null) {
-            return known;
-        }
-        List<ClassWeaver.Declaration> declared = new ArrayList<>();
-        module.declareAdvice(
-                new InstrumentationModule.AdviceSink() { // not a lambda: no class spun at start-up
-                    @Override
-                    public void advise(dev.sluice.instrumentation.api.MethodSelector methods, String adviceClassName) {
-                        declared.add(new ClassWeaver.Declaration(methods, adviceClass(adviceClassName)));
-                    }
-                });
-        List<ClassWeaver.Declaration> result = Collections.unmodifiableList(declared);
-        declarations.putIfAbsent(module, result);
-        return result;
-    }
-
-    private AdviceClass adviceClass(String name) {
-        AdviceClass known = adviceClasses.get(name);
-        if (known == null) {
-            known = AdviceClass.read(name, classFile(name));
-            adviceClasses.putIfAbsent(name, known);
-        }
-        return known;
-    }
-
-    private byte[] classFile(String name) {
-        try (InputStream in = agentLoader.getResourceAsStream(name.replace('.', '/') + ".class")) {
-            if (in == null) {
-                throw new IllegalStateException("advice class " + name + " is missing from the agent");
+    private AdviceWeaver weaver() {
+        AdviceWeaver made = weaver;
+        if (made == null) {
+            synchronized (this) { // held while a pool is set up, never while weaving
+                made = weaver;
+                if (made == null) {
+                    made = new AdviceWeaver(agentLoader);
+                    weaver = made;
+                }
             }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read advice class " + name, e);
         }
+        return made;
     }
 
     @Override
@@ -113,13 +83,29 @@ final class HookTransformer implements ClassFileTransformer {
         }
         try {
             long started = System.nanoTime();
-            byte[] rewritten = ClassWeaver.weave(classfileBuffer, declarationsOf(owner));
-            wovenAny = true;
+            AdviceWeaver current = weaver();
+            AdviceWeaver.Woven woven = current.weave(className, loader, classfileBuffer, current.declarationsOf(owner));
+            if (woven == null) {
+                if (reported.add(className)) {
+                    AgentLog.get()
+                            .warn(
+                                    "{} has no method the {} instrumentation hooks; it runs ungoverned",
+                                    className,
+                                    owner.name());
+                }
+                return null;
+            }
             if (AgentLog.isDebug()) {
                 long micros = (System.nanoTime() - started) / 1000;
-                AgentLog.get().debug("instrumented {} in {} us ({})", className, micros, owner.name());
+                AgentLog.get()
+                        .debug(
+                                "instrumented {} in {} us ({}, {} methods)",
+                                className,
+                                micros,
+                                owner.name(),
+                                woven.methods);
             }
-            return rewritten;
+            return woven.classFile;
         } catch (Throwable failure) {
             Bridge.hookFault("transform:" + className, failure);
             if (reported.add(className)) {
@@ -129,30 +115,46 @@ final class HookTransformer implements ClassFileTransformer {
         }
     }
 
-    /** The modules whose advice {@link WarmupTarget} is shaped for: weaving it with them warms up the rest. */
+    /** The modules whose advice {@link WarmupTarget} is shaped for: weaving it runs the weaver's paths once. */
     private static final Set<String> WARM_UP_MODULES =
             new java.util.HashSet<>(java.util.Arrays.asList("okhttp", "jdk-http-client"));
 
-    /** Whether a hooked class has been woven since the agent started. */
-    boolean wovenAny() {
-        return wovenAny;
-    }
-
     /**
-     * Weaves {@link WarmupTarget} with the advice of the modules it is shaped for and throws the
-     * result away: loads and runs the weaver once, and reads those modules' advice, so the first
-     * library class woven on an application thread does not pay for it. Returns how long it took,
-     * in microseconds.
+     * Readies the weaver: loads ByteBuddy, reads every module's advice classes into their
+     * {@code Advice}, and weaves {@link WarmupTarget} with the advice of the modules it is shaped
+     * for, throwing the result away, so that ByteBuddy's classes are loaded and its weaving code
+     * has run before the first library class is woven on an application thread. A module whose
+     * advice cannot be read is reported and skipped (its classes will be left untouched). Returns
+     * how long it took, in microseconds.
      */
     long warmUp() throws IOException {
         long started = System.nanoTime();
-        List<ClassWeaver.Declaration> some = new ArrayList<>();
+        AdviceWeaver current = weaver();
+        List<AdviceWeaver.Declaration> some = new ArrayList<>();
         for (InstrumentationModule module : new java.util.LinkedHashSet<>(byInternalName.values())) {
+            List<AdviceWeaver.Declaration> declared;
+            try {
+                declared = current.declarationsOf(module);
+            } catch (RuntimeException | LinkageError unreadable) {
+                Bridge.hookFault("warm-up:" + module.name(), unreadable);
+                AgentLog.get().warn("could not read the advice of the {} instrumentation", module.name(), unreadable);
+                continue;
+            }
             if (WARM_UP_MODULES.contains(module.name())) {
-                some.addAll(declarationsOf(module));
+                some.addAll(declared);
             }
         }
-        ClassWeaver.weave(classFile(WarmupTarget.class.getName()), some);
+        String target = WarmupTarget.class.getName().replace('.', '/');
+        current.weave(target, agentLoader, classFile(target), some);
         return (System.nanoTime() - started) / 1000;
+    }
+
+    private byte[] classFile(String internalName) throws IOException {
+        try (InputStream in = agentLoader.getResourceAsStream(internalName + ".class")) {
+            if (in == null) {
+                throw new IOException(internalName + " is missing from the agent");
+            }
+            return in.readAllBytes();
+        }
     }
 }

@@ -1,9 +1,9 @@
 package dev.sluice.agent;
 
 import java.nio.charset.StandardCharsets;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
+import net.bytebuddy.jar.asm.ClassReader;
+import net.bytebuddy.jar.asm.MethodVisitor;
+import net.bytebuddy.jar.asm.Opcodes;
 
 /**
  * Keeps the libraries shaded into the agent off {@code java.util.logging}, which belongs to the

@@ -15,6 +15,7 @@ public final class IsolationApp {
             "com.fasterxml.jackson.core.JsonFactory",
             "org.slf4j.LoggerFactory",
             "org.objectweb.asm.ClassReader",
+            "net.bytebuddy.asm.Advice",
             "com.github.benmanes.caffeine.cache.Caffeine",
             "org.yaml.snakeyaml.Yaml",
             "dev.sluice.bootstrap.Bridge",

@@ -2,7 +2,7 @@ package dev.sluice.instrumentation.anthropic;
 
 import com.anthropic.core.http.HttpResponse;
 import dev.sluice.bootstrap.RetryLayers;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 
 /**
  * {@code RetryingHttpClient.shouldRetry(HttpResponse)}: counts the answers the SDK's own rule
@@ -14,7 +14,7 @@ public final class CountResponseRetryAdvice {
 
     private CountResponseRetryAdvice() {}
 
-    @Advice.OnMethodExit
+    @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.Argument(0) Object response, @Advice.Return boolean retry) {
         if (!retry) {
             RetryLayers.declinedStatusRetry(AnthropicJavaInstrumentation.LAYER, ((HttpResponse) response).statusCode());

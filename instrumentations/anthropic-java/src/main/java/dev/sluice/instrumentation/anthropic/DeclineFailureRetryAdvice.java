@@ -1,14 +1,14 @@
 package dev.sluice.instrumentation.anthropic;
 
 import dev.sluice.bootstrap.RetryLayers;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 
 /** {@code RetryingHttpClient.shouldRetry(Throwable)}: never for a failure Sluice ended a governed call with. */
 public final class DeclineFailureRetryAdvice {
 
     private DeclineFailureRetryAdvice() {}
 
-    @Advice.OnMethodExit
+    @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.Argument(0) Throwable failure, @Advice.Return(readOnly = false) boolean retry) {
         if (retry && RetryLayers.declineRetryOf(AnthropicJavaInstrumentation.LAYER, failure)) {
             retry = false;

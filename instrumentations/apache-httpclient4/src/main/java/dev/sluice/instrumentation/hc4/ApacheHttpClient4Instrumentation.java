@@ -1,6 +1,8 @@
 package dev.sluice.instrumentation.hc4;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Arrays;
@@ -50,8 +52,10 @@ public final class ApacheHttpClient4Instrumentation extends InstrumentationModul
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(named("doExecute").takesArguments(3), ClassicExecuteAdvice.class.getName());
-        sink.advise(named("retryRequest").returns("boolean").takesArguments(3), RetryHandlerAdvice.class.getName());
+        sink.advise(named("doExecute").and(takesArguments(3)), ClassicExecuteAdvice.class.getName());
+        sink.advise(
+                named("retryRequest").and(returns(boolean.class)).and(takesArguments(3)),
+                RetryHandlerAdvice.class.getName());
     }
 
     @Override

@@ -2,7 +2,7 @@ package dev.sluice.instrumentation.hc4;
 
 import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.RetryLayers;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 import org.apache.http.protocol.HttpContext;
 
 /**
@@ -15,7 +15,7 @@ public final class RetryHandlerAdvice {
 
     private RetryHandlerAdvice() {}
 
-    @Advice.OnMethodExit
+    @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.Argument(2) Object context, @Advice.Return(readOnly = false) boolean retry) {
         if (retry) {
             boolean governed = Bridge.isDispatching()

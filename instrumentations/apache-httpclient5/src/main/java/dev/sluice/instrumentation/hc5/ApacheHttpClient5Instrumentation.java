@@ -1,6 +1,8 @@
 package dev.sluice.instrumentation.hc5;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Arrays;
@@ -61,9 +63,13 @@ public final class ApacheHttpClient5Instrumentation extends InstrumentationModul
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(named("doExecute").takesArguments(3), ClassicExecuteAdvice.class.getName());
-        sink.advise(named("doExecute").takesArguments(6), AsyncExecuteAdvice.class.getName());
-        sink.advise(named("retryRequest").returns("boolean").takesArguments(3, 4), RetryStrategyAdvice.class.getName());
+        sink.advise(named("doExecute").and(takesArguments(3)), ClassicExecuteAdvice.class.getName());
+        sink.advise(named("doExecute").and(takesArguments(6)), AsyncExecuteAdvice.class.getName());
+        sink.advise(
+                named("retryRequest")
+                        .and(returns(boolean.class))
+                        .and(takesArguments(3).or(takesArguments(4))),
+                RetryStrategyAdvice.class.getName());
     }
 
     @Override

@@ -2,7 +2,7 @@ package dev.sluice.instrumentation.hc5;
 
 import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.RetryLayers;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 import org.apache.hc.core5.http.protocol.HttpContext;
 
 /**
@@ -15,7 +15,7 @@ public final class RetryStrategyAdvice {
 
     private RetryStrategyAdvice() {}
 
-    @Advice.OnMethodExit
+    @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.AllArguments Object[] args, @Advice.Return(readOnly = false) boolean retry) {
         if (retry) {
             Object context = args[args.length - 1];

@@ -1,14 +1,17 @@
 package dev.sluice.instrumentation.api;
 
 import java.util.List;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * One library family the agent can govern: which classes it hooks, which advice goes on which
  * methods, and where its helper classes are.
  *
- * <p>Two kinds of code make up an instrumentation. <b>Advice</b> is inlined into the library's
- * classes; it may only reference bootstrap types ({@code dev.sluice.bootstrap.*}) and the JDK,
- * and it only calls {@code Hooks.enter}. <b>Helpers</b> (the {@code HttpTransport}, body taps,
+ * <p>Two kinds of code make up an instrumentation. <b>Advice</b> (ByteBuddy's {@code
+ * net.bytebuddy.asm.Advice}, every advice method {@code suppress = Throwable.class}) is inlined
+ * into the library's classes; it may only reference bootstrap types ({@code
+ * dev.sluice.bootstrap.*}), the JDK and the hooked library, and it only calls the bridge. <b>Helpers</b> (the {@code HttpTransport}, body taps,
  * callbacks) are typed against the library; they live in {@link #helperPackage()} and are
  * defined by {@link HelperClassLoader} next to each copy of the library, never by the agent's
  * own class loader. The helper named by {@link #hookClassName()} implements
@@ -60,10 +63,13 @@ public abstract class InstrumentationModule {
     /** Receives the advice declarations of a module. */
     public interface AdviceSink {
         /**
-         * Applies the advice class named {@code adviceClassName} (annotated with {@link Advice}) to
-         * the methods {@code methods} selects in every hooked type. The advice class must be
-         * readable (as bytes) from the module's own class loader; it is never loaded.
+         * Applies the advice class named {@code adviceClassName} (annotated with ByteBuddy's {@code
+         * Advice}) to the methods {@code methods} matches in every hooked type. The advice class
+         * must be readable (as bytes) from the module's own class loader; it is never loaded.
+         * The matcher sees the method as read from the class file: it may test names, modifiers,
+         * and the names of parameter and return types, never anything that would resolve a type.
+         * A method matched by two declarations is an error: the class is then left untouched.
          */
-        void advise(MethodSelector methods, String adviceClassName);
+        void advise(ElementMatcher<? super MethodDescription> methods, String adviceClassName);
     }
 }

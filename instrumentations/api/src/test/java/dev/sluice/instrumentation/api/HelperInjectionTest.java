@@ -56,7 +56,7 @@ class HelperInjectionTest {
 
         @Override
         public void declareAdvice(AdviceSink sink) {
-            sink.advise(MethodSelector.named("call"), "unused");
+            sink.advise(net.bytebuddy.matcher.ElementMatchers.named("call"), "unused");
         }
 
         @Override

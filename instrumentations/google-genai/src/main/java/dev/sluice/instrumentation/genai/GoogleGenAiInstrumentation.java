@@ -1,6 +1,8 @@
 package dev.sluice.instrumentation.genai;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.isPublic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -34,7 +36,7 @@ public final class GoogleGenAiInstrumentation extends InstrumentationModule {
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(named("intercept").publicOnly().takesArguments(1), InterceptAdvice.class.getName());
+        sink.advise(named("intercept").and(isPublic()).and(takesArguments(1)), InterceptAdvice.class.getName());
     }
 
     @Override

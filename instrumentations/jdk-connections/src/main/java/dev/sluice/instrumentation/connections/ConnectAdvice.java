@@ -1,14 +1,14 @@
 package dev.sluice.instrumentation.connections;
 
 import dev.sluice.bootstrap.Connections;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 
 /** {@code connect(SocketAddress...)}: tells the bridge where the JVM is connecting to. */
 public final class ConnectAdvice {
 
     private ConnectAdvice() {}
 
-    @Advice.OnMethodEnter
+    @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter(@Advice.Argument(0) Object endpoint) {
         Connections.opening(endpoint);
     }

@@ -1,6 +1,9 @@
 package dev.sluice.instrumentation.connections;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Arrays;
@@ -43,22 +46,22 @@ public final class ConnectionsInstrumentation extends InstrumentationModule {
     public void declareAdvice(AdviceSink sink) {
         sink.advise(
                 named("connect")
-                        .takesArguments(2)
-                        .takesArgument(0, "java.net.SocketAddress")
-                        .takesArgument(1, "int")
-                        .declaredBy("java.net.Socket"),
+                        .and(takesArguments(2))
+                        .and(takesArgument(0, named("java.net.SocketAddress")))
+                        .and(takesArgument(1, int.class))
+                        .and(isDeclaredBy(named("java.net.Socket"))),
                 ConnectAdvice.class.getName());
         sink.advise(
                 named("connect")
-                        .takesArguments(1)
-                        .takesArgument(0, "java.net.SocketAddress")
-                        .declaredBy("sun.nio.ch.SocketChannelImpl"),
+                        .and(takesArguments(1))
+                        .and(takesArgument(0, named("java.net.SocketAddress")))
+                        .and(isDeclaredBy(named("sun.nio.ch.SocketChannelImpl"))),
                 ConnectAdvice.class.getName());
         sink.advise(
                 named("doConnect")
-                        .takesArguments(2)
-                        .takesArgument(0, "java.net.SocketAddress")
-                        .takesArgument(1, "java.net.SocketAddress"),
+                        .and(takesArguments(2))
+                        .and(takesArgument(0, named("java.net.SocketAddress")))
+                        .and(takesArgument(1, named("java.net.SocketAddress"))),
                 ConnectAdvice.class.getName());
     }
 

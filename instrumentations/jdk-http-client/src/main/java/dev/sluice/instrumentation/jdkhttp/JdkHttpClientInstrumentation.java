@@ -1,6 +1,8 @@
 package dev.sluice.instrumentation.jdkhttp;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.isPublic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -34,8 +36,10 @@ public final class JdkHttpClientInstrumentation extends InstrumentationModule {
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(named("send").publicOnly().takesArguments(2), SendAdvice.class.getName());
-        sink.advise(named("sendAsync").publicOnly().takesArguments(2, 3), SendAsyncAdvice.class.getName());
+        sink.advise(named("send").and(isPublic()).and(takesArguments(2)), SendAdvice.class.getName());
+        sink.advise(
+                named("sendAsync").and(isPublic()).and(takesArguments(2).or(takesArguments(3))),
+                SendAsyncAdvice.class.getName());
     }
 
     @Override

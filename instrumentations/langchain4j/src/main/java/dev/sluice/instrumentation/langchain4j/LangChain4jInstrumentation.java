@@ -1,6 +1,9 @@
 package dev.sluice.instrumentation.langchain4j;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.isPublic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -41,12 +44,14 @@ public final class LangChain4jInstrumentation extends InstrumentationModule {
     public void declareAdvice(AdviceSink sink) {
         sink.advise(
                 named("withRetry")
-                        .publicOnly()
-                        .takesArguments(2)
-                        .takesArgument(0, "java.util.concurrent.Callable")
-                        .takesArgument(1, "int"),
+                        .and(isPublic())
+                        .and(takesArguments(2))
+                        .and(takesArgument(0, named("java.util.concurrent.Callable")))
+                        .and(takesArgument(1, int.class)),
                 WithRetryAdvice.class.getName());
-        sink.advise(named("sleep").publicOnly().takesArguments(1).takesArgument(0, "int"), SleepAdvice.class.getName());
+        sink.advise(
+                named("sleep").and(isPublic()).and(takesArguments(1)).and(takesArgument(0, int.class)),
+                SleepAdvice.class.getName());
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.sluice.instrumentation.langchain4j;
 
 import dev.sluice.bootstrap.RetryLayers;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 
 /**
  * {@code RetryPolicy.sleep(int)}, the backoff before a retry: when the failed attempt went through
@@ -13,12 +13,12 @@ public final class SleepAdvice {
 
     private SleepAdvice() {}
 
-    @Advice.OnMethodEnter(skipOnNonNull = true)
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
     public static Exception enter() {
         return RetryLayers.takeDeclinedFailure(LangChain4jInstrumentation.LAYER);
     }
 
-    @Advice.OnMethodExit(onThrowable = true)
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     public static void exit(@Advice.Enter Exception declined, @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (declined != null) {
             thrown = declined;

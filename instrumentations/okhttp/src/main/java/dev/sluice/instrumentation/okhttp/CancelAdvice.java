@@ -1,7 +1,7 @@
 package dev.sluice.instrumentation.okhttp;
 
 import dev.sluice.bootstrap.Hooks;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 
 /**
  * {@code RealCall.cancel()}: also cancels the governed call's in-flight attempt and stops retries.
@@ -11,7 +11,7 @@ public final class CancelAdvice {
 
     private CancelAdvice() {}
 
-    @Advice.OnMethodExit
+    @Advice.OnMethodExit(suppress = Throwable.class)
     public static void exit(@Advice.Origin Class<?> type, @Advice.This Object call) {
         Hooks.enter(type, OkHttpInstrumentation.CANCEL, call, null);
     }

@@ -2,14 +2,14 @@ package dev.sluice.instrumentation.okhttp;
 
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Hooks;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 
 /** {@code RealCall.enqueue(Callback)}: a governed call is delivered by Sluice instead. */
 public final class EnqueueAdvice {
 
     private EnqueueAdvice() {}
 
-    @Advice.OnMethodEnter(skipOnNonNull = true)
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
     public static CallOutcome enter(
             @Advice.Origin Class<?> type,
             @Advice.This Object call,
@@ -19,7 +19,7 @@ public final class EnqueueAdvice {
         return Hooks.enter(type, OkHttpInstrumentation.ENQUEUE, call, new Object[] {client, callback, forWebSocket});
     }
 
-    @Advice.OnMethodExit(onThrowable = true)
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     public static void exit(@Advice.Enter CallOutcome outcome, @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();

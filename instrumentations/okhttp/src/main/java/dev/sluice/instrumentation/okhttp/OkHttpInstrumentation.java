@@ -1,6 +1,8 @@
 package dev.sluice.instrumentation.okhttp;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.isPublic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Arrays;
@@ -38,9 +40,9 @@ public final class OkHttpInstrumentation extends InstrumentationModule {
 
     @Override
     public void declareAdvice(AdviceSink sink) {
-        sink.advise(named("execute").publicOnly().takesArguments(0), ExecuteAdvice.class.getName());
-        sink.advise(named("enqueue").publicOnly().takesArguments(1), EnqueueAdvice.class.getName());
-        sink.advise(named("cancel").publicOnly().takesArguments(0), CancelAdvice.class.getName());
+        sink.advise(named("execute").and(isPublic()).and(takesArguments(0)), ExecuteAdvice.class.getName());
+        sink.advise(named("enqueue").and(isPublic()).and(takesArguments(1)), EnqueueAdvice.class.getName());
+        sink.advise(named("cancel").and(isPublic()).and(takesArguments(0)), CancelAdvice.class.getName());
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.sluice.instrumentation.openai;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -43,10 +45,12 @@ public final class OpenAiJavaInstrumentation extends InstrumentationModule {
     @Override
     public void declareAdvice(AdviceSink sink) {
         sink.advise(
-                named("shouldRetry").takesArguments(1).takesArgument(0, "java.lang.Throwable"),
+                named("shouldRetry").and(takesArguments(1)).and(takesArgument(0, Throwable.class)),
                 DeclineFailureRetryAdvice.class.getName());
         sink.advise(
-                named("shouldRetry").takesArguments(1).takesArgument(0, "com.openai.core.http.HttpResponse"),
+                named("shouldRetry")
+                        .and(takesArguments(1))
+                        .and(takesArgument(0, named("com.openai.core.http.HttpResponse"))),
                 CountResponseRetryAdvice.class.getName());
     }
 

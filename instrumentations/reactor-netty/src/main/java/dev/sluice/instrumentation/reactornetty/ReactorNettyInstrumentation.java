@@ -1,6 +1,8 @@
 package dev.sluice.instrumentation.reactornetty;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.isPublic;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -40,12 +42,12 @@ public final class ReactorNettyInstrumentation extends InstrumentationModule {
     @Override
     public void declareAdvice(AdviceSink sink) {
         sink.advise(
-                named("response")
-                        .publicOnly()
-                        .takesArguments(0, 1)
-                        .or(named("responseConnection").publicOnly().takesArguments(1))
-                        .or(named("responseSingle").publicOnly().takesArguments(1))
-                        .or(named("responseContent").publicOnly().takesArguments(0)),
+                isPublic()
+                        .and(named("response")
+                                .and(takesArguments(0).or(takesArguments(1)))
+                                .or(named("responseConnection").and(takesArguments(1)))
+                                .or(named("responseSingle").and(takesArguments(1)))
+                                .or(named("responseContent").and(takesArguments(0)))),
                 ResponseAdvice.class.getName());
     }
 

@@ -2,7 +2,8 @@ package dev.sluice.instrumentation.reactornetty;
 
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.Hooks;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /**
  * A response method of {@code HttpClientFinalizer}: for a governed call the publisher the method
@@ -13,10 +14,10 @@ public final class ResponseAdvice {
 
     private ResponseAdvice() {}
 
-    @Advice.OnMethodEnter(skipOnNonNull = true)
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
     public static CallOutcome enter(
             @Advice.Origin Class<?> type,
-            @Advice.MethodName String method,
+            @Advice.Origin("#m") String method,
             @Advice.This Object finalizer,
             @Advice.AllArguments Object[] args) {
         return Hooks.enter(type, ReactorNettyInstrumentation.RESPONSE, finalizer, new Object[] {
@@ -24,10 +25,10 @@ public final class ResponseAdvice {
         });
     }
 
-    @Advice.OnMethodExit(onThrowable = true)
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     public static void exit(
             @Advice.Enter CallOutcome outcome,
-            @Advice.Return(readOnly = false) Object publisher,
+            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object publisher,
             @Advice.Thrown(readOnly = false) Throwable thrown) {
         if (outcome != null) {
             thrown = outcome.failure();

@@ -1,19 +1,19 @@
 package dev.sluice.instrumentation.springretry;
 
 import dev.sluice.bootstrap.RetryLoops;
-import dev.sluice.instrumentation.api.Advice;
+import net.bytebuddy.asm.Advice;
 
 /** {@code RetryTemplate.doExecute(callback, recovery, state)}: one retry loop on this thread. */
 public final class LoopAdvice {
 
     private LoopAdvice() {}
 
-    @Advice.OnMethodEnter
+    @Advice.OnMethodEnter(suppress = Throwable.class)
     public static void enter() {
         RetryLoops.enter();
     }
 
-    @Advice.OnMethodExit(onThrowable = true)
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
     public static void exit() {
         RetryLoops.exit(SpringRetryInstrumentation.LAYER);
     }

@@ -1,6 +1,9 @@
 package dev.sluice.instrumentation.springretry;
 
-import static dev.sluice.instrumentation.api.MethodSelector.named;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.sluice.instrumentation.api.InstrumentationModule;
 import java.util.Collections;
@@ -48,19 +51,21 @@ public final class SpringRetryInstrumentation extends InstrumentationModule {
     @Override
     public void declareAdvice(AdviceSink sink) {
         sink.advise(
-                named("doExecute").takesArguments(3).takesArgument(0, "org.springframework.retry.RetryCallback"),
+                named("doExecute")
+                        .and(takesArguments(3))
+                        .and(takesArgument(0, named("org.springframework.retry.RetryCallback"))),
                 LoopAdvice.class.getName());
         sink.advise(
                 named("registerThrowable")
-                        .takesArguments(4)
-                        .takesArgument(2, "org.springframework.retry.RetryContext")
-                        .takesArgument(3, "java.lang.Throwable"),
+                        .and(takesArguments(4))
+                        .and(takesArgument(2, named("org.springframework.retry.RetryContext")))
+                        .and(takesArgument(3, Throwable.class)),
                 AttemptFailedAdvice.class.getName());
         sink.advise(
                 named("canRetry")
-                        .takesArguments(2)
-                        .takesArgument(1, "org.springframework.retry.RetryContext")
-                        .returns("boolean"),
+                        .and(takesArguments(2))
+                        .and(takesArgument(1, named("org.springframework.retry.RetryContext")))
+                        .and(returns(boolean.class)),
                 CanRetryAdvice.class.getName());
     }
 

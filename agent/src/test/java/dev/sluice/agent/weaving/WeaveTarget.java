@@ -1,6 +1,6 @@
-package dev.sluice.agent.weave;
+package dev.sluice.agent.weaving;
 
-/** A library class to weave in {@link ClassWeaverTest}: locals, loops, wide types, handlers. */
+/** A library class to weave in {@code AdviceWeaverTest}: locals, loops, wide types, handlers. */
 public class WeaveTarget {
 
     private final String label = "target";
@@ -43,6 +43,12 @@ public class WeaveTarget {
 
     public boolean decide(boolean wanted) {
         return wanted;
+    }
+
+    /** Reassigns its parameter before it returns. */
+    public String reassign(String value) {
+        value = value.toUpperCase(java.util.Locale.ROOT);
+        return value;
     }
 
     @Override

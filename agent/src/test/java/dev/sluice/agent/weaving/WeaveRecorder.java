@@ -1,4 +1,4 @@
-package dev.sluice.agent.weave;
+package dev.sluice.agent.weaving;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,14 +13,10 @@ public final class WeaveRecorder {
 
     private WeaveRecorder() {}
 
-    static void reset() {
+    public static void reset() {
         bodyRuns = 0;
         replacement = null;
         swallow = false;
         seen.clear();
-    }
-
-    public static Object replacementFor(Object[] arguments) {
-        return replacement;
     }
 }
