@@ -52,7 +52,7 @@ class AgentJarIT {
             assertThat(main.getValue("Main-Class")).isEqualTo("dev.sluice.agent.SluiceCli");
         }
         // stored, not deflated (faster class loading at start-up), ByteBuddy included; the bound catches bloat
-        assertThat(Files.size(ForkedJvm.AGENT_JAR)).as("jar size").isLessThan(24L * 1024 * 1024);
+        assertThat(Files.size(ForkedJvm.AGENT_JAR)).as("jar size").isLessThan(24_000_000L);
         try (java.util.jar.JarInputStream in =
                 new java.util.jar.JarInputStream(Files.newInputStream(ForkedJvm.AGENT_JAR))) {
             assertThat(in.getManifest())
