@@ -205,12 +205,6 @@ public abstract class Bucket {
         }
     }
 
-    /** What a guaranteed tenant's reserve holds now (for JMX and tests). */
-    public final double reserveHeldFor(int tenant, long nowNanos, long nowMillis) {
-        room(nowNanos, nowMillis);
-        return reserves == null || tenant < 0 ? 0 : reserves[tenant];
-    }
-
     public final Limit limit() {
         return limit;
     }
