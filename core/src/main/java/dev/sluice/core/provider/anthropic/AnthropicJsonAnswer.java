@@ -2,10 +2,9 @@ package dev.sluice.core.provider.anthropic;
 
 import com.fasterxml.jackson.core.JsonParser;
 import dev.sluice.core.Usage;
-import dev.sluice.core.provider.ProviderError;
+import dev.sluice.core.provider.JsonBodyUsage;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
@@ -13,53 +12,15 @@ import dev.sluice.core.provider.json.TrailingMember;
 import java.io.IOException;
 
 /**
- * Reads usage from a non-streaming Messages answer: {@code usage} sits at the end, so the body is
- * kept up to a cap and read when it ends. Without a usage object the generated text (text,
- * thinking, tool-call input) is counted; past the cap the body's size counts as output, capped by
- * {@code max_tokens}, erring toward charging too much. Never throws.
+ * What a non-streaming Messages answer tells of its usage: the {@code usage} object at its end,
+ * read alone when found there with both counts; without it, the generated text (text, thinking,
+ * tool-call input), counted.
  */
-final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
-
-    private final RequestFacts facts;
-    private final TokenEstimator estimator;
-    private final BoundedBody body;
-    private final AnthropicUsageTally tally = new AnthropicUsageTally();
-    private boolean finished;
-
-    AnthropicBodyUsage(RequestFacts facts, TokenEstimator estimator, int capBytes, long expectedBytes) {
-        this.facts = facts;
-        this.estimator = estimator;
-        this.body = new BoundedBody(capBytes, expectedBytes);
-    }
-
-    @Override
-    public void accept(byte[] chunk, int offset, int length) {
-        if (!finished) {
-            body.append(chunk, offset, length);
-        }
-    }
-
-    @Override
-    public void adopt(byte[] bytes, int length) {
-        if (!finished) {
-            body.adopt(bytes, length);
-        }
-    }
-
-    @Override
-    public void finish() {
-        if (!finished) {
-            finished = true;
-            // Usage ends a message: found there with both counts, the content before it is not walked.
-            if (!body.readTrailingObject(USAGE, AnthropicUsageTally.COUNTS, tally.counts, usageOnly)
-                    || !tally.inputReported()
-                    || !tally.outputReported()) {
-                body.walk(this);
-            }
-        }
-    }
+final class AnthropicJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
 
     private static final TrailingMember USAGE = TrailingMember.named("usage");
+
+    private final AnthropicUsageTally tally = new AnthropicUsageTally();
 
     /** The values of the {@code usage} object, named relative to it. */
     private final JsonVisitor usageOnly = new JsonVisitor() {
@@ -69,24 +30,24 @@ final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
         }
     };
 
-    @Override
-    public Usage usage() {
-        if (!body.overflowed() || tally.inputReported() || tally.outputReported()) {
-            return tally.toUsage(facts, estimator, true);
-        }
-        long characters = body.bytesSeen();
-        long out = estimator == null ? (characters + 3) / 4 : estimator.tokensForText(facts.model(), characters);
-        long max = facts.maxOutputTokens();
-        return Usage.builder()
-                .inputTokens(facts.estimatedInputTokens())
-                .outputTokens(Math.max(0, max >= 0 ? Math.min(out, max) : out))
-                .reportedByProvider(false)
-                .build();
+    /** The usage parser of a JSON answer to a request with these facts. */
+    static JsonBodyUsage parser(RequestFacts facts, TokenEstimator estimator, int capBytes, long expectedBytes) {
+        return new JsonBodyUsage(facts, estimator, capBytes, expectedBytes, new AnthropicJsonAnswer());
     }
 
     @Override
-    public ProviderError streamError() {
-        return null; // a JSON answer with status 2xx carries no failure of its own
+    public void read(BoundedBody body) {
+        // Usage ends a message: found there with both counts, the content before it is not walked.
+        if (!body.readTrailingObject(USAGE, AnthropicUsageTally.COUNTS, tally.counts, usageOnly)
+                || !tally.inputReported()
+                || !tally.outputReported()) {
+            body.walk(this);
+        }
+    }
+
+    @Override
+    public Usage usage(RequestFacts facts, TokenEstimator estimator) {
+        return tally.toUsage(facts, estimator, true);
     }
 
     @Override

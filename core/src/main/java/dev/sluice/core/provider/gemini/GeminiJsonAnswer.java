@@ -1,73 +1,47 @@
 package dev.sluice.core.provider.gemini;
 
 import dev.sluice.core.Usage;
+import dev.sluice.core.provider.JsonBodyUsage;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
 
 /**
- * Reads usage from a JSON answer: one {@code GenerateContentResponse}, or the JSON array of them
- * that {@code streamGenerateContent} returns without {@code alt=sse} (the last
- * {@code usageMetadata} wins). The body is kept up to a cap and read when it ends; a truncated
- * array still yields the chunks before the break. Past the cap the body's size counts as output,
- * capped by the request's maximum. Never throws.
+ * What a JSON Gemini answer tells of its usage: one {@code GenerateContentResponse}, or the JSON
+ * array of them that {@code streamGenerateContent} returns without {@code alt=sse} (the last
+ * {@code usageMetadata} wins). A truncated array still yields the chunks before the break, and may
+ * end with an error element.
  */
-final class GeminiBodyUsage implements UsageParser {
+final class GeminiJsonAnswer implements JsonBodyUsage.Answer {
 
-    private final RequestFacts facts;
-    private final TokenEstimator estimator;
     private final long nowEpochMillis;
-    private final BoundedBody body;
     private final GeminiUsageTally tally = new GeminiUsageTally();
     private final GeminiResponseReader reader = new GeminiResponseReader(tally);
-    private boolean finished;
     private boolean whole;
 
-    GeminiBodyUsage(
-            RequestFacts facts, TokenEstimator estimator, long nowEpochMillis, int capBytes, long expectedBytes) {
-        this.facts = facts;
-        this.estimator = estimator;
+    private GeminiJsonAnswer(long nowEpochMillis) {
         this.nowEpochMillis = nowEpochMillis;
-        this.body = new BoundedBody(capBytes, expectedBytes);
+    }
+
+    /**
+     * The usage parser of a JSON answer to a request with these facts.
+     *
+     * @param nowEpochMillis when the answer started, to turn a wait hint in an error element into a wait
+     */
+    static JsonBodyUsage parser(
+            RequestFacts facts, TokenEstimator estimator, long nowEpochMillis, int capBytes, long expectedBytes) {
+        return new JsonBodyUsage(facts, estimator, capBytes, expectedBytes, new GeminiJsonAnswer(nowEpochMillis));
     }
 
     @Override
-    public void accept(byte[] chunk, int offset, int length) {
-        if (!finished) {
-            body.append(chunk, offset, length);
-        }
+    public void read(BoundedBody body) {
+        whole = body.walk(reader);
     }
 
     @Override
-    public void adopt(byte[] bytes, int length) {
-        if (!finished) {
-            body.adopt(bytes, length);
-        }
-    }
-
-    @Override
-    public void finish() {
-        if (!finished) {
-            finished = true;
-            whole = body.walk(reader);
-        }
-    }
-
-    @Override
-    public Usage usage() {
-        if (!body.overflowed()) {
-            return tally.toUsage(facts, estimator, whole);
-        }
-        long characters = body.bytesSeen();
-        long out = estimator == null ? (characters + 3) / 4 : estimator.tokensForText(facts.model(), characters);
-        long max = facts.maxOutputTokens();
-        return Usage.builder()
-                .inputTokens(facts.estimatedInputTokens())
-                .outputTokens(Math.max(0, max >= 0 ? Math.min(out, max) : out))
-                .reportedByProvider(false)
-                .build();
+    public Usage usage(RequestFacts facts, TokenEstimator estimator) {
+        return tally.toUsage(facts, estimator, whole);
     }
 
     /** An array stream may end with an error element; a single answer with status 2xx carries none. */

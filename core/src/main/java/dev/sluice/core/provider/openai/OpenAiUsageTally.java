@@ -14,7 +14,7 @@ import java.io.IOException;
  * plus the characters of generated text seen, to count with when the report never comes. A later
  * report overwrites an earlier one: servers that repeat usage send it cumulative.
  */
-final class UsageTally {
+final class OpenAiUsageTally {
 
     /** The counts read from a {@code usage} object, by slot: each API's name for a count. */
     static final PlainCounts COUNTS = PlainCounts.of(

@@ -1,0 +1,98 @@
+package dev.sluice.core.provider;
+
+import dev.sluice.core.Usage;
+import dev.sluice.core.provider.json.BoundedBody;
+
+/**
+ * Reads usage from a non-streaming JSON answer of any provider: usage sits at the answer's end (or
+ * in the last element of an array stream), so the body is kept up to a cap and read once, when it
+ * ends, by the provider's {@link Answer}. Past the cap Sluice gives up reading and counts the
+ * body's size as output, capped by the request's maximum, erring toward charging too much rather
+ * than too little. Never throws.
+ */
+public final class JsonBodyUsage implements UsageParser {
+
+    /** What one provider reads from its whole JSON answer. */
+    public interface Answer {
+
+        /** Reads the kept body, once, when it has ended. */
+        void read(BoundedBody body);
+
+        /** The usage read: the provider's report, else what the generated text seen is worth. */
+        Usage usage(RequestFacts facts, TokenEstimator estimator);
+
+        /** Whether the size of a body too large to keep counts as output (not for an answer of vectors). */
+        default boolean sizeIsOutput() {
+            return true;
+        }
+
+        /** An error the answer carried although its status was 2xx, or null. */
+        default ProviderError streamError() {
+            return null;
+        }
+    }
+
+    private final RequestFacts facts;
+    private final TokenEstimator estimator;
+    private final BoundedBody body;
+    private final Answer answer;
+    private boolean finished;
+
+    /**
+     * @param capBytes the most of the body kept to be read
+     * @param expectedBytes the body's announced length, or negative (see {@link BoundedBody})
+     */
+    public JsonBodyUsage(
+            RequestFacts facts, TokenEstimator estimator, int capBytes, long expectedBytes, Answer answer) {
+        this.facts = facts;
+        this.estimator = estimator;
+        this.body = new BoundedBody(capBytes, expectedBytes);
+        this.answer = answer;
+    }
+
+    @Override
+    public void accept(byte[] chunk, int offset, int length) {
+        if (!finished) {
+            body.append(chunk, offset, length);
+        }
+    }
+
+    @Override
+    public void adopt(byte[] bytes, int length) {
+        if (!finished) {
+            body.adopt(bytes, length);
+        }
+    }
+
+    @Override
+    public void finish() {
+        if (!finished) {
+            finished = true;
+            answer.read(body);
+        }
+    }
+
+    @Override
+    public Usage usage() {
+        if (!body.overflowed()) {
+            return answer.usage(facts, estimator);
+        }
+        long out = 0;
+        if (answer.sizeIsOutput()) {
+            long characters = body.bytesSeen();
+            out = estimator == null ? (characters + 3) / 4 : estimator.tokensForText(facts.model(), characters);
+            long max = facts.maxOutputTokens();
+            out = Math.max(0, max >= 0 ? Math.min(out, max) : out);
+        }
+        return Usage.builder()
+                .inputTokens(facts.estimatedInputTokens())
+                .outputTokens(out)
+                .reportedByProvider(false)
+                .build();
+    }
+
+    @Override
+    public ProviderError streamError() {
+        return answer.streamError();
+    }
+}
