@@ -286,16 +286,16 @@ final class Hc4Transport implements HttpTransport {
         return HttpTransport.sentOnThisThread(this, observer);
     }
 
+    /** 2xx: the body streams to the caller through the observer, in a response of its own; otherwise it is buffered now. */
     private CloseableHttpResponse settled(CloseableHttpResponse response, BodyObserver observer) throws IOException {
         int status = response.getStatusLine().getStatusCode();
         HttpEntity entity = response.getEntity();
         if (status >= 200 && status < 300) {
             if (entity == null) {
                 observer.onEnd();
-            } else {
-                response.setEntity(new ObservedEntity(entity, observer));
+                return attempts.answered(response);
             }
-            return attempts.answered(response);
+            return attempts.answered(new ObservedResponse(response, new ObservedEntity(entity, observer)));
         }
         byte[] bytes;
         try {

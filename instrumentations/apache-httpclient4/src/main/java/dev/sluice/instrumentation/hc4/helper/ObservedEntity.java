@@ -46,6 +46,11 @@ final class ObservedEntity extends HttpEntityWrapper {
         body.close();
     }
 
+    /** The application let go of the body without closing it (it closed the response): the observer hears it once. */
+    void closed() {
+        body.closed();
+    }
+
     /** HttpClient 4's entity: closing its stream consumes what is left and gives the connection back. */
     private static final class Source implements EntityBody.Source {
         private final HttpEntity wrapped;
