@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -179,8 +180,14 @@ final class AsyncTransport implements HttpTransport {
 
     @Override
     public Object send(BodyObserver observer) throws Exception {
-        // the asynchronous client is only ever governed through sendAsync; a blocking form for completeness
-        return sendAsync(observer).get();
+        // the asynchronous client is only ever governed through sendAsync; a blocking form for completeness,
+        // which fails as the attempt did (an IOException the governance classifies, not its wrapper)
+        try {
+            return sendAsync(observer).get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof Exception ? (Exception) cause : e;
+        }
     }
 
     @Override
