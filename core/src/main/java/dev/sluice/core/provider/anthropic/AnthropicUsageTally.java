@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import dev.sluice.core.Usage;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.PlainCounts;
 import java.io.IOException;
 
@@ -38,14 +37,7 @@ final class AnthropicUsageTally {
 
     /** A field of a {@code usage} object, named relative to it. */
     void usageField(String name, JsonParser value) throws IOException {
-        int slot = COUNTS.slotOf(name);
-        if (slot < 0) {
-            return;
-        }
-        long n = JsonScalars.count(value);
-        if (n >= 0) {
-            counts[slot] = n;
-        }
+        COUNTS.readScalar(name, value, counts);
     }
 
     void generated(long characters) {

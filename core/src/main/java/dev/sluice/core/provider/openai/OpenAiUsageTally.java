@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import dev.sluice.core.Usage;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.PlainCounts;
 import java.io.IOException;
 
@@ -37,14 +36,7 @@ final class OpenAiUsageTally {
 
     /** A field of a {@code usage} object, named relative to it (e.g. {@code prompt_tokens_details.cached_tokens}). */
     void usageField(String name, JsonParser value) throws IOException {
-        int slot = COUNTS.slotOf(name);
-        if (slot < 0) {
-            return;
-        }
-        long n = JsonScalars.count(value);
-        if (n >= 0) {
-            counts[slot] = n;
-        }
+        COUNTS.readScalar(name, value, counts);
     }
 
     void generated(long characters) {
