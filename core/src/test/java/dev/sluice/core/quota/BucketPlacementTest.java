@@ -21,20 +21,24 @@ class BucketPlacementTest {
             .level(ScopeLevel.TENANT)
             .build();
 
-    private static CallContext call(String tenant) {
-        return CallContext.builder("openai").tenant(tenant).build();
-    }
-
-    @Test
-    void theLocalPlacementKeepsEveryBucketInThisJvm() {
-        Limit l = Limit.of(
+    private Limit limitPlacedBy(BucketPlacement placement) {
+        return Limit.of(
                 PER_TENANT,
                 clock::nanoTime,
                 clock.nanoTime(),
                 clock.epochMillis(),
                 Duration.ofMinutes(1),
                 Guarantees.none(),
-                BucketPlacement.LOCAL);
+                placement);
+    }
+
+    private static CallContext call(String tenant) {
+        return CallContext.builder("openai").tenant(tenant).build();
+    }
+
+    @Test
+    void theLocalPlacementKeepsEveryBucketInThisJvm() {
+        Limit l = limitPlacedBy(BucketPlacement.LOCAL);
         Bucket a = l.bucketFor(call("a"), clock.nanoTime(), clock.epochMillis());
         assertThat(a).isInstanceOf(TokenBucket.class);
         assertThat(a.isShared()).isFalse();
@@ -49,14 +53,7 @@ class BucketPlacementTest {
             made[0] = new FaultyBucket(local, new AtomicInteger()); // another bucket than the local one
             return made[0];
         };
-        Limit l = Limit.of(
-                PER_TENANT,
-                clock::nanoTime,
-                clock.nanoTime(),
-                clock.epochMillis(),
-                Duration.ofMinutes(1),
-                Guarantees.none(),
-                placement);
+        Limit l = limitPlacedBy(placement);
         Bucket a = l.bucketFor(call("a"), clock.nanoTime(), clock.epochMillis());
         l.bucketFor(call("a"), clock.nanoTime(), clock.epochMillis());
         assertThat(a).isSameAs(made[0]);

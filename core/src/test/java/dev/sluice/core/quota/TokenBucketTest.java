@@ -27,6 +27,15 @@ class TokenBucketTest {
         b.lendToLane(0, clock.nanoTime());
     }
 
+    /** A call admitted by the lane, then registered by the lock holder; returns what its refund hands back. */
+    private long laneAdmission(Bucket b, long amount) {
+        lend(b);
+        assertThat(b.laneCredit().tryTake(0, amount)).isTrue();
+        long loanMoment = b.laneCredit().lentMoment(0);
+        b.laneTakesRegistered(amount, clock.nanoTime());
+        return loanMoment;
+    }
+
     @Test
     void roomComesBackSmoothlyWithinTheWindow() {
         Bucket b = tokenBucket(600, Duration.ofMinutes(1), clock);
@@ -145,10 +154,7 @@ class TokenBucketTest {
     @Test
     void aRefundOfALaneAdmissionGivesBackOnlyWhatTheRefillHasNotMadeUp() {
         Bucket b = tokenBucket(1_600, Duration.ofMinutes(1), clock);
-        lend(b);
-        b.laneCredit().tryTake(0, 100);
-        long loanMoment = b.laneCredit().lentMoment(0);
-        b.laneTakesRegistered(100, clock.nanoTime());
+        long loanMoment = laneAdmission(b, 100);
         clock.advance(Duration.ofSeconds(10)); // full again
         reserve(b, 1_000);
         b.settle(100, 0, loanMoment, clock.nanoTime(), clock.epochMillis()); // the lane's call used nothing
@@ -160,10 +166,7 @@ class TokenBucketTest {
         Bucket b = tokenBucket(1_600, Duration.ofMinutes(1), clock);
         clock.advance(Duration.ofSeconds(1)); // seen full
         reserve(b, 1_000);
-        lend(b);
-        b.laneCredit().tryTake(0, 100);
-        long loanMoment = b.laneCredit().lentMoment(0);
-        b.laneTakesRegistered(100, clock.nanoTime());
+        long loanMoment = laneAdmission(b, 100);
         clock.advance(Duration.ofSeconds(3)); // 80 back: 580, far from full since the loan
         b.settle(100, 0, loanMoment, clock.nanoTime(), clock.epochMillis());
         assertThat(room(b)).isEqualTo(680);
