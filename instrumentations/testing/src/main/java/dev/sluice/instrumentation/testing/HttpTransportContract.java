@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -54,6 +56,9 @@ public abstract class HttpTransportContract {
 
     protected LoopbackServer server;
 
+    /** Threads of the application's, for a client that only blocks. */
+    private final ExecutorService applicationThreads = Executors.newCachedThreadPool();
+
     @BeforeEach
     void startServer() {
         server = LoopbackServer.start();
@@ -62,6 +67,7 @@ public abstract class HttpTransportContract {
     @AfterEach
     void stopServer() {
         server.close();
+        applicationThreads.shutdownNow();
     }
 
     // ------------------------------------------------------------------ what a library's test provides
@@ -158,6 +164,19 @@ public abstract class HttpTransportContract {
      */
     protected CompletableFuture<Object> sendWhileTheTestGoesOn(HttpTransport transport, BodyObserver observer) {
         return transport.sendAsync(observer);
+    }
+
+    /** {@link HttpTransport#send} on a thread of the application's, for a client that only blocks. */
+    protected final CompletableFuture<Object> sendOnAThreadOfItsOwn(HttpTransport transport, BodyObserver observer) {
+        CompletableFuture<Object> attempt = new CompletableFuture<>();
+        applicationThreads.execute(() -> {
+            try {
+                attempt.complete(transport.send(observer));
+            } catch (Throwable e) {
+                attempt.completeExceptionally(e);
+            }
+        });
+        return attempt;
     }
 
     // ------------------------------------------------------------------ the request

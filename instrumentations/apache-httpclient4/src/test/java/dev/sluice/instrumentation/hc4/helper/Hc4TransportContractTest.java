@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.http.Header;
 import org.apache.http.HttpEntity;
 import org.apache.http.HttpHost;
@@ -32,7 +30,6 @@ import org.junit.jupiter.api.BeforeEach;
 class Hc4TransportContractTest extends HttpTransportContract {
 
     private CloseableHttpClient client;
-    private final ExecutorService callers = Executors.newCachedThreadPool();
     /** The application's request of each transport, which it aborts. */
     private final Map<HttpTransport, HttpRequestBase> requests = new ConcurrentHashMap<>();
 
@@ -48,7 +45,6 @@ class Hc4TransportContractTest extends HttpTransportContract {
 
     @AfterEach
     void closeClient() throws Exception {
-        callers.shutdownNow();
         client.close();
     }
 
@@ -113,14 +109,6 @@ class Hc4TransportContractTest extends HttpTransportContract {
     /** The classic client only blocks: its send runs on a thread of the application's. */
     @Override
     protected CompletableFuture<Object> sendWhileTheTestGoesOn(HttpTransport transport, BodyObserver observer) {
-        CompletableFuture<Object> attempt = new CompletableFuture<>();
-        callers.execute(() -> {
-            try {
-                attempt.complete(transport.send(observer));
-            } catch (Throwable e) {
-                attempt.completeExceptionally(e);
-            }
-        });
-        return attempt;
+        return sendOnAThreadOfItsOwn(transport, observer);
     }
 }

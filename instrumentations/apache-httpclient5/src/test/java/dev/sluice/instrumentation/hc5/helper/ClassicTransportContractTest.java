@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpResponse;
@@ -30,7 +28,6 @@ import org.junit.jupiter.api.BeforeEach;
 class ClassicTransportContractTest extends HttpTransportContract {
 
     private CloseableHttpClient client;
-    private final ExecutorService callers = Executors.newCachedThreadPool();
     /** The application's request of each transport, which it cancels. */
     private final Map<HttpTransport, HttpUriRequestBase> requests = new ConcurrentHashMap<>();
 
@@ -49,7 +46,6 @@ class ClassicTransportContractTest extends HttpTransportContract {
 
     @AfterEach
     void closeClient() throws Exception {
-        callers.shutdownNow();
         client.close();
     }
 
@@ -113,14 +109,6 @@ class ClassicTransportContractTest extends HttpTransportContract {
     /** The classic client only blocks: its send runs on a thread of the application's. */
     @Override
     protected CompletableFuture<Object> sendWhileTheTestGoesOn(HttpTransport transport, BodyObserver observer) {
-        CompletableFuture<Object> attempt = new CompletableFuture<>();
-        callers.execute(() -> {
-            try {
-                attempt.complete(transport.send(observer));
-            } catch (Throwable e) {
-                attempt.completeExceptionally(e);
-            }
-        });
-        return attempt;
+        return sendOnAThreadOfItsOwn(transport, observer);
     }
 }
