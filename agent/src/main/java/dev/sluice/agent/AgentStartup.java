@@ -165,6 +165,7 @@ public final class AgentStartup {
                 }
                 if (runtime != null) {
                     JmxRegistration.start(runtime, sources, lateAttach);
+                    dev.sluice.agent.metrics.MetricsExport.start(runtime, AgentVersion.get());
                 }
                 String state = (wiring.problem == null ? "running " : "ungoverned ") + AgentVersion.get()
                         + " mode=" + wiring.mode + " config=" + wiring.configSource + " start="
