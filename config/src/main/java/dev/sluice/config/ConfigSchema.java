@@ -336,7 +336,8 @@ final class ConfigSchema {
                             b.tokenDetail(v);
                         }
                     })
-            .doc("split gen_ai token usage by cache (read, creation, uncached) and reasoning, as the conventions' draft does");
+            .doc(
+                    "split gen_ai token usage by cache (read, creation, uncached) and reasoning, as the conventions' draft does");
     static final Setting<MetricsConfig, MetricsConfig.Builder, Boolean> METRICS_OPEN_TELEMETRY = METRICS.flag(
                     "openTelemetry", false, new Setting.Field<>() {
                         @Override

@@ -439,7 +439,8 @@ public final class SluiceConfig {
                 + ", adoptHeaderLimits=" + adoptHeaderLimits + ", leaseTimeout=" + Issues.render(leaseTimeout)
                 + ", coldStartWait=" + Issues.render(coldStartWait) + ", stateFile=" + stateFile
                 + ", stateSaveInterval=" + Issues.render(stateSaveInterval) + ", " + jmx
-                + ", " + store + ", " + metrics + ", providers=" + providers + ", limits=" + limits + ", " + identity + ", tenants="
+                + ", " + store + ", " + metrics + ", providers=" + providers + ", limits=" + limits + ", " + identity
+                + ", tenants="
                 + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses + ", " + retry
                 + ", " + estimation + ", currency=" + currency + (prices.isEmpty() ? "" : ", prices=" + prices)
                 + "}";

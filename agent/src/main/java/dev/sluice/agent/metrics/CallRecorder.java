@@ -33,6 +33,7 @@ final class CallRecorder implements CallListener {
     static final int MAX_SCOPES = 200;
     /** The conventions' fallback value (for a model, and an error type, past the bounds). */
     static final String OTHER_MODEL = "_OTHER";
+
     static final String OTHER_SCOPE = "other";
 
     /** Token kinds on {@code gen_ai.client.token.usage}: the plain pair, then the draft's split. */
@@ -58,7 +59,11 @@ final class CallRecorder implements CallListener {
     };
 
     private static final String[] OTEL_TOKEN_NAMES = {
-        GenAi.OPERATION_NAME, GenAi.PROVIDER_NAME, GenAi.REQUEST_MODEL, GenAi.TOKEN_TYPE, GenAi.TOKEN_CACHE,
+        GenAi.OPERATION_NAME,
+        GenAi.PROVIDER_NAME,
+        GenAi.REQUEST_MODEL,
+        GenAi.TOKEN_TYPE,
+        GenAi.TOKEN_CACHE,
         GenAi.TOKEN_REASONING
     };
     private static final String[] OTEL_DURATION_NAMES = {
@@ -126,7 +131,10 @@ final class CallRecorder implements CallListener {
                                 "gen_ai_token_cache",
                                 "gen_ai_token_reasoning")
                         : t.labelNames(
-                                "gen_ai_operation_name", "gen_ai_provider_name", "gen_ai_request_model", "gen_ai_token_type"))
+                                "gen_ai_operation_name",
+                                "gen_ai_provider_name",
+                                "gen_ai_request_model",
+                                "gen_ai_token_type"))
                 .register(registry);
         Histogram.Builder d = Histogram.builder()
                 .name("gen_ai_client_operation_duration_seconds")
@@ -138,17 +146,36 @@ final class CallRecorder implements CallListener {
                 .labelNames("gen_ai_operation_name", "gen_ai_provider_name", "gen_ai_request_model", "error_type");
         d.withoutExemplars();
         duration = d.register(registry);
-        calls = counter(registry, "sluice_calls", "Governed calls by how they ended: success, refused (an HTTP error"
-                + " status handed back, the provider's or Sluice's own), failed (an exception thrown)",
-                "provider", "outcome");
-        refusals = counter(registry, "sluice_provider_refusals", "Attempts a provider refused, by provider scope, status,"
-                + " the limiter its answer named, and whether Sluice retried", "provider", "scope", "status", "limiter",
+        calls = counter(
+                registry,
+                "sluice_calls",
+                "Governed calls by how they ended: success, refused (an HTTP error"
+                        + " status handed back, the provider's or Sluice's own), failed (an exception thrown)",
+                "provider",
+                "outcome");
+        refusals = counter(
+                registry,
+                "sluice_provider_refusals",
+                "Attempts a provider refused, by provider scope, status,"
+                        + " the limiter its answer named, and whether Sluice retried",
+                "provider",
+                "scope",
+                "status",
+                "limiter",
                 "retried");
-        estimated = counter(registry, "sluice_estimated_tokens", "Tokens Sluice estimated and reserved before calls"
-                + " whose usage the provider reported (input: the prompt estimate; output: the allowance reserved)",
-                "provider", "gen_ai_token_type");
-        reported = counter(registry, "sluice_reported_tokens", "Tokens the provider reported for the same calls, as"
-                + " its rate limiter counts them", "provider", "gen_ai_token_type");
+        estimated = counter(
+                registry,
+                "sluice_estimated_tokens",
+                "Tokens Sluice estimated and reserved before calls"
+                        + " whose usage the provider reported (input: the prompt estimate; output: the allowance reserved)",
+                "provider",
+                "gen_ai_token_type");
+        reported = counter(
+                registry,
+                "sluice_reported_tokens",
+                "Tokens the provider reported for the same calls, as" + " its rate limiter counts them",
+                "provider",
+                "gen_ai_token_type");
         Histogram.Builder r = Histogram.builder()
                 .name("sluice_estimate_ratio")
                 .help("Reported over estimated tokens per call (1 = exact; output below 1 is allowance not used)")
@@ -157,8 +184,12 @@ final class CallRecorder implements CallListener {
                 .labelNames("provider", "gen_ai_token_type");
         r.withoutExemplars();
         estimateRatio = r.register(registry);
-        detailTokens = counter(registry, "sluice_usage_detail_tokens", "Prompt tokens read from or written to the"
-                + " provider's cache, and reasoning tokens, as reported", "provider", "type");
+        detailTokens = counter(
+                registry,
+                "sluice_usage_detail_tokens",
+                "Prompt tokens read from or written to the" + " provider's cache, and reasoning tokens, as reported",
+                "provider",
+                "type");
     }
 
     private static Counter counter(PrometheusRegistry registry, String name, String help, String... labels) {
@@ -179,7 +210,9 @@ final class CallRecorder implements CallListener {
             route.failure(errorType).record(seconds);
         }
         if (calls != null) {
-            (errorType == null ? route.succeeded : Character.isDigit(errorType.charAt(0)) ? route.refused : route.failed)
+            (errorType == null
+                            ? route.succeeded
+                            : Character.isDigit(errorType.charAt(0)) ? route.refused : route.failed)
                     .inc();
         }
         if (usage != null) {
@@ -224,7 +257,8 @@ final class CallRecorder implements CallListener {
     }
 
     @Override
-    public void attemptRefused(CallContext call, String providerScopeKey, int status, Dimension limiter, boolean retried) {
+    public void attemptRefused(
+            CallContext call, String providerScopeKey, int status, Dimension limiter, boolean retried) {
         if (refusals == null) {
             return;
         }
@@ -234,10 +268,12 @@ final class CallRecorder implements CallListener {
             scopes.putIfAbsent(providerScopeKey, scope);
         }
         String limiterName = limiter == null ? "unknown" : limiter.configName();
-        String key = call.provider() + '\u0000' + scope + '\u0000' + status + '\u0000' + limiterName + '\u0000' + retried;
+        String key =
+                call.provider() + '\u0000' + scope + '\u0000' + status + '\u0000' + limiterName + '\u0000' + retried;
         CounterDataPoint point = refusalPoints.get(key);
         if (point == null) {
-            point = refusals.labelValues(call.provider(), scope, Integer.toString(status), limiterName, Boolean.toString(retried));
+            point = refusals.labelValues(
+                    call.provider(), scope, Integer.toString(status), limiterName, Boolean.toString(retried));
             refusalPoints.putIfAbsent(key, point);
         }
         point.inc();
@@ -419,5 +455,4 @@ final class CallRecorder implements CallListener {
     private static String orEmpty(String s) {
         return s == null ? "" : s;
     }
-
 }

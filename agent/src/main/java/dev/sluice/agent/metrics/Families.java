@@ -87,7 +87,9 @@ final class Families {
             this.help = help;
             this.kind = kind;
             this.unit = unit;
-            this.summary = kind == Kind.SUMMARY ? SummarySnapshot.builder().name(name).help(help).unit(unit) : null;
+            this.summary = kind == Kind.SUMMARY
+                    ? SummarySnapshot.builder().name(name).help(help).unit(unit)
+                    : null;
         }
 
         void add(Labels labels, double value) {

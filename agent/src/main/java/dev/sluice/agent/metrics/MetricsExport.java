@@ -74,8 +74,7 @@ public final class MetricsExport implements AutoCloseable {
     private void serve(MetricsConfig config) {
         try {
             endpoint = PrometheusEndpoint.start(registry, config.bind(), config.port(), config.path());
-            AgentLog.get()
-                    .info("metrics served on http://{}:{}{}", config.bind(), config.port(), config.path());
+            AgentLog.get().info("metrics served on http://{}:{}{}", config.bind(), config.port(), config.path());
         } catch (BindException e) {
             AgentLog.get()
                     .warn(
@@ -85,7 +84,8 @@ public final class MetricsExport implements AutoCloseable {
                             config.port(),
                             e.getMessage());
         } catch (IOException | RuntimeException e) {
-            AgentLog.get().warn("metrics endpoint not started on {}:{}: {}", config.bind(), config.port(), e.toString());
+            AgentLog.get()
+                    .warn("metrics endpoint not started on {}:{}: {}", config.bind(), config.port(), e.toString());
         }
     }
 
@@ -168,7 +168,8 @@ public final class MetricsExport implements AutoCloseable {
                 } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                     gaveUp = true;
                     AgentLog.get()
-                            .warn("gen_ai metrics not recorded into OpenTelemetry: its API could not be used: {}",
+                            .warn(
+                                    "gen_ai metrics not recorded into OpenTelemetry: its API could not be used: {}",
                                     e.toString());
                 }
                 return otel;

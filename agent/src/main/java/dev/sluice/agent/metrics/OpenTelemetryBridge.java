@@ -26,7 +26,8 @@ final class OpenTelemetryBridge {
     static final long RETRY_MILLIS = 5_000;
     static final String SCOPE = "dev.sluice";
 
-    private static final MethodType RECORD_LONG = MethodType.methodType(void.class, Object.class, long.class, Object.class);
+    private static final MethodType RECORD_LONG =
+            MethodType.methodType(void.class, Object.class, long.class, Object.class);
     private static final MethodType RECORD_DOUBLE =
             MethodType.methodType(void.class, Object.class, double.class, Object.class);
 
@@ -48,7 +49,8 @@ final class OpenTelemetryBridge {
         }
         Object meterProvider = global.getMethod("getMeterProvider").invoke(null);
         Class<?> meterProviderType = Class.forName("io.opentelemetry.api.metrics.MeterProvider", false, loader);
-        Object meterBuilder = meterProviderType.getMethod("meterBuilder", String.class).invoke(meterProvider, SCOPE);
+        Object meterBuilder =
+                meterProviderType.getMethod("meterBuilder", String.class).invoke(meterProvider, SCOPE);
         Class<?> meterBuilderType = Class.forName("io.opentelemetry.api.metrics.MeterBuilder", false, loader);
         meterBuilderType.getMethod("setInstrumentationVersion", String.class).invoke(meterBuilder, version);
         Object meter = meterBuilderType.getMethod("build").invoke(meterBuilder);
@@ -58,7 +60,8 @@ final class OpenTelemetryBridge {
         Class<?> longBuilderType = Class.forName("io.opentelemetry.api.metrics.LongHistogramBuilder", false, loader);
         Class<?> attributesType = Class.forName("io.opentelemetry.api.common.Attributes", false, loader);
 
-        Object tokensBuilder = meterType.getMethod("histogramBuilder", String.class).invoke(meter, GenAi.TOKEN_USAGE);
+        Object tokensBuilder =
+                meterType.getMethod("histogramBuilder", String.class).invoke(meter, GenAi.TOKEN_USAGE);
         doubleBuilderType.getMethod("setUnit", String.class).invoke(tokensBuilder, "{token}");
         doubleBuilderType
                 .getMethod("setDescription", String.class)
@@ -74,7 +77,9 @@ final class OpenTelemetryBridge {
         Object durationBuilder =
                 meterType.getMethod("histogramBuilder", String.class).invoke(meter, GenAi.OPERATION_DURATION);
         doubleBuilderType.getMethod("setUnit", String.class).invoke(durationBuilder, "s");
-        doubleBuilderType.getMethod("setDescription", String.class).invoke(durationBuilder, "GenAI operation duration.");
+        doubleBuilderType
+                .getMethod("setDescription", String.class)
+                .invoke(durationBuilder, "GenAI operation duration.");
         List<Double> durationBounds = new ArrayList<>();
         for (double b : GenAi.DURATION_BUCKETS) {
             durationBounds.add(b);
@@ -116,7 +121,9 @@ final class OpenTelemetryBridge {
     /** The conventions' bucket boundaries, as advice (APIs from 1.32 on; older ones use the SDK's). */
     private static void advise(Class<?> builderType, Object builder, List<?> bounds) {
         try {
-            builderType.getMethod("setExplicitBucketBoundariesAdvice", List.class).invoke(builder, bounds);
+            builderType
+                    .getMethod("setExplicitBucketBoundariesAdvice", List.class)
+                    .invoke(builder, bounds);
         } catch (ReflectiveOperationException | RuntimeException older) {
             // an API before the advice: the SDK's default boundaries, or the application's views
         }

@@ -648,8 +648,7 @@ public final class ExchangeGovernance implements Governance {
             return;
         }
         try {
-            l.callEnded(
-                    call.context, governor.clock().nanoTime() - call.startedNanos, usage, call.demand, errorType);
+            l.callEnded(call.context, governor.clock().nanoTime() - call.startedNanos, usage, call.demand, errorType);
         } catch (Throwable t) {
             fault(call, "telling how a call ended", t);
         }

@@ -37,8 +37,12 @@ final class StatusNames {
         }
         for (int i = 0; i < type.length(); i++) {
             char c = type.charAt(i);
-            boolean word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
-                    || c == '.' || c == '-';
+            boolean word = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '_'
+                    || c == '.'
+                    || c == '-';
             if (!word) {
                 return OTHER;
             }

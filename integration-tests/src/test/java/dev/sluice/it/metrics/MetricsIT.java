@@ -41,7 +41,8 @@ import org.junit.jupiter.api.Test;
  */
 class MetricsIT {
 
-    static final Path DASHBOARD = Paths.get(System.getProperty("sluice.ops", "../ops"), "grafana/sluice-dashboard.json");
+    static final Path DASHBOARD =
+            Paths.get(System.getProperty("sluice.ops", "../ops"), "grafana/sluice-dashboard.json");
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -115,8 +116,9 @@ class MetricsIT {
         assertThat(body)
                 .contains("# TYPE gen_ai_client_token_usage histogram")
                 .contains("# TYPE gen_ai_client_operation_duration_seconds histogram")
-                .containsPattern("gen_ai_client_token_usage_bucket\\{gen_ai_operation_name=\"chat\",gen_ai_provider_name="
-                        + "\"openai\",gen_ai_request_model=\"gpt-4o-mini\",gen_ai_token_type=\"input\",le=\"16384.0\"\\} [1-9]")
+                .containsPattern(
+                        "gen_ai_client_token_usage_bucket\\{gen_ai_operation_name=\"chat\",gen_ai_provider_name="
+                                + "\"openai\",gen_ai_request_model=\"gpt-4o-mini\",gen_ai_token_type=\"input\",le=\"16384.0\"\\} [1-9]")
                 .containsPattern("gen_ai_client_operation_duration_seconds_bucket\\{[^}]*le=\"81.92\"\\} [1-9]")
                 .containsPattern("sluice_limit_capacity\\{[^}]*limit=\"sim-rpm\"[^}]*\\} 20.0")
                 .containsPattern("sluice_tenant_admitted_total\\{tenant=\"alpha\"\\} [1-9]")
@@ -133,11 +135,15 @@ class MetricsIT {
 
         HttpResponse<String> open = scrape(port, "application/openmetrics-text; version=1.0.0");
         assertThat(open.headers().firstValue("content-type").orElse("")).startsWith("application/openmetrics-text");
-        assertThat(open.body()).contains("# TYPE gen_ai_client_token_usage histogram").endsWith("# EOF\n");
+        assertThat(open.body())
+                .contains("# TYPE gen_ai_client_token_usage histogram")
+                .endsWith("# EOF\n");
 
         Set<String> exported = seriesNames(body);
         for (String name : dashboardSeries()) {
-            assertThat(exported).as("the dashboard's series %s is exported", name).contains(name);
+            assertThat(exported)
+                    .as("the dashboard's series %s is exported", name)
+                    .contains(name);
         }
     }
 
@@ -266,7 +272,8 @@ class MetricsIT {
         String bare = expr.replaceAll("\\{[^}]*\\}", "")
                 .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", "");
         Set<String> names = new TreeSet<>();
-        Matcher m = Pattern.compile("\\b(sluice_[a-z0-9_]+|gen_ai_[a-z0-9_]+)\\b").matcher(bare);
+        Matcher m =
+                Pattern.compile("\\b(sluice_[a-z0-9_]+|gen_ai_[a-z0-9_]+)\\b").matcher(bare);
         while (m.find()) {
             names.add(m.group(1));
         }

@@ -22,7 +22,8 @@ public final class OpenTelemetryApp {
     public static void main(String[] args) {
         InMemoryMetricReader reader = InMemoryMetricReader.create();
         OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
-                .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(reader).build())
+                .setMeterProvider(
+                        SdkMeterProvider.builder().registerMetricReader(reader).build())
                 .build();
         GlobalOpenTelemetry.set(sdk);
         OpenAIClient client = OpenAiChatApp.client(args[0], "otel");
