@@ -175,10 +175,8 @@ final class OpenTelemetryBridge {
         public void recordTokens(long n, Object attributes) {
             try {
                 recordTokens.invokeExact(tokens, n, attributes);
-            } catch (RuntimeException | Error e) {
-                throw e;
             } catch (Throwable t) {
-                throw new IllegalStateException(t);
+                throw unchecked(t);
             }
         }
 
@@ -186,11 +184,17 @@ final class OpenTelemetryBridge {
         public void recordDuration(double seconds, Object attributes) {
             try {
                 recordDuration.invokeExact(duration, seconds, attributes);
-            } catch (RuntimeException | Error e) {
-                throw e;
             } catch (Throwable t) {
-                throw new IllegalStateException(t);
+                throw unchecked(t);
             }
+        }
+
+        /** What a histogram's {@code record} threw, rethrown as is when unchecked (the caller counts it as a fault). */
+        private static RuntimeException unchecked(Throwable t) {
+            if (t instanceof Error) {
+                throw (Error) t;
+            }
+            return t instanceof RuntimeException ? (RuntimeException) t : new IllegalStateException(t);
         }
     }
 }

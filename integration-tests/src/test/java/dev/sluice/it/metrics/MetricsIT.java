@@ -54,12 +54,7 @@ class MetricsIT {
 
     @BeforeEach
     void startSimulator() throws Exception {
-        sim = Simulator.builder()
-                .profile(Profile.OPENAI)
-                .requestsPerMinute(1_000_000)
-                .tokensPerMinute(100_000_000)
-                .instant()
-                .start();
+        sim = simulator();
         config = Files.createTempFile("sluice-metrics-it-", ".yaml");
         Files.writeString(config, config(sim), StandardCharsets.UTF_8);
     }
@@ -72,6 +67,16 @@ class MetricsIT {
         }
         sim.close();
         Files.deleteIfExists(config);
+    }
+
+    /** A simulated OpenAI that never refuses by itself: refusals come from its faults only. */
+    static Simulator simulator() {
+        return Simulator.builder()
+                .profile(Profile.OPENAI)
+                .requestsPerMinute(1_000_000)
+                .tokensPerMinute(100_000_000)
+                .instant()
+                .start();
     }
 
     /** A provider with a configured limit of 20 calls a second, two tenants, a daily budget. */

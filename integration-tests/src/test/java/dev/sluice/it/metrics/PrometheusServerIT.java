@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.it.jmx.SteadyTrafficApp;
-import dev.sluice.simulator.Profile;
 import dev.sluice.simulator.Simulator;
 import dev.sluice.simulator.fault.FaultKind;
 import java.io.File;
@@ -62,12 +61,7 @@ class PrometheusServerIT {
         assertThat(Paths.get("/usr/bin/prometheus"))
                 .as("Debian's prometheus package (apt-get install prometheus; .ci/run installs it)")
                 .exists();
-        sim = Simulator.builder()
-                .profile(Profile.OPENAI)
-                .requestsPerMinute(1_000_000)
-                .tokensPerMinute(100_000_000)
-                .instant()
-                .start();
+        sim = MetricsIT.simulator();
         dir = Files.createTempDirectory("sluice-prometheus-it-");
     }
 
