@@ -849,7 +849,7 @@ public final class Governor implements AutoCloseable {
         if (s != null && s.never) {
             return reject(Rejections.forShortfall(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
-        if (s != null && s.nanos != Bucket.ON_RELEASE && !s.firstAnswer && !budgetAwaitsStore(s, nowMillis)) {
+        if (s != null && s.nanos != Bucket.ON_RELEASE && !s.slowStart && !budgetAwaitsStore(s, nowMillis)) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
@@ -888,8 +888,7 @@ public final class Governor implements AutoCloseable {
      * a call go only where Sluice does not know, such as a limit of the service's own.
      */
     private boolean providerHasNoRoom(Demand demand, Route route, long nowNanos, long nowMillis) {
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0
-                && !route.scope.holdsForFirstAnswer(nowNanos)) {
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0 && !route.scope.slowStartAdmitsAtDeadline()) {
             return true;
         }
         for (Bucket b : route.buckets()) {
@@ -909,8 +908,8 @@ public final class Governor implements AutoCloseable {
         Shortfall worst = null;
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            worst = route.scope.holdsForFirstAnswer(nowNanos)
-                    ? Shortfall.firstAnswer(gate)
+            worst = route.scope.inSlowStart()
+                    ? Shortfall.slowStart(gate, route.scope.slowStartInFlight())
                     : Shortfall.providerGate(gate);
         }
         for (Bucket b : route.buckets()) {
@@ -924,7 +923,7 @@ public final class Governor implements AutoCloseable {
                 long wait = b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis);
                 if (worst == null || wait > worst.nanos) {
                     worst = new Shortfall(b, need, room, wait);
-                } else if (worst.firstAnswer) {
+                } else if (worst.slowStart) {
                     worst = Shortfall.providerGate(worst.nanos); // a bucket is short too: a real shortage
                 }
             }
@@ -1006,6 +1005,10 @@ public final class Governor implements AutoCloseable {
         }
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
+        }
+        if (route.scope.slowStartAdmitted()) {
+            permit.slowStartSlot = true;
+            permit.slowStartAnswer = true;
         }
         stats.onAdmitted(
                 route.classCounters,
@@ -1253,8 +1256,9 @@ public final class Governor implements AutoCloseable {
             return;
         }
         Shortfall s = shortfall(w.context, w.demand, route, nowNanos, nowMillis);
-        if (s != null && s.firstAnswer) {
-            // held only for a cold scope's first answer, which is late: not knowing is no reason to refuse
+        if (s != null && s.slowStart && route.scope.slowStartAdmitsAtDeadline()) {
+            // held only by a cold scope's slow start with few calls out: not knowing is no reason
+            // to refuse one call, but a herd whose waits end together does not go at once
             w.releaseClaims();
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
             return;
@@ -1778,10 +1782,10 @@ public final class Governor implements AutoCloseable {
     public void providerAnswered(Permit permit, boolean accepted) {
         ProviderScope scope = permit.scope();
         boolean raisesPace = scope != null && scope.answered(accepted, clock.nanoTime());
-        // Otherwise only a probe's answer changes anything. The flag was set before the permit
-        // reached its caller and only this call clears it, so reading it first spares every other
-        // answer the lock.
-        if (!permit.probe && !raisesPace) {
+        // Otherwise only a probe's answer, or one of a slow start's, changes anything. The flags
+        // were set before the permit reached its caller and only this call clears them, so
+        // reading them first spares every other answer the lock.
+        if (!permit.probe && !permit.slowStartAnswer && !raisesPace) {
             return;
         }
         underLock(new LockedWork<Object>() {
@@ -1790,6 +1794,12 @@ public final class Governor implements AutoCloseable {
                 if (permit.probe) {
                     permit.probe = false;
                     permit.scope().probeAnswered(accepted);
+                }
+                if (permit.slowStartAnswer) {
+                    permit.slowStartAnswer = false;
+                    if (accepted) {
+                        permit.scope().slowStartAccepted();
+                    }
                 }
                 if (raisesPace) {
                     scope.answerRaisesPace(nowNanos, clock.epochMillis());

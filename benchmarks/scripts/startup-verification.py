@@ -10,7 +10,7 @@ verification off, is what verifying its classes (and loading the classes the ver
 costs, since the application's own classes are verified or not alike in both pairs.
 
 Same set-up as startup-rounds.py (the chat server on port 18778, the packaged agent), then:
-    python3 benchmarks/startup-verification.py ROUNDS AGENT_JAR
+    python3 benchmarks/scripts/startup-verification.py ROUNDS AGENT_JAR
 JDKs as startup-rounds.py: java on the PATH, and $JAVA25_HOME/bin/java when it is set.
 """
 import importlib.util

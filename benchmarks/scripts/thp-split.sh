@@ -1,8 +1,8 @@
 #!/bin/bash
 # Which part of the agent's JVM 2 MB pages help: its code cache, its heap, or both
-# (docs/benchmarks.md, "Per-call overhead", thirty-second session).
+# (docs/percall-figures.md, "2 MB pages").
 #
-#   benchmarks/thp-split.sh MODE OUT [CLIENT]     MODE: none, code, heap or both; CLIENT: jdk (default)
+#   benchmarks/scripts/thp-split.sh MODE OUT [CLIENT]     MODE: none, code, heap or both; CLIENT: jdk (default)
 #   (PAIRED_ARGS="windows seconds client callers warm-up rounds" replaces the harness's 8 6 CLIENT 1 15 2)
 #
 # Runs the paired per-call harness (two rounds, one caller, the replaying provider). At 8 and 13 s
@@ -15,7 +15,7 @@ set -u
 MODE=$1; OUT=$2; CLIENT=${3:-jdk}
 case $MODE in none|code|heap|both) ;; *) echo "MODE: none, code, heap or both, not $MODE" >&2; exit 2;; esac
 TOOL=benchmarks/target/thp-collapse
-[ -x $TOOL ] || gcc -O2 -o $TOOL benchmarks/thp-collapse.c || exit 1
+[ -x $TOOL ] || gcc -O2 -o $TOOL benchmarks/scripts/thp-collapse.c || exit 1
 JAR=${SLUICE_AGENT_JAR:-agent/target/sluice-agent.jar}
 SLUICE_AGENT_JAR=$JAR java -Dsluice.overhead.provider=replay \
     -DagentJvmOptions="-XX:ReservedCodeCacheSize=240m -XX:InitialCodeCacheSize=64m" \

@@ -7,8 +7,8 @@ up), it builds the client, then makes four chat completions in a row, and prints
 time. Reports the median of each step per JDK and agent, and what the agent adds to it.
 
 Same set-up as startup-rounds.py (build, the chat server on 18778), then:
-    python3 benchmarks/first-calls.py ROUNDS DELAY_MS AGENT_JAR ...
-e.g. python3 benchmarks/first-calls.py 12 3000 none transformer-agent agent/target/sluice-agent.jar
+    python3 benchmarks/scripts/first-calls.py ROUNDS DELAY_MS AGENT_JAR ...
+e.g. python3 benchmarks/scripts/first-calls.py 12 3000 none transformer-agent agent/target/sluice-agent.jar
 """
 import importlib.util
 import os

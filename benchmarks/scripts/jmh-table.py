@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the admission table of docs/benchmarks.md from a JMH JSON result (-rf json -rff FILE).
 
-Usage: python3 benchmarks/jmh-table.py admission.json
+Usage: python3 benchmarks/scripts/jmh-table.py admission.json
 """
 import json
 import sys

@@ -9,11 +9,11 @@ Run from the repository root after
     mvn -B -q -pl agent,integration-tests -am package -DskipTests
 with two loopback servers:
     mkdir -p /tmp/www && echo ok > /tmp/www/v1 && python3 -m http.server 18777 --bind 127.0.0.1 -d /tmp/www &
-    python3 benchmarks/startup-chat-server.py 18778 &
+    python3 benchmarks/scripts/startup-chat-server.py 18778 &
 then:
-    python3 benchmarks/startup-rounds.py ROUNDS APPS AGENT_JAR[=ARGS] ...
-e.g. python3 benchmarks/startup-rounds.py 7 hello,okhttp,openai none agent/target/sluice-agent.jar
-or, with the floors: python3 benchmarks/startup-rounds.py 15 hello,okhttp,openai none empty-agent transformer-agent agent/target/sluice-agent.jar
+    python3 benchmarks/scripts/startup-rounds.py ROUNDS APPS AGENT_JAR[=ARGS] ...
+e.g. python3 benchmarks/scripts/startup-rounds.py 7 hello,okhttp,openai none agent/target/sluice-agent.jar
+or, with the floors: python3 benchmarks/scripts/startup-rounds.py 15 hello,okhttp,openai none empty-agent transformer-agent agent/target/sluice-agent.jar
 
 APPS: hello (prints a line), okhttp (one OkHttp GET at once), openai (one openai-java chat
 completion at once, to api.openai.com mapped to 127.0.0.1 by a hosts file). 'none' runs without
