@@ -47,6 +47,7 @@ public final class SluiceConfig {
     private final Duration stateSaveInterval;
     private final JmxConfig jmx;
     private final StoreConfig store;
+    private final MetricsConfig metrics;
     private final List<ProviderConfig> providers;
     private final List<LimitConfig> limits;
     private final IdentityConfig identity;
@@ -70,6 +71,7 @@ public final class SluiceConfig {
         this.stateSaveInterval = b.stateSaveInterval;
         this.jmx = b.jmx;
         this.store = b.store;
+        this.metrics = b.metrics;
         this.providers = List.copyOf(b.providers);
         this.limits = Collections.unmodifiableList(topLevel(b.limits));
         this.identity = b.identity;
@@ -123,6 +125,7 @@ public final class SluiceConfig {
         b.stateSaveInterval = stateSaveInterval;
         b.jmx = jmx;
         b.store = store;
+        b.metrics = metrics;
         b.providers = new ArrayList<>(providers);
         b.limits = new ArrayList<>(limits);
         b.identity = identity;
@@ -186,6 +189,11 @@ public final class SluiceConfig {
 
     public StoreConfig store() {
         return store;
+    }
+
+    /** The Prometheus endpoint and the OpenTelemetry meters (off by default). */
+    public MetricsConfig metrics() {
+        return metrics;
     }
 
     public List<ProviderConfig> providers() {
@@ -386,6 +394,7 @@ public final class SluiceConfig {
                 && stateSaveInterval.equals(c.stateSaveInterval)
                 && jmx.equals(c.jmx)
                 && store.equals(c.store)
+                && metrics.equals(c.metrics)
                 && providers.equals(c.providers)
                 && limits.equals(c.limits)
                 && identity.equals(c.identity)
@@ -411,6 +420,7 @@ public final class SluiceConfig {
                 stateSaveInterval,
                 jmx,
                 store,
+                metrics,
                 providers,
                 limits,
                 identity,
@@ -429,7 +439,8 @@ public final class SluiceConfig {
                 + ", adoptHeaderLimits=" + adoptHeaderLimits + ", leaseTimeout=" + Issues.render(leaseTimeout)
                 + ", coldStartWait=" + Issues.render(coldStartWait) + ", stateFile=" + stateFile
                 + ", stateSaveInterval=" + Issues.render(stateSaveInterval) + ", " + jmx
-                + ", " + store + ", providers=" + providers + ", limits=" + limits + ", " + identity + ", tenants="
+                + ", " + store + ", " + metrics + ", providers=" + providers + ", limits=" + limits + ", " + identity
+                + ", tenants="
                 + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses + ", " + retry
                 + ", " + estimation + ", currency=" + currency + (prices.isEmpty() ? "" : ", prices=" + prices)
                 + "}";
@@ -453,6 +464,7 @@ public final class SluiceConfig {
         ClassScheduling classScheduling;
         JmxConfig jmx = JmxConfig.defaults();
         StoreConfig store = StoreConfig.defaults();
+        MetricsConfig metrics = MetricsConfig.defaults();
         List<ProviderConfig> providers = new ArrayList<>();
         List<LimitConfig> limits = new ArrayList<>();
         IdentityConfig identity = IdentityConfig.defaults();
@@ -515,6 +527,11 @@ public final class SluiceConfig {
 
         public Builder store(StoreConfig store) {
             this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        public Builder metrics(MetricsConfig metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
         }
 
@@ -616,6 +633,7 @@ public final class SluiceConfig {
             Issues issues = new Issues();
             ConfigSchema.ROOT.validate(this, "", issues);
             store.validate("store", issues);
+            ConfigSchema.METRICS.validate(metrics, "metrics", issues);
             identity.validate("identity", issues);
             for (int i = 0; i < providers.size(); i++) {
                 providers.get(i).validate(Issues.index("", "providers", i), issues);

@@ -21,7 +21,7 @@ class ConfigSchemaTest {
     @Test
     void everySettingBindsFromYamlSystemPropertiesAndEnvironment() throws Exception {
         List<Setting<?, ?, ?>> settings = ConfigSchema.settings();
-        assertThat(settings).hasSize(30);
+        assertThat(settings).hasSize(36);
         for (Setting<?, ?, ?> s : settings) {
             String text = otherValueText(s);
             Object expected = parsed(s, text);
@@ -55,6 +55,7 @@ class ConfigSchemaTest {
                 .retry(RetryConfig.builder().build())
                 .estimation(EstimationConfig.builder().build())
                 .store(StoreConfig.builder().build())
+                .metrics(MetricsConfig.builder().build())
                 .build();
         for (Setting<?, ?, ?> s : ConfigSchema.settings()) {
             assertThat((Object) s.valueIn(defaults)).as(s.path).isEqualTo(s.defaultValue);
@@ -106,6 +107,7 @@ class ConfigSchemaTest {
                         "stateFile",
                         "stateSaveInterval",
                         "jmx",
+                        "metrics",
                         "store",
                         "providers",
                         "limits",
@@ -143,6 +145,12 @@ class ConfigSchemaTest {
         }
         if (s.path.equals("currency")) {
             return "EUR";
+        }
+        if (s.path.equals("metrics.path")) {
+            return "/sluice/metrics";
+        }
+        if (s.path.equals("metrics.bind")) {
+            return "127.0.0.1";
         }
         if (d instanceof String) {
             return "redis://localhost:6379";

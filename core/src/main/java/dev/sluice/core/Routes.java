@@ -311,6 +311,7 @@ final class Routes {
         ProviderScope scope = new ProviderScope(key, displayName, guarantees, store);
         if (coldStartWaitNanos > 0 && !anyMirrorsProvider(routeBuckets)) {
             scope.startCold(nowNanos + coldStartWaitNanos);
+            stats.onColdStart();
         }
         return scope;
     }

@@ -202,6 +202,7 @@ final class ConfigReload {
         same(out, "coldStartWait", running.coldStartWait(), next.coldStartWait());
         section(out, "jmx", running.jmx(), next.jmx());
         section(out, "store", running.store(), next.store());
+        section(out, "metrics", running.metrics(), next.metrics());
         section(out, "identity", running.identity(), next.identity());
         section(out, "retry", running.retry(), next.retry());
         section(out, "estimation", running.estimation(), next.estimation());

@@ -125,6 +125,11 @@ final class GovernorBean implements GovernorMXBean {
     }
 
     @Override
+    public long getColdStarts() {
+        return governor.stats().coldStarts();
+    }
+
+    @Override
     public Map<String, Long> getRetryLayers() {
         Map<String, Long> flat = new TreeMap<>();
         RetryLayers.snapshot().forEach((layer, counts) -> counts.forEach((what, n) -> flat.put(layer + "." + what, n)));

@@ -57,6 +57,10 @@ public interface GovernorMXBean {
     @Description("Times a provider asked a scope to wait (429 with Retry-After), pausing it for every caller")
     long getProviderPauses();
 
+    @Description("Provider scopes that started cold: seen for the first time with no provider limit mirrored, their"
+            + " first call went alone and the others waited for its headers (at most coldStartWait)")
+    long getColdStarts();
+
     @Description("The retry layers Sluice stood in for (SDK loops, interceptors, OkHttp's connection retries): per"
             + " layer, '<layer>.passed' calls that went through it with its retries off and '<layer>.declined'"
             + " retries it would have made")
