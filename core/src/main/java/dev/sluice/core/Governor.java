@@ -758,7 +758,8 @@ public final class Governor implements AutoCloseable {
         for (int i = 0; i < learned.length; i++) {
             amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
         }
-        return shares.waitFor(call.tenant(), weightOf(call.tenant()), learned, amounts, nowNanos, nowMillis);
+        return shares.waitFor(
+                call.tenant(), weightOf(call.tenant()), route.guarantee, learned, amounts, nowNanos, nowMillis);
     }
 
     private Decided enqueue(
@@ -1853,6 +1854,50 @@ public final class Governor implements AutoCloseable {
         } finally {
             unlock();
         }
+    }
+
+    /**
+     * The waiting calls that could be admitted now: their scope is open, every enforced bucket on
+     * their path has room for them beside the reserves of guaranteed tenants and the fair shares of
+     * the other active tenants, and no call of a class at least as high holds a claim on a bucket
+     * they need. Nothing is dispatched. For the work-conservation property test: a call listed here
+     * is room left idle while a caller waits.
+     */
+    List<Waiter> waitingThatFit() {
+        lock.lock();
+        try {
+            long nowNanos = now();
+            long nowMillis = clock.epochMillis();
+            List<Waiter> fit = new ArrayList<>();
+            for (ClassQueue<Waiter> q : queuesByPriority) {
+                for (Waiter w : q.all()) {
+                    if (!w.done && fitsNow(w, nowNanos, nowMillis)) {
+                        fit.add(w);
+                    }
+                }
+            }
+            return fit;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean fitsNow(Waiter w, long nowNanos, long nowMillis) {
+        Route route = route(w.context);
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
+            return false;
+        }
+        for (Bucket b : route.buckets()) {
+            long amount = amountFor(b, w.demand);
+            if (amount == 0 || !b.limit().enforced()) {
+                continue;
+            }
+            if (heldBackBy(b.claimant(), w)
+                    || b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
+                return false;
+            }
+        }
+        return fairWait(w.context, w.demand, route, nowNanos, nowMillis) == null;
     }
 
     /** Routes resolved so far (renewals of a route in use not counted), for tests. */

@@ -190,13 +190,18 @@ public final class ProviderScope {
         Limit l = bucket.limit();
         double share = others == null ? 0 : others.share();
         long view = bucket.roomAsCounted(nowNanos, nowMillis);
-        long remainingNow = age.remainingNow(bucket, remaining, share);
+        double remainingNow = age.remainingNow(bucket, remaining, share);
         if (others != null
                 && others.observe(
-                        view, remainingNow, age.ambiguouslyTakenOff(bucket), l.capacity(), l.windowNanos(), nowNanos)) {
+                        view,
+                        (long) Math.floor(remainingNow),
+                        age.ambiguouslyTakenOff(bucket),
+                        l.capacity(),
+                        l.windowNanos(),
+                        nowNanos)) {
             bucket.setExternalShare(others.share(), nowNanos, nowMillis);
         }
-        bucket.figureWhileBusy(remaining);
+        bucket.figureWhileBusy(remaining, age.countedMark(bucket), age.countedAt(nowNanos), age.answeredAmount(bucket));
         bucket.lowerRoomTo(remainingNow, nowNanos, nowMillis);
         if (age.lastInFlight(bucket)) {
             bucket.endBusySpell(nowNanos, nowMillis);

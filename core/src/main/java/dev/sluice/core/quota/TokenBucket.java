@@ -250,6 +250,11 @@ final class TokenBucket extends Bucket {
 
     @Override
     public void lowerRoomTo(long remaining, long nowNanos, long nowMillis) {
+        lowerRoomTo((double) remaining, nowNanos, nowMillis);
+    }
+
+    @Override
+    public void lowerRoomTo(double remaining, long nowNanos, long nowMillis) {
         refillAndTakeBack(nowNanos);
         // the provider's level, less the transit allowance this mirror keeps back
         double mirrored = remaining - (limit().burst() - ceiling);
