@@ -551,7 +551,7 @@ class ValidationTest {
                         "confg: unknown setting, did you mean config? (agent argument)",
                         "providers[0].name: unknown setting; settings that can be given here are config, mode, failMode,"
                                 + " logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait, stateFile, stateSaveInterval, jmx.enabled, store, store.url, store.instances,"
-                                + " store.timeout, store.leaseChunk, classScheduling, retry.*, estimation.*, currency (agent argument)");
+                                + " store.timeout, store.leaseChunk, classScheduling, retry.*, estimation.*, currency, pricesFile (agent argument)");
     }
 
     @Test
