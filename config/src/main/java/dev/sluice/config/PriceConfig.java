@@ -180,11 +180,7 @@ public final class PriceConfig {
             issues.add(
                     Issues.join(path, "provider"), provider, "must not be empty; leave it out to price any provider");
         }
-        checkPrice(input, true, Issues.join(path, "input"), issues);
-        checkPrice(cachedInput, false, Issues.join(path, "cachedInput"), issues);
-        checkPrice(cacheWrite, false, Issues.join(path, "cacheWrite"), issues);
-        checkPrice(cacheWrite1h, false, Issues.join(path, "cacheWrite1h"), issues);
-        checkPrice(output, true, Issues.join(path, "output"), issues);
+        checkPrices(input, cachedInput, cacheWrite, cacheWrite1h, output, path, issues);
         if (longContext != null) {
             longContext.validate(Issues.join(path, "longContext"), issues);
         }
@@ -194,6 +190,22 @@ public final class PriceConfig {
                 issues.add(Issues.index(path, "aliases", i), aliases.get(i), "must not be empty");
             }
         }
+    }
+
+    /** An entry's or a tier's five prices: input and output required, every one a number >= 0. */
+    private static void checkPrices(
+            Double input,
+            Double cachedInput,
+            Double cacheWrite,
+            Double cacheWrite1h,
+            Double output,
+            String path,
+            Issues issues) {
+        checkPrice(input, true, Issues.join(path, "input"), issues);
+        checkPrice(cachedInput, false, Issues.join(path, "cachedInput"), issues);
+        checkPrice(cacheWrite, false, Issues.join(path, "cacheWrite"), issues);
+        checkPrice(cacheWrite1h, false, Issues.join(path, "cacheWrite1h"), issues);
+        checkPrice(output, true, Issues.join(path, "output"), issues);
     }
 
     private static void checkPrice(Double price, boolean required, String path, Issues issues) {
@@ -490,11 +502,7 @@ public final class PriceConfig {
             } else {
                 issues.check(above > 0, Issues.join(path, "above"), above, "> 0 (a prompt length in tokens)");
             }
-            checkPrice(input, true, Issues.join(path, "input"), issues);
-            checkPrice(cachedInput, false, Issues.join(path, "cachedInput"), issues);
-            checkPrice(cacheWrite, false, Issues.join(path, "cacheWrite"), issues);
-            checkPrice(cacheWrite1h, false, Issues.join(path, "cacheWrite1h"), issues);
-            checkPrice(output, true, Issues.join(path, "output"), issues);
+            checkPrices(input, cachedInput, cacheWrite, cacheWrite1h, output, path, issues);
         }
 
         @Override

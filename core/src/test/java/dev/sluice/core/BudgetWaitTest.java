@@ -43,20 +43,11 @@ class BudgetWaitTest extends GovernorFixture {
     }
 
     private static Demand costing(long worstCaseMicros) {
-        return Demand.builder()
-                .inputTokens(100)
-                .outputTokens(100)
-                .spendMicros(worstCaseMicros)
-                .build();
+        return BudgetTest.costing(worstCaseMicros);
     }
 
     private static Usage spent(long micros) {
-        return Usage.builder()
-                .inputTokens(100)
-                .outputTokens(50)
-                .spendMicros(micros)
-                .reportedByProvider(true)
-                .build();
+        return BudgetTest.spent(micros, true);
     }
 
     private BudgetStatus status() {

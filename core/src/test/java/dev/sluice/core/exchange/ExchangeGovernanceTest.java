@@ -82,14 +82,18 @@ class ExchangeGovernanceTest {
         assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
     }
 
-    @Test
-    void anAnswerReadBeforeItsHeadersReachTheEngineIsSettledFromItsBody() {
-        governor = Governor.builder()
-                .limit(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)))
-                .build();
-        ExchangeGovernance engine = ExchangeGovernance.builder(
+    /** An engine on a new {@link #governor} with this limit, recognising the providers' public hosts. */
+    private ExchangeGovernance engineOnPublicHosts(LimitSpec limit) {
+        governor = Governor.builder().limit(limit).build();
+        return ExchangeGovernance.builder(
                         governor, new ProviderRegistry(List.of(), dev.sluice.core.provider.ProviderAdapters.known()))
                 .build();
+    }
+
+    @Test
+    void anAnswerReadBeforeItsHeadersReachTheEngineIsSettledFromItsBody() {
+        ExchangeGovernance engine =
+                engineOnPublicHosts(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
         String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":500,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
         String answer = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
@@ -165,12 +169,8 @@ class ExchangeGovernanceTest {
 
     @Test
     void aFlexCallIsChargedHalfAndAPriorityOneReservesDouble() {
-        governor = Governor.builder()
-                .limit(LimitSpec.perWindow("spend", Dimension.SPEND, 1_000_000, Duration.ofDays(1)))
-                .build();
-        ExchangeGovernance engine = ExchangeGovernance.builder(
-                        governor, new ProviderRegistry(List.of(), dev.sluice.core.provider.ProviderAdapters.known()))
-                .build();
+        ExchangeGovernance engine =
+                engineOnPublicHosts(LimitSpec.perWindow("spend", Dimension.SPEND, 1_000_000, Duration.ofDays(1)));
         // gpt-5.4: 2.50 per million input tokens, 15.00 output; the answer's usage: 1,000 in, 100 out
         String answer = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
                 + "\"message\":{\"role\":\"assistant\",\"content\":\"hi\"}}],"

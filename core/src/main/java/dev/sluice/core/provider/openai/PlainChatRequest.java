@@ -278,17 +278,11 @@ final class PlainChatRequest {
 
     /** A model name: plain ASCII text with no escape, else declined (the walk decodes it). */
     private int model(int i) {
-        long string = JsonBytes.string(json, i, end, words);
-        if (string == DECLINED) {
-            return DECLINED;
+        int close = plainTextClose(i);
+        if (close != DECLINED) {
+            into.sawModel(modelNamed(i + 1, close - (i + 1)));
         }
-        int close = JsonBytes.close(string);
-        int length = close - (i + 1);
-        if (JsonBytes.chars(string) != length || length > MOST_MODEL_BYTES) {
-            return DECLINED; // an escape or a non-ASCII char makes fewer chars than bytes
-        }
-        into.sawModel(modelNamed(i + 1, length));
-        return close + 1;
+        return close == DECLINED ? DECLINED : close + 1;
     }
 
     /** A service tier: plain ASCII text with no escape, or null (no tier); declined otherwise (the walk reads it). */
@@ -300,17 +294,26 @@ final class PlainChatRequest {
             }
             return next;
         }
+        int close = plainTextClose(i);
+        if (close != DECLINED) {
+            into.sawServiceTier(new String(json, i + 1, close - (i + 1), StandardCharsets.ISO_8859_1));
+        }
+        return close == DECLINED ? DECLINED : close + 1;
+    }
+
+    /**
+     * The closing quote of the string at {@code i} when it is plain ASCII text of at most {@value
+     * #MOST_MODEL_BYTES} bytes with no escape; declined otherwise (an escape or a non-ASCII char
+     * makes fewer chars than bytes).
+     */
+    private int plainTextClose(int i) {
         long string = JsonBytes.string(json, i, end, words);
         if (string == DECLINED) {
             return DECLINED;
         }
         int close = JsonBytes.close(string);
         int length = close - (i + 1);
-        if (JsonBytes.chars(string) != length || length > MOST_MODEL_BYTES) {
-            return DECLINED;
-        }
-        into.sawServiceTier(new String(json, i + 1, length, StandardCharsets.ISO_8859_1));
-        return close + 1;
+        return JsonBytes.chars(string) != length || length > MOST_MODEL_BYTES ? DECLINED : close;
     }
 
     /** The ASCII model name at {@code json[from, from + length)}: {@link #lastModel} when it is that one. */
