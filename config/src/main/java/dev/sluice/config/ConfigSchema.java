@@ -775,8 +775,34 @@ final class ConfigSchema {
                 }
             }))
             .doc("the unit spend limits and prices are in; the built-in price table is in USD and applies only then");
-    static final Structure PRICES =
-            ROOT.structure("prices", "model", "provider", "input", "cachedInput", "cacheWrite", "output", "aliases");
+    static final Structure PRICES = ROOT.structure(
+            "prices",
+            "model",
+            "provider",
+            "input",
+            "cachedInput",
+            "cacheWrite",
+            "cacheWrite1h",
+            "output",
+            "longContext",
+            "serviceTiers",
+            "aliases");
+    static final List<String> PRICE_LONG_CONTEXT_KEYS =
+            List.of("above", "input", "cachedInput", "cacheWrite", "cacheWrite1h", "output");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, String> PRICES_FILE = ROOT.text(
+                    "pricesFile", "", new Setting.Field<>() {
+                        @Override
+                        String get(SluiceConfig.Builder c) {
+                            return c.pricesFile;
+                        }
+
+                        @Override
+                        void set(SluiceConfig.Builder b, String v) {
+                            b.pricesFile(v);
+                        }
+                    })
+            .doc("a price table file (LiteLLM's model_prices_and_context_window.json, or the built-in table's"
+                    + " format) that replaces and completes the built-in table; prices: entries override both");
 
     // ---- derived views ----------------------------------------------------------------------
 

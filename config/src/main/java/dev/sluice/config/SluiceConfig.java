@@ -58,6 +58,7 @@ public final class SluiceConfig {
     private final EstimationConfig estimation;
     private final String currency;
     private final List<PriceConfig> prices;
+    private final String pricesFile;
     private final String origin;
 
     private SluiceConfig(Builder b) {
@@ -82,6 +83,7 @@ public final class SluiceConfig {
         this.estimation = b.estimation;
         this.currency = b.currency;
         this.prices = List.copyOf(b.prices);
+        this.pricesFile = b.pricesFile;
         this.origin = b.origin;
     }
 
@@ -136,6 +138,7 @@ public final class SluiceConfig {
         b.estimation = estimation;
         b.currency = currency;
         b.prices = new ArrayList<>(prices);
+        b.pricesFile = pricesFile;
         b.origin = origin;
         return b;
     }
@@ -246,6 +249,17 @@ public final class SluiceConfig {
      */
     public List<PriceConfig> prices() {
         return prices;
+    }
+
+    /**
+     * A price table file to price calls with, between the built-in table and the config's own
+     * {@code prices:}: LiteLLM's {@code model_prices_and_context_window.json} or a table in the
+     * built-in table's format ({@link PriceTable#read}); empty for none. The config checks it can
+     * be read; it is read when the price table is built (off the application's start, as the
+     * built-in table is), and again on every reload.
+     */
+    public String pricesFile() {
+        return pricesFile;
     }
 
     /**
@@ -404,7 +418,8 @@ public final class SluiceConfig {
                 && retry.equals(c.retry)
                 && estimation.equals(c.estimation)
                 && currency.equals(c.currency)
-                && prices.equals(c.prices);
+                && prices.equals(c.prices)
+                && pricesFile.equals(c.pricesFile);
     }
 
     @Override
@@ -430,7 +445,8 @@ public final class SluiceConfig {
                 retry,
                 estimation,
                 currency,
-                prices);
+                prices,
+                pricesFile);
     }
 
     @Override
@@ -443,7 +459,7 @@ public final class SluiceConfig {
                 + ", tenants="
                 + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses + ", " + retry
                 + ", " + estimation + ", currency=" + currency + (prices.isEmpty() ? "" : ", prices=" + prices)
-                + "}";
+                + (pricesFile.isEmpty() ? "" : ", pricesFile=" + pricesFile) + "}";
     }
 
     /**
@@ -474,6 +490,7 @@ public final class SluiceConfig {
         EstimationConfig estimation = EstimationConfig.defaults();
         String currency;
         List<PriceConfig> prices = new ArrayList<>();
+        String pricesFile;
         String origin = "built in code";
 
         private Builder() {
@@ -616,6 +633,12 @@ public final class SluiceConfig {
             return this;
         }
 
+        /** A price table file (LiteLLM's JSON or the built-in table's format); empty for none. */
+        public Builder pricesFile(String path) {
+            this.pricesFile = Objects.requireNonNull(path, "pricesFile");
+            return this;
+        }
+
         /** A short description of where the settings came from, shown at start-up. */
         public Builder origin(String origin) {
             this.origin = Objects.requireNonNull(origin, "origin");
@@ -624,7 +647,12 @@ public final class SluiceConfig {
 
         /** @throws IllegalArgumentException naming every invalid setting */
         public SluiceConfig build() {
-            issues().throwIfAny("sluice config");
+            Issues issues = issues();
+            String unreadable = PriceTable.unreadable(pricesFile);
+            if (unreadable != null) {
+                issues.add("pricesFile", pricesFile, unreadable);
+            }
+            issues.throwIfAny("sluice config");
             return new SluiceConfig(this);
         }
 

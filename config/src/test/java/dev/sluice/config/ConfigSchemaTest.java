@@ -21,9 +21,9 @@ class ConfigSchemaTest {
     @Test
     void everySettingBindsFromYamlSystemPropertiesAndEnvironment() throws Exception {
         List<Setting<?, ?, ?>> settings = ConfigSchema.settings();
-        assertThat(settings).hasSize(36);
+        assertThat(settings).hasSize(37);
         for (Setting<?, ?, ?> s : settings) {
-            String text = otherValueText(s);
+            String text = s.path.equals("pricesFile") ? aPriceTable() : otherValueText(s);
             Object expected = parsed(s, text);
             assertThat(expected).as(s.path).isNotEqualTo(s.defaultValue);
 
@@ -118,7 +118,17 @@ class ConfigSchemaTest {
                         "retry",
                         "estimation",
                         "currency",
-                        "prices");
+                        "prices",
+                        "pricesFile");
+    }
+
+    /** The path of a price table file: {@code pricesFile} names one the config reads. */
+    private String aPriceTable() throws Exception {
+        return write(
+                        dir,
+                        "prices.yaml",
+                        "asOf: \"2026-12-07\"\nsource: test\ncurrency: USD\nprices: [{model: m, input: 1, output: 2}]\n")
+                .toString();
     }
 
     /** A valid value other than the default, as a user would write it. */

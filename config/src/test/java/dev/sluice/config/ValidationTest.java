@@ -552,7 +552,7 @@ class ValidationTest {
                         "providers[0].name: unknown setting; settings that can be given here are config, mode, failMode,"
                                 + " logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait, stateFile, stateSaveInterval, jmx.enabled, metrics, metrics.port,"
                                 + " metrics.bind, metrics.path, metrics.maxTenants, metrics.tokenDetail, metrics.openTelemetry, store, store.url, store.instances,"
-                                + " store.timeout, store.leaseChunk, classScheduling, retry.*, estimation.*, currency (agent argument)");
+                                + " store.timeout, store.leaseChunk, classScheduling, retry.*, estimation.*, currency, pricesFile (agent argument)");
     }
 
     @Test

@@ -813,6 +813,10 @@ public final class Governor implements AutoCloseable {
             long nowNanos = now();
             long nowMillis = clock.epochMillis();
             Route route = route(queued.context);
+            Admission broke = budgetExhausted(queued.context, queued.demand, route, nowNanos, nowMillis, 0, false);
+            if (broke != null) {
+                return broke; // it cannot wait for the reservations in flight to settle
+            }
             Shortfall s = shortfall(queued.context, queued.demand, route, nowNanos, nowMillis);
             return reject(Rejections.forShortfall(
                     GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
@@ -843,14 +847,18 @@ public final class Governor implements AutoCloseable {
         if (s == null && waiting == 0) {
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
-        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0);
+        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0, true);
         if (broke != null) {
             return broke;
         }
         if (s != null && s.never) {
             return reject(Rejections.forShortfall(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
-        if (s != null && s.nanos != Bucket.ON_RELEASE && !s.slowStart && !budgetAwaitsStore(s, nowMillis)) {
+        if (s != null
+                && s.nanos != Bucket.ON_RELEASE
+                && !s.slowStart
+                && !budgetAwaitsStore(s, nowMillis)
+                && !budgetAwaitsSettlements(s)) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
@@ -868,7 +876,7 @@ public final class Governor implements AutoCloseable {
             long nowNanos,
             long nowMillis,
             String reason) {
-        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0);
+        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0, false);
         if (broke != null) {
             return broke; // a budget holds even for a class that passes through when its queue is full
         }
@@ -1169,8 +1177,8 @@ public final class Governor implements AutoCloseable {
         }
         if (budgetsAny) {
             long budgetNowMillis = nowMillis != 0 ? nowMillis : clock.epochMillis();
-            Admission broke =
-                    budgetExhausted(w.context, w.demand, route, nowNanos, budgetNowMillis, nowNanos - w.enqueuedNanos);
+            Admission broke = budgetExhausted(
+                    w.context, w.demand, route, nowNanos, budgetNowMillis, nowNanos - w.enqueuedNanos, true);
             if (broke != null) {
                 leaveQueue(w, broke, done);
                 return Verdict.GONE;
@@ -1244,7 +1252,8 @@ public final class Governor implements AutoCloseable {
     }
 
     private void expire(Waiter w, Route route, long nowNanos, long nowMillis, List<Waiter> done) {
-        Admission broke = budgetExhausted(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos);
+        Admission broke =
+                budgetExhausted(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos, false);
         if (broke != null) {
             leaveQueue(w, broke, done);
             return;
@@ -1940,13 +1949,23 @@ public final class Governor implements AutoCloseable {
 
     /**
      * The refusal of a call that a budget (a spend limit) has no room for, or null. A budget is
-     * not a rate: waiting for it would mean hours or days, so the call is answered at once, and
-     * a class that passes through when its queue is full does not pass a budget. For a budget in
-     * a shared store, only what the store said since the call arrived counts: a new call queues
-     * and asks the store, whose answer decides. Lock held.
+     * not a rate: waiting for its period to end would mean hours or days, and a class that passes
+     * through when its queue is full does not pass a budget. What a budget may give back soon is
+     * the worst cases reserved by the calls in flight, less what they turn out to cost: when
+     * {@code mayWait} and the room plus those reservations would cover the call, it is not refused
+     * but waits in its queue (within its class's and its caller's deadline) for them to settle; it
+     * is refused once they cannot cover it, or at its deadline ({@code mayWait} false). For a
+     * budget in a shared store, only what the store said since the call arrived counts: a new call
+     * queues and asks the store, whose answer decides. Lock held.
      */
     private Admission budgetExhausted(
-            CallContext call, Demand demand, Route route, long nowNanos, long nowMillis, long waitedNanos) {
+            CallContext call,
+            Demand demand,
+            Route route,
+            long nowNanos,
+            long nowMillis,
+            long waitedNanos,
+            boolean mayWait) {
         if (!budgetsAny || mode != Mode.ENFORCE) {
             return null;
         }
@@ -1959,7 +1978,8 @@ public final class Governor implements AutoCloseable {
                 continue;
             }
             long need = b.roomNeeded(route.guarantee, amount);
-            if (b.budgetRoom(route.guarantee, nowNanos - waitedNanos, nowNanos, nowMillis) >= need) {
+            long room = b.budgetRoom(route.guarantee, nowNanos - waitedNanos, nowNanos, nowMillis);
+            if (room >= need || mayWait && room + Math.max(0, b.reserved()) >= need) {
                 continue;
             }
             BudgetStatus status = budgets.status(b, nowNanos, nowMillis, need);
@@ -1979,6 +1999,11 @@ public final class Governor implements AutoCloseable {
             return reject(r);
         }
         return null;
+    }
+
+    /** A budget is short, but what calls in flight reserved would cover the call: it waits for them to settle. */
+    private static boolean budgetAwaitsSettlements(Shortfall s) {
+        return s.bucket != null && Budgets.isBudget(s.bucket) && s.room + Math.max(0, s.bucket.reserved()) >= s.needed;
     }
 
     /** A shared budget is short locally: the store, asked by the queued call, says whether it is spent. */

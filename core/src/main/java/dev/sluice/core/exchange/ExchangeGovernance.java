@@ -142,14 +142,38 @@ public final class ExchangeGovernance implements Governance {
         return pricing;
     }
 
+    /** The price table calls are priced with, built now if no call has yet. */
+    public Prices prices() {
+        return pricing.prices();
+    }
+
     /** Builds the price table now if no call has yet: for a start-up thread, once the governor serves calls. */
     public void preparePrices() {
         pricing.prices();
     }
 
+    /**
+     * Prices calls from now on with this table (a reloaded config's prices); calls admitted before
+     * keep the worst case they reserved and are charged at their settlement with the price they
+     * were admitted with.
+     */
+    public void replacePrices(Prices prices) {
+        pricing.replace(prices);
+    }
+
     /** Calls whose model had no price: charged nothing against spend limits. */
     public long unpricedCalls() {
         return pricing.unpricedCalls();
+    }
+
+    /** Calls whose model had no price, by {@code provider/model}: what an operator should price. */
+    public java.util.Map<String, Long> unpricedModels() {
+        return pricing.unpricedModels();
+    }
+
+    /** Where the prices come from (built-in table, pricesFile, config entries), once the table is read; null before. */
+    public String priceTables() {
+        return pricing.tablesIfRead();
     }
 
     IdentityResolver identity() {

@@ -32,6 +32,14 @@ public interface GovernorMXBean {
             + " spend limits; each such model is logged once")
     long getUnpricedCalls();
 
+    @Description("Calls whose model has no price, by '<provider>/<model>': price these under prices: in the config"
+            + " (or keep pricesFile current), or their calls count nothing against spend limits")
+    Map<String, Long> getUnpricedModels();
+
+    @Description("Where prices come from: the built-in table's date, the pricesFile (its format, date, models and"
+            + " entries left out) and the config's own entries; empty until the first call is priced")
+    String getPriceTables();
+
     @Description("Permits settled with their actual usage since start")
     long getSettled();
 
