@@ -4,6 +4,7 @@ import static dev.sluice.core.quota.QuotaFixtures.bucketOf;
 import static dev.sluice.core.quota.QuotaFixtures.learnedBucket;
 import static dev.sluice.core.quota.QuotaFixtures.tokenBucket;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.sluice.config.Dimension;
 import dev.sluice.core.FakeClock;
@@ -177,28 +178,49 @@ class BucketTest {
     }
 
     /**
-     * The provider counted every call once the last one out ends: what it said meanwhile, at its
-     * least, is what is left at least, so the room is raised to it.
+     * The provider counted every call once the last one out ends: when each call of the spell
+     * answered with a figure, the least of them is what is left at least, so the room is raised to it.
      */
     @Test
-    void theLastCallToSettleRaisesTheRoomToTheLeastFigureGivenWhileCallsWereOut() {
+    void theLastCallToSettleRaisesTheRoomToTheLeastFigureWhenEveryCallGaveOne() {
         Bucket mirror = learnedBucket(1_000, Duration.ofMinutes(1), 0, clock);
         long first = reserve(mirror, 300);
+        // counted before the second call was sent: taking that call off would count it twice, as it answered too
+        mirror.figureWhileBusy(700, mirror.admittedTotal(), clock.nanoTime(), 300);
         long second = reserve(mirror, 300);
-        mirror.figureWhileBusy(700);
-        mirror.figureWhileBusy(800);
+        mirror.figureWhileBusy(800, mirror.admittedTotal(), clock.nanoTime(), 300);
         mirror.settle(300, 300, first, clock.nanoTime(), clock.epochMillis());
         assertThat(mirror.roomAsCounted(clock.nanoTime(), clock.epochMillis())).isEqualTo(400);
         mirror.settle(300, 300, second, clock.nanoTime(), clock.epochMillis());
         assertThat(mirror.roomAsCounted(clock.nanoTime(), clock.epochMillis())).isEqualTo(700);
     }
 
+    /**
+     * A call of the spell gave no figure (an answer without headers): the figures say nothing of
+     * it, so the least one is taken as it stands when the spell ends, the refill since added and
+     * what was admitted after it was counted taken off.
+     */
+    @Test
+    void whenACallGaveNoFigureTheLeastIsTakenAsItStandsWhenTheSpellEnds() {
+        Bucket mirror = learnedBucket(1_000, Duration.ofMinutes(1), 0, clock);
+        long first = reserve(mirror, 300);
+        mirror.figureWhileBusy(700, mirror.admittedTotal(), clock.nanoTime(), 300);
+        long second = reserve(mirror, 300); // admitted after the figure was counted; it gives none
+        mirror.lowerRoomTo(100, clock.nanoTime(), clock.epochMillis());
+        clock.advance(Duration.ofSeconds(6)); // 100 refilled since the figure
+        mirror.settle(300, 300, first, clock.nanoTime(), clock.epochMillis());
+        mirror.settle(300, 300, second, clock.nanoTime(), clock.epochMillis());
+        // 700 + 100 refilled - 300 admitted since: 500, not the 700 said before the second call went
+        assertThat(mirror.roomAsCounted(clock.nanoTime(), clock.epochMillis())).isCloseTo(500L, within(1L));
+    }
+
     @Test
     void aBusySpellEndsWithItsRaiseAndTheNextStartsAfresh() {
         Bucket mirror = learnedBucket(1_000, Duration.ofMinutes(1), 0, clock);
         reserve(mirror, 600);
-        mirror.figureWhileBusy(700);
+        mirror.figureWhileBusy(700, mirror.admittedTotal(), clock.nanoTime(), 600);
         mirror.endBusySpell(clock.nanoTime(), clock.epochMillis());
+        assertThat(mirror.roomAsCounted(clock.nanoTime(), clock.epochMillis())).isEqualTo(700);
         mirror.lowerRoomTo(100, clock.nanoTime(), clock.epochMillis());
         mirror.endBusySpell(clock.nanoTime(), clock.epochMillis()); // nothing said since: nothing to raise to
         assertThat(mirror.roomAsCounted(clock.nanoTime(), clock.epochMillis())).isEqualTo(100);

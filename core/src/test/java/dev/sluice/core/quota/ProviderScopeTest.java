@@ -143,33 +143,41 @@ class ProviderScopeTest {
     }
 
     /**
-     * Once the last call out is answered the provider has counted every call: what is left is at
-     * least the least figure it gave meanwhile, whatever Sluice took off its own view.
+     * Once the last call out is answered the provider has counted every call: when each gave a
+     * figure, what is left is at least the least of them, whatever Sluice took off its own view.
      */
     @Test
-    void theAnswerOfTheLastCallOutRaisesTheRoomToTheLeastFigureGivenWhileCallsWereOut() {
+    void theAnswerOfTheLastCallOutRaisesTheRoomToTheLeastFigureWhenEveryCallGaveOne() {
         learn(Dimension.TOTAL_TOKENS, 6_000, 6_000);
         Bucket b = only();
-        long admitted = now();
-        b.reserve(1_000, now(), clock.epochMillis()); // the call whose answer comes last
-        long mark = b.admittedTotal();
-        learn(Dimension.TOTAL_TOKENS, 6_000, 1_200); // another call's answer while it is out
-        long other = b.reserve(1_000, now(), clock.epochMillis());
-        b.settle(1_000, 1_000, other, now(), clock.epochMillis());
+        AnswerAge last = admit(b, 1_000); // the call whose answer comes last
+        AnswerAge other = admit(b, 1_000);
+        learn(b, 1_200, other); // the other call's answer while the first is out
+        b.settle(1_000, 2_000, 0, now(), clock.epochMillis()); // it used twice what it reserved
         assertThat(roomAsCounted(b)).isEqualTo(200);
-        AnswerAge lastOut =
-                new AnswerAge(0, admitted, false, new Bucket[] {b}, new long[] {mark}, new long[] {1_000}, 0);
+        learn(b, 1_100, last);
+        assertThat(roomAsCounted(b)).isEqualTo(1_100);
+    }
+
+    /** A call admitted through {@code b} now: what its answer's age knows of it. */
+    private AnswerAge admit(Bucket b, long amount) {
+        long admitted = now();
+        b.reserve(amount, now(), clock.epochMillis());
+        return new AnswerAge(
+                0, admitted, false, new Bucket[] {b}, new long[] {b.admittedTotal()}, new long[] {amount}, 0);
+    }
+
+    private void learn(Bucket b, long remaining, AnswerAge age) {
         scope.learn(
-                "total_tokens",
+                b.limit().id().substring("openai/k_1/gpt:".length()),
                 Dimension.TOTAL_TOKENS,
                 6_000,
-                1_100,
+                remaining,
                 MINUTE,
                 Long.MAX_VALUE,
-                lastOut,
+                age,
                 now(),
                 clock.epochMillis());
-        assertThat(roomAsCounted(b)).isEqualTo(1_100);
     }
 
     @Test
@@ -230,30 +238,69 @@ class ProviderScopeTest {
     }
 
     @Test
-    void aColdScopeSendsItsFirstCallAloneAndHoldsTheOthersForItsAnswer() {
+    void aColdScopeSendsItsFirstCallAloneUntilAnAnswerTellsItsLimits() {
         scope.startCold(now() + 3 * SECOND);
+        assertThat(scope.inSlowStart()).isTrue();
         assertThat(scope.openToLane()).isFalse();
-        assertThat(scope.holdsForFirstAnswer(now())).isTrue();
         assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
-        assertThat(scope.admitted(now())).isTrue();
+        assertThat(scope.slowStartAdmitted()).isTrue();
         clock.advance(Duration.ofSeconds(1));
         assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isEqualTo(2 * SECOND);
-        scope.probeAnswered(true);
-        assertThat(scope.holdsForFirstAnswer(now())).isFalse();
-        assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
+        learn(Dimension.REQUESTS, 1_000, 999);
+        assertThat(scope.inSlowStart()).isFalse();
         assertThat(scope.openToLane()).isTrue();
+        assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
+        assertThat(scope.slowStartAdmitted()).isFalse();
     }
 
-    /** Not knowing is no reason to refuse: once the wait for the first answer runs out, calls go. */
+    /** Not knowing is no reason to refuse: once the first answer is late, a few more calls go, never the herd. */
     @Test
-    void aLateFirstAnswerStopsHoldingCalls() {
+    void aLateFirstAnswerLetsAFewMoreCallsGoNotEveryone() {
         scope.startCold(now() + 3 * SECOND);
-        scope.admitted(now());
+        scope.slowStartAdmitted();
         clock.advance(Duration.ofSeconds(3));
-        assertThat(scope.holdsForFirstAnswer(now())).isFalse();
+        assertThat(scope.slowStartWindow(now())).isEqualTo(SlowStart.INITIAL_WINDOW);
+        for (int i = 1; i < SlowStart.INITIAL_WINDOW; i++) {
+            assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
+            scope.slowStartAdmitted();
+        }
+        assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isEqualTo(Bucket.ON_RELEASE);
+        assertThat(scope.slowStartInFlight()).isEqualTo(SlowStart.INITIAL_WINDOW);
+        scope.slowStartReleased();
         assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
-        assertThat(scope.openToLane()).isTrue();
-        assertThat(scope.admitted(now())).isFalse();
+    }
+
+    @Test
+    void aPaceSetByARefusalEndsTheSlowStart() {
+        scope.startCold(now() + 3 * SECOND);
+        scope.slowStartAdmitted();
+        scope.refusedDespiteRoom(null, true, now(), now(), clock.epochMillis());
+        assertThat(scope.inSlowStart()).isFalse();
+        assertThat(scope.paceFromRefusals()).isPositive();
+    }
+
+    /** A key found to count against an organization: the organization's scope keeps what its answers widened. */
+    @Test
+    void aScopeTakingThisOnesPlaceKeepsItsSlowStart() {
+        scope.startCold(now() + 3 * SECOND);
+        scope.slowStartAdmitted();
+        scope.slowStartAccepted();
+        ProviderScope organization = new ProviderScope("openai|org-1|gpt", "openai/org-1/gpt", Guarantees.none());
+        scope.carrySlowStartTo(organization);
+        assertThat(organization.inSlowStart()).isTrue();
+        assertThat(organization.openToLane()).isFalse();
+        assertThat(organization.slowStartWindow(now())).isEqualTo(SlowStart.INITIAL_WINDOW + 1);
+        assertThat(organization.slowStartInFlight()).isZero(); // its own calls are not this one's
+    }
+
+    @Test
+    void aScopeThatLearnedItsLimitsTakesNoSlowStart() {
+        ProviderScope organization = new ProviderScope("openai|org-1|gpt", "openai/org-1/gpt", Guarantees.none());
+        organization.learn(
+                "requests", Dimension.REQUESTS, 1_000, 900, MINUTE, Long.MAX_VALUE, now(), clock.epochMillis());
+        scope.startCold(now() + 3 * SECOND);
+        scope.carrySlowStartTo(organization);
+        assertThat(organization.inSlowStart()).isFalse();
     }
 
     @Test

@@ -27,7 +27,7 @@ class TenantSharesCreditTest {
     }
 
     private TenantShares.Wait waitFor(String tenant, long amount) {
-        return shares.waitFor(tenant, 1, learned, new long[] {amount}, clock.nanoTime(), clock.epochMillis());
+        return shares.waitFor(tenant, 1, -1, learned, new long[] {amount}, clock.nanoTime(), clock.epochMillis());
     }
 
     private void admitted(String tenant, long amount) {
@@ -76,14 +76,34 @@ class TenantSharesCreditTest {
         assertThat(waitFor("chat", 500)).isNull();
     }
 
-    /** Half of the room that comes back is free while the other's credit fills: 500 in 10 s, looked at again in 2. */
+    /**
+     * Half of what comes back is free while the other's credit fills: 50 a second. A call one
+     * short looks again when that came; a longer wait is looked at again within a tenth of a
+     * second (tenants go quiet, credits shrink as tenants join, and nothing says so).
+     */
     @Test
-    void aWaitIsTheTimeTheFreeRoomTakesToGrowAndAGracePeriodAtMost() {
+    void aWaitIsTheTimeTheFreeRoomTakesToGrowLookedAtAgainWithinATenthOfASecond() {
         roomLeft(1_000);
         waiting("search");
         waiting("chat");
-        assertThat(waitFor("search", 500).nanos).isEqualTo(2_000_000_000L);
-        assertThat(waitFor("search", 50).nanos).isEqualTo(1_000_000_000L);
+        assertThat(waitFor("search", 1).nanos).isEqualTo(20_000_000L);
+        assertThat(waitFor("search", 500).nanos).isEqualTo(TenantShares.LOOK_AGAIN_NANOS);
+    }
+
+    /**
+     * A full bucket refills no more: room the others hold between their calls while this one
+     * waits would be capacity lost. Once the bucket is nearly full, they never hold what the call
+     * needs, so it goes before the bucket fills up.
+     */
+    @Test
+    void othersNeverHoldWhatAWaitingCallNeedsOnceTheBucketIsNearlyFull() {
+        roomLeft(5_960);
+        shares.waiting("search", 1, learned, clock.nanoTime(), clock.epochMillis());
+        shares.waiting("chat", 199, learned, clock.nanoTime(), clock.epochMillis()); // holds all 5,960
+        // holds no more than the ceiling less the call, a unit and a tenth of a second's refill: 5,954
+        assertThat(waitFor("search", 10).free).isEqualTo(6);
+        clock.advance(Duration.ofMillis(40)); // 4 more
+        assertThat(waitFor("search", 10)).isNull();
     }
 
     @Test
@@ -146,7 +166,7 @@ class TenantSharesCreditTest {
         shares.waiting("search", 1, learned, clock.nanoTime(), clock.epochMillis());
         shares.waiting("chat", 3, learned, clock.nanoTime(), clock.epochMillis()); // three quarters: 4,500 at most
         TenantShares.Wait wait =
-                shares.waitFor("search", 1, learned, new long[] {700}, clock.nanoTime(), clock.epochMillis());
+                shares.waitFor("search", 1, -1, learned, new long[] {700}, clock.nanoTime(), clock.epochMillis());
         assertThat(wait.free).isZero();
     }
 
