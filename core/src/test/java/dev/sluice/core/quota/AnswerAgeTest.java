@@ -157,4 +157,28 @@ class AnswerAgeTest {
         budget.settle(100, 100, takenAt, clock.nanoTime(), clock.epochMillis());
         assertThat(nothingCharged.lastInFlight(budget)).isFalse();
     }
+
+    /** What the figure can have counted: the answered call's mark, or later admissions within the reorder window. */
+    @Test
+    void theFigureCountedWhatWasAdmittedUpToTheAnsweredCall() {
+        budget.reserve(300, clock.nanoTime(), clock.epochMillis()); // with the answered one: maybe in the figure
+        assertThat(answered(0, false, 0).countedMark(budget)).isEqualTo(400);
+        clock.advance(Duration.ofMillis(30));
+        budget.reserve(50, clock.nanoTime(), clock.epochMillis()); // later: not in it
+        assertThat(answered(0, false, 0).countedMark(budget)).isEqualTo(400);
+        assertThat(AnswerAge.CURRENT.countedMark(budget)).isEqualTo(450);
+    }
+
+    @Test
+    void theAnsweredCallsAmountIsWhatItReservedInTheBudget() {
+        assertThat(answered(0, false, 0).answeredAmount(budget)).isEqualTo(100);
+        assertThat(answered(0, false, 0).answeredAmount(learnedBucket(6_000, Duration.ofMinutes(1), 0, clock)))
+                .isZero();
+    }
+
+    @Test
+    void theFigureWasCountedItsAgeBeforeItWasRead() {
+        assertThat(answered(2 * 1_000_000_000L, false, 0).countedAt(clock.nanoTime()))
+                .isEqualTo(clock.nanoTime() - 2_000_000_000L);
+    }
 }
