@@ -2,6 +2,7 @@ package dev.sluice.core.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.sluice.config.Algorithm;
 import dev.sluice.config.Dimension;
@@ -315,5 +316,20 @@ class LimitTest {
         Limit l = limitOf(tokensPerMinute(1_000).level(ScopeLevel.TENANT).build());
         Bucket a = l.bucketFor(call("a"), clock.nanoTime(), clock.epochMillis());
         assertThat(l.bucketForValue("a", clock.nanoTime(), clock.epochMillis())).isSameAs(a);
+    }
+
+    /** A mirror keeps back what calls in transit may take (a quarter second's refill), never more than half its burst. */
+    @Test
+    void aMirrorRefillsToItsBurstLessWhatCallsInTransitMayTake() {
+        assertThat(limitOf(tokensPerMinute(6_000).build()).refillCeiling()).isEqualTo(6_000.0);
+        assertThat(limitOf(tokensPerMinute(6_000).mirrorsProvider(true).build()).refillCeiling())
+                .isCloseTo(5_975.0, within(1e-6));
+        // a tenth of a second's window: a quarter second's refill is more than the burst
+        assertThat(limitOf(LimitSpec.builder("rps", Dimension.REQUESTS, 10)
+                                .window(Duration.ofMillis(100))
+                                .mirrorsProvider(true)
+                                .build())
+                        .refillCeiling())
+                .isEqualTo(5.0);
     }
 }
