@@ -54,6 +54,7 @@ public enum Profile {
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown profile: " + text + " (openai, azure, anthropic, gemini, bedrock, gateway)");
+        throw new IllegalArgumentException(
+                "unknown profile: " + text + " (openai, azure, anthropic, gemini, bedrock, gateway)");
     }
 }

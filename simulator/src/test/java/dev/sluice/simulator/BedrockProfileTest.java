@@ -90,7 +90,8 @@ class BedrockProfileTest {
 
     @Test
     void theEncoderWritesTheFormatsOwnVectors() {
-        assertThat(hex(EventStreamEncoder.message(Map.of(), new byte[0]))).isEqualTo("000000100000000005c248eb7d98c8ff");
+        assertThat(hex(EventStreamEncoder.message(Map.of(), new byte[0])))
+                .isEqualTo("000000100000000005c248eb7d98c8ff");
         Map<String, String> one = new LinkedHashMap<>();
         one.put("content-type", "application/json");
         assertThat(hex(EventStreamEncoder.message(one, "{'foo':'bar'}".getBytes(StandardCharsets.UTF_8))))
@@ -100,11 +101,14 @@ class BedrockProfileTest {
 
     @Test
     void aConverseStreamIsFramesTheSdksDecoderReadsAtAnyCut() throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/model/" + MODEL.replace(":", "%3A")
-                        + "/converse-stream"))
-                .header("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDSTREAM/20261207/us-east-1/bedrock/aws4_request")
-                .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hello there\"}]}],\"inferenceConfig\":{\"maxTokens\":5}}"))
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create(sim.baseUrl() + "/model/" + MODEL.replace(":", "%3A") + "/converse-stream"))
+                .header(
+                        "Authorization",
+                        "AWS4-HMAC-SHA256 Credential=AKIDSTREAM/20261207/us-east-1/bedrock/aws4_request")
+                .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                                "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hello there\"}]}],\"inferenceConfig\":{\"maxTokens\":5}}"))
                 .build();
         HttpResponse<byte[]> r = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray());
         assertThat(r.headers().firstValue("content-type")).hasValue("application/vnd.amazon.eventstream");
@@ -138,8 +142,10 @@ class BedrockProfileTest {
                             + "\"messages\":[{\"role\":\"user\",\"content\":\"" + "q".repeat(40) + "\"}]}"))
                     .build());
             assertThat(invoked.body().asUtf8String()).contains("\"usage\":{\"input_tokens\":10,\"output_tokens\":4}");
-            assertThat(invoked.sdkHttpResponse().firstMatchingHeader("x-amzn-bedrock-input-token-count")).hasValue("10");
-            assertThat(invoked.sdkHttpResponse().firstMatchingHeader("x-amzn-bedrock-output-token-count")).hasValue("4");
+            assertThat(invoked.sdkHttpResponse().firstMatchingHeader("x-amzn-bedrock-input-token-count"))
+                    .hasValue("10");
+            assertThat(invoked.sdkHttpResponse().firstMatchingHeader("x-amzn-bedrock-output-token-count"))
+                    .hasValue("4");
         }
     }
 
@@ -152,9 +158,13 @@ class BedrockProfileTest {
             }
             ThrottlingException e = catchThrowableOfType(ThrottlingException.class, () -> client.converse(converse(2)));
             assertThat(e.statusCode()).isEqualTo(429);
-            assertThat(e.awsErrorDetails().errorMessage()).isEqualTo("Too many requests, please wait before trying again.");
-            assertThat(e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("retry-after")).isEmpty();
-            assertThat(other.converse(converse(2)).usage().outputTokens()).as("another account's quota").isEqualTo(2);
+            assertThat(e.awsErrorDetails().errorMessage())
+                    .isEqualTo("Too many requests, please wait before trying again.");
+            assertThat(e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("retry-after"))
+                    .isEmpty();
+            assertThat(other.converse(converse(2)).usage().outputTokens())
+                    .as("another account's quota")
+                    .isEqualTo(2);
         }
     }
 
@@ -163,7 +173,8 @@ class BedrockProfileTest {
         try (BedrockRuntimeAsyncClient client = BedrockRuntimeAsyncClient.builder()
                 .region(Region.US_EAST_1)
                 .endpointOverride(URI.create(sim.baseUrl()))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDASYNC", "secret")))
+                .credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDASYNC", "secret")))
                 // the SDK asks Netty for HTTP/2 for Bedrock Runtime; the simulator speaks HTTP/1.1 in clear
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder().protocol(Protocol.HTTP1_1))
                 .build()) {
@@ -193,12 +204,17 @@ class BedrockProfileTest {
 
     @Test
     void anInvokeModelStreamCarriesTheModelsEventsAndInvocationMetrics() throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/model/" + MODEL + "/invoke-with-response-stream"))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"anthropic_version\":\"bedrock-2023-05-31\",\"max_tokens\":3,"
-                        + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create(sim.baseUrl() + "/model/" + MODEL + "/invoke-with-response-stream"))
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"anthropic_version\":\"bedrock-2023-05-31\",\"max_tokens\":3,"
+                                + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
                 .build();
-        byte[] body = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofByteArray()).body();
-        List<Message> messages = new MessageDecoder().feed(java.nio.ByteBuffer.wrap(body)).getDecodedMessages();
+        byte[] body = Http.CLIENT
+                .send(request, HttpResponse.BodyHandlers.ofByteArray())
+                .body();
+        List<Message> messages =
+                new MessageDecoder().feed(java.nio.ByteBuffer.wrap(body)).getDecodedMessages();
         String lastChunk = new String(messages.get(messages.size() - 1).getPayload(), StandardCharsets.UTF_8);
         String bytes = lastChunk.substring(lastChunk.indexOf("\"bytes\":\"") + 9, lastChunk.indexOf("\",\"p\""));
         assertThat(new String(Base64.getDecoder().decode(bytes), StandardCharsets.UTF_8))

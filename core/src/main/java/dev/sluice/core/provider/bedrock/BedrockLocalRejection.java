@@ -1,6 +1,7 @@
 package dev.sluice.core.provider.bedrock;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.provider.LocalAnswer;
 import dev.sluice.core.provider.RequestFacts;
@@ -15,7 +16,9 @@ import java.util.UUID;
  * A local rejection in Bedrock's own throttling shape, so the AWS SDK raises its usual
  * {@code ThrottlingException} (status 429): the error type in {@code x-amzn-ErrorType}, which the
  * SDK's JSON protocol reads first, a request id in {@code x-amzn-RequestId}, and the body
- * {@code {"message": "...", "sluice": {...}}}.
+ * {@code {"message": "...", "sluice": {...}}}. A spent budget is Bedrock's
+ * {@code ServiceQuotaExceededException} instead (same status): waiting does not refill it, and
+ * the application can tell it from a pace.
  *
  * <p>Where {@code sluice} sits was checked against the AWS SDK for Java 2.59 (see {@code
  * BedrockSdkTest}): the modelled exception keeps only the message, but
@@ -26,15 +29,19 @@ import java.util.UUID;
  */
 final class BedrockLocalRejection {
 
+    private static final String NAMESPACE = ":http://internal.amazon.com/coral/com.amazon.bedrock/";
     /** Bedrock's error type header value for throttling, as it sends it. */
-    static final String ERROR_TYPE = BedrockErrors.THROTTLING + ":http://internal.amazon.com/coral/com.amazon.bedrock/";
+    static final String ERROR_TYPE = BedrockErrors.THROTTLING + NAMESPACE;
+    /** The error type of a spent budget. */
+    static final String BUDGET_ERROR_TYPE = "ServiceQuotaExceededException" + NAMESPACE;
 
     private BedrockLocalRejection() {}
 
     static LocalAnswer answer(Rejection rejection, RequestFacts facts) {
         LocalAnswer plain = LocalRejectionWriter.answer(rejection, facts, BedrockLocalRejection::envelope);
         Map<String, List<String>> headers = new LinkedHashMap<>(plain.headers());
-        headers.put("x-amzn-errortype", List.of(ERROR_TYPE));
+        boolean budget = rejection != null && rejection.decision() == GatewayDecision.BUDGET_EXHAUSTED;
+        headers.put("x-amzn-errortype", List.of(budget ? BUDGET_ERROR_TYPE : ERROR_TYPE));
         headers.put("x-amzn-requestid", List.of(UUID.randomUUID().toString()));
         return LocalAnswer.of(plain.status(), headers, plain.body());
     }

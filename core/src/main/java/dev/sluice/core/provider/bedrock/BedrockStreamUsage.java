@@ -92,7 +92,9 @@ final class BedrockStreamUsage implements UsageParser, EventStreamDecoder.Listen
                 event.reset();
                 walker.walkNext(buffer, offset, length, event);
                 streamError = BedrockErrors.classifyStreamError(
-                        type != null ? type : headers.get(EventStreamHeaders.ERROR_CODE), event.message, nowEpochMillis);
+                        type != null ? type : headers.get(EventStreamHeaders.ERROR_CODE),
+                        event.message,
+                        nowEpochMillis);
             }
             return;
         }
@@ -188,7 +190,9 @@ final class BedrockStreamUsage implements UsageParser, EventStreamDecoder.Listen
                 tally.usageField(path.substring(14), p); // message_start: the input side
             } else if (path.startsWith("usage.")) {
                 tally.usageField(path.substring(6), p); // message_delta: cumulative output
-            } else if (path.equals("delta.text") || path.equals("delta.partial_json") || path.equals("delta.thinking")) {
+            } else if (path.equals("delta.text")
+                    || path.equals("delta.partial_json")
+                    || path.equals("delta.thinking")) {
                 tally.generated(JsonScalars.stringLength(p));
             }
         }

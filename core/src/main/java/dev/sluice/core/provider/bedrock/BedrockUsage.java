@@ -26,7 +26,9 @@ final class BedrockUsage {
 
     static UsageParser parser(
             RequestFacts facts, Headers responseHeaders, TokenEstimator estimator, long nowEpochMillis) {
-        RequestFacts f = facts != null ? facts : RequestFacts.builder(BedrockAdapter.KIND).build();
+        RequestFacts f = facts != null
+                ? facts
+                : RequestFacts.builder(BedrockAdapter.KIND).build();
         Headers h = responseHeaders == null ? Headers.empty() : responseHeaders;
         String contentType = h.first("content-type");
         boolean stream = contentType == null ? f.streaming() : isEventStream(contentType);

@@ -84,7 +84,9 @@ public final class LocalRejectionWriter {
      */
     public static String summaryWithWait(Rejection r, RequestFacts facts) {
         String summary = summary(r, facts);
-        return waitingHelps(r) ? summary + " Please try again in " + seconds(r.retryAfterMillis()) + " seconds." : summary;
+        return waitingHelps(r)
+                ? summary + " Please try again in " + seconds(r.retryAfterMillis()) + " seconds."
+                : summary;
     }
 
     /** Milliseconds as decimal seconds without trailing zeros: 2400 → {@code 2.4}, 3000 → {@code 3}. */

@@ -33,8 +33,9 @@ class BedrockAdapterTest {
     static final String HOST = "https://bedrock-runtime.us-east-1.amazonaws.com";
     static final String HAIKU = "anthropic.claude-3-haiku-20240307-v1:0";
     static final String HAIKU_PATH = "/model/anthropic.claude-3-haiku-20240307-v1%3A0";
-    static final String SIGV4 = "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20261207/us-east-1/bedrock/aws4_request, "
-            + "SignedHeaders=amz-sdk-invocation-id;content-type;host;x-amz-date, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7";
+    static final String SIGV4 =
+            "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20261207/us-east-1/bedrock/aws4_request, "
+                    + "SignedHeaders=amz-sdk-invocation-id;content-type;host;x-amz-date, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7";
 
     final BedrockAdapter adapter = new BedrockAdapter(() -> 0L);
 
@@ -49,7 +50,9 @@ class BedrockAdapterTest {
             "bedrock-runtime.cn-north-1.amazonaws.com.cn"
         }) {
             for (String op : new String[] {"converse", "converse-stream", "invoke", "invoke-with-response-stream"}) {
-                assertThat(adapter.recognises(host, HAIKU_PATH + "/" + op)).as(host + " " + op).isTrue();
+                assertThat(adapter.recognises(host, HAIKU_PATH + "/" + op))
+                        .as(host + " " + op)
+                        .isTrue();
             }
             assertThat(adapter.recognisesHost(host)).isTrue();
         }
@@ -63,7 +66,9 @@ class BedrockAdapterTest {
             "/model/%zz/converse",
             "/converse"
         }) {
-            assertThat(adapter.recognises("bedrock-runtime.us-east-1.amazonaws.com", path)).as(path).isFalse();
+            assertThat(adapter.recognises("bedrock-runtime.us-east-1.amazonaws.com", path))
+                    .as(path)
+                    .isFalse();
         }
         for (String host : new String[] {
             "bedrock.us-east-1.amazonaws.com",
@@ -83,8 +88,8 @@ class BedrockAdapterTest {
                 + "\"system\":[{\"text\":\"" + "b".repeat(40) + "\"}],"
                 + "\"inferenceConfig\":{\"maxTokens\":512,\"temperature\":0.5}}";
 
-        RequestFacts facts = adapter.readRequest(
-                post(HOST + HAIKU_PATH + "/converse", body, "Authorization", SIGV4), ESTIMATOR);
+        RequestFacts facts =
+                adapter.readRequest(post(HOST + HAIKU_PATH + "/converse", body, "Authorization", SIGV4), ESTIMATOR);
 
         assertThat(facts.providerKind()).isEqualTo("bedrock");
         assertThat(facts.operation()).isEqualTo("converse");
@@ -109,7 +114,8 @@ class BedrockAdapterTest {
         String body = "{\"anthropic_version\":\"bedrock-2023-05-31\",\"max_tokens\":300,\"system\":\"" + "s".repeat(20)
                 + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + "u".repeat(80) + "\"},"
                 + "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"get\",\"input\":{\"q\":1}}]},"
-                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"" + "r".repeat(40)
+                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\""
+                + "r".repeat(40)
                 + "\"}]}],\"tools\":[{\"name\":\"get\",\"input_schema\":{\"type\":\"object\"}}]}";
 
         RequestFacts facts = adapter.readRequest(
@@ -118,7 +124,11 @@ class BedrockAdapterTest {
         assertThat(facts.operation()).isEqualTo("invoke-with-response-stream");
         assertThat(facts.streaming()).isTrue();
         assertThat(facts.maxOutputTokens()).isEqualTo(300);
-        long chars = 20 + 80 + 3 /* "get" */ + "{\"q\":1}".length() + 40
+        long chars = 20
+                + 80
+                + 3 /* "get" */
+                + "{\"q\":1}".length()
+                + 40
                 + "{\"name\":\"get\",\"input_schema\":{\"type\":\"object\"}}".length();
         // system string, three messages, one tool
         assertThat(facts.estimatedInputTokens()).isEqualTo(ESTIMATOR.estimateInputTokens(HAIKU, chars, 5));
@@ -127,10 +137,12 @@ class BedrockAdapterTest {
     @Test
     void converseCountsToolUseToolResultsAndToolDefinitions() {
         String tools = "{\"toolSpec\":{\"name\":\"top_song\",\"inputSchema\":{\"json\":{\"type\":\"object\"}}}}";
-        String body = "{\"messages\":[{\"role\":\"assistant\",\"content\":[{\"toolUse\":{\"toolUseId\":\"x\",\"name\":\"top_song\","
-                + "\"input\":{\"sign\":\"WZPZ\"}}}]},{\"role\":\"user\",\"content\":[{\"toolResult\":{\"toolUseId\":\"x\","
-                + "\"content\":[{\"json\":{\"song\":\"Elemental Hotel\"}},{\"text\":\"" + "t".repeat(12) + "\"}]}}]}],"
-                + "\"toolConfig\":{\"tools\":[" + tools + "]}}";
+        String body =
+                "{\"messages\":[{\"role\":\"assistant\",\"content\":[{\"toolUse\":{\"toolUseId\":\"x\",\"name\":\"top_song\","
+                        + "\"input\":{\"sign\":\"WZPZ\"}}}]},{\"role\":\"user\",\"content\":[{\"toolResult\":{\"toolUseId\":\"x\","
+                        + "\"content\":[{\"json\":{\"song\":\"Elemental Hotel\"}},{\"text\":\"" + "t".repeat(12)
+                        + "\"}]}}]}],"
+                        + "\"toolConfig\":{\"tools\":[" + tools + "]}}";
 
         RequestFacts facts = adapter.readRequest(post(HOST + HAIKU_PATH + "/converse-stream", body), ESTIMATOR);
 
@@ -149,21 +161,28 @@ class BedrockAdapterTest {
         assertThat(facts.providerScope()).containsEntry("region", "us-east-1");
 
         RequestFacts bearer = adapter.readRequest(
-                post(HOST + "/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Ainference-profile%2Fus.anthropic.claude-3-haiku-20240307-v1%3A0/converse",
-                        "{}", "Authorization", "Bearer ABSKQmVkcm9ja0FQSUtleQ"),
+                post(
+                        HOST
+                                + "/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Ainference-profile%2Fus.anthropic.claude-3-haiku-20240307-v1%3A0/converse",
+                        "{}",
+                        "Authorization",
+                        "Bearer ABSKQmVkcm9ja0FQSUtleQ"),
                 ESTIMATOR);
         assertThat(bearer.apiKeyId()).isEqualTo(ApiKeyIds.of("ABSKQmVkcm9ja0FQSUtleQ"));
         assertThat(bearer.model())
-                .isEqualTo("arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-3-haiku-20240307-v1:0");
+                .isEqualTo(
+                        "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-3-haiku-20240307-v1:0");
     }
 
     @Test
     void credentialScopePartsAreReadOnlyFromSigV4() {
         assertThat(BedrockAdapter.credentialPart(SIGV4, 0)).isEqualTo("AKIAIOSFODNN7EXAMPLE");
         assertThat(BedrockAdapter.credentialPart(SIGV4, 2)).isEqualTo("us-east-1");
-        assertThat(BedrockAdapter.credentialPart("AWS4-HMAC-SHA256 SignedHeaders=host", 0)).isNull();
+        assertThat(BedrockAdapter.credentialPart("AWS4-HMAC-SHA256 SignedHeaders=host", 0))
+                .isNull();
         assertThat(BedrockAdapter.credentialPart("Bearer AKIA/x/y", 0)).isNull();
-        assertThat(BedrockAdapter.credentialPart("AWS4-HMAC-SHA256 Credential=/", 0)).isNull();
+        assertThat(BedrockAdapter.credentialPart("AWS4-HMAC-SHA256 Credential=/", 0))
+                .isNull();
         assertThat(BedrockAdapter.credentialPart(null, 0)).isNull();
     }
 
@@ -205,7 +224,8 @@ class BedrockAdapterTest {
     void usageOfAnAnthropicBodyWithoutHeaders() {
         byte[] answer = utf8("{\"id\":\"msg_1\",\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"Hi\"}],"
                 + "\"usage\":{\"input_tokens\":14,\"output_tokens\":4,\"cache_creation_input_tokens\":2}}");
-        Usage usage = sameUsageAtEveryCut(() -> adapter.usageParser(converseFacts(), Headers.empty(), ESTIMATOR), answer);
+        Usage usage =
+                sameUsageAtEveryCut(() -> adapter.usageParser(converseFacts(), Headers.empty(), ESTIMATOR), answer);
         assertThat(usage.inputTokens()).isEqualTo(16);
         assertThat(usage.outputTokens()).isEqualTo(4);
     }
@@ -214,15 +234,20 @@ class BedrockAdapterTest {
     void usageOfAConverseStreamFromItsMetadataEventAtAnyCut() {
         byte[] stream = concat(
                 event("messageStart", "{\"role\":\"assistant\",\"p\":\"abcdefgh\"}"),
-                event("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"text\":\"Hello there\"},\"p\":\"ab\"}"),
+                event(
+                        "contentBlockDelta",
+                        "{\"contentBlockIndex\":0,\"delta\":{\"text\":\"Hello there\"},\"p\":\"ab\"}"),
                 event("contentBlockStop", "{\"contentBlockIndex\":0}"),
                 event("messageStop", "{\"stopReason\":\"end_turn\"}"),
-                event("metadata", "{\"usage\":{\"inputTokens\":21,\"outputTokens\":9,\"totalTokens\":30},"
-                        + "\"metrics\":{\"latencyMs\":300},\"p\":\"abcdefghijklmnop\"}"));
+                event(
+                        "metadata",
+                        "{\"usage\":{\"inputTokens\":21,\"outputTokens\":9,\"totalTokens\":30},"
+                                + "\"metrics\":{\"latencyMs\":300},\"p\":\"abcdefghijklmnop\"}"));
         RequestFacts facts = streamFacts();
 
         Usage usage = sameUsageAtEveryCut(
-                () -> adapter.usageParser(facts, headers("content-type", "application/vnd.amazon.eventstream"), ESTIMATOR),
+                () -> adapter.usageParser(
+                        facts, headers("content-type", "application/vnd.amazon.eventstream"), ESTIMATOR),
                 stream);
 
         assertThat(usage.inputTokens()).isEqualTo(21);
@@ -235,7 +260,8 @@ class BedrockAdapterTest {
         byte[] stream = concat(
                 event("messageStart", "{\"role\":\"assistant\"}"),
                 event("contentBlockDelta", "{\"delta\":{\"text\":\"" + "w".repeat(400) + "\"}}"));
-        var parser = adapter.usageParser(streamFacts(), headers("content-type", "application/vnd.amazon.eventstream"), ESTIMATOR);
+        var parser = adapter.usageParser(
+                streamFacts(), headers("content-type", "application/vnd.amazon.eventstream"), ESTIMATOR);
         parser.accept(stream, 0, stream.length - 3); // the last message never completes
         parser.accept(stream, 0, 0);
         parser.finish();
@@ -243,7 +269,8 @@ class BedrockAdapterTest {
         assertThat(parser.usage().reportedByProvider()).isFalse();
         assertThat(parser.usage().inputTokens()).isEqualTo(streamFacts().estimatedInputTokens());
 
-        var whole = adapter.usageParser(streamFacts(), headers("content-type", "application/vnd.amazon.eventstream"), ESTIMATOR);
+        var whole = adapter.usageParser(
+                streamFacts(), headers("content-type", "application/vnd.amazon.eventstream"), ESTIMATOR);
         whole.accept(stream, 0, stream.length);
         whole.finish();
         assertThat(whole.usage().outputTokens()).isEqualTo(100);
@@ -260,7 +287,8 @@ class BedrockAdapterTest {
                         + "\"outputTokenCount\":6,\"invocationLatency\":500,\"firstByteLatency\":200}}"));
 
         Usage usage = sameUsageAtEveryCut(
-                () -> adapter.usageParser(streamFacts(), headers("content-type", "application/vnd.amazon.eventstream"), ESTIMATOR),
+                () -> adapter.usageParser(
+                        streamFacts(), headers("content-type", "application/vnd.amazon.eventstream"), ESTIMATOR),
                 stream);
 
         assertThat(usage.inputTokens()).isEqualTo(33);
@@ -290,11 +318,16 @@ class BedrockAdapterTest {
 
     @Test
     void classifiesBedrocksErrors() {
-        assertThat(classify(429, "ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/",
+        assertThat(classify(
+                        429,
+                        "ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/",
                         "{\"message\":\"Too many requests, please wait before trying again.\"}"))
                 .extracting(ProviderError::outcome, ProviderError::limiter, ProviderError::type)
                 .containsExactly(OutcomeClass.RETRYABLE_CAPACITY, Dimension.REQUESTS, "ThrottlingException");
-        assertThat(classify(429, null, "{\"__type\":\"com.amazon.bedrock#ThrottlingException\",\"message\":\"Too many tokens\"}")
+        assertThat(classify(
+                                429,
+                                null,
+                                "{\"__type\":\"com.amazon.bedrock#ThrottlingException\",\"message\":\"Too many tokens\"}")
                         .limiter())
                 .isEqualTo(Dimension.TOTAL_TOKENS);
         assertThat(classify(429, "ModelNotReadyException", "{}").outcome()).isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
@@ -307,10 +340,13 @@ class BedrockAdapterTest {
         assertThat(classify(400, "ValidationException", "{\"message\":\"bad\"}").outcome())
                 .isEqualTo(OutcomeClass.NON_RETRYABLE_REQUEST);
         assertThat(classify(424, "ModelErrorException", "{}").outcome()).isEqualTo(OutcomeClass.NON_RETRYABLE_REQUEST);
-        assertThat(classify(502, null, "<html>bad gateway</html>").outcome()).isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
-        assertThat(adapter.classifyError(429, headers("x-should-retry", "false"), utf8("{}"), 0).outcome())
+        assertThat(classify(502, null, "<html>bad gateway</html>").outcome())
+                .isEqualTo(OutcomeClass.RETRYABLE_OVERLOAD);
+        assertThat(adapter.classifyError(429, headers("x-should-retry", "false"), utf8("{}"), 0)
+                        .outcome())
                 .isEqualTo(OutcomeClass.NON_RETRYABLE_POLICY);
-        assertThat(adapter.classifyError(429, headers("retry-after-ms", "1500"), utf8("{}"), 0).retryAfterMillis())
+        assertThat(adapter.classifyError(429, headers("retry-after-ms", "1500"), utf8("{}"), 0)
+                        .retryAfterMillis())
                 .isEqualTo(1500);
     }
 
@@ -327,14 +363,31 @@ class BedrockAdapterTest {
         assertThat(answer.status()).isEqualTo(429);
         assertThat(answer.headers().get("x-amzn-errortype").get(0)).startsWith("ThrottlingException:");
         assertThat(answer.headers()).containsKeys("x-amzn-requestid", "x-sluice-decision", "retry-after");
-        Map<String, String> body = JsonFields.pick(answer.body(), "message", "sluice.gateway_decision", "sluice.limiter");
+        Map<String, String> body =
+                JsonFields.pick(answer.body(), "message", "sluice.gateway_decision", "sluice.limiter");
         assertThat(body.get("message")).endsWith("Please try again in 2.4 seconds.");
-        assertThat(body).containsEntry("sluice.gateway_decision", "rejected_locally")
+        assertThat(body)
+                .containsEntry("sluice.gateway_decision", "rejected_locally")
                 .containsEntry("sluice.limiter", "total_tokens");
         // what Sluice answers, Sluice reads as Bedrock's throttling, never retried by a second hop
         ProviderError read = adapter.classifyError(429, Headers.of(answer.headers()), answer.body(), 0);
         assertThat(read.type()).isEqualTo("ThrottlingException");
         assertThat(read.outcome()).isEqualTo(OutcomeClass.NON_RETRYABLE_POLICY);
+    }
+
+    @Test
+    void aSpentBudgetIsBedrocksServiceQuotaExceeded() {
+        Rejection rejection = Rejection.builder(GatewayDecision.BUDGET_EXHAUSTED)
+                .limiter(Dimension.SPEND)
+                .build();
+
+        LocalAnswer answer = adapter.localRejection(rejection, converseFacts());
+
+        assertThat(answer.status()).isEqualTo(429);
+        assertThat(answer.headers().get("x-amzn-errortype").get(0)).startsWith("ServiceQuotaExceededException:");
+        assertThat(adapter.classifyError(429, Headers.of(answer.headers()), answer.body(), 0)
+                        .outcome())
+                .isEqualTo(OutcomeClass.NON_RETRYABLE_POLICY);
     }
 
     private ProviderError classify(int status, String errorType, String body) {
@@ -343,12 +396,15 @@ class BedrockAdapterTest {
     }
 
     private RequestFacts converseFacts() {
-        return adapter.readRequest(post(HOST + HAIKU_PATH + "/converse", "{\"inferenceConfig\":{\"maxTokens\":50}}"), ESTIMATOR);
+        return adapter.readRequest(
+                post(HOST + HAIKU_PATH + "/converse", "{\"inferenceConfig\":{\"maxTokens\":50}}"), ESTIMATOR);
     }
 
     private RequestFacts streamFacts() {
         return adapter.readRequest(
-                post(HOST + HAIKU_PATH + "/converse-stream", "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}"),
+                post(
+                        HOST + HAIKU_PATH + "/converse-stream",
+                        "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}"),
                 ESTIMATOR);
     }
 

@@ -71,7 +71,12 @@ class BedrockSdkTest {
         try (LoopbackServer server = new LoopbackServer(
                         200, Map.of("content-type", List.of("application/json")), answer.getBytes());
                 BedrockRuntimeClient client = client(server)) {
-            String text = client.converse(converse()).output().message().content().get(0).text();
+            String text = client.converse(converse())
+                    .output()
+                    .message()
+                    .content()
+                    .get(0)
+                    .text();
             assertThat(text).isEqualTo("Sunny.");
 
             RequestFacts facts = adapter.readRequest(server.seen.get(0).asRequest(server.origin()), ESTIMATOR);
@@ -108,7 +113,9 @@ class BedrockSdkTest {
             assertThat(sluice)
                     .containsEntry("sluice.gateway_decision", "rejected_locally")
                     .containsEntry("sluice.limiter", "requests");
-            assertThat(server.hits.get()).as("the SDK's own retries, left alone here").isEqualTo(3);
+            assertThat(server.hits.get())
+                    .as("the SDK's own retries, left alone here")
+                    .isEqualTo(3);
         }
     }
 }

@@ -38,9 +38,7 @@ class EventStreamDecoderTest {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Seen
-                    && ((Seen) o).headers.equals(headers)
-                    && ((Seen) o).payload.equals(payload);
+            return o instanceof Seen && ((Seen) o).headers.equals(headers) && ((Seen) o).payload.equals(payload);
         }
 
         @Override
@@ -57,8 +55,8 @@ class EventStreamDecoderTest {
     static List<Seen> decode(byte[] stream, int maxMessageBytes, int... cuts) {
         List<Seen> seen = new ArrayList<>();
         EventStreamDecoder decoder = new EventStreamDecoder(
-                (headers, buffer, offset, length) -> seen.add(new Seen(
-                        headers.toString(), new String(buffer, offset, length, StandardCharsets.UTF_8))),
+                (headers, buffer, offset, length) -> seen.add(
+                        new Seen(headers.toString(), new String(buffer, offset, length, StandardCharsets.UTF_8))),
                 maxMessageBytes);
         int from = 0;
         for (int cut : cuts) {
@@ -103,8 +101,9 @@ class EventStreamDecoderTest {
 
         List<Seen> seen = decode(stream, 1024);
 
-        assertThat(seen).containsExactly(
-                new Seen("{:event-type=metadata, :message-type=event}", "{\"usage\":{\"inputTokens\":12}}"));
+        assertThat(seen)
+                .containsExactly(
+                        new Seen("{:event-type=metadata, :message-type=event}", "{\"usage\":{\"inputTokens\":12}}"));
     }
 
     @Test
@@ -122,7 +121,10 @@ class EventStreamDecoderTest {
         }
         Random random = new Random(42);
         for (int run = 0; run < 500; run++) {
-            int[] cuts = random.ints(random.nextInt(20), 1, stream.length).sorted().distinct().toArray();
+            int[] cuts = random.ints(random.nextInt(20), 1, stream.length)
+                    .sorted()
+                    .distinct()
+                    .toArray();
             assertThat(decode(stream, 1024, cuts)).isEqualTo(whole);
         }
         int[] everyByte = new int[stream.length - 1];
@@ -135,8 +137,7 @@ class EventStreamDecoderTest {
     @Test
     void aMessageOverTheCapIsPassedOverAndTheNextOneStillRead() {
         String big = "x".repeat(5_000);
-        byte[] stream = concat(
-                sdkEvent("chunk", big), sdkEvent("metadata", "{\"usage\":{}}"), sdkEvent("chunk", big));
+        byte[] stream = concat(sdkEvent("chunk", big), sdkEvent("metadata", "{\"usage\":{}}"), sdkEvent("chunk", big));
         List<Seen> seen = new ArrayList<>();
         EventStreamDecoder decoder = new EventStreamDecoder(
                 (h, b, o, l) -> seen.add(new Seen(h.get(":event-type"), new String(b, o, l, StandardCharsets.UTF_8))),
@@ -204,7 +205,8 @@ class EventStreamDecoderTest {
     @Test
     void holdsNoMoreThanTheLongestMessageKept() {
         byte[] stream = concat(sdkEvent("a", "x".repeat(900)), sdkEvent("b", "y".repeat(100)));
-        EventStreamDecoder decoder = new EventStreamDecoder((h, b, o, l) -> assertThat(b.length).isLessThanOrEqualTo(1024), 1024);
+        EventStreamDecoder decoder =
+                new EventStreamDecoder((h, b, o, l) -> assertThat(b.length).isLessThanOrEqualTo(1024), 1024);
         decoder.feed(stream, 0, stream.length);
         assertThat(decoder.messages()).isEqualTo(2);
     }

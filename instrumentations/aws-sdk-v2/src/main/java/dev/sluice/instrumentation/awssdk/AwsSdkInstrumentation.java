@@ -71,7 +71,9 @@ public final class AwsSdkInstrumentation extends InstrumentationModule {
                 named("acquireInitialTokenAsync").takesArguments(0).returns("java.util.concurrent.CompletableFuture"),
                 AcquireTokenAsyncAdvice.class.getName());
         sink.advise(
-                named("tryRefreshToken").takesArguments(1).or(named("tryRefreshTokenAsync").takesArguments(1)),
+                named("tryRefreshToken")
+                        .takesArguments(1)
+                        .or(named("tryRefreshTokenAsync").takesArguments(1)),
                 RefreshTokenAdvice.class.getName());
     }
 

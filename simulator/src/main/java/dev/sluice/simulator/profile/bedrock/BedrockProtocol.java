@@ -92,21 +92,26 @@ public final class BedrockProtocol implements ProviderProtocol {
         String operation = m.group(2);
         JsonNode body = Json.parse(request.body());
         if (body == null || !body.isObject()) {
-            return Parsed.failed(error(400, "ValidationException", "Malformed input request, please reformat your input and try again."));
+            return Parsed.failed(error(
+                    400, "ValidationException", "Malformed input request, please reformat your input and try again."));
         }
         boolean converse = operation.startsWith("converse");
-        Integer max = converse
-                ? Json.optInt(body.path("inferenceConfig"), "maxTokens")
-                : Json.optInt(body, "max_tokens");
+        Integer max =
+                converse ? Json.optInt(body.path("inferenceConfig"), "maxTokens") : Json.optInt(body, "max_tokens");
         if (!converse && max == null && model.contains("anthropic")) {
-            return Parsed.failed(error(400, "ValidationException", "Malformed input request: #: required key [max_tokens] not found, please reformat your input and try again."));
+            return Parsed.failed(
+                    error(
+                            400,
+                            "ValidationException",
+                            "Malformed input request: #: required key [max_tokens] not found, please reformat your input and try again."));
         }
         ObjectNode text = Json.object();
         text.set("messages", body.get("messages"));
         text.set("system", body.get("system"));
         int input = Math.max(1, TokenEstimator.estimate(text));
         boolean stream = operation.endsWith("stream");
-        return Parsed.of(new ModelCall(operation, model, stream, stream, max, input, 0, 0, settings.outputTokens(max), null));
+        return Parsed.of(
+                new ModelCall(operation, model, stream, stream, max, input, 0, 0, settings.outputTokens(max), null));
     }
 
     /** Per account and model, as Bedrock's on-demand quotas are (here for a Claude 3 Haiku class model). */
@@ -152,7 +157,9 @@ public final class BedrockProtocol implements ProviderProtocol {
                         .header("x-amzn-RequestId", UUID.randomUUID().toString())
                         .header("X-Amzn-Bedrock-Input-Token-Count", Integer.toString(call.totalInputTokens()))
                         .header("X-Amzn-Bedrock-Output-Token-Count", Integer.toString(call.outputTokens()))
-                        .header("X-Amzn-Bedrock-Invocation-Latency", Long.toString(pacing.total(call.outputTokens()).toMillis()));
+                        .header(
+                                "X-Amzn-Bedrock-Invocation-Latency",
+                                Long.toString(pacing.total(call.outputTokens()).toMillis()));
             case "converse-stream":
                 return converseStream(call, pacing, ending);
             default:
@@ -320,9 +327,10 @@ public final class BedrockProtocol implements ProviderProtocol {
     @Override
     public Reply rateLimited(ModelCall call, Admission admission, ScopeKeys keys) {
         Dimension d = admission.refusedBy().limit().dimension();
-        return throttled(d == Dimension.REQUESTS || d == Dimension.CONCURRENCY
-                ? "Too many requests, please wait before trying again."
-                : "Too many tokens, please wait before trying again.");
+        return throttled(
+                d == Dimension.REQUESTS || d == Dimension.CONCURRENCY
+                        ? "Too many requests, please wait before trying again."
+                        : "Too many tokens, please wait before trying again.");
     }
 
     private static Reply throttled(String message) {
@@ -341,13 +349,19 @@ public final class BedrockProtocol implements ProviderProtocol {
                 return throttled("Too many requests, please wait before trying again.");
             case INSUFFICIENT_QUOTA:
             case BUDGET_EXCEEDED:
-                return error(400, "ServiceQuotaExceededException", "Your request exceeds the service quota for your account.");
+                return error(
+                        400,
+                        "ServiceQuotaExceededException",
+                        "Your request exceeds the service quota for your account.");
             case BAD_REQUEST:
                 return error(400, "ValidationException", "Invalid request (forced by the simulator).");
             case SERVER_ERROR:
                 return error(500, "InternalServerException", "The server encountered an internal error.");
             case NO_ENDPOINT_FOR_POLICY:
-                return error(403, "AccessDeniedException", "You don't have access to the model with the specified model ID.");
+                return error(
+                        403,
+                        "AccessDeniedException",
+                        "You don't have access to the model with the specified model ID.");
             default:
                 throw new IllegalArgumentException("not an answer: " + kind);
         }

@@ -20,7 +20,9 @@ final class AsyncCalls {
     private AsyncCalls() {}
 
     static CallOutcome enter(Object self, Object[] args) {
-        if (!(self instanceof SdkAsyncHttpClient) || args == null || args.length != 1
+        if (!(self instanceof SdkAsyncHttpClient)
+                || args == null
+                || args.length != 1
                 || !(args[0] instanceof AsyncExecuteRequest)) {
             return null;
         }
@@ -65,7 +67,8 @@ final class AsyncCalls {
             public void accept(Object response, Throwable failure) {
                 Throwable f = unwrap(failure);
                 if (f == null && !AsyncTransport.isAnswer(response)) {
-                    Bridge.hookFault("aws-sdk:executeAsync", new IllegalStateException("the governance returned " + response));
+                    Bridge.hookFault(
+                            "aws-sdk:executeAsync", new IllegalStateException("the governance returned " + response));
                     f = new IOException("Sluice failed after the request was sent; not sending it again");
                 }
                 transport.deliver(response, f);

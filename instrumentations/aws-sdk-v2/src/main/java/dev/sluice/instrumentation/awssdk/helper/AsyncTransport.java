@@ -59,7 +59,11 @@ final class AsyncTransport implements HttpTransport {
     private volatile AttemptHandler inFlight;
 
     private AsyncTransport(
-            SdkAsyncHttpClient client, AsyncExecuteRequest original, SdkHttpRequest head, String url, byte[] body,
+            SdkAsyncHttpClient client,
+            AsyncExecuteRequest original,
+            SdkHttpRequest head,
+            String url,
+            byte[] body,
             CallFuture future) {
         this.client = client;
         this.original = original;

@@ -3,7 +3,6 @@ package dev.sluice.instrumentation.awssdk.helper;
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.DroppedBodies;
 import dev.sluice.bootstrap.ObservedBodyStream;
-import java.io.InputStream;
 import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import software.amazon.awssdk.http.AbortableInputStream;

@@ -27,7 +27,8 @@ final class BufferedPublisher implements Publisher<ByteBuffer> {
             public void request(long n) {
                 if (n <= 0) {
                     if (sent.compareAndSet(false, true)) {
-                        subscriber.onError(new IllegalArgumentException("request " + n + ": must be positive (rule 3.9)"));
+                        subscriber.onError(
+                                new IllegalArgumentException("request " + n + ": must be positive (rule 3.9)"));
                     }
                     return;
                 }

@@ -87,7 +87,8 @@ final class RetryStage {
     /** A request Sluice governs, while it owns retries: counted once per call, at its first token. */
     private static boolean governed(Object request) {
         if (!RetryLayers.ownsRetries()
-                || !Bridge.governance().governs(((SdkHttpRequest) request).getUri().toString())) {
+                || !Bridge.governance()
+                        .governs(((SdkHttpRequest) request).getUri().toString())) {
             return false;
         }
         RetryLayers.passed(LAYER);
@@ -97,9 +98,12 @@ final class RetryStage {
     /** Whether the attempt's failure is one Sluice decided, while it owns retries; a declined retry is counted. */
     private static boolean decidedBySluice(Object[] args) {
         Throwable failure = args.length > 1 && args[1] instanceof Throwable ? (Throwable) args[1] : null;
-        SdkHttpResponse response = args.length > 2 && args[2] instanceof SdkHttpResponse ? (SdkHttpResponse) args[2] : null;
+        SdkHttpResponse response =
+                args.length > 2 && args[2] instanceof SdkHttpResponse ? (SdkHttpResponse) args[2] : null;
         boolean handedBack = response != null
-                && "false".equalsIgnoreCase(response.firstMatchingHeader("x-should-retry").orElse(null));
+                && "false"
+                        .equalsIgnoreCase(
+                                response.firstMatchingHeader("x-should-retry").orElse(null));
         if (!(handedBack || RetryLayers.decidedBySluice(failure)) || !RetryLayers.ownsRetries()) {
             return false;
         }

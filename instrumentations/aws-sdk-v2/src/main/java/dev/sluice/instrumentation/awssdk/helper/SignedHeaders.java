@@ -28,7 +28,8 @@ final class SignedHeaders {
                 continue;
             }
             if (signed == null) {
-                signed = signedHeaders(request.firstMatchingHeader("Authorization").orElse(null));
+                signed = signedHeaders(
+                        request.firstMatchingHeader("Authorization").orElse(null));
             }
             if (isSigned(signed, name)) {
                 continue;

@@ -19,7 +19,9 @@ final class SyncCalls {
     private SyncCalls() {}
 
     static CallOutcome enter(Object self, Object[] args) {
-        if (!(self instanceof SdkHttpClient) || args == null || args.length != 1
+        if (!(self instanceof SdkHttpClient)
+                || args == null
+                || args.length != 1
                 || !(args[0] instanceof HttpExecuteRequest)) {
             return null;
         }

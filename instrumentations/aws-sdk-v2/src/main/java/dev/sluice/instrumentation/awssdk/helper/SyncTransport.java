@@ -52,7 +52,8 @@ final class SyncTransport implements HttpTransport {
     /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
     private volatile HttpExecuteResponse unclaimed;
 
-    private SyncTransport(SdkHttpClient client, HttpExecuteRequest request, SdkHttpRequest head, String url, byte[] body) {
+    private SyncTransport(
+            SdkHttpClient client, HttpExecuteRequest request, SdkHttpRequest head, String url, byte[] body) {
         this.client = client;
         this.request = request;
         this.head = head;
@@ -260,7 +261,8 @@ final class SyncTransport implements HttpTransport {
         unclaimed = null;
         byte[] buffered = errorBodies.remove(attempt);
         AbortableInputStream content = buffered != null
-                ? AbortableInputStream.create(new ByteArrayInputStream(buffered)) // whatever read it, the SDK gets every byte
+                ? AbortableInputStream.create(
+                        new ByteArrayInputStream(buffered)) // whatever read it, the SDK gets every byte
                 : attempt.responseBody().orElse(null);
         return HttpExecuteResponse.builder()
                 .response(withHeaders(attempt.httpResponse(), setHeaders))
@@ -270,9 +272,8 @@ final class SyncTransport implements HttpTransport {
 
     /** The answer with these headers set (replacing any of the same name), as the SDK's own full response type. */
     static SdkHttpFullResponse withHeaders(SdkHttpResponse head, Map<String, String> setHeaders) {
-        SdkHttpFullResponse.Builder b = SdkHttpFullResponse.builder()
-                .statusCode(head.statusCode())
-                .headers(head.headers());
+        SdkHttpFullResponse.Builder b =
+                SdkHttpFullResponse.builder().statusCode(head.statusCode()).headers(head.headers());
         if (head.statusText().isPresent()) {
             b.statusText(head.statusText().get());
         }
@@ -304,7 +305,8 @@ final class SyncTransport implements HttpTransport {
     public Object localResponse(int status, Map<String, List<String>> headers, byte[] bytes) {
         return HttpExecuteResponse.builder()
                 .response(localHead(status, headers))
-                .responseBody(AbortableInputStream.create(new ByteArrayInputStream(bytes == null ? new byte[0] : bytes)))
+                .responseBody(
+                        AbortableInputStream.create(new ByteArrayInputStream(bytes == null ? new byte[0] : bytes)))
                 .build();
     }
 
