@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class InstrumentationCatalog {
 
-    private static final int COUNT = 12;
+    private static final int COUNT = 13;
 
     private InstrumentationCatalog() {}
 
@@ -43,6 +43,8 @@ final class InstrumentationCatalog {
                 return new dev.sluice.instrumentation.hc4.ApacheHttpClient4Instrumentation();
             case 11:
                 return new dev.sluice.instrumentation.awssdk.AwsSdkInstrumentation();
+            case 12:
+                return new dev.sluice.instrumentation.azurecore.AzureCoreInstrumentation();
             default:
                 throw new IllegalArgumentException("no instrumentation #" + index);
         }
