@@ -10,11 +10,9 @@ import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.util.ClientOptions;
 import com.azure.core.util.Header;
 import dev.sluice.it.harness.AppReport;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -72,21 +70,8 @@ public final class AzureOpenAiSdkApp {
         }
         pool.shutdown();
         pool.awaitTermination(3, TimeUnit.MINUTES);
-        reportRetryLayers(report);
+        report.countRetryLayers();
         report.print();
         System.exit(0);
-    }
-
-    /** What each retry layer around Sluice did, as the bridge counted it (nothing without the agent). */
-    @SuppressWarnings("unchecked")
-    private static void reportRetryLayers(AppReport report) {
-        try {
-            Class<?> layers = Class.forName("dev.sluice.bootstrap.RetryLayers");
-            Method snapshot = layers.getMethod("snapshot");
-            Map<String, Map<String, Long>> all = (Map<String, Map<String, Long>>) snapshot.invoke(null);
-            all.forEach((layer, counts) -> counts.forEach((k, v) -> report.count("layer:" + layer + ":" + k, v)));
-        } catch (ReflectiveOperationException | LinkageError noAgent) {
-            // no agent: nothing to report
-        }
     }
 }

@@ -2,9 +2,7 @@ package dev.sluice.it.providers;
 
 import dev.sluice.it.harness.AppReport;
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
 import java.net.URI;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -131,7 +129,7 @@ public final class BedrockApp {
             report.note("local.body", local.awsErrorDetails().rawResponse().asUtf8String());
             report.note("local.numAttempts", String.valueOf(local.numAttempts()));
         }
-        reportRetryLayers(report);
+        report.countRetryLayers();
         reportGovernor(report, budgetId);
         report.print();
         System.exit(0);
@@ -231,19 +229,6 @@ public final class BedrockApp {
             report.count("local:" + decision, 1);
         } else {
             report.count("provider:" + e.statusCode(), 1);
-        }
-    }
-
-    /** What each retry layer around Sluice did, as the bridge counted it (nothing without the agent). */
-    @SuppressWarnings("unchecked")
-    private static void reportRetryLayers(AppReport report) {
-        try {
-            Class<?> layers = Class.forName("dev.sluice.bootstrap.RetryLayers");
-            Method snapshot = layers.getMethod("snapshot");
-            Map<String, Map<String, Long>> all = (Map<String, Map<String, Long>>) snapshot.invoke(null);
-            all.forEach((layer, counts) -> counts.forEach((k, v) -> report.count("layer:" + layer + ":" + k, v)));
-        } catch (ReflectiveOperationException | LinkageError noAgent) {
-            // no agent: nothing to report
         }
     }
 

@@ -123,6 +123,43 @@ class BedrockIT {
     }
 
     /**
+     * No config: Bedrock's answers carry no rate-limit headers, so Sluice knows its quota only from
+     * its 429s and paces by them, as for Gemini. A hidden quota of 6 requests a second (5 at once)
+     * under 6 callers (3 sync threads, 3 streams at a time): at most 10 % of the provider's answers
+     * are 429s, every call completes.
+     */
+    @Test
+    void aHiddenQuotaIsPacedFromItsRefusalsAlone() throws Exception {
+        int threads = 3;
+        int calls = 8;
+        try (Simulator sim = Simulator.builder()
+                .profile(Profile.BEDROCK)
+                .limit(Limit.perMinute(Dimension.REQUESTS, 360).burst(5).scope(Scope.API_KEY_AND_MODEL))
+                .firstByteLatency(Duration.ofMillis(20))
+                .latencyPerToken(Duration.ofMillis(1))
+                .outputTokens(16)
+                .start()) {
+            JsonNode s = ForkedApp.of(BedrockApp.class)
+                    .withAgent((String) null)
+                    .timeout(Duration.ofSeconds(150))
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file(HOST))
+                    .args(LoopbackHosts.url(HOST, sim.port(), ""), threads, calls, threads)
+                    .run()
+                    .assertOk()
+                    .summary();
+            Counts c = sim.ledger().counts();
+            System.out.printf("bedrock, hidden quota, no config, with the agent: %s%n  %s%n", c, s);
+            assertThat(s.path("completed").asLong()).isEqualTo(2L * threads * calls);
+            assertThat(s.at("/counters/jmx:bedrock:Calls").asLong())
+                    .as("recognised with no config")
+                    .isEqualTo(2L * threads * calls);
+            assertThat(100.0 * c.rejected() / c.arrivals())
+                    .as("provider 429s, %% of its answers: %s", c)
+                    .isLessThanOrEqualTo(10.0);
+        }
+    }
+
+    /**
      * A budget of a thousandth of a dollar on Bedrock's Claude 3 Haiku at Bedrock's list prices
      * ($0.25 and $1.25 per million input and output tokens), raced by 4 sync threads: what the
      * provider's token counts cost never passes the budget by more than one call's reservation
