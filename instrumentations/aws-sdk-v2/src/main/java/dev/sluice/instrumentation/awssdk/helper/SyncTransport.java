@@ -320,9 +320,17 @@ final class SyncTransport implements HttpTransport {
         return b.build();
     }
 
+    /** Runs on the calling thread: a synchronous call's completions never originate on Sluice's threads. */
+    private static final Executor SAME_THREAD = new Executor() {
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
+    };
+
     @Override
     public Executor callbackExecutor() {
-        return Runnable::run; // synchronous only: no completion ever originates on Sluice's threads
+        return SAME_THREAD;
     }
 
     /** What a governed call ends with, as {@code ExecutableHttpRequest.call()} must end. */
