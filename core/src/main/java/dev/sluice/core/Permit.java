@@ -114,6 +114,15 @@ public final class Permit extends Admission {
     /** Whether this permit is its provider scope's probe after a pause (guarded by the lock). */
     boolean probe;
 
+    /** Whether it holds a place in its scope's slow start until released (guarded by the lock). */
+    boolean slowStartSlot;
+
+    /**
+     * Whether its scope's slow start waits for its answer, to widen when it is accepted (set under
+     * the lock before the permit reaches its caller; cleared by the answer, under the lock).
+     */
+    boolean slowStartAnswer;
+
     /**
      * Admitted through the lock-free lane and not registered yet: its route (for the counters),
      * the next permit on its stripe's stack, and that stack's depth with it on top.

@@ -165,6 +165,10 @@ final class PermitLedger {
             p.fairCounted = false;
             p.scope().tenantShares().ended(p.context().tenant(), nowNanos);
         }
+        if (p.slowStartSlot) {
+            p.slowStartSlot = false;
+            p.scope().slowStartReleased();
+        }
         Bucket[] buckets = p.buckets;
         long[] amounts = p.amounts;
         for (int i = p.bucketsReleased; i < amounts.length; i++) {

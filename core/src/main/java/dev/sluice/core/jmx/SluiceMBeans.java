@@ -97,6 +97,11 @@ public final class SluiceMBeans implements AutoCloseable {
         return register(runtime, server, configSource, REFRESH_NANOS);
     }
 
+    /** Beans that read the runtime without being registered anywhere (see {@link MXBeanViews}). */
+    static SluiceMBeans unregistered(SluiceRuntime runtime) {
+        return new SluiceMBeans(runtime, null, null, REFRESH_NANOS);
+    }
+
     static SluiceMBeans register(
             SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, long refreshNanos)
             throws JMException {
@@ -268,7 +273,8 @@ public final class SluiceMBeans implements AutoCloseable {
         }
     }
 
-    private void syncProviders() throws JMException {
+    /** Configured providers, then those seen in calls or scopes. */
+    Set<String> providerNames() {
         Set<String> names = new LinkedHashSet<>();
         for (ProviderConfig p : config().providers()) {
             names.add(p.name());
@@ -277,7 +283,11 @@ public final class SluiceMBeans implements AutoCloseable {
         for (ProviderScope s : governor().providerScopes()) {
             names.add(providerOf(s));
         }
-        for (String p : names) {
+        return names;
+    }
+
+    private void syncProviders() throws JMException {
+        for (String p : providerNames()) {
             if (!providers.containsKey(p)) {
                 ObjectName n = unique("Provider", p);
                 add(n, new ProviderBean(this, p), ProviderMXBean.class);

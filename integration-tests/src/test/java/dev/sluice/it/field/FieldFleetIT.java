@@ -12,6 +12,8 @@ import dev.sluice.it.harness.Figures;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.it.harness.Table;
 import dev.sluice.it.providers.LoopbackHosts;
+import dev.sluice.simulator.Dimension;
+import dev.sluice.simulator.Limit;
 import dev.sluice.simulator.Profile;
 import dev.sluice.simulator.Simulator;
 import java.nio.file.Files;
@@ -48,6 +50,16 @@ class FieldFleetIT {
 
     /** Three JVMs started together, each running {@code appArgs}; their reports as groups jvm1..jvm3 of one run. */
     static Run fleet(boolean agent, RedisServer redis, Object... appArgs) throws Exception {
+        return fleet(agent, redis, FieldScenariosIT::coldStartLimits, appArgs);
+    }
+
+    /** As {@link #fleet(boolean, RedisServer, Object...)}, the provider's organization and limits set by {@code limits}. */
+    static Run fleet(
+            boolean agent,
+            RedisServer redis,
+            java.util.function.UnaryOperator<Simulator.Builder> limits,
+            Object... appArgs)
+            throws Exception {
         String options = null;
         if (redis != null) {
             Path config = Files.createTempFile("sluice-field-fleet-", ".yaml");
@@ -55,7 +67,7 @@ class FieldFleetIT {
             config.toFile().deleteOnExit();
             options = "config=" + config;
         }
-        Simulator sim = FieldScenariosIT.coldStartLimits(Simulator.builder()
+        Simulator sim = limits.apply(Simulator.builder()
                         .profile(Profile.OPENAI)
                         .firstByteLatency(Duration.ofMillis(100))
                         .latencyPerToken(Duration.ofMillis(5))
@@ -123,6 +135,41 @@ class FieldFleetIT {
         double seconds = Duration.between(run.firstArrival(), run.lastArrival()).toNanos() / 1e9;
         double allows = 300 / 60.0 * seconds + 50;
         return run.exchanges().stream().filter(e -> e.status() == 200).count() / allows;
+    }
+
+    /**
+     * The provider's limits at the fleet's pace: 90 requests and 18,000 tokens a minute, enforced
+     * as buckets holding 20 s of the rate (30 requests, 6,000 tokens), refused requests not
+     * counted; each JVM runs 3 callers sharing 30 calls, so the request limit paces the whole run.
+     */
+    static Simulator.Builder fleetAtTheLimit(Simulator.Builder b) {
+        return b.organization(FieldScenariosIT.ORG, "sk-field-1")
+                .countRefusedRequests(false)
+                .limit(Limit.perMinute(Dimension.REQUESTS, 90).burst(30))
+                .limit(Limit.perMinute(Dimension.TOKENS, 18_000).burst(6_000));
+    }
+
+    @Test
+    void h_threeJvmsOnRedisAtTheProvidersLimit() throws Exception {
+        try (RedisServer redis = RedisServer.start()) {
+            Run run = fleet(true, redis, FieldFleetIT::fleetAtTheLimit, "sync", 64, 200, 90, 30, "app:sk-field-1:3");
+            FieldScenariosIT.row(
+                    TABLE,
+                    "h. 3 JVMs at the limit, sync",
+                    "with, Redis",
+                    run,
+                    String.format("%d calls in %.0f s", run.completed(), seconds(run)));
+            assertThat(run.completed()).as("calls completed").isEqualTo(90);
+            assertThat(run.percent429())
+                    .as(
+                            "provider 429s, %% of attempts: %s%nthe agents' warnings: %s%narrivals (ms after the first:status): %s",
+                            run.when429s(), run.summary().get(AGENT_WARNINGS), run.arrivalsAround429s())
+                    .isLessThanOrEqualTo(1.0);
+        }
+    }
+
+    private static double seconds(Run run) {
+        return Duration.between(run.firstArrival(), run.lastArrival()).toNanos() / 1e9;
     }
 
     @Test

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 class FieldScenariosIT {
 
     private static final String HOST = "api.openai.com";
-    private static final String ORG = "org-field";
+    static final String ORG = "org-field";
     private static final Table TABLE = new Table(
             "scenario", "agent", "calls ok", "attempts", "provider 429s", "429s at (s after first arrival)", "figure");
 

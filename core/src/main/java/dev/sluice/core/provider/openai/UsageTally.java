@@ -12,7 +12,9 @@ import java.io.IOException;
  * Usage as an OpenAI-format response reports it (Chat Completions' {@code prompt_tokens} /
  * {@code completion_tokens} or the Responses API's {@code input_tokens} / {@code output_tokens}),
  * plus the characters of generated text seen, to count with when the report never comes. A later
- * report overwrites an earlier one: servers that repeat usage send it cumulative.
+ * report overwrites an earlier one: servers that repeat usage send it cumulative. Cache reads
+ * ({@code cached_tokens}) and, for gpt-5.6 and later, cache writes ({@code cache_write_tokens}) are
+ * part of the input.
  */
 final class UsageTally {
 
@@ -22,16 +24,18 @@ final class UsageTally {
             new String[] {"completion_tokens", "output_tokens"},
             new String[] {"total_tokens"},
             new String[] {"prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens"},
-            new String[] {"completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"});
+            new String[] {"completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"},
+            new String[] {"prompt_tokens_details.cache_write_tokens", "input_tokens_details.cache_write_tokens"});
 
     private static final int INPUT = 0;
     private static final int OUTPUT = 1;
     private static final int TOTAL = 2;
     private static final int CACHED = 3;
     private static final int REASONING = 4;
+    private static final int CACHE_WRITE = 5;
 
     /** The counts reported, by {@link #COUNTS}' slot; -1 until reported. Read into straight by {@link PlainCounts}. */
-    final long[] counts = {-1, -1, -1, -1, -1};
+    final long[] counts = {-1, -1, -1, -1, -1, -1};
 
     private long generatedCharacters;
 
@@ -72,6 +76,7 @@ final class UsageTally {
                 .inputTokens(in)
                 .outputTokens(out)
                 .cachedInputTokens(Math.max(0, counts[CACHED]))
+                .cacheCreationInputTokens(Math.max(0, counts[CACHE_WRITE]))
                 .reasoningTokens(Math.max(0, counts[REASONING]))
                 .reportedByProvider(true)
                 .build();
