@@ -74,14 +74,7 @@ final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
         if (!body.overflowed() || tally.inputReported() || tally.outputReported()) {
             return tally.toUsage(facts, estimator, true);
         }
-        long characters = body.bytesSeen();
-        long out = estimator == null ? (characters + 3) / 4 : estimator.tokensForText(facts.model(), characters);
-        long max = facts.maxOutputTokens();
-        return Usage.builder()
-                .inputTokens(facts.estimatedInputTokens())
-                .outputTokens(Math.max(0, max >= 0 ? Math.min(out, max) : out))
-                .reportedByProvider(false)
-                .build();
+        return UsageParser.bySize(facts, estimator, body.bytesSeen());
     }
 
     @Override

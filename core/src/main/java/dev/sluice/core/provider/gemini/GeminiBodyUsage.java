@@ -60,14 +60,7 @@ final class GeminiBodyUsage implements UsageParser {
         if (!body.overflowed()) {
             return tally.toUsage(facts, estimator, whole);
         }
-        long characters = body.bytesSeen();
-        long out = estimator == null ? (characters + 3) / 4 : estimator.tokensForText(facts.model(), characters);
-        long max = facts.maxOutputTokens();
-        return Usage.builder()
-                .inputTokens(facts.estimatedInputTokens())
-                .outputTokens(Math.max(0, max >= 0 ? Math.min(out, max) : out))
-                .reportedByProvider(false)
-                .build();
+        return UsageParser.bySize(facts, estimator, body.bytesSeen());
     }
 
     /** An array stream may end with an error element; a single answer with status 2xx carries none. */
