@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  * the endpoint never keeps a JVM alive; the GenAI instruments reach an application's own
  * OpenTelemetry SDK.
  */
-class MetricsIT {
+public class MetricsIT {
 
     static final Path DASHBOARD =
             Paths.get(System.getProperty("sluice.ops", "../ops"), "grafana/sluice-dashboard.json");
@@ -70,7 +70,7 @@ class MetricsIT {
     }
 
     /** A simulated OpenAI that never refuses by itself: refusals come from its faults only. */
-    static Simulator simulator() {
+    public static Simulator simulator() {
         return Simulator.builder()
                 .profile(Profile.OPENAI)
                 .requestsPerMinute(1_000_000)
@@ -80,7 +80,7 @@ class MetricsIT {
     }
 
     /** A provider with a configured limit of 20 calls a second, two tenants, a daily budget. */
-    static String config(Simulator sim) {
+    public static String config(Simulator sim) {
         return String.join(
                 "\n",
                 "providers:",
