@@ -33,6 +33,16 @@ public interface UsageParser {
     Usage usage();
 
     /**
+     * The model the answer says served the call ({@code gen_ai.response.model}): OpenAI's and Azure's
+     * {@code model}, Anthropic's {@code message.model}, Gemini's {@code modelVersion}; read from
+     * the body or stream as it passes, in the same reading as the usage. Null when the answer named
+     * none, or before the body ended.
+     */
+    default String responseModel() {
+        return null;
+    }
+
+    /**
      * An error the provider signalled inside a successful response (mid-stream {@code
      * overloaded_error}, {@code response.failed} with {@code rate_limit_exceeded}), or null.
      */

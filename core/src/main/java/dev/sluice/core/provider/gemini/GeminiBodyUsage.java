@@ -70,6 +70,11 @@ final class GeminiBodyUsage implements UsageParser {
                 .build();
     }
 
+    @Override
+    public String responseModel() {
+        return reader.modelVersion;
+    }
+
     /** An array stream may end with an error element; a single answer with status 2xx carries none. */
     @Override
     public ProviderError streamError() {
