@@ -310,29 +310,44 @@ final class CallRecorder implements CallListener {
         if (r != null) {
             return r;
         }
-        return newRoute(call, byModel, model);
+        return bounded(
+                byModel,
+                model,
+                routeCount,
+                MAX_ROUTES,
+                label -> new Route(call, label.isEmpty() ? OTHER_MODEL : label));
     }
 
-    private Route newRoute(CallContext call, ConcurrentHashMap<String, Route> byModel, String model) {
-        String labelModel = model;
-        if (routeCount.get() >= MAX_ROUTES) {
-            labelModel = OTHER_MODEL;
-            Route other = byModel.get(OTHER_MODEL);
+    /**
+     * The value {@code byKey} holds for {@code key}, made by {@code make} from its label the first
+     * time: the key itself while fewer than {@code most} values were made ({@code made}), then
+     * {@link #OTHER_MODEL}, which the keys past the bound share.
+     */
+    private static <V> V bounded(
+            ConcurrentHashMap<String, V> byKey, String key, AtomicInteger made, int most, Function<String, V> make) {
+        V known = byKey.get(key);
+        if (known != null) {
+            return known;
+        }
+        String label = key;
+        if (made.get() >= most) {
+            label = OTHER_MODEL;
+            V other = byKey.get(OTHER_MODEL);
             if (other != null) {
-                byModel.putIfAbsent(model, other);
+                byKey.putIfAbsent(key, other);
                 return other;
             }
         }
-        Route fresh = new Route(call, labelModel.isEmpty() ? OTHER_MODEL : labelModel);
-        Route raced = byModel.putIfAbsent(labelModel, fresh);
-        Route r = raced == null ? fresh : raced;
+        V fresh = make.apply(label);
+        V raced = byKey.putIfAbsent(label, fresh);
+        V v = raced == null ? fresh : raced;
         if (raced == null) {
-            routeCount.incrementAndGet();
+            made.incrementAndGet();
         }
-        if (!labelModel.equals(model)) {
-            byModel.putIfAbsent(model, r);
+        if (!label.equals(key)) {
+            byKey.putIfAbsent(key, v);
         }
-        return r;
+        return v;
     }
 
     /** One provider, operation and model: its data points and attribute sets, made once. */
@@ -389,28 +404,14 @@ final class CallRecorder implements CallListener {
                 return u;
             }
             Answers a = named.get(responseModel);
-            if (a != null) {
-                return a;
-            }
-            String label = responseModel;
-            if (responseModelCount.get() >= MAX_RESPONSE_MODELS) {
-                label = OTHER_MODEL;
-                Answers other = named.get(OTHER_MODEL);
-                if (other != null) {
-                    named.putIfAbsent(responseModel, other);
-                    return other;
-                }
-            }
-            Answers fresh = new Answers(this, label);
-            Answers raced = named.putIfAbsent(label, fresh);
-            a = raced == null ? fresh : raced;
-            if (raced == null) {
-                responseModelCount.incrementAndGet();
-            }
-            if (!label.equals(responseModel)) {
-                named.putIfAbsent(responseModel, a);
-            }
-            return a;
+            return a != null
+                    ? a
+                    : bounded(
+                            named,
+                            responseModel,
+                            responseModelCount,
+                            MAX_RESPONSE_MODELS,
+                            label -> new Answers(this, label));
         }
 
         void estimate(long estimatedIn, long reportedIn, long estimatedOut, long reportedOut) {

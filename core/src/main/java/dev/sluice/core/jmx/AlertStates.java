@@ -184,55 +184,61 @@ final class AlertStates {
 
         /** A provider's 429 answers so far. */
         Readings provider429s(String provider, long count) {
-            all.add(new Reading(
-                    AlertCondition.PROVIDER_429_SPIKE, provider, labels("provider", provider), count, 0, true));
-            return this;
+            return add(AlertCondition.PROVIDER_429_SPIKE, provider, labels("provider", provider), count, 0, true);
         }
 
         /** A traffic class's calls waiting now, and how many its queue may hold. */
         Readings queue(String trafficClass, int waiting, int maxDepth) {
             Map<String, String> labels = labels("class", trafficClass);
-            all.add(new Reading(AlertCondition.QUEUE_NEARLY_FULL, trafficClass, labels, waiting, maxDepth, false));
-            all.add(new Reading(AlertCondition.QUEUE_GROWING, trafficClass, labels, waiting, 0, false));
-            return this;
+            add(AlertCondition.QUEUE_NEARLY_FULL, trafficClass, labels, waiting, maxDepth, false);
+            return add(AlertCondition.QUEUE_GROWING, trafficClass, labels, waiting, 0, false);
         }
 
         /** The share of a token limit in use in its busiest bucket. */
         Readings tokenLimit(String limitId, String provider, double utilisation) {
-            Map<String, String> labels = new LinkedHashMap<>(labels("limit", limitId));
-            labels.put("provider", provider);
-            all.add(new Reading(
+            return add(
                     AlertCondition.TOKEN_PRESSURE,
                     limitId,
-                    Collections.unmodifiableMap(labels),
+                    labels("limit", limitId, "provider", provider),
                     utilisation,
                     0,
-                    false));
-            return this;
+                    false);
         }
 
         /** Connections to a provider's host by a client Sluice does not govern, so far. */
         Readings ungoverned(String host, String client, long count) {
-            Map<String, String> labels = new LinkedHashMap<>(labels("host", host));
-            labels.put("client", client);
-            all.add(new Reading(
+            return add(
                     AlertCondition.UNGOVERNED_CALLS,
                     host + " via " + client,
-                    Collections.unmodifiableMap(labels),
+                    labels("host", host, "client", client),
                     count,
                     0,
-                    true));
-            return this;
+                    true);
         }
 
         /** Faults inside Sluice so far. */
         Readings faults(long count) {
-            all.add(new Reading(AlertCondition.FAULTS, "", Collections.emptyMap(), count, 0, true));
+            return add(AlertCondition.FAULTS, "", labels(), count, 0, true);
+        }
+
+        private Readings add(
+                AlertCondition c,
+                String key,
+                Map<String, String> labels,
+                double value,
+                double detail,
+                boolean counter) {
+            all.add(new Reading(c, key, labels, value, detail, counter));
             return this;
         }
 
-        private static Map<String, String> labels(String name, String value) {
-            return Collections.singletonMap(name, value);
+        /** The subject's labels, as name, value pairs. */
+        private static Map<String, String> labels(String... nameValues) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            for (int i = 0; i < nameValues.length; i += 2) {
+                labels.put(nameValues[i], nameValues[i + 1]);
+            }
+            return Collections.unmodifiableMap(labels);
         }
     }
 
