@@ -29,6 +29,12 @@ final class JmxRegistration implements Runnable {
     static final String VERSION_PROPERTY = "dev.sluice.agent.version";
     static final String JMX_PROPERTY = "dev.sluice.agent.jmx";
 
+    /**
+     * Test only: multiplies the windows, holds and checks of the Governor bean's alert
+     * notifications, so an integration test sees a two-minute rule fire in seconds.
+     */
+    static final String TEST_ALERT_TIME_SCALE_PROPERTY = "dev.sluice.agent.test.alertTimeScale";
+
     static final long DELAY_MILLIS = 2_000;
     static final long POLL_MILLIS = 500;
     static final long MAX_HOST_WAIT_MILLIS = 10 * 60_000;
@@ -64,7 +70,8 @@ final class JmxRegistration implements Runnable {
             if (hostBringsItsOwn()) {
                 awaitHostMBeanServer();
             }
-            SluiceMBeans.register(runtime, ManagementFactory.getPlatformMBeanServer(), new Reload(sources));
+            SluiceMBeans.register(
+                    runtime, ManagementFactory.getPlatformMBeanServer(), new Reload(sources), alertTimeScale());
             System.setProperty(JMX_PROPERTY, "registered");
             if (AgentLog.isDebug()) {
                 AgentLog.get().debug("MXBeans registered under {}:*", SluiceMBeans.DOMAIN);
@@ -75,6 +82,11 @@ final class JmxRegistration implements Runnable {
             System.setProperty(JMX_PROPERTY, "failed");
             AgentLog.get().warn("MXBeans not registered, JMX shows nothing of Sluice: {}", failure.toString());
         }
+    }
+
+    private static double alertTimeScale() {
+        String scale = System.getProperty(TEST_ALERT_TIME_SCALE_PROPERTY);
+        return scale == null ? 1.0 : Double.parseDouble(scale);
     }
 
     /** Whether the JVM names a log manager or an MBeanServer builder that the host installs itself. */

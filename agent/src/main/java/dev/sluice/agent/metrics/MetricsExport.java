@@ -124,13 +124,19 @@ public final class MetricsExport implements AutoCloseable {
         }
 
         @Override
-        public void callEnded(CallContext call, long durationNanos, Usage usage, Demand estimated, String errorType) {
+        public void callEnded(
+                CallContext call,
+                long durationNanos,
+                Usage usage,
+                String responseModel,
+                Demand estimated,
+                String errorType) {
             if (prometheus != null) {
-                prometheus.callEnded(call, durationNanos, usage, estimated, errorType);
+                prometheus.callEnded(call, durationNanos, usage, responseModel, estimated, errorType);
             }
             CallRecorder o = openTelemetry();
             if (o != null) {
-                o.callEnded(call, durationNanos, usage, estimated, errorType);
+                o.callEnded(call, durationNanos, usage, responseModel, estimated, errorType);
             }
         }
 

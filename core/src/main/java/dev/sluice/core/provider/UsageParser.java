@@ -33,6 +33,16 @@ public interface UsageParser {
     Usage usage();
 
     /**
+     * The model the answer says served the call ({@code gen_ai.response.model}): OpenAI's and Azure's
+     * {@code model}, Anthropic's {@code message.model}, Gemini's {@code modelVersion}; read from
+     * the body or stream as it passes, in the same reading as the usage. Null when the answer named
+     * none, or before the body ended.
+     */
+    default String responseModel() {
+        return null;
+    }
+
+    /**
      * The usage of a JSON answer too large to keep ({@link dev.sluice.core.provider.json.BoundedBody}
      * overflowed) whose usage was never read: the request's input estimate, and its size counted
      * as output, capped by the request's maximum (erring toward charging too much).

@@ -9,6 +9,7 @@ import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.RootString;
 import dev.sluice.core.provider.json.TrailingMember;
 import java.io.IOException;
 
@@ -25,6 +26,7 @@ final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
     private final BoundedBody body;
     private final AnthropicUsageTally tally = new AnthropicUsageTally();
     private boolean finished;
+    private String model;
 
     AnthropicBodyUsage(RequestFacts facts, TokenEstimator estimator, int capBytes, long expectedBytes) {
         this.facts = facts;
@@ -56,10 +58,13 @@ final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
                     || !tally.outputReported()) {
                 body.walk(this);
             }
+            model = body.rootString(MODEL);
         }
     }
 
     private static final TrailingMember USAGE = TrailingMember.named("usage");
+
+    private static final RootString MODEL = RootString.named("model");
 
     /** The values of the {@code usage} object, named relative to it. */
     private final JsonVisitor usageOnly = new JsonVisitor() {
@@ -75,6 +80,11 @@ final class AnthropicBodyUsage implements UsageParser, JsonVisitor {
             return tally.toUsage(facts, estimator, true);
         }
         return UsageParser.bySize(facts, estimator, body.bytesSeen());
+    }
+
+    @Override
+    public String responseModel() {
+        return model;
     }
 
     @Override

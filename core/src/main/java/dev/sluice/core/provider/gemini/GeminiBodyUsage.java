@@ -63,6 +63,11 @@ final class GeminiBodyUsage implements UsageParser {
         return UsageParser.bySize(facts, estimator, body.bytesSeen());
     }
 
+    @Override
+    public String responseModel() {
+        return reader.modelVersion;
+    }
+
     /** An array stream may end with an error element; a single answer with status 2xx carries none. */
     @Override
     public ProviderError streamError() {

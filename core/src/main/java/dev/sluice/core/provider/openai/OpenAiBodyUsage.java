@@ -9,6 +9,7 @@ import dev.sluice.core.provider.UsageParser;
 import dev.sluice.core.provider.json.BoundedBody;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.RootString;
 import dev.sluice.core.provider.json.TrailingMember;
 import java.io.IOException;
 
@@ -27,6 +28,7 @@ final class OpenAiBodyUsage implements UsageParser, JsonVisitor {
     private final BoundedBody body;
     private final UsageTally tally = new UsageTally();
     private boolean finished;
+    private String model;
 
     OpenAiBodyUsage(RequestFacts facts, TokenEstimator estimator, int capBytes, long expectedBytes) {
         this.facts = facts;
@@ -58,10 +60,13 @@ final class OpenAiBodyUsage implements UsageParser, JsonVisitor {
             if (!body.readTrailingObject(USAGE, UsageTally.COUNTS, tally.counts, usageOnly) || !tally.reported()) {
                 body.walk(this);
             }
+            model = body.rootString(MODEL);
         }
     }
 
     private static final TrailingMember USAGE = TrailingMember.named("usage");
+
+    private static final RootString MODEL = RootString.named("model");
 
     /** The values of the {@code usage} object, named relative to it. */
     private final JsonVisitor usageOnly = new JsonVisitor() {
@@ -88,6 +93,11 @@ final class OpenAiBodyUsage implements UsageParser, JsonVisitor {
                         .outputTokens(max)
                         .reportedByProvider(false)
                         .build();
+    }
+
+    @Override
+    public String responseModel() {
+        return model;
     }
 
     @Override
