@@ -7,7 +7,6 @@ import dev.sluice.core.SluiceRuntime;
 import dev.sluice.core.jmx.SluiceMBeans;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.Callable;
-import javax.management.MBeanServerFactory;
 
 /**
  * Registers the {@code dev.sluice} MXBeans in the platform MBeanServer, off the host's start-up
@@ -36,8 +35,6 @@ final class JmxRegistration implements Runnable {
     static final String TEST_ALERT_TIME_SCALE_PROPERTY = "dev.sluice.agent.test.alertTimeScale";
 
     static final long DELAY_MILLIS = 2_000;
-    static final long POLL_MILLIS = 500;
-    static final long MAX_HOST_WAIT_MILLIS = 10 * 60_000;
 
     private final SluiceRuntime runtime;
     private final ConfigSources sources;
@@ -67,9 +64,7 @@ final class JmxRegistration implements Runnable {
     public void run() {
         try {
             Thread.sleep(delayMillis);
-            if (hostBringsItsOwn()) {
-                awaitHostMBeanServer();
-            }
+            HostGlobals.awaitHost();
             SluiceMBeans.register(
                     runtime, ManagementFactory.getPlatformMBeanServer(), new Reload(sources), alertTimeScale());
             System.setProperty(JMX_PROPERTY, "registered");
@@ -87,20 +82,6 @@ final class JmxRegistration implements Runnable {
     private static double alertTimeScale() {
         String scale = System.getProperty(TEST_ALERT_TIME_SCALE_PROPERTY);
         return scale == null ? 1.0 : Double.parseDouble(scale);
-    }
-
-    /** Whether the JVM names a log manager or an MBeanServer builder that the host installs itself. */
-    private static boolean hostBringsItsOwn() {
-        return System.getProperty("java.util.logging.manager") != null
-                || System.getProperty("javax.management.builder.initial") != null;
-    }
-
-    private static void awaitHostMBeanServer() throws InterruptedException {
-        long waited = 0;
-        while (MBeanServerFactory.findMBeanServer(null).isEmpty() && waited < MAX_HOST_WAIT_MILLIS) {
-            Thread.sleep(POLL_MILLIS);
-            waited += POLL_MILLIS;
-        }
     }
 
     /** Loads the configuration again from the sources the agent started with. */
