@@ -1015,8 +1015,10 @@ public final class Governor implements AutoCloseable {
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
         }
-        if (route.scope.slowStartAdmitted()) {
-            permit.slowStartSlot = true;
+        if (route.scope.countsSlowStart()) {
+            long[] charges = providerCharges(demand);
+            route.scope.slowStartAdmitted(charges);
+            permit.slowStartCharges = charges;
             permit.slowStartAnswer = true;
         }
         stats.onAdmitted(
@@ -1107,6 +1109,16 @@ public final class Governor implements AutoCloseable {
             reapWithinALease();
         }
         return p;
+    }
+
+    /** What a call charges a provider in each dimension, by {@link Dimension#ordinal()}. */
+    private static long[] providerCharges(Demand demand) {
+        Dimension[] dimensions = Dimension.values();
+        long[] charges = new long[dimensions.length];
+        for (Dimension d : dimensions) {
+            charges[d.ordinal()] = demand.chargeIn(d, true);
+        }
+        return charges;
     }
 
     private static long amountFor(Bucket b, Demand demand) {

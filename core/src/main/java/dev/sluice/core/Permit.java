@@ -113,8 +113,11 @@ public final class Permit extends Admission {
     /** Whether this permit is its provider scope's probe after a pause (guarded by the lock). */
     boolean probe;
 
-    /** Whether it holds a place in its scope's slow start until released (guarded by the lock). */
-    boolean slowStartSlot;
+    /**
+     * What it charges the provider by dimension while it holds a place in its scope's slow start,
+     * until released; null when it holds none (guarded by the lock).
+     */
+    long[] slowStartCharges;
 
     /**
      * Whether its scope's slow start waits for its answer, to widen when it is accepted (set under

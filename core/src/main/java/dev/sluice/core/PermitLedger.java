@@ -165,9 +165,9 @@ final class PermitLedger {
             p.fairCounted = false;
             p.scope().tenantShares().ended(p.context().tenant(), nowNanos);
         }
-        if (p.slowStartSlot) {
-            p.slowStartSlot = false;
-            p.scope().slowStartReleased();
+        if (p.slowStartCharges != null) {
+            p.scope().slowStartReleased(p.slowStartCharges);
+            p.slowStartCharges = null;
         }
         Bucket[] buckets = p.buckets;
         long[] amounts = p.amounts;

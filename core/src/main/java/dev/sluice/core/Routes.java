@@ -333,6 +333,9 @@ final class Routes {
         } else if (call.apiKeyId() != null) {
             s.append('/').append(call.apiKeyId());
         }
+        if (call.region() != null) {
+            s.append('/').append(call.region());
+        }
         if (call.model() != null) {
             s.append('/').append(call.model());
         }

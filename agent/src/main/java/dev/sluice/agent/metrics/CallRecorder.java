@@ -21,15 +21,18 @@ import java.util.function.Function;
  * scope and limiter, estimated against reported tokens, cached and reasoning tokens).
  *
  * <p>Each distinct route (provider, operation, model) gets its data points and attribute sets
- * once; a call then looks its route up in two maps keyed by strings it already has and records
- * into points it holds, so recording builds no label list. Routes stop at {@value #MAX_ROUTES}:
- * beyond, the model is recorded as {@code _OTHER}, so a caller sending ever new model names cannot
- * grow the series without bound. Provider scopes in the refusal counter stop at
- * {@value #MAX_SCOPES} likewise ({@code other}).
+ * once, and within it each model an answer named ({@code gen_ai.response.model}) its GenAI points;
+ * a call then looks its route and its answer's model up in maps keyed by strings it already has and
+ * records into points it holds, so recording builds no label list. Routes stop at
+ * {@value #MAX_ROUTES}, and the models answers named at {@value #MAX_RESPONSE_MODELS} over all
+ * routes: beyond, the model is recorded as {@code _OTHER}, so a caller sending (or a provider
+ * answering with) ever new model names cannot grow the series without bound. Provider scopes in
+ * the refusal counter stop at {@value #MAX_SCOPES} likewise ({@code other}).
  */
 final class CallRecorder implements CallListener {
 
     static final int MAX_ROUTES = 500;
+    static final int MAX_RESPONSE_MODELS = 500;
     static final int MAX_SCOPES = 200;
     /** The conventions' fallback value (for a model, and an error type, past the bounds). */
     static final String OTHER_MODEL = "_OTHER";
@@ -62,12 +65,13 @@ final class CallRecorder implements CallListener {
         GenAi.OPERATION_NAME,
         GenAi.PROVIDER_NAME,
         GenAi.REQUEST_MODEL,
+        GenAi.RESPONSE_MODEL,
         GenAi.TOKEN_TYPE,
         GenAi.TOKEN_CACHE,
         GenAi.TOKEN_REASONING
     };
     private static final String[] OTEL_DURATION_NAMES = {
-        GenAi.OPERATION_NAME, GenAi.PROVIDER_NAME, GenAi.REQUEST_MODEL, GenAi.ERROR_TYPE
+        GenAi.OPERATION_NAME, GenAi.PROVIDER_NAME, GenAi.REQUEST_MODEL, GenAi.RESPONSE_MODEL, GenAi.ERROR_TYPE
     };
 
     private final boolean tokenDetail;
@@ -87,6 +91,7 @@ final class CallRecorder implements CallListener {
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, ConcurrentHashMap<String, Route>>> routes =
             new ConcurrentHashMap<>();
     private final AtomicInteger routeCount = new AtomicInteger();
+    private final AtomicInteger responseModelCount = new AtomicInteger();
     private final ConcurrentHashMap<String, String> scopes = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, CounterDataPoint> refusalPoints = new ConcurrentHashMap<>();
 
@@ -127,6 +132,7 @@ final class CallRecorder implements CallListener {
                                 "gen_ai_operation_name",
                                 "gen_ai_provider_name",
                                 "gen_ai_request_model",
+                                "gen_ai_response_model",
                                 "gen_ai_token_type",
                                 "gen_ai_token_cache",
                                 "gen_ai_token_reasoning")
@@ -134,6 +140,7 @@ final class CallRecorder implements CallListener {
                                 "gen_ai_operation_name",
                                 "gen_ai_provider_name",
                                 "gen_ai_request_model",
+                                "gen_ai_response_model",
                                 "gen_ai_token_type"))
                 .register(registry);
         Histogram.Builder d = Histogram.builder()
@@ -143,7 +150,12 @@ final class CallRecorder implements CallListener {
                 .unit(Unit.SECONDS)
                 .classicUpperBounds(GenAi.DURATION_BUCKETS)
                 .classicOnly()
-                .labelNames("gen_ai_operation_name", "gen_ai_provider_name", "gen_ai_request_model", "error_type");
+                .labelNames(
+                        "gen_ai_operation_name",
+                        "gen_ai_provider_name",
+                        "gen_ai_request_model",
+                        "gen_ai_response_model",
+                        "error_type");
         d.withoutExemplars();
         duration = d.register(registry);
         calls = counter(
@@ -201,13 +213,15 @@ final class CallRecorder implements CallListener {
     // ------------------------------------------------------------------ CallListener
 
     @Override
-    public void callEnded(CallContext call, long durationNanos, Usage usage, Demand demand, String errorType) {
+    public void callEnded(
+            CallContext call, long durationNanos, Usage usage, String responseModel, Demand demand, String errorType) {
         Route route = route(call);
+        Answers answers = route.answers(responseModel);
         double seconds = durationNanos / 1e9;
         if (errorType == null) {
-            route.recordDuration(seconds);
+            answers.recordDuration(seconds);
         } else {
-            route.failure(errorType).record(seconds);
+            answers.failure(errorType).record(seconds);
         }
         if (calls != null) {
             (errorType == null
@@ -216,14 +230,14 @@ final class CallRecorder implements CallListener {
                     .inc();
         }
         if (usage != null) {
-            recordTokens(route, call, usage);
+            recordTokens(route, answers, call, usage);
             if (usage.reportedByProvider() && estimated != null) {
                 route.estimate(demand.inputTokens(), usage.inputTokens(), demand.outputTokens(), usage.outputTokens());
             }
         }
     }
 
-    private void recordTokens(Route route, CallContext call, Usage usage) {
+    private void recordTokens(Route route, Answers answers, CallContext call, Usage usage) {
         long cached = usage.cachedInputTokens();
         long creation = usage.cacheCreationInputTokens();
         // The conventions count cached tokens in the input; Anthropic's input leaves its cache reads out.
@@ -231,17 +245,17 @@ final class CallRecorder implements CallListener {
         long output = usage.outputTokens();
         long reasoning = Math.min(usage.reasoningTokens(), output);
         if (tokenDetail && (cached > 0 || creation > 0)) {
-            route.tokens(INPUT_CACHE_READ, cached);
-            route.tokens(INPUT_CACHE_CREATION, creation);
-            route.tokens(INPUT_UNCACHED, Math.max(0, input - cached - creation));
+            answers.tokens(INPUT_CACHE_READ, cached);
+            answers.tokens(INPUT_CACHE_CREATION, creation);
+            answers.tokens(INPUT_UNCACHED, Math.max(0, input - cached - creation));
         } else {
-            route.tokens(INPUT, input);
+            answers.tokens(INPUT, input);
         }
         if (tokenDetail && reasoning > 0) {
-            route.tokens(OUTPUT_REASONING, reasoning);
-            route.tokens(OUTPUT_NOT_REASONING, output - reasoning);
+            answers.tokens(OUTPUT_REASONING, reasoning);
+            answers.tokens(OUTPUT_NOT_REASONING, output - reasoning);
         } else {
-            route.tokens(OUTPUT, output);
+            answers.tokens(OUTPUT, output);
         }
         if (detailTokens != null) {
             if (cached > 0) {
@@ -296,29 +310,44 @@ final class CallRecorder implements CallListener {
         if (r != null) {
             return r;
         }
-        return newRoute(call, byModel, model);
+        return bounded(
+                byModel,
+                model,
+                routeCount,
+                MAX_ROUTES,
+                label -> new Route(call, label.isEmpty() ? OTHER_MODEL : label));
     }
 
-    private Route newRoute(CallContext call, ConcurrentHashMap<String, Route> byModel, String model) {
-        String labelModel = model;
-        if (routeCount.get() >= MAX_ROUTES) {
-            labelModel = OTHER_MODEL;
-            Route other = byModel.get(OTHER_MODEL);
+    /**
+     * The value {@code byKey} holds for {@code key}, made by {@code make} from its label the first
+     * time: the key itself while fewer than {@code most} values were made ({@code made}), then
+     * {@link #OTHER_MODEL}, which the keys past the bound share.
+     */
+    private static <V> V bounded(
+            ConcurrentHashMap<String, V> byKey, String key, AtomicInteger made, int most, Function<String, V> make) {
+        V known = byKey.get(key);
+        if (known != null) {
+            return known;
+        }
+        String label = key;
+        if (made.get() >= most) {
+            label = OTHER_MODEL;
+            V other = byKey.get(OTHER_MODEL);
             if (other != null) {
-                byModel.putIfAbsent(model, other);
+                byKey.putIfAbsent(key, other);
                 return other;
             }
         }
-        Route fresh = new Route(call, labelModel.isEmpty() ? OTHER_MODEL : labelModel);
-        Route raced = byModel.putIfAbsent(labelModel, fresh);
-        Route r = raced == null ? fresh : raced;
+        V fresh = make.apply(label);
+        V raced = byKey.putIfAbsent(label, fresh);
+        V v = raced == null ? fresh : raced;
         if (raced == null) {
-            routeCount.incrementAndGet();
+            made.incrementAndGet();
         }
-        if (!labelModel.equals(model)) {
-            byModel.putIfAbsent(model, r);
+        if (!label.equals(key)) {
+            byKey.putIfAbsent(key, v);
         }
-        return r;
+        return v;
     }
 
     /** One provider, operation and model: its data points and attribute sets, made once. */
@@ -327,11 +356,11 @@ final class CallRecorder implements CallListener {
         final String operationName;
         final String providerName;
         final String model;
-        final DistributionDataPoint[] tokenPoints = new DistributionDataPoint[KINDS];
-        final Object[] tokenAttributes = new Object[KINDS];
-        final DistributionDataPoint okDuration;
-        final Object okAttributes;
-        final ConcurrentHashMap<String, Failure> failures = new ConcurrentHashMap<>();
+        /** The GenAI points of its calls whose answer named no model (or that had no answer), made on first use. */
+        private volatile Answers unnamed;
+        /** By the model an answer named, as it named it. */
+        final ConcurrentHashMap<String, Answers> named = new ConcurrentHashMap<>();
+
         final CounterDataPoint succeeded;
         final CounterDataPoint refused;
         final CounterDataPoint failed;
@@ -350,26 +379,6 @@ final class CallRecorder implements CallListener {
             this.operationName = GenAi.operationName(call.operation());
             this.providerName = GenAi.providerName(call);
             this.model = model;
-            for (int k = 0; k < KINDS; k++) {
-                String[] v = KIND_VALUES[k];
-                boolean detail = v[1] != null || v[2] != null;
-                if (detail && !tokenDetail) {
-                    continue;
-                }
-                if (tokens != null) {
-                    tokenPoints[k] = tokenDetail
-                            ? tokens.labelValues(operationName, providerName, model, v[0], orEmpty(v[1]), orEmpty(v[2]))
-                            : tokens.labelValues(operationName, providerName, model, v[0]);
-                }
-                if (sink != null) {
-                    tokenAttributes[k] = sink.attributes(
-                            OTEL_TOKEN_NAMES, new String[] {operationName, providerName, model, v[0], v[1], v[2]});
-                }
-            }
-            okDuration = duration == null ? null : duration.labelValues(operationName, providerName, model, "");
-            okAttributes = sink == null
-                    ? null
-                    : sink.attributes(OTEL_DURATION_NAMES, new String[] {operationName, providerName, model, null});
             succeeded = calls == null ? null : calls.labelValues(provider, "success");
             refused = calls == null ? null : calls.labelValues(provider, "refused");
             failed = calls == null ? null : calls.labelValues(provider, "failed");
@@ -382,6 +391,84 @@ final class CallRecorder implements CallListener {
             reportedOutput = reported == null ? null : reported.labelValues(provider, "output");
             inputRatio = estimateRatio == null ? null : estimateRatio.labelValues(provider, "input");
             outputRatio = estimateRatio == null ? null : estimateRatio.labelValues(provider, "output");
+        }
+
+        /** The points of the answers that named this model; {@code _OTHER}'s past the bound. */
+        Answers answers(String responseModel) {
+            if (responseModel == null) {
+                Answers u = unnamed;
+                if (u == null) {
+                    u = new Answers(this, null); // a race makes two over the same data points: harmless
+                    unnamed = u;
+                }
+                return u;
+            }
+            Answers a = named.get(responseModel);
+            return a != null
+                    ? a
+                    : bounded(
+                            named,
+                            responseModel,
+                            responseModelCount,
+                            MAX_RESPONSE_MODELS,
+                            label -> new Answers(this, label));
+        }
+
+        void estimate(long estimatedIn, long reportedIn, long estimatedOut, long reportedOut) {
+            estimatedInput.inc(estimatedIn);
+            reportedInput.inc(reportedIn);
+            estimatedOutput.inc(estimatedOut);
+            reportedOutput.inc(reportedOut);
+            if (estimatedIn > 0) {
+                inputRatio.observe((double) reportedIn / estimatedIn);
+            }
+            if (estimatedOut > 0) {
+                outputRatio.observe((double) reportedOut / estimatedOut);
+            }
+        }
+    }
+
+    /** A route's GenAI points and attribute sets for one model its answers named (or none), made once. */
+    private final class Answers {
+        final Route route;
+        /** The label value; null for none ({@code ""} in Prometheus, left out in OpenTelemetry). */
+        final String responseModel;
+
+        final DistributionDataPoint[] tokenPoints = new DistributionDataPoint[KINDS];
+        final Object[] tokenAttributes = new Object[KINDS];
+        final DistributionDataPoint okDuration;
+        final Object okAttributes;
+        final ConcurrentHashMap<String, Failure> failures = new ConcurrentHashMap<>();
+
+        Answers(Route r, String responseModel) {
+            this.route = r;
+            this.responseModel = responseModel;
+            String label = orEmpty(responseModel);
+            for (int k = 0; k < KINDS; k++) {
+                String[] v = KIND_VALUES[k];
+                boolean detail = v[1] != null || v[2] != null;
+                if (detail && !tokenDetail) {
+                    continue;
+                }
+                if (tokens != null) {
+                    tokenPoints[k] = tokenDetail
+                            ? tokens.labelValues(
+                                    r.operationName, r.providerName, r.model, label, v[0], orEmpty(v[1]), orEmpty(v[2]))
+                            : tokens.labelValues(r.operationName, r.providerName, r.model, label, v[0]);
+                }
+                if (sink != null) {
+                    tokenAttributes[k] = sink.attributes(
+                            OTEL_TOKEN_NAMES,
+                            new String[] {r.operationName, r.providerName, r.model, responseModel, v[0], v[1], v[2]});
+                }
+            }
+            okDuration =
+                    duration == null ? null : duration.labelValues(r.operationName, r.providerName, r.model, label, "");
+            okAttributes = sink == null
+                    ? null
+                    : sink.attributes(
+                            OTEL_DURATION_NAMES,
+                            new String[] {r.operationName, r.providerName, r.model, responseModel, null});
         }
 
         void tokens(int kind, long n) {
@@ -414,19 +501,6 @@ final class CallRecorder implements CallListener {
             }
             return f;
         }
-
-        void estimate(long estimatedIn, long reportedIn, long estimatedOut, long reportedOut) {
-            estimatedInput.inc(estimatedIn);
-            reportedInput.inc(reportedIn);
-            estimatedOutput.inc(estimatedOut);
-            reportedOutput.inc(reportedOut);
-            if (estimatedIn > 0) {
-                inputRatio.observe((double) reportedIn / estimatedIn);
-            }
-            if (estimatedOut > 0) {
-                outputRatio.observe((double) reportedOut / estimatedOut);
-            }
-        }
     }
 
     /** The duration of a route's calls that ended with one error type. */
@@ -434,12 +508,17 @@ final class CallRecorder implements CallListener {
         final DistributionDataPoint point;
         final Object attributes;
 
-        Failure(Route r, String errorType) {
-            point = duration == null ? null : duration.labelValues(r.operationName, r.providerName, r.model, errorType);
+        Failure(Answers a, String errorType) {
+            Route r = a.route;
+            point = duration == null
+                    ? null
+                    : duration.labelValues(
+                            r.operationName, r.providerName, r.model, orEmpty(a.responseModel), errorType);
             attributes = sink == null
                     ? null
                     : sink.attributes(
-                            OTEL_DURATION_NAMES, new String[] {r.operationName, r.providerName, r.model, errorType});
+                            OTEL_DURATION_NAMES,
+                            new String[] {r.operationName, r.providerName, r.model, a.responseModel, errorType});
         }
 
         void record(double seconds) {

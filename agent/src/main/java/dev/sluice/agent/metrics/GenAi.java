@@ -15,6 +15,9 @@ final class GenAi {
     static final String OPERATION_NAME = "gen_ai.operation.name";
     static final String PROVIDER_NAME = "gen_ai.provider.name";
     static final String REQUEST_MODEL = "gen_ai.request.model";
+    /** The model the answer named (a dated snapshot, an Azure deployment's model); absent when it named none. */
+    static final String RESPONSE_MODEL = "gen_ai.response.model";
+
     static final String TOKEN_TYPE = "gen_ai.token.type";
     static final String ERROR_TYPE = "error.type";
     /** The conventions' draft split of token usage (semantic-conventions-genai, not released yet). */

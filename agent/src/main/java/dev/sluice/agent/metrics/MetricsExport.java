@@ -73,6 +73,9 @@ public final class MetricsExport implements AutoCloseable {
 
     private void serve(MetricsConfig config) {
         try {
+            // the JDK's HTTP server and the exporter log through the JDK's logging: a host that
+            // installs its own log manager in main must have done so first
+            dev.sluice.agent.HostGlobals.awaitHost();
             endpoint = PrometheusEndpoint.start(registry, config.bind(), config.port(), config.path());
             AgentLog.get().info("metrics served on http://{}:{}{}", config.bind(), config.port(), config.path());
         } catch (BindException e) {
@@ -86,6 +89,8 @@ public final class MetricsExport implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             AgentLog.get()
                     .warn("metrics endpoint not started on {}:{}: {}", config.bind(), config.port(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -124,13 +129,19 @@ public final class MetricsExport implements AutoCloseable {
         }
 
         @Override
-        public void callEnded(CallContext call, long durationNanos, Usage usage, Demand estimated, String errorType) {
+        public void callEnded(
+                CallContext call,
+                long durationNanos,
+                Usage usage,
+                String responseModel,
+                Demand estimated,
+                String errorType) {
             if (prometheus != null) {
-                prometheus.callEnded(call, durationNanos, usage, estimated, errorType);
+                prometheus.callEnded(call, durationNanos, usage, responseModel, estimated, errorType);
             }
             CallRecorder o = openTelemetry();
             if (o != null) {
-                o.callEnded(call, durationNanos, usage, estimated, errorType);
+                o.callEnded(call, durationNanos, usage, responseModel, estimated, errorType);
             }
         }
 

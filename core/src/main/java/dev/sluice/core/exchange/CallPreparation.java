@@ -65,6 +65,7 @@ final class CallPreparation {
                 .deployment(facts.deployment())
                 .traceId(headers.first("traceparent"))
                 .organization(organizationNamed(provider, facts))
+                .region(facts.providerScope().get("region"))
                 .build();
         String route = routeName(provider.name(), facts.model(), facts.operation());
         long outputAllowance = engine.estimator().outputEstimate(route, facts.maxOutputTokens());

@@ -416,7 +416,7 @@ public final class ExchangeGovernance implements Governance {
             }
             if (!enforce) {
                 refused(call, permit, status, error, false);
-                ended(call, null, StatusNames.of(status));
+                ended(call, null, null, StatusNames.of(status));
                 return Step.respond(t.handBack(response, Step.NO_HEADERS));
             }
             RetryDecision decision = retryOrStop(call, permit, error);
@@ -434,7 +434,7 @@ public final class ExchangeGovernance implements Governance {
                 t.discard(response);
                 return retryStep(call, decision);
             }
-            ended(call, null, StatusNames.of(status));
+            ended(call, null, null, StatusNames.of(status));
             return Step.respond(handBackRefusal(call, response, status, error, body, stopped));
         } catch (Throwable fault) {
             // an attempt went out: whatever failed here, the caller gets that attempt's answer
@@ -501,7 +501,7 @@ public final class ExchangeGovernance implements Governance {
     Step afterSendFailure(PreparedCall call, Permit permit, SettlingObserver observer, Throwable error) {
         Step step = afterFailedAttempt(call, permit, observer, error);
         if (step.kind == Step.Kind.FAIL) {
-            ended(call, null, step.failure.getClass().getName());
+            ended(call, null, null, step.failure.getClass().getName());
         }
         return step;
     }
@@ -579,7 +579,7 @@ public final class ExchangeGovernance implements Governance {
         counters(call.provider.name()).localRejections.increment();
         try {
             LocalAnswer answer = call.provider.adapter().localRejection(rejection, call.facts);
-            ended(call, null, StatusNames.of(answer.status()));
+            ended(call, null, null, StatusNames.of(answer.status()));
             return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
         } catch (Throwable t) {
             return failSafe.faultBeforeSend(call, "building a local rejection", t);
@@ -638,7 +638,7 @@ public final class ExchangeGovernance implements Governance {
     }
 
     /** A body was settled: learn the estimate's error and count the tokens. */
-    void settled(PreparedCall call, Usage usage, ProviderError streamError) {
+    void settled(PreparedCall call, Usage usage, ProviderError streamError, String responseModel) {
         ProviderCounters c = counters(call.provider.name());
         c.inputTokens.add(usage.inputTokens());
         c.outputTokens.add(usage.outputTokens());
@@ -647,23 +647,29 @@ public final class ExchangeGovernance implements Governance {
         }
         estimator.learn(
                 call.route, call.facts, usage.reportedByProvider() ? usage.inputTokens() : -1, usage.outputTokens());
-        ended(call, usage, streamError == null ? null : StatusNames.ofStreamError(streamError));
+        ended(call, usage, responseModel, streamError == null ? null : StatusNames.ofStreamError(streamError));
     }
 
     /** A call that ends here with this failure thrown to its caller. */
     Step failed(PreparedCall call, Throwable failure) {
-        ended(call, null, failure.getClass().getName());
+        ended(call, null, null, failure.getClass().getName());
         return Step.fail(failure);
     }
 
     /** Tells the listener, if any, that the call ended; its faults never reach the call. */
-    private void ended(PreparedCall call, Usage usage, String errorType) {
+    private void ended(PreparedCall call, Usage usage, String responseModel, String errorType) {
         CallListener l = callListener;
         if (l == null) {
             return;
         }
         try {
-            l.callEnded(call.context, governor.clock().nanoTime() - call.startedNanos, usage, call.demand, errorType);
+            l.callEnded(
+                    call.context,
+                    governor.clock().nanoTime() - call.startedNanos,
+                    usage,
+                    responseModel,
+                    call.demand,
+                    errorType);
         } catch (Throwable t) {
             fault(call, "telling how a call ended", t);
         }

@@ -57,6 +57,7 @@ public final class SluiceMBeans implements AutoCloseable {
     private final SluiceRuntime runtime;
     private final MBeanServer server;
     private final long refreshNanos;
+    private final double alertTimeScale;
     private final LiveView view;
     private final ConfigReload reload;
     private final GovernorBean governorBean;
@@ -65,6 +66,9 @@ public final class SluiceMBeans implements AutoCloseable {
     private final Set<ObjectName> registered = new LinkedHashSet<>();
 
     private final List<BudgetBean> budgets = new ArrayList<>();
+
+    /** The Governor bean's notifications; null until registered. */
+    private GovernorAlerts alerts;
 
     private final Map<Limit, ObjectName> learnedLimits = new IdentityHashMap<>();
     private final Map<String, ObjectName> tenants = new LinkedHashMap<>();
@@ -75,10 +79,15 @@ public final class SluiceMBeans implements AutoCloseable {
     private volatile boolean syncDue = true;
 
     private SluiceMBeans(
-            SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, long refreshNanos) {
+            SluiceRuntime runtime,
+            MBeanServer server,
+            Callable<SluiceConfig> configSource,
+            long refreshNanos,
+            double alertTimeScale) {
         this.runtime = runtime;
         this.server = server;
         this.refreshNanos = refreshNanos;
+        this.alertTimeScale = alertTimeScale;
         this.view = new LiveView(runtime.governor(), refreshNanos);
         this.reload = new ConfigReload(runtime, configSource);
         this.governorBean = new GovernorBean(this);
@@ -94,18 +103,33 @@ public final class SluiceMBeans implements AutoCloseable {
      */
     public static SluiceMBeans register(SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource)
             throws JMException {
-        return register(runtime, server, configSource, REFRESH_NANOS);
+        return register(runtime, server, configSource, REFRESH_NANOS, 1.0);
+    }
+
+    /**
+     * {@link #register(SluiceRuntime, MBeanServer, Callable)} with the Governor bean's alert
+     * windows, holds and checks multiplied by {@code alertTimeScale} (1: as the shipped Prometheus
+     * rules; a test compresses minutes into seconds).
+     */
+    public static SluiceMBeans register(
+            SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, double alertTimeScale)
+            throws JMException {
+        return register(runtime, server, configSource, REFRESH_NANOS, alertTimeScale);
     }
 
     /** Beans that read the runtime without being registered anywhere (see {@link MXBeanViews}). */
     static SluiceMBeans unregistered(SluiceRuntime runtime) {
-        return new SluiceMBeans(runtime, null, null, REFRESH_NANOS);
+        return new SluiceMBeans(runtime, null, null, REFRESH_NANOS, 1);
     }
 
     static SluiceMBeans register(
-            SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, long refreshNanos)
+            SluiceRuntime runtime,
+            MBeanServer server,
+            Callable<SluiceConfig> configSource,
+            long refreshNanos,
+            double alertTimeScale)
             throws JMException {
-        SluiceMBeans beans = new SluiceMBeans(runtime, server, configSource, refreshNanos);
+        SluiceMBeans beans = new SluiceMBeans(runtime, server, configSource, refreshNanos, alertTimeScale);
         try {
             beans.registerFixed();
             beans.sync();
@@ -144,7 +168,11 @@ public final class SluiceMBeans implements AutoCloseable {
     }
 
     private synchronized void registerFixed() throws JMException {
-        add(governorName(), governorBean, GovernorMXBean.class);
+        alerts = new GovernorAlerts(this, alertTimeScale);
+        server.registerMBean(
+                new EmittingMBean<>(governorBean, GovernorMXBean.class, this::syncIfDue, alerts), governorName());
+        registered.add(governorName());
+        alerts.attach(governorName());
         if (governor().store().sharesAny()) {
             add(name("Store", null), new StoreBean(governor().store()), StoreMXBean.class);
         }
@@ -319,6 +347,9 @@ public final class SluiceMBeans implements AutoCloseable {
             b.detach();
         }
         budgets.clear();
+        if (alerts != null) {
+            alerts.close();
+        }
         learnedLimits.clear();
         tenants.clear();
         providers.clear();
@@ -348,6 +379,11 @@ public final class SluiceMBeans implements AutoCloseable {
 
     GovernorBean governorBean() {
         return governorBean;
+    }
+
+    /** The Governor bean's notifications; null before registration. */
+    GovernorAlerts alerts() {
+        return alerts;
     }
 
     /** Learned limits now, by scope. */

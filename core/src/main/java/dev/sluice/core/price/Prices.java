@@ -272,10 +272,11 @@ public final class Prices {
     /**
      * Whether {@link dev.sluice.core.Usage#inputTokens()} of this kind's calls includes the tokens
      * read from the cache: true for every kind but Anthropic, which reports cache reads apart and
-     * counts cache writes in its input. What {@link Price#costMicros} needs to know.
+     * counts cache writes in its input, and Bedrock, which reports them the same way. What {@link
+     * Price#costMicros} needs to know.
      */
     public static boolean inputCountsCacheReads(ProviderKind kind) {
-        return kind != ProviderKind.ANTHROPIC;
+        return kind != ProviderKind.ANTHROPIC && kind != ProviderKind.BEDROCK;
     }
 
     /**

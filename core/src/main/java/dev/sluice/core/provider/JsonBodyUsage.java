@@ -21,6 +21,11 @@ public final class JsonBodyUsage implements UsageParser {
         /** The usage read: the provider's report, else what the generated text seen is worth. */
         Usage usage(RequestFacts facts, TokenEstimator estimator);
 
+        /** The model the answer names, once read; null when it names none. */
+        default String responseModel() {
+            return null;
+        }
+
         /** Whether the size of a body too large to keep counts as output (not for an answer of vectors). */
         default boolean sizeIsOutput() {
             return true;
@@ -77,18 +82,18 @@ public final class JsonBodyUsage implements UsageParser {
         if (!body.overflowed()) {
             return answer.usage(facts, estimator);
         }
-        long out = 0;
-        if (answer.sizeIsOutput()) {
-            long characters = body.bytesSeen();
-            out = estimator == null ? (characters + 3) / 4 : estimator.tokensForText(facts.model(), characters);
-            long max = facts.maxOutputTokens();
-            out = Math.max(0, max >= 0 ? Math.min(out, max) : out);
+        if (!answer.sizeIsOutput()) {
+            return Usage.builder()
+                    .inputTokens(facts.estimatedInputTokens())
+                    .reportedByProvider(false)
+                    .build();
         }
-        return Usage.builder()
-                .inputTokens(facts.estimatedInputTokens())
-                .outputTokens(out)
-                .reportedByProvider(false)
-                .build();
+        return UsageParser.bySize(facts, estimator, body.bytesSeen());
+    }
+
+    @Override
+    public String responseModel() {
+        return answer.responseModel();
     }
 
     @Override

@@ -153,6 +153,15 @@ public final class ProviderScope {
             externalShares = Arrays.copyOf(externalShares, grown.length);
             externalShares[grown.length - 1] = new ExternalShare();
             learned = grown;
+            if (slowStart != null) {
+                // the calls sent before any limit was known count at the provider: in a fleet's
+                // shared bucket (where, sent with the figure, they only lower it below the figure)
+                // they would otherwise be counted by nobody
+                long out = slowStart.outBeforeLimits(dimension);
+                if (out > 0) {
+                    bucket.takeMore(out, nowNanos, nowMillis);
+                }
+            }
             endSlowStart(); // the learned buckets pace the scope from now on
         } else {
             Limit l = bucket.limit();
@@ -489,24 +498,28 @@ public final class ProviderScope {
         return s != null && s.admitsAtDeadline();
     }
 
+    /** Whether an admission now is counted in the scope's slow start ({@link #slowStartAdmitted}). */
+    public boolean countsSlowStart() {
+        return slowStart != null;
+    }
+
     /**
-     * Counts an admission in the scope's slow start; true when it was counted, so that its release
-     * ({@link #slowStartReleased}) and an accepted answer ({@link #slowStartAccepted}) are told.
+     * Counts an admission in the scope's slow start, charging the provider {@code charges} by
+     * dimension ({@link Dimension#ordinal()}); its release ({@link #slowStartReleased}) and an
+     * accepted answer ({@link #slowStartAccepted}) are told with the same. Lock held.
      */
-    public boolean slowStartAdmitted() {
+    public void slowStartAdmitted(long[] charges) {
         SlowStart s = slowStart;
-        if (s == null) {
-            return false;
+        if (s != null) {
+            s.admitted(charges);
         }
-        s.admitted();
-        return true;
     }
 
     /** A call counted in the slow start released its slot. Lock held. */
-    public void slowStartReleased() {
+    public void slowStartReleased(long[] charges) {
         SlowStart s = slowStart;
         if (s != null) {
-            s.released();
+            s.released(charges);
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.sluice.core.quota;
 
+import dev.sluice.config.Dimension;
+
 /**
  * How many calls a provider scope Sluice knows nothing about may have out at once: TCP's slow
  * start, counted in calls. The scope's first call goes alone; its answer's rate-limit headers
@@ -33,15 +35,38 @@ final class SlowStart {
     /** Calls admitted in slow start that still hold their slot. */
     private int inFlight;
 
+    /**
+     * What those calls charge the provider, by dimension ({@link Dimension#ordinal()}), and what
+     * the calls of a scope this one replaced still had out: the buckets learned later did not count
+     * them, yet the provider does (see {@link #outBeforeLimits}).
+     */
+    private final long[] out = new long[Dimension.values().length];
+
+    private final long[] carriedOut = new long[Dimension.values().length];
+
     SlowStart(long widensAtNanos) {
         this.widensAtNanos = widensAtNanos;
     }
 
-    /** A slow start carried over to a scope that takes the place of this one (a key's organization). */
+    /**
+     * A slow start carried over to a scope that takes the place of this one (a key's
+     * organization): what its answers widened stays, and what its calls still have out is owed.
+     */
     SlowStart copy() {
         SlowStart s = new SlowStart(widensAtNanos);
         s.accepted = accepted;
+        for (int d = 0; d < out.length; d++) {
+            s.carriedOut[d] = out[d] + carriedOut[d];
+        }
         return s;
+    }
+
+    /**
+     * What the calls admitted before any limit was known, and still out, charge the provider in
+     * {@code dimension}: a bucket learned now starts that much lower, as the provider counts them.
+     */
+    long outBeforeLimits(Dimension dimension) {
+        return out[dimension.ordinal()] + carriedOut[dimension.ordinal()];
     }
 
     /** How many calls may be out at {@code nowNanos}. */
@@ -75,13 +100,20 @@ final class SlowStart {
         return inFlight < INITIAL_WINDOW + accepted;
     }
 
-    void admitted() {
+    /** A call admitted, charging the provider {@code charges} by dimension. */
+    void admitted(long[] charges) {
         inFlight++;
+        for (int d = 0; d < out.length && d < charges.length; d++) {
+            out[d] += charges[d];
+        }
     }
 
-    void released() {
+    void released(long[] charges) {
         if (inFlight > 0) {
             inFlight--;
+        }
+        for (int d = 0; d < out.length && d < charges.length; d++) {
+            out[d] = Math.max(0, out[d] - charges[d]);
         }
     }
 

@@ -26,12 +26,21 @@ public interface CallListener {
      *     waits and retries included
      * @param usage what the provider reported, or Sluice counted, once a success's body ended;
      *     null when the call ended without a body to read (a refusal, a local rejection, a failure)
+     * @param responseModel the model the answer named ({@code gen_ai.response.model}: OpenAI's
+     *     {@code model}, Anthropic's {@code message.model}, Gemini's {@code modelVersion}), as the
+     *     provider wrote it; null when there was no body to read or it named none
      * @param estimated what Sluice estimated and reserved before the first attempt
      * @param errorType null for a success; otherwise the HTTP status the caller got ({@code "429"},
      *     also for Sluice's own local rejections), the class name of what it threw, or the error a
      *     stream reported in its body ({@code "overloaded_error"})
      */
-    void callEnded(CallContext call, long durationNanos, Usage usage, Demand estimated, String errorType);
+    void callEnded(
+            CallContext call,
+            long durationNanos,
+            Usage usage,
+            String responseModel,
+            Demand estimated,
+            String errorType);
 
     /**
      * The provider refused one attempt of a call (any status but 2xx).

@@ -45,10 +45,17 @@ class CallListenerTest {
                 .build();
         engine.callListener(new CallListener() {
             @Override
-            public void callEnded(CallContext call, long durationNanos, Usage usage, Demand estimated, String error) {
+            public void callEnded(
+                    CallContext call,
+                    long durationNanos,
+                    Usage usage,
+                    String responseModel,
+                    Demand estimated,
+                    String error) {
                 assertThat(durationNanos).isNotNegative();
                 heard.add("ended " + call.provider() + " " + (error == null ? "ok" : error)
-                        + (usage == null ? "" : " in=" + usage.inputTokens() + " out=" + usage.outputTokens()));
+                        + (usage == null ? "" : " in=" + usage.inputTokens() + " out=" + usage.outputTokens())
+                        + (responseModel == null ? "" : " answered by " + responseModel));
             }
 
             @Override
@@ -68,6 +75,16 @@ class CallListenerTest {
         assertThat(heard).as("not before the body ends").isEmpty();
         r.read();
         assertThat(heard).containsExactly("ended scripted ok in=7 out=20");
+    }
+
+    @Test
+    void aSuccessEndsWithTheModelItsAnswerNamed() {
+        ExchangeGovernance engine = engine();
+        ScriptedTransport.Response r = (ScriptedTransport.Response)
+                engine.execute(new ScriptedTransport(URL, "hi").answer(200, "in=7 out=20 model=m-2026-01-15"))
+                        .response();
+        r.read();
+        assertThat(heard).containsExactly("ended scripted ok in=7 out=20 answered by m-2026-01-15");
     }
 
     @Test
@@ -107,7 +124,8 @@ class CallListenerTest {
         ExchangeGovernance engine = engine();
         engine.callListener(new CallListener() {
             @Override
-            public void callEnded(CallContext call, long nanos, Usage usage, Demand estimated, String error) {
+            public void callEnded(
+                    CallContext call, long nanos, Usage usage, String model, Demand estimated, String error) {
                 throw new IllegalStateException("exporter broke");
             }
 

@@ -74,11 +74,11 @@ class PriceTest {
     }
 
     @Test
-    void everyKindButAnthropicCountsCacheReadsInInput() {
+    void everyKindButAnthropicAndBedrockCountsCacheReadsInInput() {
         for (ProviderKind kind : ProviderKind.values()) {
             assertThat(Prices.inputCountsCacheReads(kind))
                     .as(kind.configName())
-                    .isEqualTo(kind != ProviderKind.ANTHROPIC);
+                    .isEqualTo(kind != ProviderKind.ANTHROPIC && kind != ProviderKind.BEDROCK);
         }
     }
 

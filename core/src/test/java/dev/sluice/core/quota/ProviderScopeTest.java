@@ -15,6 +15,9 @@ class ProviderScopeTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long PROBE_TIMEOUT = 30 * SECOND;
 
+    /** What a call whose charges do not matter to the test charges the provider. */
+    private static final long[] NO_CHARGES = new long[Dimension.values().length];
+
     private final FakeClock clock = new FakeClock();
     private final ProviderScope scope = new ProviderScope("openai|k_1|gpt", "openai/k_1/gpt", Guarantees.none());
 
@@ -243,37 +246,49 @@ class ProviderScopeTest {
         assertThat(scope.inSlowStart()).isTrue();
         assertThat(scope.openToLane()).isFalse();
         assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
-        assertThat(scope.slowStartAdmitted()).isTrue();
+        assertThat(scope.countsSlowStart()).isTrue();
+        scope.slowStartAdmitted(NO_CHARGES);
         clock.advance(Duration.ofSeconds(1));
         assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isEqualTo(2 * SECOND);
         learn(Dimension.REQUESTS, 1_000, 999);
         assertThat(scope.inSlowStart()).isFalse();
         assertThat(scope.openToLane()).isTrue();
         assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
-        assertThat(scope.slowStartAdmitted()).isFalse();
+        assertThat(scope.countsSlowStart()).isFalse();
     }
 
     /** Not knowing is no reason to refuse: once the first answer is late, a few more calls go, never the herd. */
     @Test
     void aLateFirstAnswerLetsAFewMoreCallsGoNotEveryone() {
         scope.startCold(now() + 3 * SECOND);
-        scope.slowStartAdmitted();
+        scope.slowStartAdmitted(NO_CHARGES);
         clock.advance(Duration.ofSeconds(3));
         assertThat(scope.slowStartWindow(now())).isEqualTo(SlowStart.INITIAL_WINDOW);
         for (int i = 1; i < SlowStart.INITIAL_WINDOW; i++) {
             assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
-            scope.slowStartAdmitted();
+            scope.slowStartAdmitted(NO_CHARGES);
         }
         assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isEqualTo(Bucket.ON_RELEASE);
         assertThat(scope.slowStartInFlight()).isEqualTo(SlowStart.INITIAL_WINDOW);
-        scope.slowStartReleased();
+        scope.slowStartReleased(NO_CHARGES);
         assertThat(scope.nanosUntilOpen(now(), PROBE_TIMEOUT)).isZero();
+    }
+
+    /** The provider counted the calls sent before its limits were known: the budget learned starts lower by them. */
+    @Test
+    void aBudgetLearnedInSlowStartOwesWhatTheCallsStillOutCharge() {
+        scope.startCold(now() + 3 * SECOND);
+        long[] charges = new long[Dimension.values().length];
+        charges[Dimension.TOTAL_TOKENS.ordinal()] = 1_000;
+        scope.slowStartAdmitted(charges);
+        learn(Dimension.TOTAL_TOKENS, 6_000, 6_000);
+        assertThat(roomAsCounted(only())).isEqualTo(5_000);
     }
 
     @Test
     void aPaceSetByARefusalEndsTheSlowStart() {
         scope.startCold(now() + 3 * SECOND);
-        scope.slowStartAdmitted();
+        scope.slowStartAdmitted(NO_CHARGES);
         scope.refusedDespiteRoom(null, true, now(), now(), clock.epochMillis());
         assertThat(scope.inSlowStart()).isFalse();
         assertThat(scope.paceFromRefusals()).isPositive();
@@ -283,7 +298,7 @@ class ProviderScopeTest {
     @Test
     void aScopeTakingThisOnesPlaceKeepsItsSlowStart() {
         scope.startCold(now() + 3 * SECOND);
-        scope.slowStartAdmitted();
+        scope.slowStartAdmitted(NO_CHARGES);
         scope.slowStartAccepted();
         ProviderScope organization = new ProviderScope("openai|org-1|gpt", "openai/org-1/gpt", Guarantees.none());
         scope.carrySlowStartTo(organization);

@@ -77,7 +77,7 @@ class FieldFleetIT {
             String baseUrl = LoopbackHosts.url(HOST, sim.port(), "/v1");
             List<ForkedApp.Running> jvms = new ArrayList<>();
             for (int i = 0; i < JVMS; i++) {
-                jvms.add(FieldScenariosIT.forked(agent, options, FieldApp.class, HOST, baseUrl, appArgs)
+                jvms.add(FieldScenariosIT.forked(agent, options, FieldApp.class, HOST, baseUrl, named(appArgs, i + 1))
                         .start());
             }
             ObjectNode summary = new ObjectMapper().createObjectNode();
@@ -104,6 +104,17 @@ class FieldFleetIT {
         } finally {
             sim.close();
         }
+    }
+
+    /** The app's arguments for JVM {@code n}: its tenants named {@code jvmN-...}, so the provider's ledger tells the JVMs apart. */
+    private static Object[] named(Object[] appArgs, int n) {
+        Object[] named = appArgs.clone();
+        for (int i = 0; i < named.length; i++) {
+            if (named[i] instanceof String && ((String) named[i]).matches("[a-z0-9]+:[^:]+:\\d+")) {
+                named[i] = "jvm" + n + "-" + named[i];
+            }
+        }
+        return named;
     }
 
     /** Scenario a's organization (300 requests a minute, 50 at once) and workload, in three JVMs: 40 calls each. */
@@ -159,6 +170,14 @@ class FieldFleetIT {
                     "with, Redis",
                     run,
                     String.format("%d calls in %.0f s", run.completed(), seconds(run)));
+            java.time.Instant first = run.firstArrival();
+            System.out.println("h. arrivals (ms after the first:status:jvm): "
+                    + run.exchanges().stream()
+                            .sorted(java.util.Comparator.comparing(dev.sluice.simulator.ledger.Exchange::arrivedAt))
+                            .map(e ->
+                                    "+" + Duration.between(first, e.arrivedAt()).toMillis() + ":" + e.status() + ":"
+                                            + e.tenant())
+                            .collect(java.util.stream.Collectors.joining(" ")));
             assertThat(run.completed()).as("calls completed").isEqualTo(90);
             assertThat(run.percent429())
                     .as(

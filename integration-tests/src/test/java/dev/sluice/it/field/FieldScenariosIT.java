@@ -108,7 +108,8 @@ class FieldScenariosIT {
             return exchanges.stream()
                     .filter(e -> !e.arrivedAt().isBefore(from) && !e.arrivedAt().isAfter(to))
                     .sorted(Comparator.comparing(Exchange::arrivedAt))
-                    .map(e -> "+" + Duration.between(first, e.arrivedAt()).toMillis() + ":" + e.status())
+                    .map(e -> "+" + Duration.between(first, e.arrivedAt()).toMillis() + ":" + e.status()
+                            + (e.tenant() == null ? "" : ":" + e.tenant()))
                     .collect(Collectors.joining(" "));
         }
 

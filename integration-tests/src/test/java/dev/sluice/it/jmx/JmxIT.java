@@ -262,7 +262,7 @@ class JmxIT {
      * NullPointerException} from {@code Modules.loadModule} (19 times in 20 for a no-op agent
      * attached at once; never 150 ms later). A user attaching to a running service does not meet it.
      */
-    private static JMXConnector connectLikeJConsole(long pid) {
+    static JMXConnector connectLikeJConsole(long pid) {
         return await("the JVM accepting a JMX connection")
                 .atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(100))
@@ -279,7 +279,7 @@ class JmxIT {
         }
     }
 
-    private static ObjectName name(String name) {
+    static ObjectName name(String name) {
         try {
             return new ObjectName(name);
         } catch (MalformedObjectNameException e) {

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  * the endpoint never keeps a JVM alive; the GenAI instruments reach an application's own
  * OpenTelemetry SDK.
  */
-class MetricsIT {
+public class MetricsIT {
 
     static final Path DASHBOARD =
             Paths.get(System.getProperty("sluice.ops", "../ops"), "grafana/sluice-dashboard.json");
@@ -70,7 +70,7 @@ class MetricsIT {
     }
 
     /** A simulated OpenAI that never refuses by itself: refusals come from its faults only. */
-    static Simulator simulator() {
+    public static Simulator simulator() {
         return Simulator.builder()
                 .profile(Profile.OPENAI)
                 .requestsPerMinute(1_000_000)
@@ -80,7 +80,7 @@ class MetricsIT {
     }
 
     /** A provider with a configured limit of 20 calls a second, two tenants, a daily budget. */
-    static String config(Simulator sim) {
+    public static String config(Simulator sim) {
         return String.join(
                 "\n",
                 "providers:",
@@ -124,7 +124,8 @@ class MetricsIT {
                 .contains("# TYPE gen_ai_client_operation_duration_seconds histogram")
                 .containsPattern(
                         "gen_ai_client_token_usage_bucket\\{gen_ai_operation_name=\"chat\",gen_ai_provider_name="
-                                + "\"openai\",gen_ai_request_model=\"gpt-4o-mini\",gen_ai_token_type=\"input\",le=\"16384.0\"\\} [1-9]")
+                                + "\"openai\",gen_ai_request_model=\"gpt-4o-mini\",gen_ai_response_model=\"gpt-4o-mini\","
+                                + "gen_ai_token_type=\"input\",le=\"16384.0\"\\} [1-9]")
                 .containsPattern("gen_ai_client_operation_duration_seconds_bucket\\{[^}]*le=\"81.92\"\\} [1-9]")
                 .containsPattern("sluice_limit_capacity\\{[^}]*limit=\"sim-rpm\"[^}]*\\} 20.0")
                 .containsPattern("sluice_tenant_admitted_total\\{tenant=\"alpha\"\\} [1-9]")
@@ -208,12 +209,14 @@ class MetricsIT {
                         .contains("gen_ai.operation.name=\"chat\"")
                         .contains("gen_ai.provider.name=\"openai\"")
                         .contains("gen_ai.request.model=\"gpt-4o-mini\"")
+                        .contains("gen_ai.response.model=\"gpt-4o-mini\"") // as the simulator's answer names it
                         .contains("gen_ai.token.type=\"output\"")
                         .contains("bounds=[1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0, 262144.0,"
                                 + " 1048576.0, 4194304.0, 1.6777216E7, 6.7108864E7]"))
                 .anySatisfy(p -> assertThat(p)
                         .startsWith("POINT gen_ai.client.operation.duration s ")
                         .contains("gen_ai.request.model=\"gpt-4o-mini\"")
+                        .contains("gen_ai.response.model=\"gpt-4o-mini\"")
                         .doesNotContain("error.type")
                         .contains("bounds=[0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48,"
                                 + " 40.96, 81.92]"));

@@ -8,6 +8,7 @@ import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.json.BoundedBody;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.RootString;
 import dev.sluice.core.provider.json.TrailingMember;
 import java.io.IOException;
 
@@ -19,8 +20,10 @@ import java.io.IOException;
 final class AnthropicJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
 
     private static final TrailingMember USAGE = TrailingMember.named("usage");
+    private static final RootString MODEL = RootString.named("model");
 
     private final AnthropicUsageTally tally = new AnthropicUsageTally();
+    private String model;
 
     /** The values of the {@code usage} object, named relative to it. */
     private final JsonVisitor usageOnly = new JsonVisitor() {
@@ -43,6 +46,12 @@ final class AnthropicJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
                 || !tally.outputReported()) {
             body.walk(this);
         }
+        model = body.rootString(MODEL);
+    }
+
+    @Override
+    public String responseModel() {
+        return model;
     }
 
     @Override

@@ -44,6 +44,11 @@ final class GeminiJsonAnswer implements JsonBodyUsage.Answer {
         return tally.toUsage(facts, estimator, whole);
     }
 
+    @Override
+    public String responseModel() {
+        return reader.modelVersion;
+    }
+
     /** An array stream may end with an error element; a single answer with status 2xx carries none. */
     @Override
     public ProviderError streamError() {

@@ -80,6 +80,11 @@ final class GeminiUsage {
         }
 
         @Override
+        public String responseModel() {
+            return delegate == null ? null : delegate.responseModel();
+        }
+
+        @Override
         public ProviderError streamError() {
             return delegate == null ? null : delegate.streamError();
         }

@@ -8,6 +8,7 @@ import dev.sluice.core.provider.TokenEstimator;
 import dev.sluice.core.provider.json.BoundedBody;
 import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.JsonVisitor;
+import dev.sluice.core.provider.json.RootString;
 import dev.sluice.core.provider.json.TrailingMember;
 import java.io.IOException;
 
@@ -20,9 +21,11 @@ import java.io.IOException;
 final class OpenAiJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
 
     private static final TrailingMember USAGE = TrailingMember.named("usage");
+    private static final RootString MODEL = RootString.named("model");
 
     private final boolean embeddings;
     private final OpenAiUsageTally tally = new OpenAiUsageTally();
+    private String model;
 
     /** The values of the {@code usage} object, named relative to it. */
     private final JsonVisitor usageOnly = new JsonVisitor() {
@@ -49,6 +52,12 @@ final class OpenAiJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
         if (!body.readTrailingObject(USAGE, OpenAiUsageTally.COUNTS, tally.counts, usageOnly) || !tally.reported()) {
             body.walk(this);
         }
+        model = body.rootString(MODEL);
+    }
+
+    @Override
+    public String responseModel() {
+        return model;
     }
 
     @Override
