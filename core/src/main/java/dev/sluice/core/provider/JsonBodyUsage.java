@@ -2,6 +2,7 @@ package dev.sluice.core.provider;
 
 import dev.sluice.core.Usage;
 import dev.sluice.core.provider.json.BoundedBody;
+import dev.sluice.core.provider.json.RootString;
 
 /**
  * Reads usage from a non-streaming JSON answer of any provider: usage sits at the answer's end (or
@@ -12,6 +13,9 @@ import dev.sluice.core.provider.json.BoundedBody;
  */
 public final class JsonBodyUsage implements UsageParser {
 
+    /** The {@code model} member at an answer's root, where OpenAI's and Anthropic's answers name it. */
+    public static final RootString MODEL_AT_ROOT = RootString.named("model");
+
     /** What one provider reads from its whole JSON answer. */
     public interface Answer {
 
@@ -21,7 +25,12 @@ public final class JsonBodyUsage implements UsageParser {
         /** The usage read: the provider's report, else what the generated text seen is worth. */
         Usage usage(RequestFacts facts, TokenEstimator estimator);
 
-        /** The model the answer names, once read; null when it names none. */
+        /** The root member naming the model the answer came from, read once it ended; null for none. */
+        default RootString modelMember() {
+            return null;
+        }
+
+        /** The model the answer named, for one read otherwise than at the root; null when it names none. */
         default String responseModel() {
             return null;
         }
@@ -42,6 +51,7 @@ public final class JsonBodyUsage implements UsageParser {
     private final BoundedBody body;
     private final Answer answer;
     private boolean finished;
+    private String model;
 
     /**
      * @param capBytes the most of the body kept to be read
@@ -74,6 +84,10 @@ public final class JsonBodyUsage implements UsageParser {
         if (!finished) {
             finished = true;
             answer.read(body);
+            RootString member = answer.modelMember();
+            if (member != null) {
+                model = body.rootString(member);
+            }
         }
     }
 
@@ -93,7 +107,7 @@ public final class JsonBodyUsage implements UsageParser {
 
     @Override
     public String responseModel() {
-        return answer.responseModel();
+        return model != null ? model : answer.responseModel();
     }
 
     @Override

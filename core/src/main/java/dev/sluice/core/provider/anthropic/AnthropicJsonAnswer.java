@@ -20,10 +20,8 @@ import java.io.IOException;
 final class AnthropicJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
 
     private static final TrailingMember USAGE = TrailingMember.named("usage");
-    private static final RootString MODEL = RootString.named("model");
 
     private final AnthropicUsageTally tally = new AnthropicUsageTally();
-    private String model;
 
     /** The values of the {@code usage} object, named relative to it. */
     private final JsonVisitor usageOnly = new JsonVisitor() {
@@ -46,12 +44,11 @@ final class AnthropicJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
                 || !tally.outputReported()) {
             body.walk(this);
         }
-        model = body.rootString(MODEL);
     }
 
     @Override
-    public String responseModel() {
-        return model;
+    public RootString modelMember() {
+        return JsonBodyUsage.MODEL_AT_ROOT;
     }
 
     @Override

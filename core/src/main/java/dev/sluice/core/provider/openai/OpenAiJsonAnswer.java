@@ -21,11 +21,9 @@ import java.io.IOException;
 final class OpenAiJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
 
     private static final TrailingMember USAGE = TrailingMember.named("usage");
-    private static final RootString MODEL = RootString.named("model");
 
     private final boolean embeddings;
     private final OpenAiUsageTally tally = new OpenAiUsageTally();
-    private String model;
 
     /** The values of the {@code usage} object, named relative to it. */
     private final JsonVisitor usageOnly = new JsonVisitor() {
@@ -52,12 +50,11 @@ final class OpenAiJsonAnswer implements JsonBodyUsage.Answer, JsonVisitor {
         if (!body.readTrailingObject(USAGE, OpenAiUsageTally.COUNTS, tally.counts, usageOnly) || !tally.reported()) {
             body.walk(this);
         }
-        model = body.rootString(MODEL);
     }
 
     @Override
-    public String responseModel() {
-        return model;
+    public RootString modelMember() {
+        return JsonBodyUsage.MODEL_AT_ROOT;
     }
 
     @Override
