@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
  * the {@code log} agent option or the config's {@code logLevel} ({@code -Dsluice.logLevel}), {@code warn} by
  * default, so the start line is the only line a healthy start prints.
  */
-final class AgentLog {
+public final class AgentLog {
 
     // Relocated by the shade plugin with the rest of SLF4J: these never touch the application's.
     private static final String LEVEL_PROPERTY = "org.slf4j.simpleLogger.defaultLogLevel";
@@ -50,7 +50,7 @@ final class AgentLog {
         return "debug".equalsIgnoreCase(level) || "trace".equalsIgnoreCase(level);
     }
 
-    static Logger get() {
+    public static Logger get() {
         return Holder.LOGGER;
     }
 

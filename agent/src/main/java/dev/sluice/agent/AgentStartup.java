@@ -165,6 +165,10 @@ public final class AgentStartup {
                 }
                 if (runtime != null) {
                     JmxRegistration.start(runtime, sources, lateAttach);
+                    if (runtime.config().metrics().enabled()) {
+                        // only then: with metrics off, not one class of the exporter is loaded
+                        dev.sluice.agent.metrics.MetricsExport.start(runtime, AgentVersion.get());
+                    }
                 }
                 String state = (wiring.problem == null ? "running " : "ungoverned ") + AgentVersion.get()
                         + " mode=" + wiring.mode + " config=" + wiring.configSource + " start="

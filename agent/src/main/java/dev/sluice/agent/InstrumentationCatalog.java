@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class InstrumentationCatalog {
 
-    private static final int COUNT = 11;
+    private static final int COUNT = 13;
 
     private InstrumentationCatalog() {}
 
@@ -41,6 +41,10 @@ final class InstrumentationCatalog {
                 return new dev.sluice.instrumentation.hc5.ApacheHttpClient5Instrumentation();
             case 10:
                 return new dev.sluice.instrumentation.hc4.ApacheHttpClient4Instrumentation();
+            case 11:
+                return new dev.sluice.instrumentation.awssdk.AwsSdkInstrumentation();
+            case 12:
+                return new dev.sluice.instrumentation.azurecore.AzureCoreInstrumentation();
             default:
                 throw new IllegalArgumentException("no instrumentation #" + index);
         }

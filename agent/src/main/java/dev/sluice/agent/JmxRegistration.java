@@ -7,7 +7,6 @@ import dev.sluice.core.SluiceRuntime;
 import dev.sluice.core.jmx.SluiceMBeans;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.Callable;
-import javax.management.MBeanServerFactory;
 
 /**
  * Registers the {@code dev.sluice} MXBeans in the platform MBeanServer, off the host's start-up
@@ -29,9 +28,13 @@ final class JmxRegistration implements Runnable {
     static final String VERSION_PROPERTY = "dev.sluice.agent.version";
     static final String JMX_PROPERTY = "dev.sluice.agent.jmx";
 
+    /**
+     * Test only: multiplies the windows, holds and checks of the Governor bean's alert
+     * notifications, so an integration test sees a two-minute rule fire in seconds.
+     */
+    static final String TEST_ALERT_TIME_SCALE_PROPERTY = "dev.sluice.agent.test.alertTimeScale";
+
     static final long DELAY_MILLIS = 2_000;
-    static final long POLL_MILLIS = 500;
-    static final long MAX_HOST_WAIT_MILLIS = 10 * 60_000;
 
     private final SluiceRuntime runtime;
     private final ConfigSources sources;
@@ -61,10 +64,9 @@ final class JmxRegistration implements Runnable {
     public void run() {
         try {
             Thread.sleep(delayMillis);
-            if (hostBringsItsOwn()) {
-                awaitHostMBeanServer();
-            }
-            SluiceMBeans.register(runtime, ManagementFactory.getPlatformMBeanServer(), new Reload(sources));
+            HostGlobals.awaitHost();
+            SluiceMBeans.register(
+                    runtime, ManagementFactory.getPlatformMBeanServer(), new Reload(sources), alertTimeScale());
             System.setProperty(JMX_PROPERTY, "registered");
             if (AgentLog.isDebug()) {
                 AgentLog.get().debug("MXBeans registered under {}:*", SluiceMBeans.DOMAIN);
@@ -77,18 +79,9 @@ final class JmxRegistration implements Runnable {
         }
     }
 
-    /** Whether the JVM names a log manager or an MBeanServer builder that the host installs itself. */
-    private static boolean hostBringsItsOwn() {
-        return System.getProperty("java.util.logging.manager") != null
-                || System.getProperty("javax.management.builder.initial") != null;
-    }
-
-    private static void awaitHostMBeanServer() throws InterruptedException {
-        long waited = 0;
-        while (MBeanServerFactory.findMBeanServer(null).isEmpty() && waited < MAX_HOST_WAIT_MILLIS) {
-            Thread.sleep(POLL_MILLIS);
-            waited += POLL_MILLIS;
-        }
+    private static double alertTimeScale() {
+        String scale = System.getProperty(TEST_ALERT_TIME_SCALE_PROPERTY);
+        return scale == null ? 1.0 : Double.parseDouble(scale);
     }
 
     /** Loads the configuration again from the sources the agent started with. */

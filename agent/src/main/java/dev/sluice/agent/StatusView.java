@@ -91,6 +91,7 @@ final class StatusView {
         ungoverned(g, out);
         limits(c, out);
         budgets(c, out);
+        prices(g, out);
         tenants(c, out);
         queues(c, out);
         providers(c, out);
@@ -179,6 +180,38 @@ final class StatusView {
         if (total > 0) {
             section(out, "BUDGETS", rows, total);
         }
+    }
+
+    /**
+     * Where prices come from, and the models calls were made to that no price covers: their calls
+     * count nothing against budgets until someone prices them.
+     */
+    private static void prices(GovernorMXBean g, StringBuilder out) {
+        String tables;
+        Map<String, Long> unpriced;
+        try {
+            tables = g.getPriceTables();
+            unpriced = g.getUnpricedModels();
+        } catch (RuntimeException olderAgent) {
+            return; // an agent from before the attributes existed
+        }
+        if (tables != null && !tables.isEmpty()) {
+            out.append("PRICES: ").append(tables).append('\n');
+        }
+        if (unpriced == null || unpriced.isEmpty()) {
+            return;
+        }
+        out.append("UNPRICED (charged nothing against budgets; price them under prices: or in pricesFile):");
+        String separator = " ";
+        for (Map.Entry<String, Long> e : new java.util.TreeMap<>(unpriced).entrySet()) {
+            out.append(separator)
+                    .append(e.getKey())
+                    .append(" (")
+                    .append(e.getValue())
+                    .append(e.getValue() == 1 ? " call)" : " calls)");
+            separator = "; ";
+        }
+        out.append('\n');
     }
 
     private static String money(double v) {

@@ -30,7 +30,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * What reading one non-streamed OpenAI chat answer costs Sluice once it arrives: its headers
  * wrapped, the rate-limit headers and the organization read, and the body (the per-call
  * benchmark's answer, ~2.6 KB with 360 tokens of text, docs/benchmarks.md "Per-call overhead") fed
- * to the usage parser in the reads an HTTP client hands over, then walked for its usage. The
+ * to the usage parser in the reads an HTTP client hands over, then read for its usage and the model
+ * it names. The
  * headers are OpenAI's set over HTTP/1.1, a few names capitalised as its edge sends them, with a
  * {@code Content-Length} ({@code announced}) or without one ({@code chunked}, as the simulator
  * sends, and as OkHttp hands over an answer it unzipped). Run with {@code -prof gc} for the bytes
@@ -132,6 +133,7 @@ public class AnswerReadingBenchmark {
         parser.accept(answer, 0, first);
         parser.accept(answer, first, answer.length - first);
         parser.finish();
+        hole.consume(parser.responseModel());
         return parser.usage();
     }
 }

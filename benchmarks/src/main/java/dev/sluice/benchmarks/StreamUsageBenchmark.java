@@ -21,10 +21,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * What reading one streamed OpenAI chat answer costs Sluice: the usage parser the exchange engine
- * attaches to a {@code text/event-stream} answer, fed the answer as it comes off the wire. The
+ * attaches to a {@code text/event-stream} answer, fed the answer as it comes off the wire, then
+ * asked its usage and the model the answer named. The
  * answer is the per-call benchmark's (docs/benchmarks.md, "Per-call overhead"): 360 chunks of a
  * few characters each, shaped as OpenAI sends them (and as the simulator does), then the usage
  * chunk and {@code [DONE]}, in reads of 1,024 bytes. Run with {@code -prof gc} for the bytes
@@ -99,12 +101,13 @@ public class StreamUsageBenchmark {
     }
 
     @Benchmark
-    public Usage readStreamedAnswer() {
+    public Usage readStreamedAnswer(Blackhole hole) {
         UsageParser parser = OpenAiUsage.parser(facts, headers, ESTIMATOR, 0);
         for (int at = 0; at < answer.length; at += READ_BYTES) {
             parser.accept(answer, at, Math.min(READ_BYTES, answer.length - at));
         }
         parser.finish();
+        hole.consume(parser.responseModel());
         return parser.usage();
     }
 }

@@ -393,9 +393,21 @@ final class ConfigBinder {
         if (cacheWrite != null) {
             b.cacheWrite(cacheWrite);
         }
+        Double cacheWrite1h = f.number("cacheWrite1h");
+        if (cacheWrite1h != null) {
+            b.cacheWrite1h(cacheWrite1h);
+        }
         Double output = f.number("output");
         if (output != null) {
             b.output(output);
+        }
+        Fields longContext = f.section("longContext", ConfigSchema.PRICE_LONG_CONTEXT_KEYS);
+        if (longContext != null) {
+            b.longContext(bindLongContext(longContext));
+        }
+        Map<String, Double> tiers = serviceTiers(f);
+        if (tiers != null) {
+            b.serviceTiers(tiers);
         }
         List<String> aliases = f.strings("aliases");
         if (aliases != null) {
@@ -404,19 +416,78 @@ final class ConfigBinder {
         return b.buildUnchecked();
     }
 
+    private static PriceConfig.LongContext bindLongContext(Fields f) {
+        PriceConfig.LongContext.Builder b = PriceConfig.LongContext.builder();
+        Long above = f.capacity("above");
+        if (above != null) {
+            b.above(above);
+        }
+        Double input = f.number("input");
+        if (input != null) {
+            b.input(input);
+        }
+        Double cachedInput = f.number("cachedInput");
+        if (cachedInput != null) {
+            b.cachedInput(cachedInput);
+        }
+        Double cacheWrite = f.number("cacheWrite");
+        if (cacheWrite != null) {
+            b.cacheWrite(cacheWrite);
+        }
+        Double cacheWrite1h = f.number("cacheWrite1h");
+        if (cacheWrite1h != null) {
+            b.cacheWrite1h(cacheWrite1h);
+        }
+        Double output = f.number("output");
+        if (output != null) {
+            b.output(output);
+        }
+        return b.build();
+    }
+
+    /** A {@code serviceTiers} mapping of tier names to factors; unknown tier names are the model's to report. */
+    private Map<String, Double> serviceTiers(Fields parent) {
+        Node n = parent.node.get("serviceTiers");
+        if (isAbsent(n)) {
+            return null;
+        }
+        if (!(n instanceof Node.MapNode)) {
+            problem(parent.p("serviceTiers"), n, "expected a mapping of service tiers to factors, got " + n.describe());
+            return null;
+        }
+        Map<String, Double> tiers = new LinkedHashMap<>();
+        String path = parent.p("serviceTiers");
+        for (Node.Field field : ((Node.MapNode) n).fields.values()) {
+            Double factor = number(field.value, Issues.join(path, field.key));
+            if (factor != null) {
+                tiers.put(field.key, factor);
+            }
+        }
+        return tiers;
+    }
+
     /**
      * The built-in price table ({@link DefaultPrices}): its heading and its {@code prices:},
      * bound by the same code as a config's own {@code prices:}.
      */
-    DefaultPrices.Table bindPriceTable(Node.MapNode root) {
+    PriceTable bindPriceTable(Node.MapNode root) {
         record(root, "");
-        Fields f = new Fields(root, "", DefaultPrices.KEYS, Collections.emptyMap());
+        Fields f = new Fields(root, "", PriceTable.KEYS, Collections.emptyMap());
         String asOf = f.text("asOf");
         String source = f.text("source");
         String currency = f.text("currency");
+        Map<String, Double> tiers = serviceTiers(f);
         List<Node> prices = f.list("prices");
-        return new DefaultPrices.Table(
-                asOf, source, currency, prices == null ? List.of() : bindPrices(prices, "prices"));
+        return new PriceTable(
+                asOf,
+                source,
+                currency,
+                "sluice",
+                tiers == null ? Map.of() : tiers,
+                prices == null ? List.of() : bindPrices(prices, "prices"),
+                List.of(),
+                0,
+                null);
     }
 
     // ---- reading values -------------------------------------------------------------------

@@ -56,6 +56,14 @@ public final class ConfigLoader {
                 problems.add(ConfigProblem.at(issue.path, issue.value, issue.message, binder.locate(issue.path)));
             }
         }
+        String pricesFile = PriceTable.unreadable(builder.pricesFile);
+        if (pricesFile != null) {
+            problems.add(ConfigProblem.at(
+                    ConfigSchema.PRICES_FILE.path,
+                    Issues.render(builder.pricesFile),
+                    pricesFile,
+                    binder.locate(ConfigSchema.PRICES_FILE.path)));
+        }
         if (!problems.isEmpty()) {
             // Overrides and whole-document problems first, then the file's in line order.
             problems.sort(Comparator.comparingInt((ConfigProblem p) -> p.line() == 0 ? 0 : 1)

@@ -232,6 +232,126 @@ final class ConfigSchema {
                     })
             .doc("register the MXBeans (domain dev.sluice), so operators can read and tune without a restart");
 
+    // ---- metrics ----------------------------------------------------------------------------
+
+    static final Section<MetricsConfig, MetricsConfig.Builder> METRICS =
+            ROOT.section("metrics", new Section.Plumbing<MetricsConfig, MetricsConfig.Builder>() {
+                @Override
+                MetricsConfig.Builder newBuilder() {
+                    return MetricsConfig.builder();
+                }
+
+                @Override
+                MetricsConfig buildUnchecked(MetricsConfig.Builder builder) {
+                    return builder.buildUnchecked();
+                }
+
+                @Override
+                MetricsConfig of(SluiceConfig config) {
+                    return config.metrics();
+                }
+
+                @Override
+                void attach(SluiceConfig.Builder root, MetricsConfig section) {
+                    root.metrics(section);
+                }
+            });
+
+    static final Setting<MetricsConfig, MetricsConfig.Builder, Integer> METRICS_PORT = METRICS.whole(
+                    "port", 0, new Setting.Field<>() {
+                        @Override
+                        Integer get(MetricsConfig c) {
+                            return c.port();
+                        }
+
+                        @Override
+                        void set(MetricsConfig.Builder b, Integer v) {
+                            b.port(v);
+                        }
+                    })
+            .shorthand()
+            .mustBe(between(0, 65_535))
+            .doc("the Prometheus endpoint's port (-javaagent:sluice-agent.jar=metrics=9464); 0 = no endpoint");
+    static final Setting<MetricsConfig, MetricsConfig.Builder, String> METRICS_BIND = METRICS.text(
+                    "bind", "0.0.0.0", new Setting.Field<>() {
+                        @Override
+                        String get(MetricsConfig c) {
+                            return c.bind();
+                        }
+
+                        @Override
+                        void set(MetricsConfig.Builder b, String v) {
+                            b.bind(v);
+                        }
+                    })
+            .also(new Setting.Check<>() {
+                @Override
+                public void check(MetricsConfig metrics, String path, Issues issues) {
+                    metrics.checkBind(path, issues);
+                }
+            })
+            .doc("the address the endpoint listens on: 0.0.0.0 (every interface, a pod's scrape target) or 127.0.0.1");
+    static final Setting<MetricsConfig, MetricsConfig.Builder, String> METRICS_PATH = METRICS.text(
+                    "path", "/metrics", new Setting.Field<>() {
+                        @Override
+                        String get(MetricsConfig c) {
+                            return c.path();
+                        }
+
+                        @Override
+                        void set(MetricsConfig.Builder b, String v) {
+                            b.path(v);
+                        }
+                    })
+            .also(new Setting.Check<>() {
+                @Override
+                public void check(MetricsConfig metrics, String path, Issues issues) {
+                    metrics.checkPath(path, issues);
+                }
+            })
+            .doc("the endpoint's path");
+    static final Setting<MetricsConfig, MetricsConfig.Builder, Integer> METRICS_MAX_TENANTS = METRICS.whole(
+                    "maxTenants", 50, new Setting.Field<>() {
+                        @Override
+                        Integer get(MetricsConfig c) {
+                            return c.maxTenants();
+                        }
+
+                        @Override
+                        void set(MetricsConfig.Builder b, Integer v) {
+                            b.maxTenants(v);
+                        }
+                    })
+            .mustBe(atLeast(0))
+            .doc("tenants that get a label of their own (configured ones first); the rest are summed as other");
+    static final Setting<MetricsConfig, MetricsConfig.Builder, Boolean> METRICS_TOKEN_DETAIL = METRICS.flag(
+                    "tokenDetail", false, new Setting.Field<>() {
+                        @Override
+                        Boolean get(MetricsConfig c) {
+                            return c.tokenDetail();
+                        }
+
+                        @Override
+                        void set(MetricsConfig.Builder b, Boolean v) {
+                            b.tokenDetail(v);
+                        }
+                    })
+            .doc(
+                    "split gen_ai token usage by cache (read, creation, uncached) and reasoning, as the conventions' draft does");
+    static final Setting<MetricsConfig, MetricsConfig.Builder, Boolean> METRICS_OPEN_TELEMETRY = METRICS.flag(
+                    "openTelemetry", false, new Setting.Field<>() {
+                        @Override
+                        Boolean get(MetricsConfig c) {
+                            return c.openTelemetry();
+                        }
+
+                        @Override
+                        void set(MetricsConfig.Builder b, Boolean v) {
+                            b.openTelemetry(v);
+                        }
+                    })
+            .doc("also record the gen_ai instruments into the application's global OpenTelemetry MeterProvider");
+
     // ---- store ------------------------------------------------------------------------------
 
     static final Section<StoreConfig, StoreConfig.Builder> STORE =
@@ -655,8 +775,34 @@ final class ConfigSchema {
                 }
             }))
             .doc("the unit spend limits and prices are in; the built-in price table is in USD and applies only then");
-    static final Structure PRICES =
-            ROOT.structure("prices", "model", "provider", "input", "cachedInput", "cacheWrite", "output", "aliases");
+    static final Structure PRICES = ROOT.structure(
+            "prices",
+            "model",
+            "provider",
+            "input",
+            "cachedInput",
+            "cacheWrite",
+            "cacheWrite1h",
+            "output",
+            "longContext",
+            "serviceTiers",
+            "aliases");
+    static final List<String> PRICE_LONG_CONTEXT_KEYS =
+            List.of("above", "input", "cachedInput", "cacheWrite", "cacheWrite1h", "output");
+    static final Setting<SluiceConfig.Builder, SluiceConfig.Builder, String> PRICES_FILE = ROOT.text(
+                    "pricesFile", "", new Setting.Field<>() {
+                        @Override
+                        String get(SluiceConfig.Builder c) {
+                            return c.pricesFile;
+                        }
+
+                        @Override
+                        void set(SluiceConfig.Builder b, String v) {
+                            b.pricesFile(v);
+                        }
+                    })
+            .doc("a price table file (LiteLLM's model_prices_and_context_window.json, or the built-in table's"
+                    + " format) that replaces and completes the built-in table; prices: entries override both");
 
     // ---- derived views ----------------------------------------------------------------------
 

@@ -3,9 +3,8 @@ package dev.sluice.config;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The price table shipped in the jar, read the way a config's own {@code prices:} are: the same
@@ -17,36 +16,13 @@ import java.util.List;
  */
 final class DefaultPrices {
     static final String RESOURCE = "default-prices.json";
-    static final List<String> KEYS = List.of("asOf", "source", "currency", "prices");
 
     /** The table as shipped. */
-    static final Table TABLE = load();
+    static final PriceTable TABLE = load();
 
     private DefaultPrices() {}
 
-    /** A price table with its date, source and currency; no entries when it has problems. */
-    static final class Table {
-        final String asOf;
-        final String source;
-        final String currency;
-        final List<PriceConfig> entries;
-        final List<ConfigProblem> problems;
-
-        Table(String asOf, String source, String currency, List<PriceConfig> entries) {
-            this(asOf, source, currency, entries, List.of());
-        }
-
-        private Table(
-                String asOf, String source, String currency, List<PriceConfig> entries, List<ConfigProblem> problems) {
-            this.asOf = asOf;
-            this.source = source;
-            this.currency = currency;
-            this.entries = problems.isEmpty() ? List.copyOf(entries) : Collections.emptyList();
-            this.problems = List.copyOf(problems);
-        }
-    }
-
-    private static Table load() {
+    private static PriceTable load() {
         try (InputStream in = DefaultPrices.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
                 return failed("not found next to " + DefaultPrices.class.getName());
@@ -57,37 +33,13 @@ final class DefaultPrices {
         }
     }
 
-    private static Table failed(String why) {
-        return new Table(
-                null, null, null, List.of(), List.of(ConfigProblem.at("", null, why, Location.inFile(RESOURCE, 1, 1))));
+    private static PriceTable failed(String why) {
+        ConfigProblem problem = ConfigProblem.at("", null, why, Location.inFile(RESOURCE, 1, 1));
+        return new PriceTable(null, null, null, "sluice", Map.of(), List.of(), List.of(problem), 0, problem);
     }
 
-    /** Parses and checks a price table document. */
-    static Table parse(String text, String name, DocumentParser.Format format) {
-        List<ConfigProblem> problems = new ArrayList<>();
-        Node.MapNode root = DocumentParser.parse(text, format, name, problems);
-        ConfigBinder binder = new ConfigBinder();
-        Table table = binder.bindPriceTable(root);
-        problems.addAll(binder.problems());
-        Issues issues = new Issues();
-        required(table.asOf, "asOf", issues);
-        required(table.source, "source", issues);
-        required(table.currency, "currency", issues);
-        for (int i = 0; i < table.entries.size(); i++) {
-            table.entries.get(i).validate(Issues.index("", "prices", i), issues);
-        }
-        PriceConfig.checkNames(table.entries, "prices", issues);
-        for (Issues.Issue issue : issues.list()) {
-            if (!binder.covers(issue.path)) {
-                problems.add(ConfigProblem.at(issue.path, issue.value, issue.message, binder.locate(issue.path)));
-            }
-        }
-        return new Table(table.asOf, table.source, table.currency, table.entries, problems);
-    }
-
-    private static void required(String value, String path, Issues issues) {
-        if (value == null || value.trim().isEmpty()) {
-            issues.missing(path);
-        }
+    /** Parses and checks the built-in table: with any problem it prices nothing. */
+    static PriceTable parse(String text, String name, DocumentParser.Format format) {
+        return PriceTable.parse(text, name, format, true);
     }
 }

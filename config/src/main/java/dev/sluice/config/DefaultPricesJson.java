@@ -30,10 +30,9 @@ public final class DefaultPricesJson {
         }
         Path yaml = Paths.get(args[0]);
         String text = new String(Files.readAllBytes(yaml), StandardCharsets.UTF_8);
-        DefaultPrices.Table checked =
-                DefaultPrices.parse(text, yaml.getFileName().toString(), DocumentParser.Format.YAML);
-        if (!checked.problems.isEmpty()) {
-            throw new IllegalStateException("the price table " + yaml + " has problems: " + checked.problems);
+        PriceTable checked = DefaultPrices.parse(text, yaml.getFileName().toString(), DocumentParser.Format.YAML);
+        if (!checked.problems().isEmpty()) {
+            throw new IllegalStateException("the price table " + yaml + " has problems: " + checked.problems());
         }
         Path json = Paths.get(args[1]);
         Files.createDirectories(json.toAbsolutePath().getParent());

@@ -1,7 +1,9 @@
 package dev.sluice.config;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,16 +18,27 @@ import java.util.Objects;
  *
  * <p>{@link #model()} names a family ({@code gpt-4o-mini}, {@code claude-sonnet-4-5}): calls to a
  * dated snapshot of it ({@code gpt-4o-mini-2024-07-18}, {@code claude-sonnet-4-5-20250929}) are
- * priced by it. Cache reads and Anthropic's cache writes have their own prices, the input price
- * when not given.
+ * priced by it. Cache reads and cache writes have their own prices, the input price when not
+ * given; writes to a one-hour cache (Anthropic) theirs, the cache write price when not given.
+ *
+ * <p>Two rules a flat price cannot hold: a {@link LongContext long-context tier} (a request whose
+ * prompt is longer than a threshold is billed at other prices, all of it) and {@link
+ * #serviceTiers() service tiers} (the {@code service_tier} a request asks for or an answer
+ * reports: flex and batch runs cost less, priority more), as factors on every price.
  */
 public final class PriceConfig {
+    /** The service tiers a price may set a factor for; any other tier is billed as standard. */
+    public static final List<String> SERVICE_TIERS = List.of("flex", "batch", "priority");
+
     private final String model;
     private final String provider;
     private final Double input;
     private final Double cachedInput;
     private final Double cacheWrite;
+    private final Double cacheWrite1h;
     private final Double output;
+    private final LongContext longContext;
+    private final Map<String, Double> serviceTiers;
     private final List<String> aliases;
 
     private PriceConfig(Builder b) {
@@ -34,7 +47,10 @@ public final class PriceConfig {
         this.input = b.input;
         this.cachedInput = b.cachedInput;
         this.cacheWrite = b.cacheWrite;
+        this.cacheWrite1h = b.cacheWrite1h;
         this.output = b.output;
+        this.longContext = b.longContext;
+        this.serviceTiers = Collections.unmodifiableMap(new LinkedHashMap<>(b.serviceTiers));
         this.aliases = List.copyOf(b.aliases);
     }
 
@@ -54,7 +70,10 @@ public final class PriceConfig {
         b.input = input;
         b.cachedInput = cachedInput;
         b.cacheWrite = cacheWrite;
+        b.cacheWrite1h = cacheWrite1h;
         b.output = output;
+        b.longContext = longContext;
+        b.serviceTiers = new LinkedHashMap<>(serviceTiers);
         b.aliases = new ArrayList<>(aliases);
         return b;
     }
@@ -65,22 +84,30 @@ public final class PriceConfig {
      * only if the table shipped in the jar cannot be read, which the build's tests rule out.
      */
     public static List<PriceConfig> defaults() {
-        return DefaultPrices.TABLE.entries;
+        return DefaultPrices.TABLE.entries();
     }
 
-    /** The date the built-in table was written: {@code 2026-12-01}. */
+    /** The date the built-in table's prices were last checked against their sources. */
     public static String defaultsAsOf() {
-        return DefaultPrices.TABLE.asOf;
+        return DefaultPrices.TABLE.asOf();
     }
 
     /** Where the built-in table's prices come from: the providers' public pricing pages. */
     public static String defaultsSource() {
-        return DefaultPrices.TABLE.source;
+        return DefaultPrices.TABLE.source();
     }
 
     /** The currency the built-in table is in: {@code USD}. */
     public static String defaultsCurrency() {
-        return DefaultPrices.TABLE.currency;
+        return DefaultPrices.TABLE.currency();
+    }
+
+    /**
+     * The built-in table's service tier factors (flex and batch half price, priority double),
+     * which apply to every price, built-in or not, that does not set its own.
+     */
+    public static Map<String, Double> defaultServiceTiers() {
+        return DefaultPrices.TABLE.serviceTiers();
     }
 
     /** The model family priced (matched case-insensitively, dated snapshots included). */
@@ -106,14 +133,36 @@ public final class PriceConfig {
         return cachedInput != null ? cachedInput : input();
     }
 
-    /** Price of a million input tokens written to the provider's cache (Anthropic); the input price unless set. */
+    /** Price of a million input tokens written to the provider's cache; the input price unless set. */
     public double cacheWrite() {
         return cacheWrite != null ? cacheWrite : input();
+    }
+
+    /**
+     * Price of a million input tokens written to a cache kept for an hour (Anthropic's {@code ttl:
+     * 1h}); the {@link #cacheWrite()} price unless set.
+     */
+    public double cacheWrite1h() {
+        return cacheWrite1h != null ? cacheWrite1h : cacheWrite();
     }
 
     /** Price of a million output tokens, reasoning tokens included. */
     public double output() {
         return output == null ? Double.NaN : output;
+    }
+
+    /** The prices of a request whose prompt is longer than a threshold, or null when there is no such tier. */
+    public LongContext longContext() {
+        return longContext;
+    }
+
+    /**
+     * Factors on every price by service tier ({@code flex}, {@code batch}, {@code priority}): 0.5 is
+     * half price. A tier not set here takes the built-in table's factor ({@link
+     * #defaultServiceTiers()}); empty when the entry sets none.
+     */
+    public Map<String, Double> serviceTiers() {
+        return serviceTiers;
     }
 
     /** Other model names priced by this entry, such as an Azure OpenAI deployment's name. */
@@ -131,15 +180,32 @@ public final class PriceConfig {
             issues.add(
                     Issues.join(path, "provider"), provider, "must not be empty; leave it out to price any provider");
         }
-        checkPrice(input, true, Issues.join(path, "input"), issues);
-        checkPrice(cachedInput, false, Issues.join(path, "cachedInput"), issues);
-        checkPrice(cacheWrite, false, Issues.join(path, "cacheWrite"), issues);
-        checkPrice(output, true, Issues.join(path, "output"), issues);
+        checkPrices(input, cachedInput, cacheWrite, cacheWrite1h, output, path, issues);
+        if (longContext != null) {
+            longContext.validate(Issues.join(path, "longContext"), issues);
+        }
+        checkServiceTiers(serviceTiers, Issues.join(path, "serviceTiers"), issues);
         for (int i = 0; i < aliases.size(); i++) {
             if (aliases.get(i).trim().isEmpty()) {
                 issues.add(Issues.index(path, "aliases", i), aliases.get(i), "must not be empty");
             }
         }
+    }
+
+    /** An entry's or a tier's five prices: input and output required, every one a number >= 0. */
+    private static void checkPrices(
+            Double input,
+            Double cachedInput,
+            Double cacheWrite,
+            Double cacheWrite1h,
+            Double output,
+            String path,
+            Issues issues) {
+        checkPrice(input, true, Issues.join(path, "input"), issues);
+        checkPrice(cachedInput, false, Issues.join(path, "cachedInput"), issues);
+        checkPrice(cacheWrite, false, Issues.join(path, "cacheWrite"), issues);
+        checkPrice(cacheWrite1h, false, Issues.join(path, "cacheWrite1h"), issues);
+        checkPrice(output, true, Issues.join(path, "output"), issues);
     }
 
     private static void checkPrice(Double price, boolean required, String path, Issues issues) {
@@ -150,6 +216,29 @@ public final class PriceConfig {
             return;
         }
         issues.check(price >= 0 && Double.isFinite(price), path, price, ">= 0");
+    }
+
+    /** Tier names are those of {@link #SERVICE_TIERS}; factors are numbers >= 0. */
+    static void checkServiceTiers(Map<String, Double> tiers, String path, Issues issues) {
+        for (Map.Entry<String, Double> t : tiers.entrySet()) {
+            String tier = t.getKey();
+            if (!SERVICE_TIERS.contains(tier)) {
+                String near = DidYouMean.nearest(tier, SERVICE_TIERS);
+                issues.add(
+                        Issues.join(path, tier),
+                        null,
+                        "unknown service tier, " + (near != null ? "did you mean " + near + "? " : "")
+                                + "the tiers priced are " + String.join(", ", SERVICE_TIERS)
+                                + " (standard is the price itself)");
+            } else {
+                Double factor = t.getValue();
+                issues.check(
+                        factor != null && factor >= 0 && Double.isFinite(factor),
+                        Issues.join(path, tier),
+                        factor,
+                        "a factor >= 0 (0.5 is half price)");
+            }
+        }
     }
 
     /**
@@ -203,13 +292,26 @@ public final class PriceConfig {
                 && Objects.equals(input, p.input)
                 && Objects.equals(cachedInput, p.cachedInput)
                 && Objects.equals(cacheWrite, p.cacheWrite)
+                && Objects.equals(cacheWrite1h, p.cacheWrite1h)
                 && Objects.equals(output, p.output)
+                && Objects.equals(longContext, p.longContext)
+                && serviceTiers.equals(p.serviceTiers)
                 && aliases.equals(p.aliases);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(model, provider, input, cachedInput, cacheWrite, output, aliases);
+        return Objects.hash(
+                model,
+                provider,
+                input,
+                cachedInput,
+                cacheWrite,
+                cacheWrite1h,
+                output,
+                longContext,
+                serviceTiers,
+                aliases);
     }
 
     @Override
@@ -225,7 +327,16 @@ public final class PriceConfig {
         if (cacheWrite != null) {
             b.append(", cacheWrite=").append(render(cacheWrite));
         }
+        if (cacheWrite1h != null) {
+            b.append(", cacheWrite1h=").append(render(cacheWrite1h));
+        }
         b.append(", output=").append(render(output));
+        if (longContext != null) {
+            b.append(", longContext=").append(longContext);
+        }
+        if (!serviceTiers.isEmpty()) {
+            b.append(", serviceTiers=").append(serviceTiers);
+        }
         if (!aliases.isEmpty()) {
             b.append(", aliases=").append(aliases);
         }
@@ -243,7 +354,10 @@ public final class PriceConfig {
         Double input;
         Double cachedInput;
         Double cacheWrite;
+        Double cacheWrite1h;
         Double output;
+        LongContext longContext;
+        Map<String, Double> serviceTiers = new LinkedHashMap<>();
         List<String> aliases = new ArrayList<>();
 
         private Builder() {}
@@ -274,8 +388,31 @@ public final class PriceConfig {
             return this;
         }
 
+        public Builder cacheWrite1h(double cacheWrite1h) {
+            this.cacheWrite1h = cacheWrite1h;
+            return this;
+        }
+
         public Builder output(double output) {
             this.output = output;
+            return this;
+        }
+
+        /** The prices of a request whose prompt is longer than the tier's threshold; null for none. */
+        public Builder longContext(LongContext longContext) {
+            this.longContext = longContext;
+            return this;
+        }
+
+        /** The factor on every price for calls run in this service tier ({@code flex}, {@code batch}, {@code priority}). */
+        public Builder serviceTier(String tier, double factor) {
+            this.serviceTiers.put(Objects.requireNonNull(tier, "tier"), factor);
+            return this;
+        }
+
+        /** Every service tier's factor, replacing any set before. */
+        public Builder serviceTiers(Map<String, Double> tiers) {
+            this.serviceTiers = new LinkedHashMap<>(Objects.requireNonNull(tiers, "tiers"));
             return this;
         }
 
@@ -300,6 +437,156 @@ public final class PriceConfig {
 
         PriceConfig buildUnchecked() {
             return new PriceConfig(this);
+        }
+    }
+
+    /**
+     * The prices of a request whose prompt is longer than {@link #above()} tokens: the whole
+     * request, not only the tokens past the threshold, is billed at them (OpenAI above 272k input
+     * tokens, Gemini Pro and Claude Sonnet 4 / 4.5 above 200k). The prompt is every input token,
+     * cache reads and writes included. A cache price it does not give is the entry's own, scaled
+     * as this tier scales the input price (2.50 instead of 1.25 makes a 0.125 cache read 0.25).
+     */
+    public static final class LongContext {
+        private final Long above;
+        private final Double input;
+        private final Double cachedInput;
+        private final Double cacheWrite;
+        private final Double cacheWrite1h;
+        private final Double output;
+
+        private LongContext(Builder b) {
+            this.above = b.above;
+            this.input = b.input;
+            this.cachedInput = b.cachedInput;
+            this.cacheWrite = b.cacheWrite;
+            this.cacheWrite1h = b.cacheWrite1h;
+            this.output = b.output;
+        }
+
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** The prompt length, in tokens, past which these prices apply. */
+        public long above() {
+            return above == null ? -1 : above;
+        }
+
+        public double input() {
+            return input == null ? Double.NaN : input;
+        }
+
+        /** Null when not given: the entry's cached-input price, scaled as this tier scales input. */
+        public Double cachedInput() {
+            return cachedInput;
+        }
+
+        /** Null when not given: the entry's cache write price, scaled as this tier scales input. */
+        public Double cacheWrite() {
+            return cacheWrite;
+        }
+
+        /** Null when not given: the entry's 1-hour cache write price, scaled as this tier scales input. */
+        public Double cacheWrite1h() {
+            return cacheWrite1h;
+        }
+
+        public double output() {
+            return output == null ? Double.NaN : output;
+        }
+
+        void validate(String path, Issues issues) {
+            if (above == null) {
+                issues.missing(Issues.join(path, "above"));
+            } else {
+                issues.check(above > 0, Issues.join(path, "above"), above, "> 0 (a prompt length in tokens)");
+            }
+            checkPrices(input, cachedInput, cacheWrite, cacheWrite1h, output, path, issues);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof LongContext)) {
+                return false;
+            }
+            LongContext l = (LongContext) o;
+            return Objects.equals(above, l.above)
+                    && Objects.equals(input, l.input)
+                    && Objects.equals(cachedInput, l.cachedInput)
+                    && Objects.equals(cacheWrite, l.cacheWrite)
+                    && Objects.equals(cacheWrite1h, l.cacheWrite1h)
+                    && Objects.equals(output, l.output);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(above, input, cachedInput, cacheWrite, cacheWrite1h, output);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder b = new StringBuilder("{above=")
+                    .append(above)
+                    .append(", input=")
+                    .append(render(input));
+            if (cachedInput != null) {
+                b.append(", cachedInput=").append(render(cachedInput));
+            }
+            if (cacheWrite != null) {
+                b.append(", cacheWrite=").append(render(cacheWrite));
+            }
+            if (cacheWrite1h != null) {
+                b.append(", cacheWrite1h=").append(render(cacheWrite1h));
+            }
+            return b.append(", output=").append(render(output)).append('}').toString();
+        }
+
+        /** Builds a {@link LongContext}: above, input and output are required. */
+        public static final class Builder {
+            Long above;
+            Double input;
+            Double cachedInput;
+            Double cacheWrite;
+            Double cacheWrite1h;
+            Double output;
+
+            private Builder() {}
+
+            public Builder above(long tokens) {
+                this.above = tokens;
+                return this;
+            }
+
+            public Builder input(double v) {
+                this.input = v;
+                return this;
+            }
+
+            public Builder cachedInput(double v) {
+                this.cachedInput = v;
+                return this;
+            }
+
+            public Builder cacheWrite(double v) {
+                this.cacheWrite = v;
+                return this;
+            }
+
+            public Builder cacheWrite1h(double v) {
+                this.cacheWrite1h = v;
+                return this;
+            }
+
+            public Builder output(double v) {
+                this.output = v;
+                return this;
+            }
+
+            /** Unchecked: the price it is part of validates it, naming the entry. */
+            public LongContext build() {
+                return new LongContext(this);
+            }
         }
     }
 }

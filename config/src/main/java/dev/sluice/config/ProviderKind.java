@@ -17,6 +17,11 @@ public enum ProviderKind implements ConfigNamed {
     GEMINI("gemini", "generativelanguage.googleapis.com"),
     /** Global and regional endpoints ({@code us-central1-aiplatform.googleapis.com}). */
     VERTEX_AI("vertex-ai", "aiplatform.googleapis.com", "*-aiplatform.googleapis.com"),
+    /**
+     * Amazon Bedrock Runtime: one public host per region ({@code bedrock-runtime.us-east-1.amazonaws.com}),
+     * which no host pattern names and its adapter recognises; no match needed.
+     */
+    BEDROCK("bedrock", true),
     /** Any server speaking the OpenAI API (vLLM, a gateway, a proxy): needs a match. */
     OPENAI_COMPATIBLE("openai-compatible"),
     /**
@@ -27,10 +32,16 @@ public enum ProviderKind implements ConfigNamed {
 
     private final String configName;
     private final List<String> defaultHosts;
+    private final boolean recognisedWithoutMatch;
 
     ProviderKind(String configName, String... defaultHosts) {
+        this(configName, defaultHosts.length > 0, defaultHosts);
+    }
+
+    ProviderKind(String configName, boolean recognisedWithoutMatch, String... defaultHosts) {
         this.configName = configName;
         this.defaultHosts = Collections.unmodifiableList(Arrays.asList(defaultHosts));
+        this.recognisedWithoutMatch = recognisedWithoutMatch;
     }
 
     @Override
@@ -38,7 +49,10 @@ public enum ProviderKind implements ConfigNamed {
         return configName;
     }
 
-    /** The hosts a provider of this kind is recognised by when it declares no match; may be empty. */
+    /**
+     * The hosts a provider of this kind is recognised by when it declares no match; empty for kinds
+     * that need a match, and for Bedrock, whose adapter recognises its regional hosts itself.
+     */
     public List<String> defaultHosts() {
         return defaultHosts;
     }
@@ -61,7 +75,7 @@ public enum ProviderKind implements ConfigNamed {
 
     /** True when a provider of this kind must declare {@code match}: it has no public host. */
     public boolean requiresMatch() {
-        return defaultHosts.isEmpty();
+        return !recognisedWithoutMatch;
     }
 
     @Override

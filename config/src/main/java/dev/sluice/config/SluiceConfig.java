@@ -47,6 +47,7 @@ public final class SluiceConfig {
     private final Duration stateSaveInterval;
     private final JmxConfig jmx;
     private final StoreConfig store;
+    private final MetricsConfig metrics;
     private final List<ProviderConfig> providers;
     private final List<LimitConfig> limits;
     private final IdentityConfig identity;
@@ -57,6 +58,7 @@ public final class SluiceConfig {
     private final EstimationConfig estimation;
     private final String currency;
     private final List<PriceConfig> prices;
+    private final String pricesFile;
     private final String origin;
 
     private SluiceConfig(Builder b) {
@@ -70,6 +72,7 @@ public final class SluiceConfig {
         this.stateSaveInterval = b.stateSaveInterval;
         this.jmx = b.jmx;
         this.store = b.store;
+        this.metrics = b.metrics;
         this.providers = List.copyOf(b.providers);
         this.limits = Collections.unmodifiableList(topLevel(b.limits));
         this.identity = b.identity;
@@ -80,6 +83,7 @@ public final class SluiceConfig {
         this.estimation = b.estimation;
         this.currency = b.currency;
         this.prices = List.copyOf(b.prices);
+        this.pricesFile = b.pricesFile;
         this.origin = b.origin;
     }
 
@@ -123,6 +127,7 @@ public final class SluiceConfig {
         b.stateSaveInterval = stateSaveInterval;
         b.jmx = jmx;
         b.store = store;
+        b.metrics = metrics;
         b.providers = new ArrayList<>(providers);
         b.limits = new ArrayList<>(limits);
         b.identity = identity;
@@ -133,6 +138,7 @@ public final class SluiceConfig {
         b.estimation = estimation;
         b.currency = currency;
         b.prices = new ArrayList<>(prices);
+        b.pricesFile = pricesFile;
         b.origin = origin;
         return b;
     }
@@ -188,6 +194,11 @@ public final class SluiceConfig {
         return store;
     }
 
+    /** The Prometheus endpoint and the OpenTelemetry meters (off by default). */
+    public MetricsConfig metrics() {
+        return metrics;
+    }
+
     public List<ProviderConfig> providers() {
         return providers;
     }
@@ -238,6 +249,17 @@ public final class SluiceConfig {
      */
     public List<PriceConfig> prices() {
         return prices;
+    }
+
+    /**
+     * A price table file to price calls with, between the built-in table and the config's own
+     * {@code prices:}: LiteLLM's {@code model_prices_and_context_window.json} or a table in the
+     * built-in table's format ({@link PriceTable#read}); empty for none. The config checks it can
+     * be read; it is read when the price table is built (off the application's start, as the
+     * built-in table is), and again on every reload.
+     */
+    public String pricesFile() {
+        return pricesFile;
     }
 
     /**
@@ -386,6 +408,7 @@ public final class SluiceConfig {
                 && stateSaveInterval.equals(c.stateSaveInterval)
                 && jmx.equals(c.jmx)
                 && store.equals(c.store)
+                && metrics.equals(c.metrics)
                 && providers.equals(c.providers)
                 && limits.equals(c.limits)
                 && identity.equals(c.identity)
@@ -395,7 +418,8 @@ public final class SluiceConfig {
                 && retry.equals(c.retry)
                 && estimation.equals(c.estimation)
                 && currency.equals(c.currency)
-                && prices.equals(c.prices);
+                && prices.equals(c.prices)
+                && pricesFile.equals(c.pricesFile);
     }
 
     @Override
@@ -411,6 +435,7 @@ public final class SluiceConfig {
                 stateSaveInterval,
                 jmx,
                 store,
+                metrics,
                 providers,
                 limits,
                 identity,
@@ -420,7 +445,8 @@ public final class SluiceConfig {
                 retry,
                 estimation,
                 currency,
-                prices);
+                prices,
+                pricesFile);
     }
 
     @Override
@@ -429,10 +455,11 @@ public final class SluiceConfig {
                 + ", adoptHeaderLimits=" + adoptHeaderLimits + ", leaseTimeout=" + Issues.render(leaseTimeout)
                 + ", coldStartWait=" + Issues.render(coldStartWait) + ", stateFile=" + stateFile
                 + ", stateSaveInterval=" + Issues.render(stateSaveInterval) + ", " + jmx
-                + ", " + store + ", providers=" + providers + ", limits=" + limits + ", " + identity + ", tenants="
+                + ", " + store + ", " + metrics + ", providers=" + providers + ", limits=" + limits + ", " + identity
+                + ", tenants="
                 + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses + ", " + retry
                 + ", " + estimation + ", currency=" + currency + (prices.isEmpty() ? "" : ", prices=" + prices)
-                + "}";
+                + (pricesFile.isEmpty() ? "" : ", pricesFile=" + pricesFile) + "}";
     }
 
     /**
@@ -453,6 +480,7 @@ public final class SluiceConfig {
         ClassScheduling classScheduling;
         JmxConfig jmx = JmxConfig.defaults();
         StoreConfig store = StoreConfig.defaults();
+        MetricsConfig metrics = MetricsConfig.defaults();
         List<ProviderConfig> providers = new ArrayList<>();
         List<LimitConfig> limits = new ArrayList<>();
         IdentityConfig identity = IdentityConfig.defaults();
@@ -462,6 +490,7 @@ public final class SluiceConfig {
         EstimationConfig estimation = EstimationConfig.defaults();
         String currency;
         List<PriceConfig> prices = new ArrayList<>();
+        String pricesFile;
         String origin = "built in code";
 
         private Builder() {
@@ -515,6 +544,11 @@ public final class SluiceConfig {
 
         public Builder store(StoreConfig store) {
             this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        public Builder metrics(MetricsConfig metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics");
             return this;
         }
 
@@ -599,6 +633,12 @@ public final class SluiceConfig {
             return this;
         }
 
+        /** A price table file (LiteLLM's JSON or the built-in table's format); empty for none. */
+        public Builder pricesFile(String path) {
+            this.pricesFile = Objects.requireNonNull(path, "pricesFile");
+            return this;
+        }
+
         /** A short description of where the settings came from, shown at start-up. */
         public Builder origin(String origin) {
             this.origin = Objects.requireNonNull(origin, "origin");
@@ -607,7 +647,12 @@ public final class SluiceConfig {
 
         /** @throws IllegalArgumentException naming every invalid setting */
         public SluiceConfig build() {
-            issues().throwIfAny("sluice config");
+            Issues issues = issues();
+            String unreadable = PriceTable.unreadable(pricesFile);
+            if (unreadable != null) {
+                issues.add("pricesFile", pricesFile, unreadable);
+            }
+            issues.throwIfAny("sluice config");
             return new SluiceConfig(this);
         }
 
@@ -616,6 +661,7 @@ public final class SluiceConfig {
             Issues issues = new Issues();
             ConfigSchema.ROOT.validate(this, "", issues);
             store.validate("store", issues);
+            ConfigSchema.METRICS.validate(metrics, "metrics", issues);
             identity.validate("identity", issues);
             for (int i = 0; i < providers.size(); i++) {
                 providers.get(i).validate(Issues.index("", "providers", i), issues);

@@ -21,9 +21,9 @@ class ConfigSchemaTest {
     @Test
     void everySettingBindsFromYamlSystemPropertiesAndEnvironment() throws Exception {
         List<Setting<?, ?, ?>> settings = ConfigSchema.settings();
-        assertThat(settings).hasSize(30);
+        assertThat(settings).hasSize(37);
         for (Setting<?, ?, ?> s : settings) {
-            String text = otherValueText(s);
+            String text = s.path.equals("pricesFile") ? aPriceTable() : otherValueText(s);
             Object expected = parsed(s, text);
             assertThat(expected).as(s.path).isNotEqualTo(s.defaultValue);
 
@@ -55,6 +55,7 @@ class ConfigSchemaTest {
                 .retry(RetryConfig.builder().build())
                 .estimation(EstimationConfig.builder().build())
                 .store(StoreConfig.builder().build())
+                .metrics(MetricsConfig.builder().build())
                 .build();
         for (Setting<?, ?, ?> s : ConfigSchema.settings()) {
             assertThat((Object) s.valueIn(defaults)).as(s.path).isEqualTo(s.defaultValue);
@@ -106,6 +107,7 @@ class ConfigSchemaTest {
                         "stateFile",
                         "stateSaveInterval",
                         "jmx",
+                        "metrics",
                         "store",
                         "providers",
                         "limits",
@@ -116,7 +118,17 @@ class ConfigSchemaTest {
                         "retry",
                         "estimation",
                         "currency",
-                        "prices");
+                        "prices",
+                        "pricesFile");
+    }
+
+    /** The path of a price table file: {@code pricesFile} names one the config reads. */
+    private String aPriceTable() throws Exception {
+        return write(
+                        dir,
+                        "prices.yaml",
+                        "asOf: \"2026-12-07\"\nsource: test\ncurrency: USD\nprices: [{model: m, input: 1, output: 2}]\n")
+                .toString();
     }
 
     /** A valid value other than the default, as a user would write it. */
@@ -143,6 +155,12 @@ class ConfigSchemaTest {
         }
         if (s.path.equals("currency")) {
             return "EUR";
+        }
+        if (s.path.equals("metrics.path")) {
+            return "/sluice/metrics";
+        }
+        if (s.path.equals("metrics.bind")) {
+            return "127.0.0.1";
         }
         if (d instanceof String) {
             return "redis://localhost:6379";

@@ -20,8 +20,8 @@ class PriceConfigTest {
 
     @Test
     void theBuiltInTableLoadsWithoutProblemsAndSaysWhenAndWhereFrom() {
-        assertThat(DefaultPrices.TABLE.problems).isEmpty();
-        assertThat(PriceConfig.defaultsAsOf()).isEqualTo("2026-12-01");
+        assertThat(DefaultPrices.TABLE.problems()).isEmpty();
+        assertThat(PriceConfig.defaultsAsOf()).isEqualTo("2026-12-07");
         assertThat(PriceConfig.defaultsCurrency()).isEqualTo("USD");
         assertThat(PriceConfig.defaultsSource())
                 .contains("openai.com/api/pricing")
@@ -56,8 +56,33 @@ class PriceConfigTest {
                         "gemini-2.5-flash",
                         "gemini-2.5-flash-lite",
                         "gemini-2.0-flash",
-                        "gemini-2.0-flash-lite")
+                        "gemini-2.0-flash-lite",
+                        // current models, checked 2026-12-07
+                        "gpt-5.2",
+                        "gpt-5.4",
+                        "gpt-5.4-mini",
+                        "gpt-5.4-nano",
+                        "gpt-5.5",
+                        "gpt-5.6-sol",
+                        "gpt-5.6-terra",
+                        "gpt-5.6-luna",
+                        "gpt-6.1-terra",
+                        "claude-opus-4-6",
+                        "claude-opus-4-7",
+                        "claude-opus-4-8",
+                        "claude-opus-5",
+                        "claude-sonnet-4-6",
+                        "claude-sonnet-5",
+                        "gemini-3.1-pro-preview",
+                        "gemini-3-flash-preview",
+                        "gemini-3.1-flash-lite",
+                        "gemini-3.5-flash",
+                        "gemini-3.5-flash-lite")
                 .doesNotHaveDuplicates();
+        assertThat(PriceConfig.defaultServiceTiers())
+                .containsEntry("flex", 0.5)
+                .containsEntry("batch", 0.5)
+                .containsEntry("priority", 2.0);
     }
 
     @Test
@@ -89,6 +114,11 @@ class PriceConfigTest {
             assertThat(p.cacheWrite()).as(p.model()).isCloseTo(p.input() * 1.25, within());
             assertThat(p.cachedInput()).as(p.model()).isCloseTo(p.input() * 0.1, within());
         }
+        for (PriceConfig p : PriceConfig.defaults()) {
+            if (p.model().startsWith("claude-")) {
+                assertThat(p.cacheWrite1h()).as("1-hour writes, " + p.model()).isCloseTo(p.input() * 2, within());
+            }
+        }
         Map<String, PriceConfig> byModel = byModel();
         assertThat(byModel.get("claude-sonnet-4-5").input()).isEqualTo(3.0);
         assertThat(byModel.get("claude-sonnet-4-5").output()).isEqualTo(15.0);
@@ -98,12 +128,15 @@ class PriceConfigTest {
     @Test
     void theShippedJsonIsTheYamlTableAsWritten() throws Exception {
         String yaml = Files.readString(Path.of("src/main/prices/default-prices.yaml"));
-        DefaultPrices.Table written = DefaultPrices.parse(yaml, "default-prices.yaml", DocumentParser.Format.YAML);
-        assertThat(written.problems).isEmpty();
-        assertThat(DefaultPrices.TABLE.entries).isEqualTo(written.entries).hasSize(written.entries.size());
-        assertThat(DefaultPrices.TABLE.asOf).isEqualTo(written.asOf);
-        assertThat(DefaultPrices.TABLE.source).isEqualTo(written.source);
-        assertThat(DefaultPrices.TABLE.currency).isEqualTo(written.currency);
+        PriceTable written = DefaultPrices.parse(yaml, "default-prices.yaml", DocumentParser.Format.YAML);
+        assertThat(written.problems()).isEmpty();
+        assertThat(DefaultPrices.TABLE.entries())
+                .isEqualTo(written.entries())
+                .hasSize(written.entries().size());
+        assertThat(DefaultPrices.TABLE.asOf()).isEqualTo(written.asOf());
+        assertThat(DefaultPrices.TABLE.source()).isEqualTo(written.source());
+        assertThat(DefaultPrices.TABLE.currency()).isEqualTo(written.currency());
+        assertThat(DefaultPrices.TABLE.serviceTiers()).isEqualTo(written.serviceTiers());
     }
 
     @Test
@@ -132,11 +165,22 @@ class PriceConfigTest {
         assertThat(byModel.get("gemini-2.5-pro").input()).isEqualTo(1.25);
         // No context caching: a cached read costs what input costs.
         assertThat(byModel.get("gemini-2.0-flash-lite").cachedInput()).isEqualTo(0.075);
+        // over 272k input tokens, gpt-5.4 bills the whole request at 5.00 / 0.50 / 22.50
+        PriceConfig.LongContext gpt54 = byModel.get("gpt-5.4").longContext();
+        assertThat(gpt54.above()).isEqualTo(272_000);
+        assertThat(gpt54.input()).isEqualTo(5.0);
+        assertThat(gpt54.cachedInput()).isEqualTo(0.5);
+        assertThat(gpt54.output()).isEqualTo(22.5);
+        assertThat(byModel.get("gemini-3.1-pro-preview").longContext().above()).isEqualTo(200_000);
+        assertThat(byModel.get("gpt-5.6-sol").cacheWrite())
+                .as("OpenAI cache writes, gpt-5.6 and later")
+                .isEqualTo(6.25);
+        assertThat(byModel.get("claude-sonnet-5").output()).isEqualTo(10.0);
     }
 
     @Test
     void aMalformedTableYieldsNoPricesAndNamesItsProblems() {
-        DefaultPrices.Table t = DefaultPrices.parse(
+        PriceTable t = DefaultPrices.parse(
                 Fixtures.lines(
                         "asOf: \"2026-12-01\"",
                         "currency: USD",
@@ -146,8 +190,8 @@ class PriceConfigTest {
                         "  - {model: A, input: -1, output: 2}"),
                 "table.yaml",
                 DocumentParser.Format.YAML);
-        assertThat(t.entries).isEmpty();
-        assertThat(t.problems)
+        assertThat(t.entries()).isEmpty();
+        assertThat(t.problems())
                 .extracting(ConfigProblem::toString)
                 .containsExactly(
                         "prices[1].ouput: unknown key, did you mean output? (table.yaml line 5)",

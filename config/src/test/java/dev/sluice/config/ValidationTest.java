@@ -550,8 +550,9 @@ class ValidationTest {
                         "-Dsluice.retry.maxAtempts: unknown setting, did you mean retry.maxAttempts?",
                         "confg: unknown setting, did you mean config? (agent argument)",
                         "providers[0].name: unknown setting; settings that can be given here are config, mode, failMode,"
-                                + " logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait, stateFile, stateSaveInterval, jmx.enabled, store, store.url, store.instances,"
-                                + " store.timeout, store.leaseChunk, classScheduling, retry.*, estimation.*, currency (agent argument)");
+                                + " logLevel, adoptHeaderLimits, leaseTimeout, coldStartWait, stateFile, stateSaveInterval, jmx.enabled, metrics, metrics.port,"
+                                + " metrics.bind, metrics.path, metrics.maxTenants, metrics.tokenDetail, metrics.openTelemetry, store, store.url, store.instances,"
+                                + " store.timeout, store.leaseChunk, classScheduling, retry.*, estimation.*, currency, pricesFile (agent argument)");
     }
 
     @Test

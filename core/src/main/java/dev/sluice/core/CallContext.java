@@ -23,6 +23,7 @@ public final class CallContext {
     private final String deployment;
     private final String traceId;
     private final String organization;
+    private final String region;
     private final String providerScopeKey;
 
     /** The governor's resolved route for this context; reused across attempts. */
@@ -43,8 +44,9 @@ public final class CallContext {
         this.deployment = b.deployment;
         this.traceId = b.traceId;
         this.organization = b.organization;
-        this.providerScopeKey =
-                provider + '|' + (apiKeyId == null ? "-" : apiKeyId) + '|' + (model == null ? "-" : model);
+        this.region = b.region;
+        String scope = provider + '|' + (apiKeyId == null ? "-" : apiKeyId) + '|' + (model == null ? "-" : model);
+        this.providerScopeKey = region == null ? scope : scope + '|' + region;
     }
 
     /** @param provider the provider name (a configured provider's name, or the adapter kind) */
@@ -104,9 +106,17 @@ public final class CallContext {
     }
 
     /**
+     * The region the provider serves the call in, when it counts its quotas per region (Bedrock:
+     * the same credentials and model have a quota in each region); null otherwise.
+     */
+    public String region() {
+        return region;
+    }
+
+    /**
      * The provider's own scope as far as its limits go, before its organization is known: the provider, the key (which names the
-     * organization or project) and the model. Limits learned from headers and provider pauses key
-     * on it.
+     * organization or project), the model and, where quotas are per region, the region. Limits
+     * learned from headers and provider pauses key on it.
      */
     public String providerScopeKey() {
         return providerScopeKey;
@@ -141,6 +151,7 @@ public final class CallContext {
         private String deployment;
         private String traceId;
         private String organization;
+        private String region;
 
         private Builder(String provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
@@ -194,6 +205,12 @@ public final class CallContext {
         /** The organization (and project, as {@code org/project}) the request or the config names. */
         public Builder organization(String v) {
             this.organization = v == null || v.isEmpty() ? null : v;
+            return this;
+        }
+
+        /** The region whose quotas the call counts against, where the provider counts them per region. */
+        public Builder region(String v) {
+            this.region = v == null || v.isEmpty() ? null : v;
             return this;
         }
 

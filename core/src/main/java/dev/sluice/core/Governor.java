@@ -758,7 +758,8 @@ public final class Governor implements AutoCloseable {
         for (int i = 0; i < learned.length; i++) {
             amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
         }
-        return shares.waitFor(call.tenant(), weightOf(call.tenant()), learned, amounts, nowNanos, nowMillis);
+        return shares.waitFor(
+                call.tenant(), weightOf(call.tenant()), route.guarantee, learned, amounts, nowNanos, nowMillis);
     }
 
     private Decided enqueue(
@@ -812,6 +813,10 @@ public final class Governor implements AutoCloseable {
             long nowNanos = now();
             long nowMillis = clock.epochMillis();
             Route route = route(queued.context);
+            Admission broke = budgetExhausted(queued.context, queued.demand, route, nowNanos, nowMillis, 0, false);
+            if (broke != null) {
+                return broke; // it cannot wait for the reservations in flight to settle
+            }
             Shortfall s = shortfall(queued.context, queued.demand, route, nowNanos, nowMillis);
             return reject(Rejections.forShortfall(
                     GatewayDecision.REJECTED_LOCALLY, queued.context, queued.demand, s, 0, null));
@@ -842,14 +847,18 @@ public final class Governor implements AutoCloseable {
         if (s == null && waiting == 0) {
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
-        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0);
+        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0, true);
         if (broke != null) {
             return broke;
         }
         if (s != null && s.never) {
             return reject(Rejections.forShortfall(GatewayDecision.NOT_ADMISSIBLE, call, demand, s, 0, null));
         }
-        if (s != null && s.nanos != Bucket.ON_RELEASE && !s.firstAnswer && !budgetAwaitsStore(s, nowMillis)) {
+        if (s != null
+                && s.nanos != Bucket.ON_RELEASE
+                && !s.slowStart
+                && !budgetAwaitsStore(s, nowMillis)
+                && !budgetAwaitsSettlements(s)) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
@@ -867,7 +876,7 @@ public final class Governor implements AutoCloseable {
             long nowNanos,
             long nowMillis,
             String reason) {
-        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0);
+        Admission broke = budgetExhausted(call, demand, route, nowNanos, nowMillis, 0, false);
         if (broke != null) {
             return broke; // a budget holds even for a class that passes through when its queue is full
         }
@@ -888,8 +897,7 @@ public final class Governor implements AutoCloseable {
      * a call go only where Sluice does not know, such as a limit of the service's own.
      */
     private boolean providerHasNoRoom(Demand demand, Route route, long nowNanos, long nowMillis) {
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0
-                && !route.scope.holdsForFirstAnswer(nowNanos)) {
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0 && !route.scope.slowStartAdmitsAtDeadline()) {
             return true;
         }
         for (Bucket b : route.buckets()) {
@@ -909,8 +917,8 @@ public final class Governor implements AutoCloseable {
         Shortfall worst = null;
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            worst = route.scope.holdsForFirstAnswer(nowNanos)
-                    ? Shortfall.firstAnswer(gate)
+            worst = route.scope.inSlowStart()
+                    ? Shortfall.slowStart(gate, route.scope.slowStartInFlight())
                     : Shortfall.providerGate(gate);
         }
         for (Bucket b : route.buckets()) {
@@ -924,7 +932,7 @@ public final class Governor implements AutoCloseable {
                 long wait = b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis);
                 if (worst == null || wait > worst.nanos) {
                     worst = new Shortfall(b, need, room, wait);
-                } else if (worst.firstAnswer) {
+                } else if (worst.slowStart) {
                     worst = Shortfall.providerGate(worst.nanos); // a bucket is short too: a real shortage
                 }
             }
@@ -1006,6 +1014,12 @@ public final class Governor implements AutoCloseable {
         }
         if (route.scope.admitted(nowNanos)) {
             permit.probe = true;
+        }
+        if (route.scope.countsSlowStart()) {
+            long[] charges = providerCharges(demand);
+            route.scope.slowStartAdmitted(charges);
+            permit.slowStartCharges = charges;
+            permit.slowStartAnswer = true;
         }
         stats.onAdmitted(
                 route.classCounters,
@@ -1097,6 +1111,16 @@ public final class Governor implements AutoCloseable {
         return p;
     }
 
+    /** What a call charges a provider in each dimension, by {@link Dimension#ordinal()}. */
+    private static long[] providerCharges(Demand demand) {
+        Dimension[] dimensions = Dimension.values();
+        long[] charges = new long[dimensions.length];
+        for (Dimension d : dimensions) {
+            charges[d.ordinal()] = demand.chargeIn(d, true);
+        }
+        return charges;
+    }
+
     private static long amountFor(Bucket b, Demand demand) {
         Limit l = b.limit();
         return demand.chargeIn(l.dimension(), l.mirrorsProvider());
@@ -1165,8 +1189,8 @@ public final class Governor implements AutoCloseable {
         }
         if (budgetsAny) {
             long budgetNowMillis = nowMillis != 0 ? nowMillis : clock.epochMillis();
-            Admission broke =
-                    budgetExhausted(w.context, w.demand, route, nowNanos, budgetNowMillis, nowNanos - w.enqueuedNanos);
+            Admission broke = budgetExhausted(
+                    w.context, w.demand, route, nowNanos, budgetNowMillis, nowNanos - w.enqueuedNanos, true);
             if (broke != null) {
                 leaveQueue(w, broke, done);
                 return Verdict.GONE;
@@ -1240,7 +1264,8 @@ public final class Governor implements AutoCloseable {
     }
 
     private void expire(Waiter w, Route route, long nowNanos, long nowMillis, List<Waiter> done) {
-        Admission broke = budgetExhausted(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos);
+        Admission broke =
+                budgetExhausted(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos, false);
         if (broke != null) {
             leaveQueue(w, broke, done);
             return;
@@ -1253,8 +1278,9 @@ public final class Governor implements AutoCloseable {
             return;
         }
         Shortfall s = shortfall(w.context, w.demand, route, nowNanos, nowMillis);
-        if (s != null && s.firstAnswer) {
-            // held only for a cold scope's first answer, which is late: not knowing is no reason to refuse
+        if (s != null && s.slowStart && route.scope.slowStartAdmitsAtDeadline()) {
+            // held only by a cold scope's slow start with few calls out: not knowing is no reason
+            // to refuse one call, but a herd whose waits end together does not go at once
             w.releaseClaims();
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
             return;
@@ -1778,10 +1804,10 @@ public final class Governor implements AutoCloseable {
     public void providerAnswered(Permit permit, boolean accepted) {
         ProviderScope scope = permit.scope();
         boolean raisesPace = scope != null && scope.answered(accepted, clock.nanoTime());
-        // Otherwise only a probe's answer changes anything. The flag was set before the permit
-        // reached its caller and only this call clears it, so reading it first spares every other
-        // answer the lock.
-        if (!permit.probe && !raisesPace) {
+        // Otherwise only a probe's answer, or one of a slow start's, changes anything. The flags
+        // were set before the permit reached its caller and only this call clears them, so
+        // reading them first spares every other answer the lock.
+        if (!permit.probe && !permit.slowStartAnswer && !raisesPace) {
             return;
         }
         underLock(new LockedWork<Object>() {
@@ -1790,6 +1816,12 @@ public final class Governor implements AutoCloseable {
                 if (permit.probe) {
                     permit.probe = false;
                     permit.scope().probeAnswered(accepted);
+                }
+                if (permit.slowStartAnswer) {
+                    permit.slowStartAnswer = false;
+                    if (accepted) {
+                        permit.scope().slowStartAccepted();
+                    }
                 }
                 if (raisesPace) {
                     scope.answerRaisesPace(nowNanos, clock.epochMillis());
@@ -1845,6 +1877,50 @@ public final class Governor implements AutoCloseable {
         }
     }
 
+    /**
+     * The waiting calls that could be admitted now: their scope is open, every enforced bucket on
+     * their path has room for them beside the reserves of guaranteed tenants and the fair shares of
+     * the other active tenants, and no call of a class at least as high holds a claim on a bucket
+     * they need. Nothing is dispatched. For the work-conservation property test: a call listed here
+     * is room left idle while a caller waits.
+     */
+    List<Waiter> waitingThatFit() {
+        lock.lock();
+        try {
+            long nowNanos = now();
+            long nowMillis = clock.epochMillis();
+            List<Waiter> fit = new ArrayList<>();
+            for (ClassQueue<Waiter> q : queuesByPriority) {
+                for (Waiter w : q.all()) {
+                    if (!w.done && fitsNow(w, nowNanos, nowMillis)) {
+                        fit.add(w);
+                    }
+                }
+            }
+            return fit;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean fitsNow(Waiter w, long nowNanos, long nowMillis) {
+        Route route = route(w.context);
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
+            return false;
+        }
+        for (Bucket b : route.buckets()) {
+            long amount = amountFor(b, w.demand);
+            if (amount == 0 || !b.limit().enforced()) {
+                continue;
+            }
+            if (heldBackBy(b.claimant(), w)
+                    || b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
+                return false;
+            }
+        }
+        return fairWait(w.context, w.demand, route, nowNanos, nowMillis) == null;
+    }
+
     /** Routes resolved so far (renewals of a route in use not counted), for tests. */
     long routeResolutions() {
         lock.lock();
@@ -1885,13 +1961,23 @@ public final class Governor implements AutoCloseable {
 
     /**
      * The refusal of a call that a budget (a spend limit) has no room for, or null. A budget is
-     * not a rate: waiting for it would mean hours or days, so the call is answered at once, and
-     * a class that passes through when its queue is full does not pass a budget. For a budget in
-     * a shared store, only what the store said since the call arrived counts: a new call queues
-     * and asks the store, whose answer decides. Lock held.
+     * not a rate: waiting for its period to end would mean hours or days, and a class that passes
+     * through when its queue is full does not pass a budget. What a budget may give back soon is
+     * the worst cases reserved by the calls in flight, less what they turn out to cost: when
+     * {@code mayWait} and the room plus those reservations would cover the call, it is not refused
+     * but waits in its queue (within its class's and its caller's deadline) for them to settle; it
+     * is refused once they cannot cover it, or at its deadline ({@code mayWait} false). For a
+     * budget in a shared store, only what the store said since the call arrived counts: a new call
+     * queues and asks the store, whose answer decides. Lock held.
      */
     private Admission budgetExhausted(
-            CallContext call, Demand demand, Route route, long nowNanos, long nowMillis, long waitedNanos) {
+            CallContext call,
+            Demand demand,
+            Route route,
+            long nowNanos,
+            long nowMillis,
+            long waitedNanos,
+            boolean mayWait) {
         if (!budgetsAny || mode != Mode.ENFORCE) {
             return null;
         }
@@ -1904,7 +1990,8 @@ public final class Governor implements AutoCloseable {
                 continue;
             }
             long need = b.roomNeeded(route.guarantee, amount);
-            if (b.budgetRoom(route.guarantee, nowNanos - waitedNanos, nowNanos, nowMillis) >= need) {
+            long room = b.budgetRoom(route.guarantee, nowNanos - waitedNanos, nowNanos, nowMillis);
+            if (room >= need || mayWait && room + Math.max(0, b.reserved()) >= need) {
                 continue;
             }
             BudgetStatus status = budgets.status(b, nowNanos, nowMillis, need);
@@ -1924,6 +2011,11 @@ public final class Governor implements AutoCloseable {
             return reject(r);
         }
         return null;
+    }
+
+    /** A budget is short, but what calls in flight reserved would cover the call: it waits for them to settle. */
+    private static boolean budgetAwaitsSettlements(Shortfall s) {
+        return s.bucket != null && Budgets.isBudget(s.bucket) && s.room + Math.max(0, s.bucket.reserved()) >= s.needed;
     }
 
     /** A shared budget is short locally: the store, asked by the queued call, says whether it is spent. */

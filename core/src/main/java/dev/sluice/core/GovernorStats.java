@@ -27,6 +27,7 @@ public final class GovernorStats {
     private final LongAdder[] observedWouldDelay = newAdders(GatewayDecision.values().length);
     private final LongAdder leaseExpired = new LongAdder();
     private final LongAdder providerPauses = new LongAdder();
+    private final LongAdder coldStarts = new LongAdder();
     private final Map<String, ClassCounters> byClass = new ConcurrentHashMap<>();
     /** Bounded: tenants may be as many as API keys; the least recently seen go first. */
     private final Cache<String, TenantCounters> byTenant =
@@ -138,6 +139,10 @@ public final class GovernorStats {
         providerPauses.increment();
     }
 
+    void onColdStart() {
+        coldStarts.increment();
+    }
+
     private ClassCounters classCounters(String trafficClass) {
         return byClass.computeIfAbsent(trafficClass == null ? CallContext.DEFAULT_CLASS : trafficClass, NEW_CLASS);
     }
@@ -174,6 +179,14 @@ public final class GovernorStats {
 
     public long providerPauses() {
         return providerPauses.sum();
+    }
+
+    /**
+     * Provider scopes that started cold: seen for the first time with no limit of the provider's
+     * mirrored, so their first call went alone and the others waited for its headers.
+     */
+    public long coldStarts() {
+        return coldStarts.sum();
     }
 
     /** Counters of one traffic class (created on first use). */
@@ -220,10 +233,6 @@ public final class GovernorStats {
 
         public long admittedAfterWaiting() {
             return waitedCount.sum();
-        }
-
-        public long totalWaitNanos() {
-            return waitedNanos.sum();
         }
 
         public long maxWaitNanos() {

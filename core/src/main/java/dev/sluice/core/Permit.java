@@ -1,6 +1,5 @@
 package dev.sluice.core;
 
-import dev.sluice.config.Dimension;
 import dev.sluice.core.quota.AnswerAge;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.ProviderScope;
@@ -113,6 +112,18 @@ public final class Permit extends Admission {
 
     /** Whether this permit is its provider scope's probe after a pause (guarded by the lock). */
     boolean probe;
+
+    /**
+     * What it charges the provider by dimension while it holds a place in its scope's slow start,
+     * until released; null when it holds none (guarded by the lock).
+     */
+    long[] slowStartCharges;
+
+    /**
+     * Whether its scope's slow start waits for its answer, to widen when it is accepted (set under
+     * the lock before the permit reaches its caller; cleared by the answer, under the lock).
+     */
+    boolean slowStartAnswer;
 
     /**
      * Admitted through the lock-free lane and not registered yet: its route (for the counters),
@@ -397,15 +408,6 @@ public final class Permit extends Admission {
     boolean isDone() {
         int s = (int) STATE.getVolatile(this);
         return (s & (SETTLE_APPLIED | RELEASE_APPLIED)) == (SETTLE_APPLIED | RELEASE_APPLIED);
-    }
-
-    boolean holdsConcurrency() {
-        for (int i = 0; i < buckets.length; i++) {
-            if (amounts[i] > 0 && buckets[i].limit().dimension() == Dimension.CONCURRENCY) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

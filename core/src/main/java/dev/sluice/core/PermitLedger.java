@@ -165,6 +165,10 @@ final class PermitLedger {
             p.fairCounted = false;
             p.scope().tenantShares().ended(p.context().tenant(), nowNanos);
         }
+        if (p.slowStartCharges != null) {
+            p.scope().slowStartReleased(p.slowStartCharges);
+            p.slowStartCharges = null;
+        }
         Bucket[] buckets = p.buckets;
         long[] amounts = p.amounts;
         for (int i = p.bucketsReleased; i < amounts.length; i++) {

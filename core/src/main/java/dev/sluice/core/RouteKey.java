@@ -3,7 +3,7 @@ package dev.sluice.core;
 import java.util.Objects;
 
 /**
- * What a call's route depends on: the provider, model and deployment the limits match, the
+ * What a call's route depends on: the provider, model, deployment and region the limits and provider scope match, the
  * identity the per-value buckets key on (tenant, team, API key id) and the traffic class its
  * counters are kept under. Two contexts with equal keys cross the same buckets, so the governor
  * resolves a route once per key rather than once per call.
@@ -18,6 +18,7 @@ final class RouteKey {
     private final String apiKeyId;
     private final String trafficClass;
     private final String organization;
+    private final String region;
     private final int hash;
 
     RouteKey(CallContext call) {
@@ -29,6 +30,7 @@ final class RouteKey {
         this.apiKeyId = call.apiKeyId();
         this.trafficClass = call.trafficClass();
         this.organization = call.organization();
+        this.region = call.region();
         // Objects.hash's value, without the array its varargs make on every call
         int h = 1;
         h = 31 * h + Objects.hashCode(provider);
@@ -39,6 +41,7 @@ final class RouteKey {
         h = 31 * h + Objects.hashCode(apiKeyId);
         h = 31 * h + Objects.hashCode(trafficClass);
         h = 31 * h + Objects.hashCode(organization);
+        h = 31 * h + Objects.hashCode(region);
         this.hash = h;
     }
 
@@ -59,7 +62,8 @@ final class RouteKey {
                 && Objects.equals(team, k.team)
                 && Objects.equals(apiKeyId, k.apiKeyId)
                 && trafficClass.equals(k.trafficClass)
-                && Objects.equals(organization, k.organization);
+                && Objects.equals(organization, k.organization)
+                && Objects.equals(region, k.region);
     }
 
     @Override

@@ -257,6 +257,7 @@ final class Routes {
                 if (own.isPaused(nowNanos)) {
                     shared.pauseUntil(own.pausedUntilNanos());
                 }
+                own.carrySlowStartTo(shared);
                 scopes.invalidate(call.providerScopeKey()); // its routes see it evicted and resolve again
             }
         }
@@ -302,13 +303,15 @@ final class Routes {
 
     /**
      * A provider scope seen for the first time. When nothing on the route mirrors the provider's
-     * limits (none declared, none learned yet), its first call goes alone and the others wait for
-     * that answer's headers, at most {@code coldStartWait}.
+     * limits (none declared, none learned yet), it starts slow: its first call goes alone and the
+     * others wait for that answer's headers; after {@code coldStartWait} without one, a few more
+     * may go (see {@code quota/SlowStart}).
      */
     private ProviderScope newScope(String key, String displayName, List<Bucket> routeBuckets, long nowNanos) {
         ProviderScope scope = new ProviderScope(key, displayName, guarantees, store);
         if (coldStartWaitNanos > 0 && !anyMirrorsProvider(routeBuckets)) {
             scope.startCold(nowNanos + coldStartWaitNanos);
+            stats.onColdStart();
         }
         return scope;
     }
@@ -329,6 +332,9 @@ final class Routes {
             s.append('/').append(organization);
         } else if (call.apiKeyId() != null) {
             s.append('/').append(call.apiKeyId());
+        }
+        if (call.region() != null) {
+            s.append('/').append(call.region());
         }
         if (call.model() != null) {
             s.append('/').append(call.model());

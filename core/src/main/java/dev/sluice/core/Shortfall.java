@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * Why a demand does not fit now: which bucket is short, by how much, and for how long; or that
- * the provider scope holds calls (a pause the provider asked for, or the first answer of a scope
+ * the provider scope holds calls (a pause the provider asked for, or the slow start of a scope
  * Sluice knows nothing about). Computed under the governor's lock; immutable.
  */
 final class Shortfall {
@@ -19,28 +19,31 @@ final class Shortfall {
     final long nanos;
 
     final boolean never;
-    /** Only a cold scope's first answer is awaited: not a shortage Sluice knows of. */
-    final boolean firstAnswer;
+    /** Only a cold scope's slow start holds the call: not a shortage Sluice knows of. */
+    final boolean slowStart;
+    /** Calls out in that slow start, none of whose answers told the limits yet. */
+    final int slowStartInFlight;
     /** The bucket has room, but the rest is other active tenants' fair share. */
     final boolean fairShare;
 
     Shortfall(Bucket bucket, long needed, long room, long nanos) {
-        this(bucket, needed, room, nanos, false, false);
+        this(bucket, needed, room, nanos, -1, false);
     }
 
-    private Shortfall(Bucket bucket, long needed, long room, long nanos, boolean firstAnswer, boolean fairShare) {
+    private Shortfall(Bucket bucket, long needed, long room, long nanos, int slowStartInFlight, boolean fairShare) {
         this.bucket = bucket;
         this.needed = needed;
         this.room = room;
         this.nanos = nanos;
         this.never = nanos == Bucket.NEVER;
-        this.firstAnswer = firstAnswer;
+        this.slowStart = slowStartInFlight >= 0;
+        this.slowStartInFlight = slowStartInFlight;
         this.fairShare = fairShare;
     }
 
     /** The bucket's room beside the other active tenants' shares is short (see {@code TenantShares}). */
     static Shortfall fairShare(Bucket bucket, long needed, long free, long nanos) {
-        return new Shortfall(bucket, needed, free, nanos, false, true);
+        return new Shortfall(bucket, needed, free, nanos, -1, true);
     }
 
     /** The provider scope holds calls for this long. */
@@ -48,9 +51,9 @@ final class Shortfall {
         return new Shortfall(null, 0, 0, nanos);
     }
 
-    /** A cold scope holds calls for its first answer, at most this long. */
-    static Shortfall firstAnswer(long nanos) {
-        return new Shortfall(null, 0, 0, nanos, true, false);
+    /** A cold scope's slow start holds calls for this long ({@link Bucket#ON_RELEASE}: until a call out ends). */
+    static Shortfall slowStart(long nanos, int inFlight) {
+        return new Shortfall(null, 0, 0, nanos, inFlight, false);
     }
 
     /** The wait in whole milliseconds, rounded up; 0 when it is not a time. */
@@ -60,8 +63,9 @@ final class Shortfall {
 
     /** What a person reads in the rejection: e.g. "needs 4200, 1900 free, refills in 2.4 s". */
     String describe() {
-        if (firstAnswer) {
-            return "waiting for the first answer of a new provider scope, at most " + seconds(nanos);
+        if (slowStart) {
+            return slowStartInFlight + (slowStartInFlight == 1 ? " call" : " calls")
+                    + " out to a new provider scope, no answer yet told its limits";
         }
         if (bucket == null) {
             return "provider asked to wait " + seconds(nanos);

@@ -13,8 +13,10 @@ public final class Usage {
     private final long outputTokens;
     private final long cachedInputTokens;
     private final long cacheCreationInputTokens;
+    private final long cacheWrite1hInputTokens;
     private final long reasoningTokens;
     private final long spendMicros;
+    private final String serviceTier;
     private final boolean reportedByProvider;
 
     private Usage(Builder b) {
@@ -22,8 +24,10 @@ public final class Usage {
         this.outputTokens = b.outputTokens;
         this.cachedInputTokens = b.cachedInputTokens;
         this.cacheCreationInputTokens = b.cacheCreationInputTokens;
+        this.cacheWrite1hInputTokens = b.cacheWrite1hInputTokens;
         this.reasoningTokens = b.reasoningTokens;
         this.spendMicros = b.spendMicros;
+        this.serviceTier = b.serviceTier;
         this.reportedByProvider = b.reportedByProvider;
     }
 
@@ -50,9 +54,25 @@ public final class Usage {
         return cachedInputTokens;
     }
 
-    /** Prompt tokens written to the provider's cache (Anthropic), included in {@link #inputTokens()}. */
+    /**
+     * Prompt tokens written to the provider's cache (Anthropic; OpenAI for gpt-5.6 and later),
+     * included in {@link #inputTokens()}.
+     */
     public long cacheCreationInputTokens() {
         return cacheCreationInputTokens;
+    }
+
+    /** Of {@link #cacheCreationInputTokens()}, those written to a cache kept for an hour (Anthropic), billed higher. */
+    public long cacheWrite1hInputTokens() {
+        return cacheWrite1hInputTokens;
+    }
+
+    /**
+     * The service tier the answer says the call ran in ({@code standard}, {@code priority},
+     * {@code batch}...), or null when it did not say: then the tier the request asked for prices it.
+     */
+    public String serviceTier() {
+        return serviceTier;
     }
 
     /** Reasoning tokens, included in {@link #outputTokens()} (informational). */
@@ -72,8 +92,10 @@ public final class Usage {
                 .outputTokens(outputTokens)
                 .cachedInputTokens(cachedInputTokens)
                 .cacheCreationInputTokens(cacheCreationInputTokens)
+                .cacheWrite1hInputTokens(cacheWrite1hInputTokens)
                 .reasoningTokens(reasoningTokens)
                 .spendMicros(micros)
+                .serviceTier(serviceTier)
                 .reportedByProvider(reportedByProvider);
         return b.build();
     }
@@ -91,8 +113,11 @@ public final class Usage {
     @Override
     public String toString() {
         return "Usage{input=" + inputTokens + ", output=" + outputTokens + ", cached=" + cachedInputTokens
-                + ", cacheCreation=" + cacheCreationInputTokens + ", reasoning=" + reasoningTokens
-                + ", spendMicros=" + spendMicros + (reportedByProvider ? ", reported" : ", counted") + '}';
+                + ", cacheCreation=" + cacheCreationInputTokens
+                + (cacheWrite1hInputTokens == 0 ? "" : " (1h " + cacheWrite1hInputTokens + ")") + ", reasoning="
+                + reasoningTokens + ", spendMicros=" + spendMicros
+                + (serviceTier == null ? "" : ", serviceTier=" + serviceTier)
+                + (reportedByProvider ? ", reported" : ", counted") + '}';
     }
 
     /** Builds a {@link Usage}. */
@@ -101,8 +126,10 @@ public final class Usage {
         private long outputTokens;
         private long cachedInputTokens;
         private long cacheCreationInputTokens;
+        private long cacheWrite1hInputTokens;
         private long reasoningTokens;
         private long spendMicros;
+        private String serviceTier;
         private boolean reportedByProvider;
 
         private Builder() {}
@@ -124,6 +151,17 @@ public final class Usage {
 
         public Builder cacheCreationInputTokens(long v) {
             this.cacheCreationInputTokens = requireNonNegative(v, "cacheCreationInputTokens");
+            return this;
+        }
+
+        public Builder cacheWrite1hInputTokens(long v) {
+            this.cacheWrite1hInputTokens = requireNonNegative(v, "cacheWrite1hInputTokens");
+            return this;
+        }
+
+        /** The service tier the answer reports; null when it reports none. */
+        public Builder serviceTier(String v) {
+            this.serviceTier = v;
             return this;
         }
 

@@ -56,7 +56,7 @@ class BudgetTest extends GovernorFixture {
                 .build();
     }
 
-    private static Demand costing(long worstCaseMicros) {
+    static Demand costing(long worstCaseMicros) {
         return Demand.builder()
                 .inputTokens(100)
                 .outputTokens(100)
@@ -64,7 +64,7 @@ class BudgetTest extends GovernorFixture {
                 .build();
     }
 
-    private static Usage spent(long micros, boolean reported) {
+    static Usage spent(long micros, boolean reported) {
         return Usage.builder()
                 .inputTokens(100)
                 .outputTokens(50)

@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.quota.LimitSpec;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * A provider scope Sluice knows nothing about (no limit declared, nothing learned yet) sends one
- * call first; the others wait for its answer, whose rate-limit headers tell the limits, and go at
- * once if it is late. Without this, every caller of a cold service reaches the provider at once.
+ * A provider scope Sluice knows nothing about (no limit declared, nothing learned yet) starts slow:
+ * one call first, whose answer's rate-limit headers tell the limits; if that answer is late, a few
+ * more calls (the slow start's window), never every waiting caller at once. Without this a cold
+ * service, or a herd of thousands of callers, reaches the provider all together.
  */
 class ColdStartTest extends GovernorFixture {
 
@@ -59,15 +61,71 @@ class ColdStartTest extends GovernorFixture {
     }
 
     @Test
-    void whenTheFirstAnswerIsLateTheOthersGoAtTheColdStartWait() {
+    void whenTheFirstAnswerIsLateAFewMoreGoAtTheColdStartWaitNeverTheHerd() {
         coldGovernor();
         governor.admitAsync(call("a"), Demand.oneRequest(), 0);
-        CompletableFuture<Admission> second = governor.admitAsync(call("b"), Demand.oneRequest(), 0);
+        List<CompletableFuture<Admission>> herd = admitMany(30);
         timer.advance(Duration.ofMillis(2_999));
-        assertThat(second).isNotDone();
+        assertThat(admitted(herd)).isZero();
         timer.advance(Duration.ofMillis(1));
-        assertThat(second).isCompleted();
-        assertThat(second.join().isAdmitted()).isTrue();
+        // the window opens to ten calls out: the first and nine more
+        assertThat(admitted(herd)).isEqualTo(9);
+        assertThat(governor.waiting()).isEqualTo(21);
+    }
+
+    @Test
+    void eachAcceptedAnswerThatTellsNothingWidensTheWindowByOne() {
+        coldGovernor();
+        Permit first =
+                governor.admitAsync(call("a"), Demand.oneRequest(), 0).join().permit();
+        List<CompletableFuture<Admission>> herd = admitMany(30);
+        // accepted, with no rate-limit headers: the scope still knows nothing, the window widens
+        governor.providerAnswered(first, true);
+        first.settleAndRelease(Usage.NONE);
+        assertThat(admitted(herd)).isEqualTo(11);
+        Permit next = herd.get(0).join().permit();
+        governor.providerAnswered(next, true);
+        assertThat(admitted(herd)).isEqualTo(12);
+        next.settleAndRelease(Usage.NONE);
+        assertThat(admitted(herd)).isEqualTo(13);
+    }
+
+    /**
+     * The first answer is late: ten calls went before any limit was known, and its figure counted
+     * only the first. The bucket it teaches starts without the nine others, which the provider
+     * counts too; learned as the figure alone, the scope admitted them twice.
+     */
+    @Test
+    void theCallsSentBeforeTheLimitsWereKnownAreChargedToTheBucketsLearnedFromTheFirstAnswer() {
+        coldGovernor();
+        Permit first =
+                governor.admitAsync(call("a"), Demand.oneRequest(), 0).join().permit();
+        List<CompletableFuture<Admission>> early = admitMany(9);
+        timer.advance(Duration.ofSeconds(3));
+        assertThat(admitted(early)).isEqualTo(9);
+
+        // 600 a minute, 600 at once: 599 left after the first call
+        governor.learn(call("a"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 599, 60_000)));
+        governor.providerAnswered(first, true);
+        List<CompletableFuture<Admission>> later = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            later.add(governor.admitAsync(call("a"), Demand.oneRequest(), 0));
+        }
+        // the provider has 599 less the 9, refilled to at most 600 before they went: 591; Sluice
+        // keeps back 2.5 for transit (what it saw was 599 less the 10 it had out: 587)
+        assertThat(admitted(later)).isBetween(585L, 591L);
+    }
+
+    @Test
+    void anAnswerThatTellsTheLimitsEndsTheSlowStart() {
+        coldGovernor();
+        Permit first =
+                governor.admitAsync(call("a"), Demand.oneRequest(), 0).join().permit();
+        List<CompletableFuture<Admission>> herd = admitMany(30);
+        governor.learn(call("a"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 599, 60_000)));
+        governor.providerAnswered(first, true);
+        assertThat(admitted(herd)).isEqualTo(30);
+        assertThat(governor.providerScopes().get(0).inSlowStart()).isFalse();
     }
 
     @Test
@@ -83,16 +141,62 @@ class ColdStartTest extends GovernorFixture {
     }
 
     @Test
+    void aHerdWhoseWaitsRunOutTogetherGoesOnlyAsFarAsTheWindowTheRestIsRefusedLocally() {
+        coldGovernor();
+        governor.admitAsync(call("a"), Demand.oneRequest(), 0);
+        List<CompletableFuture<Admission>> herd = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            herd.add(governor.admitAsync(call("t" + i, "interactive"), Demand.oneRequest(), 0));
+        }
+        timer.advance(Duration.ofMillis(300));
+        assertThat(admitted(herd)).isEqualTo(9);
+        List<Admission> refused = herd.stream()
+                .map(CompletableFuture::join)
+                .filter(a -> !a.isAdmitted())
+                .collect(java.util.stream.Collectors.toList());
+        assertThat(refused).hasSize(11);
+        assertThat(refused.get(0).rejection().decision()).isEqualTo(GatewayDecision.QUEUE_DEADLINE_EXCEEDED);
+        assertThat(refused.get(0).rejection().toString()).contains("10 calls out to a new provider scope");
+    }
+
+    @Test
+    void aDefaultClassHerdDoesNotPassThroughPastTheWindowWhenItsWaitsRunOut() {
+        coldGovernor();
+        governor.admitAsync(call("a"), Demand.oneRequest(), 0);
+        long deadline = clock.nanoTime() + Duration.ofSeconds(1).toNanos();
+        List<CompletableFuture<Admission>> herd = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            herd.add(governor.admitAsync(call("t" + i), Demand.oneRequest(), deadline));
+        }
+        timer.advance(Duration.ofSeconds(1));
+        assertThat(admitted(herd)).isEqualTo(9);
+        assertThat(herd).allMatch(CompletableFuture::isDone);
+    }
+
+    @Test
     void aRefusedFirstCallLeavesTheNextOneToAskAgain() {
         coldGovernor();
         CompletableFuture<Admission> first = governor.admitAsync(call("a"), Demand.oneRequest(), 0);
         CompletableFuture<Admission> second = governor.admitAsync(call("b"), Demand.oneRequest(), 0);
         CompletableFuture<Admission> third = governor.admitAsync(call("c"), Demand.oneRequest(), 0);
         governor.providerAnswered(first.join().permit(), false);
-        assertThat(second).isCompleted(); // the next probe
+        first.join().permit().settleRefused(true);
+        assertThat(second).isCompleted(); // the next call asks
         assertThat(third).isNotDone();
         governor.providerAnswered(second.join().permit(), true);
         assertThat(third).isCompleted();
+    }
+
+    private List<CompletableFuture<Admission>> admitMany(int n) {
+        List<CompletableFuture<Admission>> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(governor.admitAsync(call("t" + i), Demand.oneRequest(), 0));
+        }
+        return out;
+    }
+
+    private static long admitted(List<CompletableFuture<Admission>> calls) {
+        return calls.stream().filter(f -> f.isDone() && f.join().isAdmitted()).count();
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.sluice.simulator;
 
 import dev.sluice.simulator.profile.anthropic.AnthropicProtocol;
 import dev.sluice.simulator.profile.azure.AzureOpenAiProtocol;
+import dev.sluice.simulator.profile.bedrock.BedrockProtocol;
 import dev.sluice.simulator.profile.gateway.GatewayProtocol;
 import dev.sluice.simulator.profile.gemini.GeminiProtocol;
 import dev.sluice.simulator.profile.openai.OpenAiProtocol;
@@ -23,6 +24,8 @@ public enum Profile {
     ANTHROPIC("anthropic", AnthropicProtocol::new),
     /** Gemini generateContent and streamGenerateContent; defaults 15 RPM, 1M input TPM. */
     GEMINI("gemini", GeminiProtocol::new),
+    /** Amazon Bedrock Runtime (Converse, InvokeModel and their streams); defaults 1000 RPM, 2M TPM per key and model. */
+    BEDROCK("bedrock", BedrockProtocol::new),
     /** The fixed-window gateway: 600/min per key, 1800/min per organization, 8 in flight per key. */
     GATEWAY("gateway", GatewayProtocol::new);
 
@@ -51,6 +54,7 @@ public enum Profile {
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown profile: " + text + " (openai, azure, anthropic, gemini, gateway)");
+        throw new IllegalArgumentException(
+                "unknown profile: " + text + " (openai, azure, anthropic, gemini, bedrock, gateway)");
     }
 }

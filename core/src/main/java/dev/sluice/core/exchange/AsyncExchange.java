@@ -52,7 +52,7 @@ final class AsyncExchange {
             return;
         }
         if (call.transport.isCancelled()) {
-            finish(Step.fail(new InterruptedIOException("call cancelled")));
+            finish(engine.failed(call, new InterruptedIOException("call cancelled")));
             return;
         }
         CompletableFuture<Admission> admission;

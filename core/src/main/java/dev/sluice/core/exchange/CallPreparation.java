@@ -7,6 +7,7 @@ import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.identity.Identity;
 import dev.sluice.core.price.Price;
+import dev.sluice.core.price.ServiceTier;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.Organizations;
 import dev.sluice.core.provider.ProviderBinding;
@@ -64,6 +65,7 @@ final class CallPreparation {
                 .deployment(facts.deployment())
                 .traceId(headers.first("traceparent"))
                 .organization(organizationNamed(provider, facts))
+                .region(facts.providerScope().get("region"))
                 .build();
         String route = routeName(provider.name(), facts.model(), facts.operation());
         long outputAllowance = engine.estimator().outputEstimate(route, facts.maxOutputTokens());
@@ -75,7 +77,9 @@ final class CallPreparation {
         if (price != null) {
             // the worst case a budget must hold: the output allowance is max_tokens when the call sets it
             demand.spendMicros(price.worstCaseMicros(
-                    facts.estimatedInputTokens(), Math.max(outputAllowance, facts.maxOutputTokens())));
+                    facts.estimatedInputTokens(),
+                    Math.max(outputAllowance, facts.maxOutputTokens()),
+                    ServiceTier.of(facts.serviceTier())));
         }
         for (Dimension d : DIMENSIONS) {
             long charge = facts.providerCharge(d);

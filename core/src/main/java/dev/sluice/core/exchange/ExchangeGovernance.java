@@ -31,6 +31,7 @@ import dev.sluice.core.retry.OutcomeClass;
 import dev.sluice.core.retry.RetryBudget;
 import dev.sluice.core.retry.RetryDecision;
 import dev.sluice.core.retry.RetryPolicy;
+import dev.sluice.core.telemetry.CallListener;
 import dev.sluice.core.telemetry.Decision;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -101,6 +102,9 @@ public final class ExchangeGovernance implements Governance {
         }
     };
     private final RateLimitedLog faults = new RateLimitedLog(LOG);
+    /** Told how each call ended (an exporter's); null for none, the usual case. */
+    private volatile CallListener callListener;
+
     /** Faults inside Sluice before a provider was known (the per-provider ones are in its counters). */
     private final java.util.concurrent.atomic.LongAdder unattributedFaults =
             new java.util.concurrent.atomic.LongAdder();
@@ -138,14 +142,38 @@ public final class ExchangeGovernance implements Governance {
         return pricing;
     }
 
+    /** The price table calls are priced with, built now if no call has yet. */
+    public Prices prices() {
+        return pricing.prices();
+    }
+
     /** Builds the price table now if no call has yet: for a start-up thread, once the governor serves calls. */
     public void preparePrices() {
         pricing.prices();
     }
 
+    /**
+     * Prices calls from now on with this table (a reloaded config's prices); calls admitted before
+     * keep the worst case they reserved and are charged at their settlement with the price they
+     * were admitted with.
+     */
+    public void replacePrices(Prices prices) {
+        pricing.replace(prices);
+    }
+
     /** Calls whose model had no price: charged nothing against spend limits. */
     public long unpricedCalls() {
         return pricing.unpricedCalls();
+    }
+
+    /** Calls whose model had no price, by {@code provider/model}: what an operator should price. */
+    public java.util.Map<String, Long> unpricedModels() {
+        return pricing.unpricedModels();
+    }
+
+    /** Where the prices come from (built-in table, pricesFile, config entries), once the table is read; null before. */
+    public String priceTables() {
+        return pricing.tablesIfRead();
     }
 
     IdentityResolver identity() {
@@ -180,6 +208,14 @@ public final class ExchangeGovernance implements Governance {
         return b == null
                 ? budgetFloorPerSecond * budgetWindow.toNanos() / 1e9
                 : b.remaining(governor.clock().nanoTime());
+    }
+
+    /**
+     * Sets what is told how each governed call ends (null: nobody, the default). One at a time:
+     * an exporter that wants several fans out itself.
+     */
+    public void callListener(CallListener listener) {
+        this.callListener = listener;
     }
 
     // ------------------------------------------------------------------ Governance
@@ -282,15 +318,6 @@ public final class ExchangeGovernance implements Governance {
     }
 
     /**
-     * What each retry layer around Sluice did (layer name to {@code passed} and {@code declined}
-     * counts): how many calls went through it with its retries off, and how many retries it would
-     * have made had Sluice not decided.
-     */
-    public Map<String, Map<String, Long>> retryLayers() {
-        return RetryLayers.snapshot();
-    }
-
-    /**
      * A governed call ends with this failure after Sluice's own retry decision: registered so that
      * an SDK loop above recognises it and does not retry it once more.
      */
@@ -311,14 +338,14 @@ public final class ExchangeGovernance implements Governance {
     /** One attempt on the caller's thread: admission (waiting), send, and what to do next. */
     Step attemptBlocking(PreparedCall call) {
         if (call.transport.isCancelled()) {
-            return Step.fail(new InterruptedIOException("call cancelled"));
+            return failed(call, new InterruptedIOException("call cancelled"));
         }
         Admission admission;
         try {
             admission = governor.admit(call.context, call.demand, call.deadlineNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Step.fail(new InterruptedIOException("interrupted while waiting for admission"));
+            return failed(call, new InterruptedIOException("interrupted while waiting for admission"));
         } catch (Throwable t) {
             return failSafe.faultBeforeSend(call, "admitting a call", t);
         }
@@ -388,9 +415,12 @@ public final class ExchangeGovernance implements Governance {
                         permit, error.limiter(), !call.provider.adapter().announcesLimits());
             }
             if (!enforce) {
+                refused(call, permit, status, error, false);
+                ended(call, null, null, StatusNames.of(status));
                 return Step.respond(t.handBack(response, Step.NO_HEADERS));
             }
             RetryDecision decision = retryOrStop(call, permit, error);
+            refused(call, permit, status, error, decision.retries());
             GatewayDecision stopped = handedBackAs(decision);
             explain(
                     call,
@@ -404,6 +434,7 @@ public final class ExchangeGovernance implements Governance {
                 t.discard(response);
                 return retryStep(call, decision);
             }
+            ended(call, null, null, StatusNames.of(status));
             return Step.respond(handBackRefusal(call, response, status, error, body, stopped));
         } catch (Throwable fault) {
             // an attempt went out: whatever failed here, the caller gets that attempt's answer
@@ -468,6 +499,14 @@ public final class ExchangeGovernance implements Governance {
      * @param observer the attempt's body observer, null when it failed before one was made
      */
     Step afterSendFailure(PreparedCall call, Permit permit, SettlingObserver observer, Throwable error) {
+        Step step = afterFailedAttempt(call, permit, observer, error);
+        if (step.kind == Step.Kind.FAIL) {
+            ended(call, null, null, step.failure.getClass().getName());
+        }
+        return step;
+    }
+
+    private Step afterFailedAttempt(PreparedCall call, Permit permit, SettlingObserver observer, Throwable error) {
         if (observer != null && observer.sawBody()) {
             observer.brokeBeforeHandBack();
             try {
@@ -540,6 +579,7 @@ public final class ExchangeGovernance implements Governance {
         counters(call.provider.name()).localRejections.increment();
         try {
             LocalAnswer answer = call.provider.adapter().localRejection(rejection, call.facts);
+            ended(call, null, null, StatusNames.of(answer.status()));
             return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
         } catch (Throwable t) {
             return failSafe.faultBeforeSend(call, "building a local rejection", t);
@@ -598,7 +638,7 @@ public final class ExchangeGovernance implements Governance {
     }
 
     /** A body was settled: learn the estimate's error and count the tokens. */
-    void settled(PreparedCall call, Usage usage, ProviderError streamError) {
+    void settled(PreparedCall call, Usage usage, ProviderError streamError, String responseModel) {
         ProviderCounters c = counters(call.provider.name());
         c.inputTokens.add(usage.inputTokens());
         c.outputTokens.add(usage.outputTokens());
@@ -607,6 +647,44 @@ public final class ExchangeGovernance implements Governance {
         }
         estimator.learn(
                 call.route, call.facts, usage.reportedByProvider() ? usage.inputTokens() : -1, usage.outputTokens());
+        ended(call, usage, responseModel, streamError == null ? null : StatusNames.ofStreamError(streamError));
+    }
+
+    /** A call that ends here with this failure thrown to its caller. */
+    Step failed(PreparedCall call, Throwable failure) {
+        ended(call, null, null, failure.getClass().getName());
+        return Step.fail(failure);
+    }
+
+    /** Tells the listener, if any, that the call ended; its faults never reach the call. */
+    private void ended(PreparedCall call, Usage usage, String responseModel, String errorType) {
+        CallListener l = callListener;
+        if (l == null) {
+            return;
+        }
+        try {
+            l.callEnded(
+                    call.context,
+                    governor.clock().nanoTime() - call.startedNanos,
+                    usage,
+                    responseModel,
+                    call.demand,
+                    errorType);
+        } catch (Throwable t) {
+            fault(call, "telling how a call ended", t);
+        }
+    }
+
+    private void refused(PreparedCall call, Permit permit, int status, ProviderError error, boolean retried) {
+        CallListener l = callListener;
+        if (l == null) {
+            return;
+        }
+        try {
+            l.attemptRefused(call.context, permit.providerScopeKey(), status, error.limiter(), retried);
+        } catch (Throwable t) {
+            fault(call, "telling of a refused attempt", t);
+        }
     }
 
     /**

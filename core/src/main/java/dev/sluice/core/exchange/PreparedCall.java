@@ -6,6 +6,7 @@ import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.Usage;
 import dev.sluice.core.price.Price;
+import dev.sluice.core.price.ServiceTier;
 import dev.sluice.core.provider.ProviderBinding;
 import dev.sluice.core.provider.RequestFacts;
 
@@ -63,9 +64,9 @@ final class PreparedCall {
         this.priceLookedUp = priceLookedUp;
     }
 
-    /** The usage with its cost at this call's price. */
+    /** The usage with its cost at this call's price, in the tier it asked for unless the answer says another. */
     Usage priced(Usage usage) {
-        return Pricing.priced(usage, price(), kind);
+        return Pricing.priced(usage, price(), kind, ServiceTier.of(facts.serviceTier()));
     }
 
     /** This call's price, looked up now if admission did not need it. */

@@ -220,17 +220,19 @@ final class SettlingObserver implements BodyObserver {
         try {
             Usage usage;
             ProviderError streamError = null;
+            String responseModel = null;
             if (parser != null) {
                 parser.finish();
                 usage = call.priced(parser.usage());
                 streamError = parser.streamError();
+                responseModel = parser.responseModel();
             } else {
                 usage = Usage.NONE;
             }
             if (!releaseWithCaller || !RELEASE.compareAndSet(this, null, usage)) {
                 permit.settleAndRelease(usage);
             }
-            engine.settled(call, usage, streamError);
+            engine.settled(call, usage, streamError, responseModel);
         } catch (Throwable t) {
             fault(t);
         }

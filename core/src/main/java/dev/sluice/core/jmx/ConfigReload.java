@@ -9,6 +9,7 @@ import dev.sluice.config.TrafficClassConfig;
 import dev.sluice.core.Governor;
 import dev.sluice.core.SluiceRuntime;
 import dev.sluice.core.exchange.ExchangeGovernance;
+import dev.sluice.core.price.Prices;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.schedule.TrafficClass;
 import java.time.Duration;
@@ -22,7 +23,9 @@ import java.util.concurrent.Callable;
 /**
  * Reloads the configuration into the running governor: loads it again from the sources it came
  * from and applies, to the live objects, what can change live (limit capacities and enforced flags,
- * tenant weights and guaranteed shares, traffic class max waits and depths, mode, fail mode). Every
+ * tenant weights and guaranteed shares, traffic class max waits and depths, mode, fail mode, the
+ * prices: the config's own and its {@code pricesFile}, read again, so a refreshed copy of LiteLLM's
+ * table takes effect without a restart). Every
  * tunable value is set to the file's, so a reload also undoes emergency tuning made through JMX;
  * operator pauses stay.
  *
@@ -36,7 +39,7 @@ import java.util.concurrent.Callable;
 final class ConfigReload {
 
     private static final String TUNABLE = "limit capacity and enforced, tenant weight and guaranteedShare,"
-            + " traffic class maxWait and maxQueueDepth, mode, failMode";
+            + " traffic class maxWait and maxQueueDepth, mode, failMode, prices and pricesFile";
 
     private final SluiceRuntime runtime;
     private final Callable<SluiceConfig> source;
@@ -44,12 +47,15 @@ final class ConfigReload {
     private final SluiceConfig structure;
 
     private volatile String origin;
+    /** The configuration whose prices calls are priced with: the last one reloaded. Guarded by this. */
+    private SluiceConfig priced;
 
     ConfigReload(SluiceRuntime runtime, Callable<SluiceConfig> source) {
         this.runtime = runtime;
         this.source = source;
         this.structure = runtime.config();
         this.origin = structure.origin();
+        this.priced = structure;
     }
 
     String origin() {
@@ -86,6 +92,7 @@ final class ConfigReload {
         }
         runtime.governor().reconsiderWaiting();
         origin = next.origin();
+        priced = next;
         StringBuilder report =
                 new StringBuilder("reloaded ").append(next.origin()).append(": ");
         if (changes.isEmpty()) {
@@ -117,6 +124,15 @@ final class ConfigReload {
         Governor g = runtime.governor();
         ExchangeGovernance governance = runtime.governance();
         List<Change> changes = new ArrayList<>();
+        // the pricesFile is read again: a refreshed copy is a change even under the same name
+        boolean fileNamed = !next.pricesFile().trim().isEmpty();
+        Prices prices = fileNamed ? Prices.of(next) : null;
+        if (!priced.prices().equals(next.prices())
+                || !priced.pricesFile().equals(next.pricesFile())
+                || fileNamed && !Objects.equals(governance.prices().fileTable(), prices.fileTable())) {
+            Prices table = prices != null ? prices : Prices.of(next);
+            changes.add(new Change("prices: " + table.describeTables(), () -> governance.replacePrices(table)));
+        }
         if (g.mode() != next.mode()) {
             changes.add(new Change("mode " + g.mode() + " -> " + next.mode(), () -> g.setMode(next.mode())));
         }
@@ -202,12 +218,12 @@ final class ConfigReload {
         same(out, "coldStartWait", running.coldStartWait(), next.coldStartWait());
         section(out, "jmx", running.jmx(), next.jmx());
         section(out, "store", running.store(), next.store());
+        section(out, "metrics", running.metrics(), next.metrics());
         section(out, "identity", running.identity(), next.identity());
         section(out, "retry", running.retry(), next.retry());
         section(out, "estimation", running.estimation(), next.estimation());
         same(out, "classScheduling", running.classScheduling(), next.classScheduling());
         same(out, "currency", running.currency(), next.currency());
-        section(out, "prices", running.prices(), next.prices());
 
         Map<String, ProviderConfig> providers = byName(running.providers());
         Map<String, ProviderConfig> nextProviders = byName(next.providers());

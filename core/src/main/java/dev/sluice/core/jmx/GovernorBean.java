@@ -55,6 +55,17 @@ final class GovernorBean implements GovernorMXBean {
     }
 
     @Override
+    public Map<String, Long> getUnpricedModels() {
+        return beans.governance().unpricedModels();
+    }
+
+    @Override
+    public String getPriceTables() {
+        String tables = beans.governance().priceTables();
+        return tables == null ? "" : tables;
+    }
+
+    @Override
     public String getFailMode() {
         return beans.governance().failMode().configName();
     }
@@ -122,6 +133,11 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public long getProviderPauses() {
         return governor.stats().providerPauses();
+    }
+
+    @Override
+    public long getColdStarts() {
+        return governor.stats().coldStarts();
     }
 
     @Override

@@ -32,6 +32,14 @@ public interface GovernorMXBean {
             + " spend limits; each such model is logged once")
     long getUnpricedCalls();
 
+    @Description("Calls whose model has no price, by '<provider>/<model>': price these under prices: in the config"
+            + " (or keep pricesFile current), or their calls count nothing against spend limits")
+    Map<String, Long> getUnpricedModels();
+
+    @Description("Where prices come from: the built-in table's date, the pricesFile (its format, date, models and"
+            + " entries left out) and the config's own entries; empty until the first call is priced")
+    String getPriceTables();
+
     @Description("Permits settled with their actual usage since start")
     long getSettled();
 
@@ -56,6 +64,10 @@ public interface GovernorMXBean {
 
     @Description("Times a provider asked a scope to wait (429 with Retry-After), pausing it for every caller")
     long getProviderPauses();
+
+    @Description("Provider scopes that started cold: seen for the first time with no provider limit mirrored, their"
+            + " first call went alone and the others waited for its headers (at most coldStartWait)")
+    long getColdStarts();
 
     @Description("The retry layers Sluice stood in for (SDK loops, interceptors, OkHttp's connection retries): per"
             + " layer, '<layer>.passed' calls that went through it with its retries off and '<layer>.declined'"

@@ -57,6 +57,7 @@ public final class SluiceMBeans implements AutoCloseable {
     private final SluiceRuntime runtime;
     private final MBeanServer server;
     private final long refreshNanos;
+    private final double alertTimeScale;
     private final LiveView view;
     private final ConfigReload reload;
     private final GovernorBean governorBean;
@@ -65,6 +66,9 @@ public final class SluiceMBeans implements AutoCloseable {
     private final Set<ObjectName> registered = new LinkedHashSet<>();
 
     private final List<BudgetBean> budgets = new ArrayList<>();
+
+    /** The Governor bean's notifications; null until registered. */
+    private GovernorAlerts alerts;
 
     private final Map<Limit, ObjectName> learnedLimits = new IdentityHashMap<>();
     private final Map<String, ObjectName> tenants = new LinkedHashMap<>();
@@ -75,10 +79,15 @@ public final class SluiceMBeans implements AutoCloseable {
     private volatile boolean syncDue = true;
 
     private SluiceMBeans(
-            SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, long refreshNanos) {
+            SluiceRuntime runtime,
+            MBeanServer server,
+            Callable<SluiceConfig> configSource,
+            long refreshNanos,
+            double alertTimeScale) {
         this.runtime = runtime;
         this.server = server;
         this.refreshNanos = refreshNanos;
+        this.alertTimeScale = alertTimeScale;
         this.view = new LiveView(runtime.governor(), refreshNanos);
         this.reload = new ConfigReload(runtime, configSource);
         this.governorBean = new GovernorBean(this);
@@ -94,13 +103,33 @@ public final class SluiceMBeans implements AutoCloseable {
      */
     public static SluiceMBeans register(SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource)
             throws JMException {
-        return register(runtime, server, configSource, REFRESH_NANOS);
+        return register(runtime, server, configSource, REFRESH_NANOS, 1.0);
+    }
+
+    /**
+     * {@link #register(SluiceRuntime, MBeanServer, Callable)} with the Governor bean's alert
+     * windows, holds and checks multiplied by {@code alertTimeScale} (1: as the shipped Prometheus
+     * rules; a test compresses minutes into seconds).
+     */
+    public static SluiceMBeans register(
+            SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, double alertTimeScale)
+            throws JMException {
+        return register(runtime, server, configSource, REFRESH_NANOS, alertTimeScale);
+    }
+
+    /** Beans that read the runtime without being registered anywhere (see {@link MXBeanViews}). */
+    static SluiceMBeans unregistered(SluiceRuntime runtime) {
+        return new SluiceMBeans(runtime, null, null, REFRESH_NANOS, 1);
     }
 
     static SluiceMBeans register(
-            SluiceRuntime runtime, MBeanServer server, Callable<SluiceConfig> configSource, long refreshNanos)
+            SluiceRuntime runtime,
+            MBeanServer server,
+            Callable<SluiceConfig> configSource,
+            long refreshNanos,
+            double alertTimeScale)
             throws JMException {
-        SluiceMBeans beans = new SluiceMBeans(runtime, server, configSource, refreshNanos);
+        SluiceMBeans beans = new SluiceMBeans(runtime, server, configSource, refreshNanos, alertTimeScale);
         try {
             beans.registerFixed();
             beans.sync();
@@ -139,7 +168,11 @@ public final class SluiceMBeans implements AutoCloseable {
     }
 
     private synchronized void registerFixed() throws JMException {
-        add(governorName(), governorBean, GovernorMXBean.class);
+        alerts = new GovernorAlerts(this, alertTimeScale);
+        server.registerMBean(
+                new EmittingMBean<>(governorBean, GovernorMXBean.class, this::syncIfDue, alerts), governorName());
+        registered.add(governorName());
+        alerts.attach(governorName());
         if (governor().store().sharesAny()) {
             add(name("Store", null), new StoreBean(governor().store()), StoreMXBean.class);
         }
@@ -268,7 +301,8 @@ public final class SluiceMBeans implements AutoCloseable {
         }
     }
 
-    private void syncProviders() throws JMException {
+    /** Configured providers, then those seen in calls or scopes. */
+    Set<String> providerNames() {
         Set<String> names = new LinkedHashSet<>();
         for (ProviderConfig p : config().providers()) {
             names.add(p.name());
@@ -277,7 +311,11 @@ public final class SluiceMBeans implements AutoCloseable {
         for (ProviderScope s : governor().providerScopes()) {
             names.add(providerOf(s));
         }
-        for (String p : names) {
+        return names;
+    }
+
+    private void syncProviders() throws JMException {
+        for (String p : providerNames()) {
             if (!providers.containsKey(p)) {
                 ObjectName n = unique("Provider", p);
                 add(n, new ProviderBean(this, p), ProviderMXBean.class);
@@ -309,6 +347,9 @@ public final class SluiceMBeans implements AutoCloseable {
             b.detach();
         }
         budgets.clear();
+        if (alerts != null) {
+            alerts.close();
+        }
         learnedLimits.clear();
         tenants.clear();
         providers.clear();
@@ -338,6 +379,11 @@ public final class SluiceMBeans implements AutoCloseable {
 
     GovernorBean governorBean() {
         return governorBean;
+    }
+
+    /** The Governor bean's notifications; null before registration. */
+    GovernorAlerts alerts() {
+        return alerts;
     }
 
     /** Learned limits now, by scope. */

@@ -2,6 +2,7 @@ package dev.sluice.core.provider;
 
 import dev.sluice.core.provider.anthropic.AnthropicAdapter;
 import dev.sluice.core.provider.azure.AzureOpenAiAdapter;
+import dev.sluice.core.provider.bedrock.BedrockAdapter;
 import dev.sluice.core.provider.compatible.OpenAiCompatibleAdapter;
 import dev.sluice.core.provider.gateway.FixedWindowGatewayAdapter;
 import dev.sluice.core.provider.gemini.GeminiAdapter;
@@ -30,12 +31,13 @@ public final class ProviderAdapters {
             AnthropicAdapter.KIND,
             GeminiAdapter.KIND,
             VertexAiAdapter.KIND,
+            BedrockAdapter.KIND,
             OpenAiCompatibleAdapter.KIND,
             FixedWindowGatewayAdapter.KIND);
 
     private ProviderAdapters() {}
 
-    /** The adapters recognised by public host with no config: openai, azure-openai, anthropic, gemini, vertex-ai. */
+    /** The adapters recognised by public host with no config: openai, azure-openai, anthropic, gemini, vertex-ai, bedrock. */
     public static List<ProviderAdapter> known() {
         return known(System::currentTimeMillis);
     }
@@ -47,7 +49,8 @@ public final class ProviderAdapters {
                 new AzureOpenAiAdapter(wallClockMillis),
                 new AnthropicAdapter(wallClockMillis),
                 new GeminiAdapter(wallClockMillis),
-                new VertexAiAdapter(wallClockMillis));
+                new VertexAiAdapter(wallClockMillis),
+                new BedrockAdapter(wallClockMillis));
     }
 
     /** The adapter of a kind with default settings. */
@@ -88,6 +91,8 @@ public final class ProviderAdapters {
                 return new GeminiAdapter(clock);
             case VertexAiAdapter.KIND:
                 return new VertexAiAdapter(clock);
+            case BedrockAdapter.KIND:
+                return new BedrockAdapter(clock);
             case OpenAiCompatibleAdapter.KIND:
                 return new OpenAiCompatibleAdapter(settings);
             default:

@@ -22,6 +22,7 @@ public final class RequestFacts {
     private final boolean streamUsageRequested;
     private final long maxOutputTokens;
     private final long estimatedInputTokens;
+    private final String serviceTier;
     private final String apiKeyId;
     private final Map<String, String> providerScope;
     /** By {@link Dimension#ordinal()}; -1 where the adapter has no rule. */
@@ -36,6 +37,7 @@ public final class RequestFacts {
         this.streamUsageRequested = b.streamUsageRequested;
         this.maxOutputTokens = b.maxOutputTokens;
         this.estimatedInputTokens = b.estimatedInputTokens;
+        this.serviceTier = b.serviceTier;
         this.apiKeyId = b.apiKeyId;
         this.providerScope = b.providerScope == null
                 ? Collections.emptyMap()
@@ -87,6 +89,14 @@ public final class RequestFacts {
         return estimatedInputTokens;
     }
 
+    /**
+     * The {@code service_tier} the request asks for ({@code flex}, {@code priority}, {@code
+     * auto}...), or null: what the call is priced at unless its answer says otherwise.
+     */
+    public String serviceTier() {
+        return serviceTier;
+    }
+
     /** Short hash of the API key the request carries, or null when it carries none. */
     public String apiKeyId() {
         return apiKeyId;
@@ -117,6 +127,7 @@ public final class RequestFacts {
         private boolean streamUsageRequested;
         private long maxOutputTokens = NO_MAX;
         private long estimatedInputTokens;
+        private String serviceTier;
         private String apiKeyId;
         private Map<String, String> providerScope; // made on the first name: most requests name none
         private final long[] providerCharges = NO_CHARGES.clone();
@@ -157,6 +168,11 @@ public final class RequestFacts {
 
         public Builder estimatedInputTokens(long v) {
             this.estimatedInputTokens = Math.max(0, v);
+            return this;
+        }
+
+        public Builder serviceTier(String v) {
+            this.serviceTier = v;
             return this;
         }
 

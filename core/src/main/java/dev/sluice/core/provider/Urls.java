@@ -92,4 +92,31 @@ public final class Urls {
         }
         return 0;
     }
+
+    /** Percent-decodes one path segment ({@code +} stays a plus in a path), as UTF-8; null when malformed. */
+    public static String decodeSegment(String segment) {
+        if (segment.indexOf('%') < 0) {
+            return segment;
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(segment.length());
+        for (int i = 0; i < segment.length(); i++) {
+            char c = segment.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= segment.length()) {
+                    return null;
+                }
+                int hi = Character.digit(segment.charAt(i + 1), 16);
+                int lo = Character.digit(segment.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    return null;
+                }
+                out.write(hi * 16 + lo);
+                i += 2;
+            } else {
+                byte[] b = String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                out.write(b, 0, b.length);
+            }
+        }
+        return new String(out.toByteArray(), java.nio.charset.StandardCharsets.UTF_8);
+    }
 }

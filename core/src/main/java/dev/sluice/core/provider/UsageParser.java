@@ -33,6 +33,31 @@ public interface UsageParser {
     Usage usage();
 
     /**
+     * The model the answer says served the call ({@code gen_ai.response.model}): OpenAI's and Azure's
+     * {@code model}, Anthropic's {@code message.model}, Gemini's {@code modelVersion}; read from
+     * the body or stream as it passes, in the same reading as the usage. Null when the answer named
+     * none, or before the body ended.
+     */
+    default String responseModel() {
+        return null;
+    }
+
+    /**
+     * The usage of a JSON answer too large to keep ({@link dev.sluice.core.provider.json.BoundedBody}
+     * overflowed) whose usage was never read: the request's input estimate, and its size counted
+     * as output, capped by the request's maximum (erring toward charging too much).
+     */
+    static Usage bySize(RequestFacts facts, TokenEstimator estimator, long bodyBytes) {
+        long out = estimator == null ? (bodyBytes + 3) / 4 : estimator.tokensForText(facts.model(), bodyBytes);
+        long max = facts.maxOutputTokens();
+        return Usage.builder()
+                .inputTokens(facts.estimatedInputTokens())
+                .outputTokens(Math.max(0, max >= 0 ? Math.min(out, max) : out))
+                .reportedByProvider(false)
+                .build();
+    }
+
+    /**
      * An error the provider signalled inside a successful response (mid-stream {@code
      * overloaded_error}, {@code response.failed} with {@code rate_limit_exceeded}), or null.
      */

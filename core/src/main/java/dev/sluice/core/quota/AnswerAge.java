@@ -95,7 +95,7 @@ public final class AnswerAge {
      * answered call did not go through the bucket (a scope merged meanwhile). Never below one
      * window's debt. What a room is lowered to.
      */
-    long remainingNow(Bucket bucket, long remaining, double othersShare) {
+    double remainingNow(Bucket bucket, long remaining, double othersShare) {
         long since = admittedSince(bucket);
         if (since < 0) {
             return remaining;
@@ -103,6 +103,36 @@ public final class AnswerAge {
         return Math.max(
                 refilled(bucket, remaining, othersShare) - since,
                 -bucket.limit().capacity());
+    }
+
+    /**
+     * What had been admitted into {@code bucket} in all ({@link Bucket#admittedTotal}) when the
+     * figure was counted, as far as it can have counted it: what was admitted since is not in the
+     * figure. The total now when nothing is known of the answered call, or it did not go through
+     * the bucket. Lock held.
+     */
+    long countedMark(Bucket bucket) {
+        for (int i = 0; i < buckets.length && i < admittedMarks.length; i++) {
+            if (buckets[i] == bucket) {
+                return Math.max(admittedMarks[i], bucket.admittedTotalAt(countedNanos + REORDER_NANOS));
+            }
+        }
+        return bucket.admittedTotal();
+    }
+
+    /** What the answered call reserved in {@code bucket}, 0 when it did not go through it. */
+    long answeredAmount(Bucket bucket) {
+        for (int i = 0; i < buckets.length && i < amounts.length; i++) {
+            if (buckets[i] == bucket) {
+                return amounts[i];
+            }
+        }
+        return 0;
+    }
+
+    /** When the figure was counted, for an answer read at {@code nowNanos}. */
+    long countedAt(long nowNanos) {
+        return nowNanos - ageNanos;
     }
 
     /**
@@ -140,14 +170,19 @@ public final class AnswerAge {
         return i < amounts.length && i >= bucketsSettled ? amounts[i] : 0;
     }
 
-    /** The figure plus what the budget refilled since it was counted, up to the capacity. */
-    private long refilled(Bucket bucket, long remaining, double othersShare) {
+    /**
+     * The figure plus what the budget refilled since it was counted, up to the capacity. Not
+     * rounded: an answer comes every few calls, and each rounding down would lower the room by
+     * the refill's fraction once more, leaving the mirror a unit or two under the provider for
+     * good (a tenth of the capacity of a 600-a-minute limit with a second's burst).
+     */
+    private double refilled(Bucket bucket, long remaining, double othersShare) {
         Limit l = bucket.limit();
         double refill = 0;
         if (!bucket.isWindowed() && l.windowNanos() > 0) {
             double age = Math.min(ageNanos, l.windowNanos());
             refill = l.capacity() * (1 - othersShare) * age / l.windowNanos();
         }
-        return (long) Math.min(Math.max(l.capacity(), remaining), remaining + refill);
+        return Math.min(Math.max(l.capacity(), remaining), remaining + refill);
     }
 }

@@ -101,6 +101,42 @@ public abstract class Bucket {
     }
 
     /**
+     * As {@link #roomFor}, exact (not rounded down): the room a call of {@code tenant} (a guaranteed
+     * tenant's index, or -1) may use beside the other tenants' reserves. With -1, the room no
+     * reserve holds: what tenants without a guarantee share.
+     */
+    final double exactRoomFor(int tenant, long nowNanos, long nowMillis) {
+        double raw = exactRoom(nowNanos, nowMillis);
+        if (reserves == null) {
+            return raw;
+        }
+        double held = 0;
+        for (int i = 0; i < reserves.length; i++) {
+            if (i != tenant) {
+                held += Math.min(reserves[i], reserveCap(i));
+            }
+        }
+        return raw - held;
+    }
+
+    /**
+     * The most room a call of {@code tenant} (a guaranteed tenant's index, or -1) can find here: what
+     * the bucket refills to ({@link Limit#refillCeiling}), less the other tenants' reserves at
+     * their caps.
+     */
+    final double ceilingFor(int tenant) {
+        double ceiling = limit.refillCeiling();
+        if (reserves != null) {
+            for (int i = 0; i < reserves.length; i++) {
+                if (i != tenant) {
+                    ceiling -= reserveCap(i);
+                }
+            }
+        }
+        return ceiling;
+    }
+
+    /**
      * The room a call of this tenant that takes {@code amount} must find first: the amount, or for
      * a learned limit at most what the bucket can hold beside the other tenants' reserves (see
      * {@link Limit#roomNeededFor}).
@@ -203,12 +239,6 @@ public abstract class Bucket {
                 reserves[i] = reserveCap(i);
             }
         }
-    }
-
-    /** What a guaranteed tenant's reserve holds now (for JMX and tests). */
-    public final double reserveHeldFor(int tenant, long nowNanos, long nowMillis) {
-        room(nowNanos, nowMillis);
-        return reserves == null || tenant < 0 ? 0 : reserves[tenant];
     }
 
     public final Limit limit() {
@@ -338,6 +368,14 @@ public abstract class Bucket {
     public abstract void lowerRoomTo(long remaining, long nowNanos, long nowMillis);
 
     /**
+     * As {@link #lowerRoomTo(long, long, long)}, for an estimate with a fraction: a bucket that
+     * keeps its level exactly (a token bucket) keeps it, the others round down.
+     */
+    public void lowerRoomTo(double remaining, long nowNanos, long nowMillis) {
+        lowerRoomTo((long) Math.floor(remaining), nowNanos, nowMillis);
+    }
+
+    /**
      * A provider's figures say at least {@code remaining} is left now: raise the room to it if it
      * is lower. A local token bucket carries a figure's debt over time and overrides this; a
      * windowed one starts each window afresh. A shared-store bucket does nothing either, its local
@@ -349,36 +387,64 @@ public abstract class Bucket {
 
     /**
      * Notes a figure the provider gave for this bucket while Sluice has calls in flight here (see
-     * {@link ProviderScope}'s {@code followFigure}). Lock held.
+     * {@link ProviderScope}'s {@code followFigure}): {@code remaining}, counted at {@code
+     * countedNanos} when {@code countedMark} had been admitted here in all, in the answer to a
+     * call that reserved {@code answeredAmount} here. Lock held.
      */
-    public final void figureWhileBusy(long remaining) {
+    public final void figureWhileBusy(long remaining, long countedMark, long countedNanos, long answeredAmount) {
         leastFigureWhileBusy = Math.min(leastFigureWhileBusy, remaining);
+        // the figure as it stands at a later moment t: remaining + refill(t - counted) - what was
+        // admitted after it; kept as the part that does not depend on t, so the least of several
+        // figures is the least of these keys
+        double key = remaining + (double) countedMark - refillPerNano() * countedNanos;
+        leastAgedFigureWhileBusy = Math.min(leastAgedFigureWhileBusy, key);
+        answeredWhileBusy += Math.max(0, answeredAmount);
     }
 
     /**
      * Sluice's last call in flight here was answered or ended: the provider has counted every call
-     * it was sent, so the room is raised to the least figure it gave meanwhile, and the next
-     * figures start a new busy spell. Lock held.
+     * it was sent, and the next figures start a new busy spell. When every call admitted in the
+     * spell answered with a figure, the room is raised to the least of them: the call the provider
+     * counted last gave a figure no higher, and a connection storm's calls reach it in any order,
+     * so a figure taken off the calls admitted after its own may be counted twice. When some gave
+     * none (an answer without headers, a call the lane admitted, a failure), the figures say
+     * nothing of those: the least figure is then taken as it stands now, the refill since added
+     * and what was admitted after it taken off (one figure at the start of a spell of a hundred
+     * unanswered calls raised the room to it, well past what the provider had). Lock held.
      */
     public final void endBusySpell(long nowNanos, long nowMillis) {
         long least = leastFigureWhileBusy;
-        leastFigureWhileBusy = Long.MAX_VALUE;
+        double aged = leastAgedFigureWhileBusy + refillPerNano() * nowNanos - admittedTotal;
+        boolean allAnswered = answeredWhileBusy >= admittedTotal - admittedAtSpellStart;
+        restartSpell();
         if (least != Long.MAX_VALUE) {
-            raiseRoomTo(least, nowNanos, nowMillis);
+            double raiseTo = allAnswered ? least : Math.min(least, aged);
+            raiseRoomTo((long) Math.floor(Math.min(raiseTo, limit.capacity())), nowNanos, nowMillis);
         }
+    }
+
+    /** Nothing is in flight here: what is admitted from now on belongs to the next busy spell. */
+    private void restartSpell() {
+        leastFigureWhileBusy = Long.MAX_VALUE;
+        leastAgedFigureWhileBusy = Double.POSITIVE_INFINITY;
+        answeredWhileBusy = 0;
+        admittedAtSpellStart = admittedTotal;
     }
 
     /** The least figure since Sluice last had nothing in flight here; {@link Long#MAX_VALUE}: none. */
     private long leastFigureWhileBusy = Long.MAX_VALUE;
 
+    /** The same, as it stands at any later moment: a key of {@link #figureWhileBusy}. */
+    private double leastAgedFigureWhileBusy = Double.POSITIVE_INFINITY;
+
+    /** What the calls answered with a figure in this busy spell reserved here. */
+    private long answeredWhileBusy;
+
+    /** {@link #admittedTotal} when the busy spell started (when nothing was last in flight). */
+    private long admittedAtSpellStart;
+
     /** Applies a new capacity (live tuning or a learned limit that moved). */
     public abstract void capacityChanged(long nowNanos, long nowMillis);
-
-    /**
-     * How long until this bucket is indistinguishable from a new one (full, nothing reserved), so
-     * evicting it when idle loses nothing; 0 when it is already.
-     */
-    public abstract long nanosUntilAtRest(long nowNanos, long nowMillis);
 
     public final long capacity() {
         return limit.capacity();
@@ -493,9 +559,13 @@ public abstract class Bucket {
         } else if (actual > reservedAmount) {
             takeMore(actual - reservedAmount, nowNanos, nowMillis);
         }
-        if (leastFigureWhileBusy != Long.MAX_VALUE && reservedAmount > 0 && reserved() <= 0) {
-            // the last call out ended after the answers were read (a stream, a body read later)
-            endBusySpell(nowNanos, nowMillis);
+        if (reservedAmount > 0 && reserved() <= 0) {
+            if (leastFigureWhileBusy != Long.MAX_VALUE) {
+                // the last call out ended after the answers were read (a stream, a body read later)
+                endBusySpell(nowNanos, nowMillis);
+            } else {
+                restartSpell();
+            }
         }
     }
 

@@ -191,6 +191,20 @@ public final class Limit {
         return WindowBucket.closing(this, windows, nowMillis);
     }
 
+    /**
+     * The level a token bucket of this limit refills to: its burst, less for a provider's mirror
+     * the transit allowance (see {@link TokenBucket}), never below half the burst. A bucket in a
+     * fleet's shared store refills to the same, so a fleet keeps the margin one JVM keeps.
+     */
+    public double refillCeiling() {
+        long full = burst();
+        if (!mirrorsProvider()) {
+            return full;
+        }
+        double ratePerNano = (double) capacity() / windowNanos;
+        return Math.max(full / 2.0, full - ratePerNano * TokenBucket.TRANSIT_ALLOWANCE_NANOS);
+    }
+
     /** Window length in milliseconds (0 for concurrency). */
     public long windowMillis() {
         return windowNanos / 1_000_000L;

@@ -38,10 +38,10 @@ public final class ProviderScope {
 
     private long pausedUntilNanos;
     /**
-     * Until when calls wait for the first answer of a scope Sluice knew nothing about (its first
-     * call is the probe): 0 once that answer came, or the wait ran out.
+     * How many calls may be out while Sluice knows nothing of this scope's limits (see {@link
+     * SlowStart}); null once an answer told them, a refusal set a pace, or the scope started warm.
      */
-    private long coldUntilNanos;
+    private SlowStart slowStart;
 
     private boolean probeNeeded;
     private boolean probeOutstanding;
@@ -153,6 +153,16 @@ public final class ProviderScope {
             externalShares = Arrays.copyOf(externalShares, grown.length);
             externalShares[grown.length - 1] = new ExternalShare();
             learned = grown;
+            if (slowStart != null) {
+                // the calls sent before any limit was known count at the provider: in a fleet's
+                // shared bucket (where, sent with the figure, they only lower it below the figure)
+                // they would otherwise be counted by nobody
+                long out = slowStart.outBeforeLimits(dimension);
+                if (out > 0) {
+                    bucket.takeMore(out, nowNanos, nowMillis);
+                }
+            }
+            endSlowStart(); // the learned buckets pace the scope from now on
         } else {
             Limit l = bucket.limit();
             if (limit > 0 ? capacity != l.capacity() : capacity > l.capacity()) {
@@ -189,13 +199,18 @@ public final class ProviderScope {
         Limit l = bucket.limit();
         double share = others == null ? 0 : others.share();
         long view = bucket.roomAsCounted(nowNanos, nowMillis);
-        long remainingNow = age.remainingNow(bucket, remaining, share);
+        double remainingNow = age.remainingNow(bucket, remaining, share);
         if (others != null
                 && others.observe(
-                        view, remainingNow, age.ambiguouslyTakenOff(bucket), l.capacity(), l.windowNanos(), nowNanos)) {
+                        view,
+                        (long) Math.floor(remainingNow),
+                        age.ambiguouslyTakenOff(bucket),
+                        l.capacity(),
+                        l.windowNanos(),
+                        nowNanos)) {
             bucket.setExternalShare(others.share(), nowNanos, nowMillis);
         }
-        bucket.figureWhileBusy(remaining);
+        bucket.figureWhileBusy(remaining, age.countedMark(bucket), age.countedAt(nowNanos), age.answeredAmount(bucket));
         bucket.lowerRoomTo(remainingNow, nowNanos, nowMillis);
         if (age.lastInFlight(bucket)) {
             bucket.endBusySpell(nowNanos, nowMillis);
@@ -279,6 +294,7 @@ public final class ProviderScope {
         externalShares = Arrays.copyOf(externalShares, grown.length);
         externalShares[grown.length - 1] = new ExternalShare();
         learned = grown;
+        endSlowStart(); // the pace takes over
         return bucket;
     }
 
@@ -437,18 +453,89 @@ public final class ProviderScope {
 
     /**
      * Sluice knows nothing of this scope's limits yet: its first call goes alone, and the others
-     * wait for its answer (whose rate-limit headers tell the limits) until {@code untilNanos} at
-     * the latest, so a cold start does not send every waiting caller at once.
+     * wait for its answer (whose rate-limit headers tell the limits); from {@code widensAtNanos}
+     * without an answer, a few more calls may go, never the whole herd (see {@link SlowStart}).
      */
-    public void startCold(long untilNanos) {
-        coldUntilNanos = untilNanos;
-        probeNeeded = true;
-        gated = true;
+    public void startCold(long widensAtNanos) {
+        slowStart = new SlowStart(widensAtNanos);
+        updateGate();
     }
 
-    /** Whether calls are held for the first answer of a scope Sluice knew nothing about. */
-    public boolean holdsForFirstAnswer(long nowNanos) {
-        return coldUntilNanos != 0 && nowNanos - coldUntilNanos < 0;
+    /**
+     * A scope taking this one's place (an organization its key turned out to count against)
+     * that has learned nothing yet keeps this one's slow start: what its answers widened stays.
+     */
+    public void carrySlowStartTo(ProviderScope successor) {
+        if (slowStart != null && successor.learned.length == 0 && successor.slowStart == null) {
+            successor.slowStart = slowStart.copy();
+            successor.updateGate();
+        }
+    }
+
+    /** Whether calls are held because Sluice knows nothing of this scope's limits yet. */
+    public boolean inSlowStart() {
+        return slowStart != null;
+    }
+
+    /** Calls out in the scope's slow start (0 once it ended), for what a refusal says. */
+    public int slowStartInFlight() {
+        SlowStart s = slowStart;
+        return s == null ? 0 : s.inFlight();
+    }
+
+    /** Calls the slow start lets out now, or -1 once it ended, for status views. Lock held. */
+    public int slowStartWindow(long nowNanos) {
+        SlowStart s = slowStart;
+        return s == null ? -1 : s.window(nowNanos);
+    }
+
+    /**
+     * Whether a call whose wait ran out may go: the scope is in slow start and fewer calls are out
+     * than its window once widened (see {@link SlowStart#admitsAtDeadline}).
+     */
+    public boolean slowStartAdmitsAtDeadline() {
+        SlowStart s = slowStart;
+        return s != null && s.admitsAtDeadline();
+    }
+
+    /** Whether an admission now is counted in the scope's slow start ({@link #slowStartAdmitted}). */
+    public boolean countsSlowStart() {
+        return slowStart != null;
+    }
+
+    /**
+     * Counts an admission in the scope's slow start, charging the provider {@code charges} by
+     * dimension ({@link Dimension#ordinal()}); its release ({@link #slowStartReleased}) and an
+     * accepted answer ({@link #slowStartAccepted}) are told with the same. Lock held.
+     */
+    public void slowStartAdmitted(long[] charges) {
+        SlowStart s = slowStart;
+        if (s != null) {
+            s.admitted(charges);
+        }
+    }
+
+    /** A call counted in the slow start released its slot. Lock held. */
+    public void slowStartReleased(long[] charges) {
+        SlowStart s = slowStart;
+        if (s != null) {
+            s.released(charges);
+        }
+    }
+
+    /** A call counted in the slow start was accepted: the window widens by one. Lock held. */
+    public void slowStartAccepted() {
+        SlowStart s = slowStart;
+        if (s != null) {
+            s.accepted();
+        }
+    }
+
+    private void endSlowStart() {
+        if (slowStart != null) {
+            slowStart = null;
+            updateGate();
+        }
     }
 
     /** The provider asked for a pause until this time (the longest pause wins). */
@@ -468,18 +555,12 @@ public final class ProviderScope {
         if (nowNanos < pausedUntilNanos) {
             return pausedUntilNanos - nowNanos;
         }
-        if (coldUntilNanos != 0) {
-            if (nowNanos - coldUntilNanos < 0) {
-                // the first call is out (or about to be): the others wait for its answer, timed
-                return probeOutstanding ? coldUntilNanos - nowNanos : 0;
+        SlowStart s = slowStart;
+        if (s != null) {
+            long untilRoom = s.nanosUntilRoom(nowNanos);
+            if (untilRoom != 0) {
+                return untilRoom;
             }
-            // the first answer is late: stop holding calls for it
-            coldUntilNanos = 0;
-            if (pausedUntilNanos == 0) {
-                probeNeeded = false;
-                probeOutstanding = false;
-            }
-            updateGate();
         }
         if (probeOutstanding) {
             if (nowNanos - probeStartedNanos < probeTimeoutNanos) {
@@ -505,7 +586,6 @@ public final class ProviderScope {
 
     /** The probe got an answer: accepted opens the scope; refused leaves it to the next pause. */
     public void probeAnswered(boolean accepted) {
-        coldUntilNanos = 0;
         probeOutstanding = false;
         if (accepted) {
             probeNeeded = false;
@@ -520,12 +600,12 @@ public final class ProviderScope {
     }
 
     private void updateGate() {
-        gated = probeNeeded || probeOutstanding;
+        gated = probeNeeded || probeOutstanding || slowStart != null;
     }
 
     /**
-     * Whether calls may go through without the governor's lock: no pause and no probe under way.
-     * A pause always needs a probe, so the flag covers it. Any thread.
+     * Whether calls may go through without the governor's lock: no pause, no probe under way and
+     * no slow start. A pause always needs a probe, so the flag covers it. Any thread.
      */
     public boolean openToLane() {
         return !gated;
@@ -546,19 +626,6 @@ public final class ProviderScope {
 
     public void markEvicted() {
         evicted = true;
-    }
-
-    /** Whether evicting this scope would lose anything (a pause, a probe, reservations). */
-    public boolean atRest(long nowNanos, long nowMillis) {
-        if (nowNanos < pausedUntilNanos || probeOutstanding) {
-            return false;
-        }
-        for (Bucket b : learned) {
-            if (b.nanosUntilAtRest(nowNanos, nowMillis) != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     @Override

@@ -21,6 +21,10 @@ import java.util.Map;
  * config and follows who is active. A call larger than half the tenant's share of a burst could
  * wait for ever beside full credits, so it is not held by them: such a bucket is too small to share.
  *
+ * <p>Credits partition only the room no guaranteed tenant's reserve holds ({@link Guarantees}):
+ * a reserve is its tenant's alone already, so a credit of another tenant carved out of it would
+ * book the same room twice, and neither could use it while both waited.
+ *
  * <p>A tenant is active while a call of its is waiting or out, and for {@link #GRACE_NANOS} after
  * its last one ended. With one active tenant there is nothing to share: the gate stays open and
  * the governor's lock-free lane may serve that tenant alone ({@link #laneServes}); its lane calls
@@ -33,6 +37,13 @@ public final class TenantShares {
 
     /** How long a tenant stays active after its last call ended: the time to send its next one. */
     static final long GRACE_NANOS = 2_000_000_000L;
+
+    /**
+     * How often a call waiting for its fair share looks again at the latest: the estimate of when
+     * it fits assumes the other tenants' credits keep filling, which a tenant going quiet or a
+     * bucket filling up cuts short. As often as the governor's clock reading is refreshed.
+     */
+    static final long LOOK_AGAIN_NANOS = 100_000_000L;
 
     /** The most tenants followed per scope; beyond, the newest are not given a credit (the queue still shares). */
     static final int MAX_TENANTS = 256;
@@ -99,7 +110,14 @@ public final class TenantShares {
      * fits beside what the other active tenants hold: null when it does, else the longest wait.
      * The buckets' own room is checked by the governor as usual; this is one more condition.
      */
-    public Wait waitFor(String tenant, double weight, Bucket[] learned, long[] amounts, long nowNanos, long nowMillis) {
+    public Wait waitFor(
+            String tenant,
+            double weight,
+            int guarantee,
+            Bucket[] learned,
+            long[] amounts,
+            long nowNanos,
+            long nowMillis) {
         Tenant t = touch(tenant, weight, learned, nowNanos, nowMillis);
         if (t == null || active.size() < 2) {
             return null;
@@ -122,15 +140,27 @@ public final class TenantShares {
                     }
                 }
             }
-            double free = learned[b].exactRoom(nowNanos, nowMillis) - othersHeld;
+            // What the others hold never leaves this call without room once the bucket is nearly
+            // full: a full bucket refills no more, so room held for tenants between their calls
+            // while this one waits would be capacity lost, not shared. Nearly: a unit less for a
+            // mirror that follows the provider's whole-unit figures, and a clock tick's refill
+            // less, so the call goes before the bucket fills up, not after.
+            double ceiling = learned[b].ceilingFor(guarantee);
+            double held = Math.min(othersHeld, Math.max(0, ceiling - amount - 1 - rate * LOOK_AGAIN_NANOS));
+            // the room this tenant may use (its own reserve included) less what the others hold
+            double room = learned[b].exactRoomFor(guarantee, nowNanos, nowMillis);
+            double free = room - held;
             double missing = amount - free;
             if (missing <= 1e-9) {
                 continue;
             }
             // what others hold does not grow past their caps: the rest of the refill is free room
             double growth = rate * Math.max(share, 1 - othersFilling);
-            // look again at least once a grace period: a quiet tenant's credit goes with it
-            long nanos = (long) Math.min(GRACE_NANOS, Math.ceil(missing / growth));
+            // and once the bucket is full, the call fits: look again then at the latest, and at
+            // least every LOOK_AGAIN_NANOS (tenants go quiet, credits shrink as tenants join, and
+            // no event says so)
+            double untilFull = Math.max(0, ceiling - room) / rate;
+            long nanos = (long) Math.min(LOOK_AGAIN_NANOS, Math.ceil(Math.min(missing / growth, untilFull)));
             if (longest == null || nanos > longest.nanos) {
                 longest = new Wait(learned[b], amount, (long) Math.floor(Math.max(0, free)), Math.max(1, nanos));
             }
@@ -199,7 +229,7 @@ public final class TenantShares {
                 for (Tenant u : active) {
                     held += u.credit[b];
                 }
-                double unheld = learned[b].exactRoom(nowNanos, nowMillis) - held;
+                double unheld = learned[b].exactRoomFor(-1, nowNanos, nowMillis) - held;
                 t.credit[b] = Math.max(0, Math.min(cap(t, learned[b]), unheld));
             }
         }
@@ -244,7 +274,7 @@ public final class TenantShares {
                 u.credit[b] = Math.min(u.credit[b], cap); // shares shrink as tenants join
                 held += u.credit[b];
             }
-            double room = Math.max(0, learned[b].exactRoom(nowNanos, nowMillis));
+            double room = Math.max(0, learned[b].exactRoomFor(-1, nowNanos, nowMillis));
             if (held > room) {
                 double scale = room / held;
                 for (Tenant u : active) {

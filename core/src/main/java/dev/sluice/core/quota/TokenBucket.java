@@ -67,17 +67,8 @@ final class TokenBucket extends Bucket {
         this.learned = limit.spec().source() == LimitSpec.Source.LEARNED;
         this.lastRefillNanos = nowNanos;
         this.ratePerNano = (double) limit.capacity() / limit.windowNanos();
-        this.ceiling = ceilingOf(limit, ratePerNano);
+        this.ceiling = limit.refillCeiling();
         this.level = ceiling;
-    }
-
-    private static double ceilingOf(Limit limit, double ratePerNano) {
-        long full = limit.burst();
-        if (!limit.mirrorsProvider()) {
-            return full;
-        }
-        // never below half the burst: a window shorter than the allowance is the provider's to police
-        return Math.max(full / 2.0, full - ratePerNano * TRANSIT_ALLOWANCE_NANOS);
     }
 
     /** The level as room: a bucket at its ceiling holds the whole burst for one call. */
@@ -259,6 +250,11 @@ final class TokenBucket extends Bucket {
 
     @Override
     public void lowerRoomTo(long remaining, long nowNanos, long nowMillis) {
+        lowerRoomTo((double) remaining, nowNanos, nowMillis);
+    }
+
+    @Override
+    public void lowerRoomTo(double remaining, long nowNanos, long nowMillis) {
         refillAndTakeBack(nowNanos);
         // the provider's level, less the transit allowance this mirror keeps back
         double mirrored = remaining - (limit().burst() - ceiling);
@@ -286,7 +282,7 @@ final class TokenBucket extends Bucket {
         double oldRate = ratePerNano;
         double oldCeiling = ceiling;
         ratePerNano = (double) limit().capacity() / limit().windowNanos();
-        ceiling = ceilingOf(limit(), ratePerNano);
+        ceiling = limit().refillCeiling();
         if (ceiling < oldCeiling) {
             headroom.ceilingLowered(oldCeiling - ceiling);
         }
@@ -295,15 +291,6 @@ final class TokenBucket extends Bucket {
             level = Math.max(level * (ratePerNano / oldRate), debtFloor());
         }
         level = Math.min(level, limit().burst());
-    }
-
-    @Override
-    public long nanosUntilAtRest(long nowNanos, long nowMillis) {
-        refillAndTakeBack(nowNanos);
-        if (reserved() > 0) {
-            return NEVER;
-        }
-        return nanosUntilRoom(limit().burst(), nowNanos, nowMillis);
     }
 
     // ------------------------------------------------------------------ the lock-free lane

@@ -420,15 +420,6 @@ final class SharedBucket extends Bucket {
         // the shared state takes the capacity from every sync
     }
 
-    @Override
-    public long nanosUntilAtRest(long nowNanos, long nowMillis) {
-        follow(nowNanos, nowMillis);
-        if (reserved() > 0 || inUse > 0 || stock != 0 || lowerTo >= 0) {
-            return NEVER;
-        }
-        return fallback != null ? fallback.nanosUntilAtRest(nowNanos, nowMillis) : 0;
-    }
-
     // ------------------------------------------------------------------ for the store (lock held)
 
     /** The bucket's fleet-wide name in the shared state. */
@@ -536,9 +527,10 @@ final class SharedBucket extends Bucket {
     private SyncRequest.Entry entry(long window, long nowMillis) {
         Limit l = limit();
         if (kind == SyncRequest.WINDOW) {
-            return new SyncRequest.Entry(key, kind, capacity(), 0, window, l.nextWindowStartAt(nowMillis), "");
+            return new SyncRequest.Entry(key, kind, capacity(), 0, 0, window, l.nextWindowStartAt(nowMillis), "");
         }
-        return new SyncRequest.Entry(key, kind, capacity(), l.windowMillis(), 0, 0, holder);
+        long ceiling = kind == SyncRequest.TOKEN ? (long) Math.floor(l.refillCeiling()) : 0;
+        return new SyncRequest.Entry(key, kind, capacity(), l.windowMillis(), ceiling, 0, 0, holder);
     }
 
     /** The store answered a pass this bucket's {@code sent} entry was in: {@code room} is left fleet-wide. */

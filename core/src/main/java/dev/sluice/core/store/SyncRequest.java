@@ -70,6 +70,11 @@ public final class SyncRequest {
         public final long capacity;
         /** Token buckets: the window over which the capacity refills. */
         public final long windowMillis;
+        /**
+         * Token buckets: the level the shared bucket refills to (the burst, less a mirror's transit
+         * allowance: {@code Limit#refillCeiling}); 0 for the capacity.
+         */
+        public final long ceiling;
         /** Windows: the start (epoch ms) of the window this JVM counts in, which names it. */
         public final long windowId;
         /** Windows: when that window ends (epoch ms). */
@@ -90,6 +95,7 @@ public final class SyncRequest {
                 char kind,
                 long capacity,
                 long windowMillis,
+                long ceiling,
                 long windowId,
                 long windowEndMillis,
                 String holder) {
@@ -97,6 +103,7 @@ public final class SyncRequest {
             this.kind = kind;
             this.capacity = capacity;
             this.windowMillis = windowMillis;
+            this.ceiling = ceiling;
             this.windowId = windowId;
             this.windowEndMillis = windowEndMillis;
             this.holder = holder;

@@ -82,14 +82,18 @@ class ExchangeGovernanceTest {
         assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
     }
 
-    @Test
-    void anAnswerReadBeforeItsHeadersReachTheEngineIsSettledFromItsBody() {
-        governor = Governor.builder()
-                .limit(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)))
-                .build();
-        ExchangeGovernance engine = ExchangeGovernance.builder(
+    /** An engine on a new {@link #governor} with this limit, recognising the providers' public hosts. */
+    private ExchangeGovernance engineOnPublicHosts(LimitSpec limit) {
+        governor = Governor.builder().limit(limit).build();
+        return ExchangeGovernance.builder(
                         governor, new ProviderRegistry(List.of(), dev.sluice.core.provider.ProviderAdapters.known()))
                 .build();
+    }
+
+    @Test
+    void anAnswerReadBeforeItsHeadersReachTheEngineIsSettledFromItsBody() {
+        ExchangeGovernance engine =
+                engineOnPublicHosts(LimitSpec.perWindow("out", Dimension.OUTPUT_TOKENS, 1_000, Duration.ofDays(1)));
         String body = "{\"model\":\"gpt-4o-mini\",\"max_tokens\":500,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
         String answer = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
@@ -155,6 +159,37 @@ class ExchangeGovernanceTest {
         r.read();
         assertThat(built).hasValue(1);
         assertThat(engine.unpricedCalls()).as("looked up once per call").isEqualTo(1);
+        response(engine.execute(new ScriptedTransport(URL, "hello").answer(200, "in=7 out=20")))
+                .read();
+        assertThat(engine.unpricedModels())
+                .as("which models to price, and how many calls went uncounted")
+                .containsExactly(java.util.Map.entry("scripted/m", 2L));
+        assertThat(engine.priceTables()).isEqualTo("built-in table of 2026-12-07");
+    }
+
+    @Test
+    void aFlexCallIsChargedHalfAndAPriorityOneReservesDouble() {
+        ExchangeGovernance engine =
+                engineOnPublicHosts(LimitSpec.perWindow("spend", Dimension.SPEND, 1_000_000, Duration.ofDays(1)));
+        // gpt-5.4: 2.50 per million input tokens, 15.00 output; the answer's usage: 1,000 in, 100 out
+        String answer = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+                + "\"message\":{\"role\":\"assistant\",\"content\":\"hi\"}}],"
+                + "\"usage\":{\"prompt_tokens\":1000,\"completion_tokens\":100,\"total_tokens\":1100}}";
+        long standard = 2_500 + 1_500; // 1,000 x 2.50 + 100 x 15.00 micro-USD
+        long spentBefore = 0;
+        for (String tier : new String[] {"flex", "priority", "auto"}) {
+            String body = "{\"model\":\"gpt-5.4\",\"service_tier\":\"" + tier + "\",\"max_completion_tokens\":100,"
+                    + "\"messages\":[{\"role\":\"user\",\"content\":\"hello there\"}]}";
+            ScriptedTransport t = new ScriptedTransport("https://api.openai.com/v1/chat/completions", body)
+                    .header("Authorization", "Bearer sk-a")
+                    .answerReadInSend(200, answer, "Content-Length", String.valueOf(answer.length()));
+            response(engine.execute(t));
+            assertThat(governor.outstandingPermits()).isZero();
+            long spent = governor.budgetStatuses("spend").get(0).spentMicros();
+            long expected = tier.equals("flex") ? standard / 2 : tier.equals("priority") ? standard * 2 : standard;
+            assertThat(spent - spentBefore).as(tier).isEqualTo(expected);
+            spentBefore = spent;
+        }
     }
 
     @Test

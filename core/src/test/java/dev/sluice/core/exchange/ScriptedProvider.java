@@ -19,7 +19,7 @@ import java.util.Map;
 
 /**
  * A tiny provider protocol for engine tests: the body is the prompt, usage comes back as
- * {@code in=N out=M}, {@code retry-after-ms} is the wait hint, {@code x-limit-requests} and
+ * {@code in=N out=M} (then {@code model=<name>} when the answer names its model), {@code retry-after-ms} is the wait hint, {@code x-limit-requests} and
  * {@code x-remaining-requests} announce a per-second budget.
  */
 final class ScriptedProvider implements ProviderAdapter {
@@ -99,6 +99,14 @@ final class ScriptedProvider implements ProviderAdapter {
                         .outputTokens(Long.parseLong(parts[1].substring(4)))
                         .reportedByProvider(true)
                         .build();
+            }
+
+            /** {@code in=N out=M model=<name>}: the name. */
+            @Override
+            public String responseModel() {
+                String s = text.toString();
+                int at = s.indexOf(" model=");
+                return at < 0 ? null : s.substring(at + 7);
             }
 
             @Override

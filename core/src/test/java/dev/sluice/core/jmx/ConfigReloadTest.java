@@ -118,4 +118,30 @@ class ConfigReloadTest {
         assertThat(governor.guarantees().share("alpha")).isEqualTo(0.3);
         assertThat(governor.guarantees().share("beta")).isEqualTo(0.6);
     }
+
+    @Test
+    void pricesAndARefreshedPricesFileApplyLiveWithoutARestart() throws Exception {
+        java.nio.file.Path prices = java.nio.file.Files.createTempFile("litellm-", ".json");
+        String model = "\"%s\": {\"litellm_provider\": \"openai\", \"mode\": \"chat\","
+                + " \"input_cost_per_token\": 1e-06, \"output_cost_per_token\": 2e-06}";
+        java.nio.file.Files.writeString(prices, "{" + String.format(model, "gpt-9") + "}");
+        jmx.runtime.governance().preparePrices();
+        assertThat(jmx.governor().getPriceTables()).isEqualTo("built-in table of 2026-12-07");
+
+        jmx.write(JmxFixture.CONFIG + "pricesFile: " + prices
+                + "\nprices:\n  - {model: my-model, input: 1, output: 2}\n");
+        assertThat(jmx.governor().reloadConfig())
+                .contains("1 change applied")
+                .contains("prices: built-in table of 2026-12-07; " + prices + " (litellm, ")
+                .contains("1 models); 1 config entry");
+        assertThat(jmx.governor().getPriceTables()).contains("1 models); 1 config entry");
+        assertThat(jmx.governor().reloadConfig()).endsWith("no changes, the live values already match");
+
+        // the file refreshed: read again by the next reload
+        java.nio.file.Files.writeString(
+                prices, "{" + String.format(model, "gpt-9") + ", " + String.format(model, "gpt-10") + "}");
+        assertThat(jmx.governor().reloadConfig()).contains("1 change applied").contains("2 models)");
+        assertThat(jmx.governor().getPriceTables()).contains("2 models)");
+        java.nio.file.Files.delete(prices);
+    }
 }

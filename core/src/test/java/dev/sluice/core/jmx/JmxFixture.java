@@ -69,7 +69,7 @@ final class JmxFixture implements AutoCloseable {
         ConfigSources sources = ConfigSources.builder().file(file).build();
         SluiceConfig config = ConfigLoader.load(sources);
         runtime = SluiceRuntime.start(config, clock, timer);
-        beans = SluiceMBeans.register(runtime, server, () -> ConfigLoader.load(sources), 0);
+        beans = SluiceMBeans.register(runtime, server, () -> ConfigLoader.load(sources), 0, 1.0);
     }
 
     void write(String yaml) {

@@ -6,7 +6,10 @@ import dev.sluice.config.PriceConfig;
 import dev.sluice.config.ProviderConfig;
 import dev.sluice.config.ProviderKind;
 import dev.sluice.config.SluiceConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Which price a call to a provider and model is counted with. */
 class PricesTest {
@@ -20,13 +23,13 @@ class PricesTest {
     void everyBuiltInEntryPricesItsOwnModel() {
         for (PriceConfig p : PriceConfig.defaults()) {
             Price price = defaults.priceOf(null, null, p.model());
-            assertThat(price).as(p.model()).isEqualTo(Price.of(p));
+            assertThat(price).as(p.model()).isEqualTo(Price.of(p, PriceConfig.defaultServiceTiers()));
             for (String alias : p.aliases()) {
                 assertThat(defaults.priceOf(null, null, alias)).as(alias).isEqualTo(price);
             }
         }
         assertThat(defaults.currency()).isEqualTo("USD");
-        assertThat(defaults.asOf()).isEqualTo("2026-12-01");
+        assertThat(defaults.asOf()).isEqualTo("2026-12-07");
         assertThat(defaults.source()).contains("openai.com/api/pricing");
         assertThat(defaults.includesDefaults()).isTrue();
     }
@@ -77,8 +80,8 @@ class PricesTest {
                 .isNull();
         assertThat(defaults.priceOf(null, ProviderKind.GEMINI, "gemini-2.5-flash-image-preview"))
                 .isNull();
-        // A single digit is a model generation, not a version: no claude-opus-4-7 is claude-opus-4.
-        assertThat(defaults.priceOf(null, ProviderKind.ANTHROPIC, "claude-opus-4-7"))
+        // A single digit is a model generation, not a version: claude-opus-4-9 is not claude-opus-4.
+        assertThat(defaults.priceOf(null, ProviderKind.ANTHROPIC, "claude-opus-4-9"))
                 .isNull();
         assertThat(defaults.priceOf(null, ProviderKind.OPENAI, "llama-3.1-70b")).isNull();
         assertThat(defaults.priceOf(null, ProviderKind.OPENAI, "")).isNull();
@@ -112,7 +115,7 @@ class PricesTest {
                         .build())
                 .build());
         Price gpt4o = prices.priceOf("openai", ProviderKind.OPENAI, "gpt-4o");
-        assertThat(gpt4o).isEqualTo(Price.of(2.00, 8.00));
+        assertThat(gpt4o).isEqualTo(Price.of(PriceConfig.of("gpt-4o", 2.00, 8.00), PriceConfig.defaultServiceTiers()));
         assertThat(gpt4o.cachedInput())
                 .as("not the built-in 1.25: the whole entry is replaced")
                 .isEqualTo(2.00);
@@ -217,7 +220,7 @@ class PricesTest {
         assertThat(prices.priceOf("openai", ProviderKind.OPENAI, "gpt-4o-mini-2024-07-18"))
                 .isEqualTo(first);
         assertThat(prices.priceOf(null, null, "gpt-4o-mini-2024-07-18")).isEqualTo(first);
-        assertThat(prices.toString()).startsWith("Prices{USD, ").endsWith("built-in table of 2026-12-01}");
+        assertThat(prices.toString()).startsWith("Prices{USD, ").endsWith("built-in table of 2026-12-07}");
     }
 
     @Test
@@ -228,5 +231,143 @@ class PricesTest {
         for (String v : new String[] {"5", "mini", "pro", "v", "lite", "audio", "latest1", "previews", ""}) {
             assertThat(Prices.isVersion("x-" + v, 2, 2 + v.length())).as(v).isFalse();
         }
+    }
+
+    @Test
+    void bedrockModelIdsAndTheirInferenceProfilesArePricedByTheirFamily() {
+        Price sonnet = defaults.priceOf(null, ProviderKind.ANTHROPIC, "claude-sonnet-4-5");
+        for (String id : new String[] {
+            "anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "eu.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "apac.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "global.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+        }) {
+            assertThat(defaults.priceOf("bedrock", null, id)).as(id).isEqualTo(sonnet);
+        }
+        assertThat(input(defaults, "anthropic.claude-haiku-4-5-20251001-v1:0")).isEqualTo(1.00);
+        assertThat(input(defaults, "us.anthropic.claude-opus-4-6-v1")).isEqualTo(5.00);
+        assertThat(input(defaults, "anthropic.claude-3-5-haiku-20241022-v1:0")).isEqualTo(0.80);
+        // a dot in a version is not a prefix, and a prefix does not make another model known
+        assertThat(input(defaults, "gpt-4.1")).isEqualTo(2.00);
+        assertThat(defaults.priceOf(null, null, "us.anthropic.claude-opus-4-9-v1:0"))
+                .isNull();
+        assertThat(defaults.priceOf(null, null, "anthropic.")).isNull();
+        assertThat(Prices.withoutPrefix("us.anthropic.x")).isEqualTo("anthropic.x");
+        assertThat(Prices.withoutPrefix("us-gov.anthropic.x")).isEqualTo("anthropic.x");
+        assertThat(Prices.withoutPrefix("gpt-4.1")).isNull();
+        assertThat(Prices.withoutPrefix("gemini-2.5-pro")).isNull();
+    }
+
+    @Test
+    void aBedrockIdPricedInATableIsUsedBeforeItsFamily() {
+        // a regional profile billed 10 % more, as a price table may say
+        Prices prices = Prices.of(SluiceConfig.builder()
+                .price(PriceConfig.builder()
+                        .model("us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+                        .input(3.30)
+                        .output(16.50)
+                        .build())
+                .build());
+        assertThat(input(prices, "us.anthropic.claude-sonnet-4-5-20250929-v1:0"))
+                .isEqualTo(3.30);
+        assertThat(input(prices, "eu.anthropic.claude-sonnet-4-5-20250929-v1:0"))
+                .isEqualTo(3.00);
+        assertThat(input(prices, "anthropic.claude-sonnet-4-5-20250929-v1:0")).isEqualTo(3.00);
+    }
+
+    @Test
+    void versionPartsIncludeBedrocksVersions() {
+        for (String v : new String[] {"v1:0", "v2:1", "v10:12"}) {
+            assertThat(Prices.isVersion("x-" + v, 2, 2 + v.length())).as(v).isTrue();
+        }
+        for (String v : new String[] {"v:0", "v1:", "v1:a", "1:0"}) {
+            assertThat(Prices.isVersion("x-" + v, 2, 2 + v.length())).as(v).isFalse();
+        }
+    }
+
+    @Test
+    void aPricesFileSitsBetweenTheBuiltInTableAndTheConfigsOwnEntries(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("litellm.json");
+        Files.writeString(
+                file,
+                "{\"gpt-4o\": {\"litellm_provider\": \"openai\", \"mode\": \"chat\","
+                        + " \"input_cost_per_token\": 3e-06, \"output_cost_per_token\": 1.2e-05},"
+                        + " \"gpt-9\": {\"litellm_provider\": \"openai\", \"mode\": \"chat\","
+                        + " \"input_cost_per_token\": 1e-05, \"output_cost_per_token\": 4e-05,"
+                        + " \"input_cost_per_token_priority\": 1.5e-05},"
+                        + " \"azure/gpt-9\": {\"litellm_provider\": \"azure\", \"mode\": \"chat\","
+                        + " \"input_cost_per_token\": 1.1e-05, \"output_cost_per_token\": 4.4e-05},"
+                        + " \"claude-sonnet-4-5\": {\"litellm_provider\": \"anthropic\", \"mode\": \"chat\","
+                        + " \"input_cost_per_token\": 2.9e-06, \"output_cost_per_token\": 1.4e-05}}");
+        SluiceConfig config = SluiceConfig.builder()
+                .pricesFile(file.toString())
+                .price(PriceConfig.builder()
+                        .model("claude-sonnet-4-5")
+                        .input(2.50)
+                        .output(12.00)
+                        .build())
+                .build();
+        Prices prices = Prices.of(config);
+        assertThat(input(prices, "gpt-4o"))
+                .as("the file replaces the built-in entry")
+                .isEqualTo(3.00);
+        assertThat(input(prices, "gpt-9"))
+                .as("and adds models the built-in table lacks")
+                .isEqualTo(10.00);
+        assertThat(prices.priceOf("azure-east", ProviderKind.AZURE_OPENAI, "gpt-9")
+                        .input())
+                .as("Azure's own price, for Azure providers")
+                .isEqualTo(11.00);
+        assertThat(input(prices, "claude-sonnet-4-5"))
+                .as("the config's own entries win")
+                .isEqualTo(2.50);
+        assertThat(input(prices, "gpt-4o-mini"))
+                .as("the built-in table still prices the rest")
+                .isEqualTo(0.15);
+        Price gpt9 = prices.priceOf(null, null, "gpt-9");
+        assertThat(gpt9.factor(ServiceTier.PRIORITY)).as("its own factor").isEqualTo(1.5);
+        assertThat(gpt9.factor(ServiceTier.FLEX)).as("the built-in table's").isEqualTo(0.5);
+        assertThat(prices.describeTables())
+                .startsWith("built-in table of 2026-12-07; " + file + " (litellm, ")
+                .endsWith(", 4 models); 1 config entry");
+
+        // in another currency, neither USD table applies
+        Prices euros = Prices.of(config.toBuilder()
+                .currency("EUR")
+                .prices(java.util.List.of(PriceConfig.of("gpt-9", 9, 36)))
+                .build());
+        assertThat(euros.priceOf(null, null, "gpt-4o")).isNull();
+        assertThat(input(euros, "gpt-9")).isEqualTo(9.0);
+        assertThat(euros.describeTables())
+                .isEqualTo("pricesFile " + file + " prices nothing: its prices are in USD, spend limits in EUR; 1"
+                        + " config entry");
+    }
+
+    @Test
+    void aPricesFileThatCannotBeUsedPricesNothingAndSaysWhy(@TempDir Path dir) throws Exception {
+        Path broken = dir.resolve("prices.json");
+        Files.writeString(broken, "{\"gpt-9\": {\"input_cost_per_token\": 1e-06,");
+        Prices prices =
+                Prices.of(SluiceConfig.builder().pricesFile(broken.toString()).build());
+        assertThat(prices.priceOf(null, null, "gpt-9")).isNull();
+        assertThat(input(prices, "gpt-4o-mini"))
+                .as("the built-in table still prices")
+                .isEqualTo(0.15);
+        assertThat(prices.fileTable()).isNull();
+        assertThat(prices.describeTables())
+                .startsWith("built-in table of 2026-12-07; pricesFile " + broken + " prices nothing: " + broken
+                        + " is not a usable price table: it is not JSON");
+
+        Path euros = dir.resolve("euros.yaml");
+        Files.writeString(
+                euros,
+                "asOf: \"2026-12-07\"\nsource: contract\ncurrency: EUR\nprices: [{model: gpt-9, input: 1, output: 2}]\n");
+        Prices inDollars =
+                Prices.of(SluiceConfig.builder().pricesFile(euros.toString()).build());
+        assertThat(inDollars.priceOf(null, null, "gpt-9")).isNull();
+        assertThat(inDollars.describeTables())
+                .endsWith("pricesFile " + euros + " prices nothing: its prices are in EUR, spend limits in USD");
     }
 }

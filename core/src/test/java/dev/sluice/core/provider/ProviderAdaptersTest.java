@@ -65,7 +65,7 @@ class ProviderAdaptersTest {
     void knownAdaptersAreThoseWithAPublicHost() {
         assertThat(ProviderAdapters.known())
                 .extracting(ProviderAdapter::kind)
-                .containsExactly("openai", "azure-openai", "anthropic", "gemini", "vertex-ai");
+                .containsExactly("openai", "azure-openai", "anthropic", "gemini", "vertex-ai", "bedrock");
         assertThat(ProviderAdapters.KINDS)
                 .containsExactly(
                         "openai",
@@ -73,6 +73,7 @@ class ProviderAdaptersTest {
                         "anthropic",
                         "gemini",
                         "vertex-ai",
+                        "bedrock",
                         "openai-compatible",
                         "fixed-window-gateway");
         for (String kind : ProviderAdapters.KINDS) {
@@ -96,6 +97,9 @@ class ProviderAdaptersTest {
         expected.put(
                 "https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent",
                 "vertex-ai");
+        expected.put(
+                "https://bedrock-runtime.eu-west-3.amazonaws.com/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse",
+                "bedrock");
         expected.put("http://vllm.internal:8000/v1/chat/completions", "vllm");
         expected.put("https://api.groq.com/openai/v1/chat/completions", "groq");
         expected.put("https://llm.example.com/api/v1/chat/completions", "gateway");
@@ -166,10 +170,10 @@ class ProviderAdaptersTest {
 
     @Test
     void mistakesAreNamedPrecisely() {
-        assertThatThrownBy(() -> ProviderAdapters.forKind("bedrock"))
+        assertThatThrownBy(() -> ProviderAdapters.forKind("bedrok"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown provider kind \"bedrock\"; known kinds are openai, azure-openai, anthropic, "
-                        + "gemini, vertex-ai, openai-compatible, fixed-window-gateway");
+                .hasMessage("unknown provider kind \"bedrok\"; known kinds are openai, azure-openai, anthropic, "
+                        + "gemini, vertex-ai, bedrock, openai-compatible, fixed-window-gateway");
         assertThatThrownBy(() -> ProviderAdapters.forKind(null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ProviderAdapters.forKind("anthropic", Map.of("requestsWindow", "1d")))
                 .hasMessage("kind anthropic takes no options (given [requestsWindow]); only openai-compatible does");

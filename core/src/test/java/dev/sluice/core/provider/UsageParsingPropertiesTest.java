@@ -7,6 +7,7 @@ import static dev.sluice.core.testing.PropertyRun.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.Usage;
+import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.wire.HeaderNumbers;
 import dev.sluice.core.testing.Gen;
 import java.util.ArrayList;
@@ -107,6 +108,11 @@ class UsageParsingPropertiesTest {
                         ParserInputs.feed(adapter.usageParser(facts, headers, ESTIMATOR), fed.body, fed.cuts);
                 Usage u = parser.usage();
                 assertSane(adapter.kind(), u);
+                String model = parser.responseModel();
+                if (model != null) {
+                    assertThat(model.length()).as(adapter.kind()).isBetween(1, JsonScalars.MOST_NAME_CHARS);
+                    assertThat(model.chars()).as(adapter.kind()).allMatch(c -> c >= 0x20 && c != 0x7f);
+                }
                 ProviderError streamError = parser.streamError();
                 if (streamError != null) {
                     assertThat(streamError.outcome()).isNotNull();
@@ -153,17 +159,20 @@ class UsageParsingPropertiesTest {
         final byte[] body;
         final long input;
         final long output;
+        /** The model the answer names. */
+        final String model;
 
-        Answer(String format, String body, long input, long output) {
+        Answer(String format, String body, long input, long output, String model) {
             this.format = format;
             this.body = ParserInputs.utf8(body);
             this.input = input;
             this.output = output;
+            this.model = model;
         }
 
         @Override
         public String toString() {
-            return format + " in=" + input + " out=" + output + ": "
+            return format + " in=" + input + " out=" + output + " model=" + model + ": "
                     + new String(body, 0, Math.min(body.length, 800), java.nio.charset.StandardCharsets.UTF_8);
         }
     }
@@ -240,6 +249,9 @@ class UsageParsingPropertiesTest {
                     .as(kind + " output, cut at " + java.util.Arrays.toString(cuts))
                     .isEqualTo(answer.output);
             assertThat(u.reportedByProvider()).as(kind).isTrue();
+            assertThat(parser.responseModel())
+                    .as(kind + " model, cut at " + java.util.Arrays.toString(cuts))
+                    .isEqualTo(answer.model);
             assertThat(parser.streamError()).as(kind).isNull();
         }
     }
@@ -270,6 +282,17 @@ class UsageParsingPropertiesTest {
             int style = random.nextInt(3);
             return new Count(n, style == 0 ? String.valueOf(n) : style == 1 ? n + ".0" : "\"" + n + "\"");
         };
+    }
+
+    /** The names answers give their model: dated snapshots, fine-tunes, any letters. */
+    static Gen<String> models() {
+        return Gen.of(
+                "gpt-4o-mini-2024-07-18",
+                "claude-sonnet-4-5-20250929",
+                "gemini-2.5-flash",
+                "ft:gpt-4o-mini-2024-07-18:acme:support:9xYz",
+                "mod\u00e8le-\u00e9t\u00e9",
+                "m");
     }
 
     /** Text a model streams: any unicode, so multi-byte characters are cut between chunks. */
@@ -344,6 +367,7 @@ class UsageParsingPropertiesTest {
     }
 
     static Gen<Answer> openAiStream() {
+        Gen<String> models = models();
         Gen<Count> count = count();
         Gen<List<String>> pieces = pieces();
         Gen<String> lineEnds = lineEnds();
@@ -355,11 +379,12 @@ class UsageParsingPropertiesTest {
             List<String> text = pieces.next(random);
             String eol = lineEnds.next(random);
             boolean responsesApi = random.nextBoolean();
+            String model = models.next(random);
             List<String> junk = junkBetween.next(random);
             List<String> events = new ArrayList<>();
             if (responsesApi) {
-                events.add(
-                        "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r\"}}");
+                events.add("event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r\","
+                        + "\"model\":" + json(model) + "}}");
                 for (String t : text) {
                     events.add("event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
                             + "\"delta\":" + json(t) + "}");
@@ -369,8 +394,8 @@ class UsageParsingPropertiesTest {
                         + "{\"cached_tokens\":" + cached.json + "},\"output_tokens\":" + completion.json
                         + ",\"total_tokens\":" + (prompt.n + completion.n) + "}}}");
             } else {
-                events.add("data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
-                        + "\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}");
+                events.add("data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"model\":" + json(model)
+                        + ",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}");
                 for (String t : text) {
                     events.add("data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
                             + "\"delta\":{\"content\":" + json(t) + "}}]}");
@@ -381,11 +406,12 @@ class UsageParsingPropertiesTest {
                         + ",\"prompt_tokens_details\":{\"cached_tokens\":" + cached.json + "}}}");
                 events.add("data: [DONE]");
             }
-            return new Answer("openai", sse(events, eol, junk), prompt.n, completion.n);
+            return new Answer("openai", sse(events, eol, junk), prompt.n, completion.n, model);
         };
     }
 
     static Gen<Answer> anthropicStream() {
+        Gen<String> models = models();
         Gen<Count> count = count();
         Gen<List<String>> pieces = pieces();
         Gen<String> lineEnds = lineEnds();
@@ -397,10 +423,11 @@ class UsageParsingPropertiesTest {
             Count cacheRead = count.next(random);
             List<String> text = pieces.next(random);
             String eol = lineEnds.next(random);
+            String model = models.next(random);
             List<String> junk = junkBetween.next(random);
             List<String> events = new ArrayList<>();
             events.add("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\","
-                    + "\"content\":[],\"usage\":{\"input_tokens\":" + input.json
+                    + "\"model\":" + json(model) + ",\"content\":[],\"usage\":{\"input_tokens\":" + input.json
                     + ",\"cache_creation_input_tokens\":" + cacheCreation.json + ",\"cache_read_input_tokens\":"
                     + cacheRead.json + ",\"output_tokens\":1}}}");
             events.add("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,"
@@ -413,11 +440,12 @@ class UsageParsingPropertiesTest {
             events.add("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":"
                     + "\"end_turn\"},\"usage\":{\"output_tokens\":" + output.json + "}}");
             events.add("event: message_stop\ndata: {\"type\":\"message_stop\"}");
-            return new Answer("anthropic", sse(events, eol, junk), input.n + cacheCreation.n, output.n);
+            return new Answer("anthropic", sse(events, eol, junk), input.n + cacheCreation.n, output.n, model);
         };
     }
 
     static Gen<Answer> geminiStream() {
+        Gen<String> models = models();
         Gen<Count> count = count();
         Gen<List<String>> pieces = pieces();
         Gen<String> lineEnds = lineEnds();
@@ -428,6 +456,7 @@ class UsageParsingPropertiesTest {
             Count thoughts = count.next(random);
             List<String> text = pieces.next(random);
             String eol = lineEnds.next(random);
+            String model = models.next(random);
             List<String> junk = junkBetween.next(random);
             List<String> events = new ArrayList<>();
             for (String t : text) {
@@ -439,31 +468,36 @@ class UsageParsingPropertiesTest {
                     + "\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":" + prompt.json
                     + ",\"candidatesTokenCount\":" + candidates.json + ",\"thoughtsTokenCount\":"
                     + thoughts.json + ",\"totalTokenCount\":"
-                    + (prompt.n + candidates.n + thoughts.n) + "}}");
-            return new Answer("gemini", sse(events, eol, junk), prompt.n, candidates.n + thoughts.n);
+                    + (prompt.n + candidates.n + thoughts.n) + "},\"modelVersion\":" + json(model) + "}");
+            return new Answer("gemini", sse(events, eol, junk), prompt.n, candidates.n + thoughts.n, model);
         };
     }
 
     static Gen<Answer> openAiJson() {
+        Gen<String> models = models();
         Gen<Count> count = count();
         Gen<String> texts = Gen.anyStrings(40);
         return random -> {
             Count prompt = count.next(random);
             Count completion = count.next(random);
             String text = texts.next(random);
+            String model = models.next(random);
             return new Answer(
                     "openai",
                     "{\"id\":\"chatcmpl-1\",\"object\":"
-                            + "\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":"
+                            + "\"chat.completion\",\"model\":" + json(model)
+                            + ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":"
                             + json(text) + "},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":" + prompt.json
                             + ",\"completion_tokens\":" + completion.json + ",\"total_tokens\":"
                             + (prompt.n + completion.n) + "}}",
                     prompt.n,
-                    completion.n);
+                    completion.n,
+                    model);
         };
     }
 
     static Gen<Answer> anthropicJson() {
+        Gen<String> models = models();
         Gen<Count> count = count();
         Gen<String> texts = Gen.anyStrings(40);
         return random -> {
@@ -471,33 +505,38 @@ class UsageParsingPropertiesTest {
             Count output = count.next(random);
             Count cacheCreation = count.next(random);
             String text = texts.next(random);
+            String model = models.next(random);
             return new Answer(
                     "anthropic",
                     "{\"id\":\"msg_1\",\"type\":"
-                            + "\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":"
+                            + "\"message\",\"role\":\"assistant\",\"model\":" + json(model)
+                            + ",\"content\":[{\"type\":\"text\",\"text\":"
                             + json(text)
                             + "},{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"f\",\"input\":{\"a\":[1,2]}}],\"usage\":{"
                             + "\"input_tokens\":" + input.json + ",\"cache_creation_input_tokens\":"
                             + cacheCreation.json
                             + ",\"cache_read_input_tokens\":0,\"output_tokens\":" + output.json + "}}",
                     input.n + cacheCreation.n,
-                    output.n);
+                    output.n,
+                    model);
         };
     }
 
     static Gen<Answer> geminiJson() {
+        Gen<String> models = models();
         Gen<Count> count = count();
         Gen<String> texts = Gen.anyStrings(40);
         return random -> {
             Count prompt = count.next(random);
             Count candidates = count.next(random);
             String text = texts.next(random);
+            String model = models.next(random);
             boolean array = random.nextBoolean();
             String one = "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":" + json(text) + "}],\"role\":"
                     + "\"model\"},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":"
                     + prompt.json + ",\"candidatesTokenCount\":" + candidates.json + ",\"totalTokenCount\":"
-                    + (prompt.n + candidates.n) + "}}";
-            return new Answer("gemini", array ? "[" + one + "]" : one, prompt.n, candidates.n);
+                    + (prompt.n + candidates.n) + "},\"modelVersion\":" + json(model) + "}";
+            return new Answer("gemini", array ? "[" + one + "]" : one, prompt.n, candidates.n, model);
         };
     }
 

@@ -436,7 +436,7 @@ class SharedStoreRedisTest {
         RedisBackend dead =
                 RedisBackend.of(StoreConfig.builder().url(redis.url()).build());
         SyncRequest r = new SyncRequest("dead-1", 600);
-        SyncRequest.Entry e = new SyncRequest.Entry("slots", SyncRequest.CONCURRENCY, 3, 0, 0, 0, "dead-1/1");
+        SyncRequest.Entry e = new SyncRequest.Entry("slots", SyncRequest.CONCURRENCY, 3, 0, 0, 0, 0, "dead-1/1");
         e.held = 3;
         r.add(e);
         dead.sync(r);
@@ -509,6 +509,37 @@ class SharedStoreRedisTest {
         Thread.sleep(100); // a's store thread sends it with its next pass, at once
         Admission afterLowering = b.admit(call(), Demand.oneRequest(), deadline(300));
         assertThat(afterLowering.isAdmitted()).as("b, after a read remaining 0").isFalse();
+    }
+
+    /**
+     * A provider allowing 600 requests a minute but only 10 at once (OpenAI enforces per-minute
+     * limits over shorter periods): once the fleet learned that burst, its shared bucket refills to
+     * it (less the transit allowance one JVM's mirror keeps), never to the minute's capacity, however
+     * long it was idle.
+     */
+    @Test
+    void aLearnedBurstIsTheMostTheFleetAdmitsAtOnceAfterAnIdleSpell() throws Exception {
+        Governor a = governor(0, 2);
+        Governor b = governor(0, 2);
+        List<Governor.LearnedBudget> headers =
+                List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 600, 9, 60_000));
+        a.learn(call(), headers);
+        b.learn(call(), headers);
+        Thread.sleep(3_000); // 30 requests' worth of refill at the minute's rate
+        List<java.util.concurrent.CompletableFuture<Admission>> calls = new ArrayList<>();
+        long until = deadline(200);
+        for (int i = 0; i < 20; i++) {
+            calls.add(a.admitAsync(call(), Demand.oneRequest(), until));
+            calls.add(b.admitAsync(call(), Demand.oneRequest(), until));
+        }
+        long admitted = 0;
+        for (java.util.concurrent.CompletableFuture<Admission> c : calls) {
+            admitted += c.get(5, TimeUnit.SECONDS).isAdmitted() ? 1 : 0;
+        }
+        // the burst less the transit allowance (7.5), and what refilled in the 200 ms (2)
+        assertThat(admitted)
+                .as("admitted by the fleet within 200 ms of an idle spell")
+                .isBetween(6L, 10L);
     }
 
     @Test

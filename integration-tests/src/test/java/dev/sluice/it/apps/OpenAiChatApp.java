@@ -31,7 +31,7 @@ public final class OpenAiChatApp {
         Load.finish(report);
     }
 
-    static OpenAIClient client(String baseUrl, String tenant) {
+    public static OpenAIClient client(String baseUrl, String tenant) {
         OpenAIOkHttpClient.Builder builder =
                 OpenAIOkHttpClient.builder().baseUrl(baseUrl).apiKey("sk-test-app");
         if (tenant != null) {

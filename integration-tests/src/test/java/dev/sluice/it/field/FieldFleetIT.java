@@ -12,6 +12,8 @@ import dev.sluice.it.harness.Figures;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.it.harness.Table;
 import dev.sluice.it.providers.LoopbackHosts;
+import dev.sluice.simulator.Dimension;
+import dev.sluice.simulator.Limit;
 import dev.sluice.simulator.Profile;
 import dev.sluice.simulator.Simulator;
 import java.nio.file.Files;
@@ -48,6 +50,16 @@ class FieldFleetIT {
 
     /** Three JVMs started together, each running {@code appArgs}; their reports as groups jvm1..jvm3 of one run. */
     static Run fleet(boolean agent, RedisServer redis, Object... appArgs) throws Exception {
+        return fleet(agent, redis, FieldScenariosIT::coldStartLimits, appArgs);
+    }
+
+    /** As {@link #fleet(boolean, RedisServer, Object...)}, the provider's organization and limits set by {@code limits}. */
+    static Run fleet(
+            boolean agent,
+            RedisServer redis,
+            java.util.function.UnaryOperator<Simulator.Builder> limits,
+            Object... appArgs)
+            throws Exception {
         String options = null;
         if (redis != null) {
             Path config = Files.createTempFile("sluice-field-fleet-", ".yaml");
@@ -55,7 +67,7 @@ class FieldFleetIT {
             config.toFile().deleteOnExit();
             options = "config=" + config;
         }
-        Simulator sim = FieldScenariosIT.coldStartLimits(Simulator.builder()
+        Simulator sim = limits.apply(Simulator.builder()
                         .profile(Profile.OPENAI)
                         .firstByteLatency(Duration.ofMillis(100))
                         .latencyPerToken(Duration.ofMillis(5))
@@ -65,7 +77,7 @@ class FieldFleetIT {
             String baseUrl = LoopbackHosts.url(HOST, sim.port(), "/v1");
             List<ForkedApp.Running> jvms = new ArrayList<>();
             for (int i = 0; i < JVMS; i++) {
-                jvms.add(FieldScenariosIT.forked(agent, options, FieldApp.class, HOST, baseUrl, appArgs)
+                jvms.add(FieldScenariosIT.forked(agent, options, FieldApp.class, HOST, baseUrl, named(appArgs, i + 1))
                         .start());
             }
             ObjectNode summary = new ObjectMapper().createObjectNode();
@@ -92,6 +104,17 @@ class FieldFleetIT {
         } finally {
             sim.close();
         }
+    }
+
+    /** The app's arguments for JVM {@code n}: its tenants named {@code jvmN-...}, so the provider's ledger tells the JVMs apart. */
+    private static Object[] named(Object[] appArgs, int n) {
+        Object[] named = appArgs.clone();
+        for (int i = 0; i < named.length; i++) {
+            if (named[i] instanceof String && ((String) named[i]).matches("[a-z0-9]+:[^:]+:\\d+")) {
+                named[i] = "jvm" + n + "-" + named[i];
+            }
+        }
+        return named;
     }
 
     /** Scenario a's organization (300 requests a minute, 50 at once) and workload, in three JVMs: 40 calls each. */
@@ -123,6 +146,49 @@ class FieldFleetIT {
         double seconds = Duration.between(run.firstArrival(), run.lastArrival()).toNanos() / 1e9;
         double allows = 300 / 60.0 * seconds + 50;
         return run.exchanges().stream().filter(e -> e.status() == 200).count() / allows;
+    }
+
+    /**
+     * The provider's limits at the fleet's pace: 90 requests and 18,000 tokens a minute, enforced
+     * as buckets holding 20 s of the rate (30 requests, 6,000 tokens), refused requests not
+     * counted; each JVM runs 3 callers sharing 30 calls, so the request limit paces the whole run.
+     */
+    static Simulator.Builder fleetAtTheLimit(Simulator.Builder b) {
+        return b.organization(FieldScenariosIT.ORG, "sk-field-1")
+                .countRefusedRequests(false)
+                .limit(Limit.perMinute(Dimension.REQUESTS, 90).burst(30))
+                .limit(Limit.perMinute(Dimension.TOKENS, 18_000).burst(6_000));
+    }
+
+    @Test
+    void h_threeJvmsOnRedisAtTheProvidersLimit() throws Exception {
+        try (RedisServer redis = RedisServer.start()) {
+            Run run = fleet(true, redis, FieldFleetIT::fleetAtTheLimit, "sync", 64, 200, 90, 30, "app:sk-field-1:3");
+            FieldScenariosIT.row(
+                    TABLE,
+                    "h. 3 JVMs at the limit, sync",
+                    "with, Redis",
+                    run,
+                    String.format("%d calls in %.0f s", run.completed(), seconds(run)));
+            java.time.Instant first = run.firstArrival();
+            System.out.println("h. arrivals (ms after the first:status:jvm): "
+                    + run.exchanges().stream()
+                            .sorted(java.util.Comparator.comparing(dev.sluice.simulator.ledger.Exchange::arrivedAt))
+                            .map(e ->
+                                    "+" + Duration.between(first, e.arrivedAt()).toMillis() + ":" + e.status() + ":"
+                                            + e.tenant())
+                            .collect(java.util.stream.Collectors.joining(" ")));
+            assertThat(run.completed()).as("calls completed").isEqualTo(90);
+            assertThat(run.percent429())
+                    .as(
+                            "provider 429s, %% of attempts: %s%nthe agents' warnings: %s%narrivals (ms after the first:status): %s",
+                            run.when429s(), run.summary().get(AGENT_WARNINGS), run.arrivalsAround429s())
+                    .isLessThanOrEqualTo(1.0);
+        }
+    }
+
+    private static double seconds(Run run) {
+        return Duration.between(run.firstArrival(), run.lastArrival()).toNanos() / 1e9;
     }
 
     @Test

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 class FieldScenariosIT {
 
     private static final String HOST = "api.openai.com";
-    private static final String ORG = "org-field";
+    static final String ORG = "org-field";
     private static final Table TABLE = new Table(
             "scenario", "agent", "calls ok", "attempts", "provider 429s", "429s at (s after first arrival)", "figure");
 
@@ -108,7 +108,8 @@ class FieldScenariosIT {
             return exchanges.stream()
                     .filter(e -> !e.arrivedAt().isBefore(from) && !e.arrivedAt().isAfter(to))
                     .sorted(Comparator.comparing(Exchange::arrivedAt))
-                    .map(e -> "+" + Duration.between(first, e.arrivedAt()).toMillis() + ":" + e.status())
+                    .map(e -> "+" + Duration.between(first, e.arrivedAt()).toMillis() + ":" + e.status()
+                            + (e.tenant() == null ? "" : ":" + e.tenant()))
                     .collect(Collectors.joining(" "));
         }
 

@@ -97,6 +97,22 @@ public final class AppReport {
         return groups.computeIfAbsent(name, k -> new AppReport());
     }
 
+    /**
+     * Counts what each retry layer around Sluice did, as the bridge counted it, under
+     * {@code layer:<layer>:passed} and {@code layer:<layer>:declined}; nothing without the agent.
+     */
+    @SuppressWarnings("unchecked")
+    public void countRetryLayers() {
+        try {
+            Class<?> layers = Class.forName("dev.sluice.bootstrap.RetryLayers");
+            java.lang.reflect.Method snapshot = layers.getMethod("snapshot");
+            Map<String, Map<String, Long>> all = (Map<String, Map<String, Long>>) snapshot.invoke(null);
+            all.forEach((layer, counts) -> counts.forEach((k, v) -> count("layer:" + layer + ":" + k, v)));
+        } catch (ReflectiveOperationException | LinkageError noAgent) {
+            // no agent: nothing to report
+        }
+    }
+
     public void print() {
         System.out.println(PREFIX + toJson());
         System.out.flush();

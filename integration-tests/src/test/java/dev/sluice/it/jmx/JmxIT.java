@@ -64,6 +64,8 @@ class JmxIT {
                 config,
                 String.join(
                         "\n",
+                        // the built-in price table is in USD: in euros no call has a price, as status says
+                        "currency: EUR",
                         "providers:",
                         "  - name: sim",
                         "    kind: openai",
@@ -187,7 +189,14 @@ class JmxIT {
                 .contains("default")
                 .contains("PROVIDER")
                 .contains("rejected")
-                .contains("paused");
+                .contains("paused")
+                .contains("PRICES: no prices (currency EUR)")
+                .containsPattern("UNPRICED \\(charged nothing against budgets; price them under prices: or in"
+                        + " pricesFile\\): sim/gpt-4o-mini \\(\\d+ calls\\)");
+        javax.management.openmbean.TabularData unpriced =
+                (javax.management.openmbean.TabularData) jmx.getAttribute(GOVERNOR, "UnpricedModels");
+        assertThat(unpriced.size()).isEqualTo(1);
+        assertThat((Long) jmx.getAttribute(GOVERNOR, "UnpricedCalls")).isPositive();
         String limits = cli("limits", Long.toString(app.pid()));
         assertThat(limits)
                 .contains("Sluice limits at")
@@ -253,7 +262,7 @@ class JmxIT {
      * NullPointerException} from {@code Modules.loadModule} (19 times in 20 for a no-op agent
      * attached at once; never 150 ms later). A user attaching to a running service does not meet it.
      */
-    private static JMXConnector connectLikeJConsole(long pid) {
+    static JMXConnector connectLikeJConsole(long pid) {
         return await("the JVM accepting a JMX connection")
                 .atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(100))
@@ -270,7 +279,7 @@ class JmxIT {
         }
     }
 
-    private static ObjectName name(String name) {
+    static ObjectName name(String name) {
         try {
             return new ObjectName(name);
         } catch (MalformedObjectNameException e) {

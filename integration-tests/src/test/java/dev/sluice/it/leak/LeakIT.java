@@ -55,6 +55,18 @@ class LeakIT {
     }
 
     /**
+     * One call at a time through every client, each ending in a connection reset before any answer
+     * or an error status (read, or never read nor closed): each gives back its slot and reservation
+     * at once, with no garbage collected meanwhile; only a 2xx body dropped unread waits for one.
+     */
+    @Test
+    void exceptionsAndErrorStatusesReleaseAtOnceWithoutAGarbageCollection() throws Exception {
+        Run run = Run.of(17, 36, 1, "all", "reset,error,error-unread", true, false);
+        run.assertPlayedAsPlanned();
+        run.assertQuiet();
+    }
+
+    /**
      * The leak test: a random mix of every client and every ending, several callers at once. The
      * seed is printed; {@code -Dsluice.leak.seed=<seed>} replays a run.
      */
@@ -84,6 +96,19 @@ class LeakIT {
         /** {@code slots}: the provider has a concurrency limit too (its slots are then held by bodies). */
         static Run of(long seed, int calls, int threads, String clients, String endings, boolean slots)
                 throws Exception {
+            return of(seed, calls, threads, clients, endings, slots, true);
+        }
+
+        /** {@code collectGarbage}: between the readings of the governor once every call ended. */
+        static Run of(
+                long seed,
+                int calls,
+                int threads,
+                String clients,
+                String endings,
+                boolean slots,
+                boolean collectGarbage)
+                throws Exception {
             try (Simulator sim = Simulator.builder()
                     .profile(Profile.OPENAI)
                     .instant()
@@ -112,7 +137,15 @@ class LeakIT {
                 ForkedApp.Result r = ForkedApp.of(LeakMixApp.class)
                         .withAgent(SluiceYaml.agentOptions(config))
                         .timeout(Duration.ofMinutes(2))
-                        .args(sim.baseUrl(), seed, calls, threads, clients, endings, QUIET_SECONDS)
+                        .args(
+                                sim.baseUrl(),
+                                seed,
+                                calls,
+                                threads,
+                                clients,
+                                endings,
+                                QUIET_SECONDS,
+                                collectGarbage ? "gc" : "nogc")
                         .run()
                         .assertOk();
                 Run run = new Run(seed, r.summary(), r.stdout, r.stderr);

@@ -56,7 +56,10 @@ import okhttp3.Response;
  * counted as {@code client:ending:planned} and, when it ended the way its ending means,
  * {@code client:ending:as-planned}; the readings as {@code state:*}.
  *
- * <p>Arguments: baseUrl seed calls threads clients(a,b|all) endings(a,b|all) quietSeconds
+ * <p>With {@code nogc} as a last argument, no garbage is collected between readings: what an
+ * exception or an error status held must come back at once, not when a {@code Cleaner} notices.
+ *
+ * <p>Arguments: baseUrl seed calls threads clients(a,b|all) endings(a,b|all) quietSeconds [nogc]
  */
 public final class LeakMixApp {
 
@@ -83,6 +86,9 @@ public final class LeakMixApp {
             if (ending == Ending.ABANDON) {
                 return this == JDK_ASYNC || this == OKHTTP_ASYNC;
             }
+            if (ending == Ending.ERROR_UNREAD) {
+                return this != OPENAI && this != OPENAI_STREAM; // the SDK reads every error body
+            }
             return this != OPENAI || ending != Ending.CANCEL && ending != Ending.DROP;
         }
     }
@@ -94,6 +100,7 @@ public final class LeakMixApp {
     enum Ending {
         OK("ok"),
         ERROR("error"),
+        ERROR_UNREAD("error-unread"),
         CANCEL("cancel"),
         RESET("reset"),
         TRUNCATED("truncated"),
@@ -170,11 +177,12 @@ public final class LeakMixApp {
         Set<Client> clients = parse(Client.class, args[4]);
         Set<Ending> endings = parse(Ending.class, args[5]);
         int quietSeconds = Integer.parseInt(args[6]);
+        boolean collectGarbage = args.length < 8 || !args[7].equals("nogc");
 
         LeakMixApp app = new LeakMixApp(baseUrl);
         List<Planned> plan = plan(new Random(seed), calls, clients, endings);
         app.run(plan, threads);
-        app.awaitQuiet(quietSeconds);
+        app.awaitQuiet(quietSeconds, collectGarbage);
         app.report.print();
         System.exit(0);
     }
@@ -216,6 +224,7 @@ public final class LeakMixApp {
     private static String force(Ending ending, Random random) {
         switch (ending) {
             case ERROR:
+            case ERROR_UNREAD:
                 return random.nextInt(3) == 0 ? "rate_limited" : "server_error";
             case CANCEL:
             case STALL:
@@ -352,6 +361,9 @@ public final class LeakMixApp {
         if (p.ending == Ending.DROP && status == 200) {
             return true; // the caller forgets the body: nothing closes it
         }
+        if (p.ending == Ending.ERROR_UNREAD && status >= 400) {
+            return true; // the caller looks at the status only: the body is neither read nor closed
+        }
         try (InputStream in = body) {
             in.readAllBytes();
         }
@@ -368,6 +380,7 @@ public final class LeakMixApp {
             case OK:
                 return status == 200;
             case ERROR:
+            case ERROR_UNREAD:
                 return status >= 400;
             case STALL:
             case CANCEL:
@@ -439,6 +452,9 @@ public final class LeakMixApp {
         if (p.ending == Ending.DROP && status == 200) {
             return true; // neither the response nor its body is closed
         }
+        if (p.ending == Ending.ERROR_UNREAD && status >= 400) {
+            return true; // the caller looks at the status only: the body is neither read nor closed
+        }
         try (Response r = response) {
             r.body().bytes();
         }
@@ -494,10 +510,11 @@ public final class LeakMixApp {
     // ------------------------------------------------------------------ the governor's state
 
     /**
-     * Reads the governor until it holds nothing (in flight, waiting, reserved), collecting garbage
-     * between readings so dropped bodies become unreachable, for at most {@code seconds}.
+     * Reads the governor until it holds nothing (in flight, waiting, reserved), for at most
+     * {@code seconds}, collecting garbage between readings (when {@code collectGarbage}) so that
+     * dropped bodies become unreachable.
      */
-    private void awaitQuiet(int seconds) throws Exception {
+    private void awaitQuiet(int seconds, boolean collectGarbage) throws Exception {
         MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
         ObjectName governor = new ObjectName("dev.sluice:type=Governor");
         long registered = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -511,7 +528,9 @@ public final class LeakMixApp {
         long deadline = start + TimeUnit.SECONDS.toNanos(seconds);
         State state = first;
         while (!state.quiet() && System.nanoTime() - deadline < 0) {
-            System.gc();
+            if (collectGarbage) {
+                System.gc();
+            }
             Thread.sleep(100); // the reading is cached for a moment; the Cleaner runs on its own thread
             state = State.read(jmx, governor);
         }

@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -39,8 +40,9 @@ import javax.management.ObjectName;
  * what the governor still held afterwards (JMX, in-process). On its deadline it prints a summary
  * of a thread dump (virtual threads included) instead of waiting forever.
  *
- * <p>Arguments: {@code url threads deadlineSeconds jdk|openai|anthropic} ({@code anthropic}: the
- * JDK client to Anthropic's Messages API).
+ * <p>Arguments: {@code url threads deadlineSeconds jdk|openai|anthropic [requestTimeoutSeconds]}
+ * ({@code anthropic}: the JDK client to Anthropic's Messages API; the timeout, for {@code jdk} only,
+ * is each request's own).
  */
 public final class VirtualThreadsApp {
 
@@ -52,6 +54,7 @@ public final class VirtualThreadsApp {
         int threads = Integer.parseInt(args[1]);
         long deadlineSeconds = Long.parseLong(args[2]);
         String client = args[3];
+        Duration requestTimeout = args.length > 4 ? Duration.ofSeconds(Long.parseLong(args[4])) : null;
 
         ExecutorService executor = (ExecutorService) MethodHandles.publicLookup()
                 .findStatic(
@@ -59,7 +62,9 @@ public final class VirtualThreadsApp {
                         "newVirtualThreadPerTaskExecutor",
                         MethodType.methodType(ExecutorService.class))
                 .invoke();
-        Call call = client.equals("openai") ? openAi(url) : client.equals("anthropic") ? anthropic(url) : jdk(url);
+        Call call = client.equals("openai")
+                ? openAi(url)
+                : client.equals("anthropic") ? anthropic(url) : jdk(url, requestTimeout);
         Map<String, AtomicLong> outcomes = new ConcurrentHashMap<>();
         CountDownLatch start = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(threads);
@@ -116,15 +121,19 @@ public final class VirtualThreadsApp {
         String make() throws Exception;
     }
 
-    private static Call jdk(String url) {
+    /** The JDK client, each request with {@code timeout} (none when null), as a batch job sets one. */
+    private static Call jdk(String url, Duration timeout) {
         HttpClient client =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         return () -> {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/v1/chat/completions"))
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + "/v1/chat/completions"))
                     .header("authorization", "Bearer sk-load-test")
                     .header("content-type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(BODY))
-                    .build();
+                    .POST(HttpRequest.BodyPublishers.ofString(BODY));
+            if (timeout != null) {
+                b.timeout(timeout);
+            }
+            HttpRequest request = b.build();
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
             return outcome(response.statusCode(), response.body());
         };

@@ -14,7 +14,6 @@ import com.openai.errors.OpenAIServiceException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.sluice.it.harness.AppReport;
-import java.lang.reflect.Method;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -71,7 +70,7 @@ public final class SdkCallsApp {
         }
         pool.shutdown();
         pool.awaitTermination(5, TimeUnit.MINUTES);
-        reportRetryLayers(report);
+        report.countRetryLayers();
         if (SdkCallsApp.class.getClassLoader() != ClassLoader.getSystemClassLoader()) {
             report.count("child-loader", 1);
         }
@@ -97,19 +96,6 @@ public final class SdkCallsApp {
                 CALL_ID.remove();
             }
         });
-    }
-
-    /** What each retry layer around Sluice did, as the bridge counted it (nothing without the agent). */
-    @SuppressWarnings("unchecked")
-    private static void reportRetryLayers(AppReport report) {
-        try {
-            Class<?> layers = Class.forName("dev.sluice.bootstrap.RetryLayers");
-            Method snapshot = layers.getMethod("snapshot");
-            Map<String, Map<String, Long>> all = (Map<String, Map<String, Long>>) snapshot.invoke(null);
-            all.forEach((layer, counts) -> counts.forEach((k, v) -> report.count("layer:" + layer + ":" + k, v)));
-        } catch (ReflectiveOperationException | LinkageError noAgent) {
-            // no agent: nothing to report
-        }
     }
 
     interface Caller {

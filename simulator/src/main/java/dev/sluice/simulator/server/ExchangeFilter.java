@@ -57,7 +57,8 @@ final class ExchangeFilter implements Filter {
 
         private boolean eventStream() {
             String type = getContentType();
-            return type != null && type.startsWith("text/event-stream");
+            return type != null
+                    && (type.startsWith("text/event-stream") || type.startsWith("application/vnd.amazon.eventstream"));
         }
 
         private final class Flushing extends ServletOutputStream {

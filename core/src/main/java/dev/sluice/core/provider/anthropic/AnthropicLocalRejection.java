@@ -52,17 +52,12 @@ final class AnthropicLocalRejection {
     }
 
     static String message(Rejection r, RequestFacts facts) {
-        String summary = LocalRejectionWriter.summary(r, facts);
-        return LocalRejectionWriter.waitingHelps(r)
-                ? summary + " Please try again in " + seconds(r.retryAfterMillis()) + " seconds."
-                : summary;
+        return LocalRejectionWriter.summaryWithWait(r, facts);
     }
 
     /** Milliseconds as decimal seconds without trailing zeros: 2400 → {@code 2.4}, 3000 → {@code 3}. */
     static String seconds(long millis) {
-        String s = millis / 1000 + "." + String.format("%03d", millis % 1000);
-        s = s.replaceAll("0+$", "");
-        return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+        return LocalRejectionWriter.seconds(millis);
     }
 
     /** Anthropic's ids look like {@code req_011CQ...}; Sluice's own are marked as such. */

@@ -28,6 +28,7 @@ final class AnthropicStreamUsage extends SseUsageParser {
     private final EventReader event = new EventReader();
     private boolean sawFinalUsage;
     private ProviderError streamError;
+    private String model;
 
     AnthropicStreamUsage(RequestFacts facts, TokenEstimator estimator, long nowEpochMillis) {
         this.facts = facts;
@@ -38,6 +39,11 @@ final class AnthropicStreamUsage extends SseUsageParser {
     @Override
     public Usage usage() {
         return tally.toUsage(facts, estimator, sawFinalUsage);
+    }
+
+    @Override
+    public String responseModel() {
+        return model;
     }
 
     @Override
@@ -95,6 +101,11 @@ final class AnthropicStreamUsage extends SseUsageParser {
                     return;
                 case "error.details.error_code":
                     errorCode = JsonScalars.text(p);
+                    return;
+                case "message.model": // message_start
+                    if (model == null) {
+                        model = JsonScalars.name(p);
+                    }
                     return;
                 default:
             }

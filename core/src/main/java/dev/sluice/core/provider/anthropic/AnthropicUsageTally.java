@@ -15,24 +15,35 @@ import java.io.IOException;
  * stream's {@code message_delta} counts are cumulative.
  *
  * <p>{@link Usage#inputTokens()} is what Anthropic's input limit counts: uncached input plus cache
- * writes. Cache reads do not count toward it and go to {@link Usage#cachedInputTokens()}.
+ * writes. Cache reads do not count toward it and go to {@link Usage#cachedInputTokens()}. Of the
+ * writes, {@code cache_creation.ephemeral_1h_input_tokens} went to a one-hour cache, which costs
+ * more; {@code service_tier} says whether the call ran at standard, priority or batch prices.
  */
 final class AnthropicUsageTally {
 
     /** The counts read from a {@code usage} object, by slot. */
     static final PlainCounts COUNTS = PlainCounts.of(
-            new String[] {"input_tokens"},
-            new String[] {"output_tokens"},
-            new String[] {"cache_creation_input_tokens"},
-            new String[] {"cache_read_input_tokens"});
+                    new String[] {"input_tokens"},
+                    new String[] {"output_tokens"},
+                    new String[] {"cache_creation_input_tokens"},
+                    new String[] {"cache_read_input_tokens"},
+                    new String[] {"cache_creation.ephemeral_1h_input_tokens"})
+            .withWord("service_tier", "standard", "priority", "batch");
 
     private static final int INPUT = 0;
     private static final int OUTPUT = 1;
     private static final int CACHE_CREATION = 2;
     private static final int CACHE_READ = 3;
+    private static final int CACHE_WRITE_1H = 4;
+    private static final int SERVICE_TIER = 5;
+
+    private static final String[] TIER_WORDS = {"standard", "priority", "batch"};
 
     /** The counts reported, by {@link #COUNTS}' slot; -1 until reported. Read into straight by {@link PlainCounts}. */
-    final long[] counts = {-1, -1, -1, -1};
+    final long[] counts = {-1, -1, -1, -1, -1, -1};
+
+    /** A service tier none of {@link #TIER_WORDS} names, as a walk read it. */
+    private String otherTier;
 
     private long generatedCharacters;
 
@@ -40,6 +51,14 @@ final class AnthropicUsageTally {
     void usageField(String name, JsonParser value) throws IOException {
         int slot = COUNTS.slotOf(name);
         if (slot < 0) {
+            return;
+        }
+        if (slot == SERVICE_TIER) {
+            String tier = JsonScalars.text(value);
+            if (tier != null) {
+                counts[SERVICE_TIER] = COUNTS.wordIndex(tier);
+                otherTier = tier;
+            }
             return;
         }
         long n = JsonScalars.count(value);
@@ -78,9 +97,20 @@ final class AnthropicUsageTally {
                 .inputTokens(in)
                 .outputTokens(out)
                 .cacheCreationInputTokens(Math.max(0, cacheCreation))
+                .cacheWrite1hInputTokens(Math.max(0, counts[CACHE_WRITE_1H]))
                 .cachedInputTokens(Math.max(0, counts[CACHE_READ]))
+                .serviceTier(serviceTier())
                 .reportedByProvider(complete && (inputReported() || output >= 0))
                 .build();
+    }
+
+    /** The tier the answer reported, or null. */
+    private String serviceTier() {
+        long index = counts[SERVICE_TIER];
+        if (index < 0) {
+            return null;
+        }
+        return index < TIER_WORDS.length ? TIER_WORDS[(int) index] : otherTier;
     }
 
     private long countedOutput(RequestFacts facts, TokenEstimator estimator) {

@@ -94,6 +94,7 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
                 .operation(route == null ? "unknown" : route.operation.operationName())
                 .model(model)
                 .deployment(deployment)
+                .serviceTier(body.serviceTier())
                 .streaming(body.stream())
                 .streamUsageRequested(body.stream() && body.includeUsage())
                 .maxOutputTokens(body.maxOutputTokens())

@@ -97,6 +97,7 @@ public final class OpenAiCompatibleAdapter implements ProviderAdapter {
         return RequestFacts.builder(kind)
                 .operation(operation == null ? "unknown" : operation.operationName())
                 .model(body.model())
+                .serviceTier(body.serviceTier())
                 .streaming(body.stream())
                 .streamUsageRequested(body.stream() && body.includeUsage())
                 .maxOutputTokens(body.maxOutputTokens())

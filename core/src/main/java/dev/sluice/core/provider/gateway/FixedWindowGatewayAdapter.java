@@ -67,6 +67,7 @@ public final class FixedWindowGatewayAdapter implements ProviderAdapter {
         return RequestFacts.builder(KIND)
                 .operation(openAi.operation())
                 .model(openAi.model())
+                .serviceTier(openAi.serviceTier())
                 .streaming(openAi.streaming())
                 .streamUsageRequested(openAi.streamUsageRequested())
                 .maxOutputTokens(openAi.maxOutputTokens())

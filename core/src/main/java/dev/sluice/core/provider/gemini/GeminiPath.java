@@ -1,7 +1,6 @@
 package dev.sluice.core.provider.gemini;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
+import dev.sluice.core.provider.Urls;
 
 /**
  * Where a Gemini API or Vertex AI generation request goes: the model, the method, and on Vertex
@@ -101,28 +100,6 @@ final class GeminiPath {
 
     /** Percent-decodes one segment ({@code +} stays a plus in a path); null when malformed. */
     static String decode(String segment) {
-        if (segment.indexOf('%') < 0) {
-            return segment;
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(segment.length());
-        for (int i = 0; i < segment.length(); i++) {
-            char c = segment.charAt(i);
-            if (c == '%') {
-                if (i + 2 >= segment.length()) {
-                    return null;
-                }
-                int hi = Character.digit(segment.charAt(i + 1), 16);
-                int lo = Character.digit(segment.charAt(i + 2), 16);
-                if (hi < 0 || lo < 0) {
-                    return null;
-                }
-                out.write(hi * 16 + lo);
-                i += 2;
-            } else {
-                byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-                out.write(b, 0, b.length);
-            }
-        }
-        return new String(out.toByteArray(), StandardCharsets.UTF_8);
+        return Urls.decodeSegment(segment);
     }
 }

@@ -8,12 +8,15 @@ import java.io.IOException;
 /**
  * Reads {@code GenerateContentResponse} JSON into a {@link GeminiUsageTally}: one response, one SSE
  * event's data, or a JSON array of streamed responses (paths under {@code []}). Notes an
- * {@code error} object (mid-stream failure) in a {@link GoogleError}.
+ * {@code error} object (mid-stream failure) in a {@link GoogleError}, and the answer's
+ * {@code modelVersion}.
  */
 final class GeminiResponseReader implements JsonVisitor {
 
     private final GeminiUsageTally tally;
     GoogleError error;
+    /** The first {@code modelVersion} an answer gave. */
+    String modelVersion;
 
     GeminiResponseReader(GeminiUsageTally tally) {
         this.tally = tally;
@@ -77,6 +80,10 @@ final class GeminiResponseReader implements JsonVisitor {
         } else if (name.equals("candidates[].finishReason") || name.equals("candidates[].finish_reason")) {
             if (JsonScalars.text(p) != null) {
                 tally.finished();
+            }
+        } else if (name.equals("modelVersion") || name.equals("model_version")) {
+            if (modelVersion == null) {
+                modelVersion = JsonScalars.name(p);
             }
         } else if (error != null && name.startsWith("error")) {
             error.scalar(name, p);

@@ -33,6 +33,11 @@ final class GeminiStreamUsage extends SseUsageParser {
     }
 
     @Override
+    public String responseModel() {
+        return reader.modelVersion;
+    }
+
+    @Override
     public ProviderError streamError() {
         return reader.error == null ? null : GeminiErrors.classifyStreamError(reader.error, nowEpochMillis);
     }

@@ -126,6 +126,14 @@ public final class BoundedBody {
         return counts.read(buf, start, end, into) || JsonWalker.walk(buf, start, end - start, visitor);
     }
 
+    /**
+     * The string value of the root member {@code member} when it is among the body's first or last
+     * members ({@link RootString}); null when the body overflowed or it is not found there.
+     */
+    public String rootString(RootString member) {
+        return overflowed || size == 0 ? null : member.find(buf, 0, size);
+    }
+
     /** Walks the kept body; false when it overflowed, is empty or is not one complete JSON document. */
     public boolean walk(JsonVisitor visitor) {
         return !overflowed && size > 0 && JsonWalker.walk(buf, 0, size, visitor);

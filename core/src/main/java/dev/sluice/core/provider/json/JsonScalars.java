@@ -11,6 +11,9 @@ public final class JsonScalars {
     /** What {@link #count} returns for anything that is not a non-negative number. */
     public static final long NOT_A_COUNT = -1;
 
+    /** The longest model name taken from an answer (a fine-tuned model's is about 60 chars). */
+    public static final int MOST_NAME_CHARS = 200;
+
     private JsonScalars() {}
 
     /**
@@ -41,6 +44,33 @@ public final class JsonScalars {
             return p.getText();
         }
         return null;
+    }
+
+    /**
+     * A name as an answer gives it ({@code "model": "gpt-4o-mini-2024-07-18"}): a string of 1 to
+     * {@link #MOST_NAME_CHARS} chars without control chars; null for anything else. Copies the
+     * text: read it once, not per event.
+     */
+    public static String name(JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+            return null;
+        }
+        int length = p.getTextLength();
+        return length == 0 || length > MOST_NAME_CHARS ? null : plainName(p.getText());
+    }
+
+    /** {@code name} if it holds no control char and is 1 to {@link #MOST_NAME_CHARS} chars long, else null. */
+    public static String plainName(String name) {
+        if (name == null || name.isEmpty() || name.length() > MOST_NAME_CHARS) {
+            return null;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                return null;
+            }
+        }
+        return name;
     }
 
     /** The length in chars of a string value without copying it; 0 for anything else. */

@@ -1,6 +1,8 @@
 package dev.sluice.core.provider.json;
 
+import com.fasterxml.jackson.core.JsonParser;
 import dev.sluice.core.provider.wire.HeaderNumbers;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +21,9 @@ import java.util.List;
  * validated. Of two members with the same path the later one counts, as in a walk.
  *
  * <p>Each count has a slot; a slot may be filled by several paths (an API's two names for one
- * count), e.g. {@code of(new String[] {"prompt_tokens", "input_tokens"}, ...)}. Immutable and
- * thread-safe.
+ * count), e.g. {@code of(new String[] {"prompt_tokens", "input_tokens"}, ...)}. One more slot may
+ * read a word ({@link #withWord}): a plain ASCII string at its path, read as its index among the
+ * words expected. Immutable and thread-safe.
  */
 public final class PlainCounts {
 
@@ -38,8 +41,18 @@ public final class PlainCounts {
     private final int slots;
     /** Per depth, the paths that end there (their count is read at that depth). */
     private final long[] endingAt = new long[MOST_DEPTH + 1];
+    /** The path read as a word, as a bit of the paths; 0 for none. */
+    private final long wordPath;
+    /** The words that path expects, as bytes; their index is what its slot gets. */
+    private final byte[][] words;
 
     private PlainCounts(List<String> paths, List<Integer> slotOfPath, int slots) {
+        this(paths, slotOfPath, slots, 0, new byte[0][]);
+    }
+
+    private PlainCounts(List<String> paths, List<Integer> slotOfPath, int slots, long wordPath, byte[][] words) {
+        this.wordPath = wordPath;
+        this.words = words;
         this.paths = paths.toArray(new String[0]);
         this.names = new byte[this.paths.length][][];
         this.slotOfPath = new int[this.paths.length];
@@ -84,6 +97,48 @@ public final class PlainCounts {
         return new PlainCounts(paths, slotOfPath, slots.length);
     }
 
+    /**
+     * These counts and one more slot, the last, for a word at {@code path}: the index of the word it
+     * is among {@code expected}, {@code expected.length} for another plain string, left as it was
+     * for null. A value there that is not a plain ASCII string without escapes is declined.
+     *
+     * @throws IllegalArgumentException for a path as {@link #of} refuses it, no word, or a word
+     *     that is not plain ASCII
+     */
+    public PlainCounts withWord(String path, String... expected) {
+        checkPath(path);
+        if (wordPath != 0 || expected.length == 0 || paths.length >= Long.SIZE) {
+            throw new IllegalArgumentException("one word path with at least one word, within 64 paths");
+        }
+        List<String> allPaths = new ArrayList<>(List.of(paths));
+        List<Integer> allSlots = new ArrayList<>();
+        for (int s : slotOfPath) {
+            allSlots.add(s);
+        }
+        allPaths.add(path);
+        allSlots.add(slots);
+        byte[][] bytes = new byte[expected.length][];
+        for (int w = 0; w < expected.length; w++) {
+            for (char c : expected[w].toCharArray()) {
+                if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                    throw new IllegalArgumentException("a word of plain ASCII is needed, not " + expected[w]);
+                }
+            }
+            bytes[w] = expected[w].getBytes(StandardCharsets.US_ASCII);
+        }
+        return new PlainCounts(allPaths, allSlots, slots + 1, 1L << paths.length, bytes);
+    }
+
+    /** The index of {@code text} among the words {@link #withWord} expects, or their count for another word. */
+    public int wordIndex(String text) {
+        for (int w = 0; w < words.length; w++) {
+            if (text != null && text.equals(new String(words[w], StandardCharsets.US_ASCII))) {
+                return w;
+            }
+        }
+        return words.length;
+    }
+
     private static void checkPath(String path) {
         if (path == null || path.indexOf('"') >= 0 || path.indexOf('\\') >= 0) {
             throw new IllegalArgumentException("a path of plain member names is needed, not " + path);
@@ -112,6 +167,22 @@ public final class PlainCounts {
             }
         }
         return -1;
+    }
+
+    /**
+     * A walk met the scalar at {@code path} (relative to the object): when it is one of the counts
+     * and holds one, it goes into its slot of {@code counts}; anything else leaves them as they were.
+     * The word of {@link #withWord} is not a count: its caller reads it (its text may matter too).
+     */
+    public void readScalar(String path, JsonParser value, long[] counts) throws IOException {
+        int slot = slotOf(path);
+        if (slot < 0 || (wordPath != 0 && slot == slots - 1)) {
+            return;
+        }
+        long n = JsonScalars.count(value);
+        if (n >= 0) {
+            counts[slot] = n;
+        }
     }
 
     /**
@@ -182,6 +253,9 @@ public final class PlainCounts {
             if (json[i] == 'n') {
                 return JsonBytes.nullEnd(json, i, end); // no count, as a walk reads null
             }
+            if ((ending & wordPath) != 0) {
+                return word(json, i, end, counts);
+            }
             return count(json, i, end, ending, counts);
         }
         if (matched != 0 && json[i] == '{') {
@@ -204,6 +278,27 @@ public final class PlainCounts {
             }
         }
         return digits;
+    }
+
+    /** The word path's string read into its slot as the index of the word it is; declined otherwise. */
+    private int word(byte[] json, int i, int end, long[] counts) {
+        long string = JsonBytes.string(json, i, end, null);
+        if (string == DECLINED) {
+            return DECLINED;
+        }
+        int close = JsonBytes.close(string);
+        if (JsonBytes.chars(string) != close - (i + 1)) {
+            return DECLINED; // an escape or a non-ASCII char: a walk decodes it
+        }
+        int index = words.length;
+        for (int w = 0; w < words.length; w++) {
+            if (JsonBytes.named(json, i + 1, close, words[w])) {
+                index = w;
+                break;
+            }
+        }
+        counts[slots - 1] = index;
+        return close + 1;
     }
 
     /** The wanted paths whose name at {@code depth} is {@code json[from, to)}. */

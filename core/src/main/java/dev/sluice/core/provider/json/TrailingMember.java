@@ -194,7 +194,7 @@ public final class TrailingMember {
     }
 
     /** The bytes of a number, {@code true}, {@code false} or {@code null}. */
-    private static boolean isLiteralByte(byte c) {
+    static boolean isLiteralByte(byte c) {
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-' || c == '+' || c == '.' || c == 'E';
     }
 
@@ -209,7 +209,7 @@ public final class TrailingMember {
         return i;
     }
 
-    private static int skipSpaceBackwards(byte[] json, int offset, int i) {
+    static int skipSpaceBackwards(byte[] json, int offset, int i) {
         while (i >= offset && isSpace(json[i])) {
             i--;
         }

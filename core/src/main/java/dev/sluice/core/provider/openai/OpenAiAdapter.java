@@ -78,6 +78,7 @@ public final class OpenAiAdapter implements ProviderAdapter {
         return RequestFacts.builder(KIND)
                 .operation(operation == null ? "unknown" : operation.operationName())
                 .model(body.model())
+                .serviceTier(body.serviceTier())
                 .streaming(body.stream())
                 .streamUsageRequested(body.stream() && body.includeUsage())
                 .maxOutputTokens(body.maxOutputTokens())

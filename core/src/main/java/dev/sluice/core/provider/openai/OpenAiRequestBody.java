@@ -24,6 +24,7 @@ import java.io.IOException;
 public final class OpenAiRequestBody {
 
     private String model;
+    private String serviceTier;
     private long maxOutputTokens = RequestFacts.NO_MAX;
     private boolean stream;
     private boolean includeUsage;
@@ -62,6 +63,11 @@ public final class OpenAiRequestBody {
     /** {@code model}, or null. On Azure deployment paths it is often absent. */
     public String model() {
         return model;
+    }
+
+    /** {@code service_tier} ({@code auto}, {@code default}, {@code flex}, {@code priority}), or null. */
+    public String serviceTier() {
+        return serviceTier;
     }
 
     /** {@code max_completion_tokens}, {@code max_tokens} or {@code max_output_tokens} (the largest if several), or {@link RequestFacts#NO_MAX}. */
@@ -109,6 +115,10 @@ public final class OpenAiRequestBody {
         model = named;
     }
 
+    void sawServiceTier(String tier) {
+        serviceTier = tier;
+    }
+
     void sawOutputCap(long count) {
         maxOutputTokens = Math.max(maxOutputTokens, count);
     }
@@ -141,6 +151,9 @@ public final class OpenAiRequestBody {
             switch (path) {
                 case "model":
                     sawModel(JsonScalars.text(p));
+                    return;
+                case "service_tier":
+                    sawServiceTier(JsonScalars.text(p));
                     return;
                 case "max_tokens":
                 case "max_completion_tokens":

@@ -35,9 +35,10 @@ final class OpenAiStreamUsage extends SseUsageParser {
     private final RequestFacts facts;
     private final TokenEstimator estimator;
     private final long nowEpochMillis;
-    private final UsageTally tally = new UsageTally();
+    private final OpenAiUsageTally tally = new OpenAiUsageTally();
     private final EventReader event = new EventReader();
     private ProviderError streamError;
+    private String model;
 
     OpenAiStreamUsage(RequestFacts facts, TokenEstimator estimator, long nowEpochMillis) {
         this.facts = facts;
@@ -48,6 +49,11 @@ final class OpenAiStreamUsage extends SseUsageParser {
     @Override
     public Usage usage() {
         return tally.toUsage(facts, estimator);
+    }
+
+    @Override
+    public String responseModel() {
+        return model;
     }
 
     @Override
@@ -135,6 +141,12 @@ final class OpenAiStreamUsage extends SseUsageParser {
             switch (path) {
                 case "type":
                     type = JsonScalars.text(p);
+                    return;
+                case "model": // every chunk; Azure's first one with "" (its content filter's)
+                case "response.model": // the Responses API's response.created, .completed...
+                    if (model == null) {
+                        model = JsonScalars.name(p);
+                    }
                     return;
                 case "delta":
                     deltaCharacters += JsonScalars.stringLength(p);

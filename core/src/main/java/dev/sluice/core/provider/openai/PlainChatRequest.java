@@ -72,6 +72,7 @@ final class PlainChatRequest {
     private static final int PROMPT = 20;
     private static final int INSTRUCTIONS = 21;
     private static final int SUFFIX = 22;
+    private static final int SERVICE_TIER = 23;
 
     private static final byte[][] NAMES = {
         bytes("model"),
@@ -96,7 +97,8 @@ final class PlainChatRequest {
         bytes("input"),
         bytes("prompt"),
         bytes("instructions"),
-        bytes("suffix")
+        bytes("suffix"),
+        bytes("service_tier")
     };
 
     /** Per name length, the names of that length: a member's name is compared with two or three at most. */
@@ -222,6 +224,8 @@ final class PlainChatRequest {
         switch (name) {
             case MODEL:
                 return model(i);
+            case SERVICE_TIER:
+                return serviceTier(i);
             case MAX_TOKENS:
             case MAX_COMPLETION_TOKENS:
             case MAX_OUTPUT_TOKENS:
@@ -274,17 +278,42 @@ final class PlainChatRequest {
 
     /** A model name: plain ASCII text with no escape, else declined (the walk decodes it). */
     private int model(int i) {
+        int close = plainTextClose(i);
+        if (close != DECLINED) {
+            into.sawModel(modelNamed(i + 1, close - (i + 1)));
+        }
+        return close == DECLINED ? DECLINED : close + 1;
+    }
+
+    /** A service tier: plain ASCII text with no escape, or null (no tier); declined otherwise (the walk reads it). */
+    private int serviceTier(int i) {
+        if (i < end && json[i] == 'n') {
+            int next = skip(i);
+            if (next != DECLINED) {
+                into.sawServiceTier(null);
+            }
+            return next;
+        }
+        int close = plainTextClose(i);
+        if (close != DECLINED) {
+            into.sawServiceTier(new String(json, i + 1, close - (i + 1), StandardCharsets.ISO_8859_1));
+        }
+        return close == DECLINED ? DECLINED : close + 1;
+    }
+
+    /**
+     * The closing quote of the string at {@code i} when it is plain ASCII text of at most {@value
+     * #MOST_MODEL_BYTES} bytes with no escape; declined otherwise (an escape or a non-ASCII char
+     * makes fewer chars than bytes).
+     */
+    private int plainTextClose(int i) {
         long string = JsonBytes.string(json, i, end, words);
         if (string == DECLINED) {
             return DECLINED;
         }
         int close = JsonBytes.close(string);
         int length = close - (i + 1);
-        if (JsonBytes.chars(string) != length || length > MOST_MODEL_BYTES) {
-            return DECLINED; // an escape or a non-ASCII char makes fewer chars than bytes
-        }
-        into.sawModel(modelNamed(i + 1, length));
-        return close + 1;
+        return JsonBytes.chars(string) != length || length > MOST_MODEL_BYTES ? DECLINED : close;
     }
 
     /** The ASCII model name at {@code json[from, from + length)}: {@link #lastModel} when it is that one. */

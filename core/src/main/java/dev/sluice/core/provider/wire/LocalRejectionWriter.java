@@ -77,6 +77,25 @@ public final class LocalRejectionWriter {
         return h;
     }
 
+    /**
+     * The summary, then the wait in words ("Please try again in 2.4 seconds.") that wait-hint
+     * parsers read, when waiting helps: the message of the error shapes that have one sentence
+     * (Anthropic's, Bedrock's).
+     */
+    public static String summaryWithWait(Rejection r, RequestFacts facts) {
+        String summary = summary(r, facts);
+        return waitingHelps(r)
+                ? summary + " Please try again in " + seconds(r.retryAfterMillis()) + " seconds."
+                : summary;
+    }
+
+    /** Milliseconds as decimal seconds without trailing zeros: 2400 → {@code 2.4}, 3000 → {@code 3}. */
+    public static String seconds(long millis) {
+        String s = millis / 1000 + "." + String.format("%03d", millis % 1000);
+        s = s.replaceAll("0+$", "");
+        return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+    }
+
     /** Writes the field {@code "sluice": {...}} into the object the generator is in; null values are left out. */
     public static void writeSluiceField(JsonGenerator json, Rejection r, RequestFacts facts) throws IOException {
         writeSluiceField(json, r, facts, "rate_limited");

@@ -104,7 +104,7 @@ public final class RedisBackend implements FleetBackend {
             switch (e.kind) {
                 case SyncRequest.TOKEN:
                     args.add(Long.toString(e.windowMillis));
-                    args.add("0");
+                    args.add(Long.toString(e.ceiling));
                     args.add(Long.toString(e.adjust()));
                     break;
                 case SyncRequest.WINDOW:

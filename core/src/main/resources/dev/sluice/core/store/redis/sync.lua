@@ -3,7 +3,8 @@
 -- KEYS[1]: the heartbeat set (instance -> expiry, ms); KEYS[1 + i]: bucket i.
 -- ARGV: instance, aliveMs, E (entries), G (groups); per entry 8 values:
 --   kind ('t' token bucket, 'w' window, 'c' concurrency), capacity,
---   windowMs (t) | windowId (w) | 0, windowEndMs (w) | 0,
+--   windowMs (t) | windowId (w) | 0, ceiling (t: the level it refills to, 0: the capacity)
+--   | windowEndMs (w) | 0,
 --   adjust (t, w: + given back, - debited; c: slots this holder holds, set as is),
 --   lowerTo (-1: none), initialRoom (-1: full), holder field (c) | '';
 -- then per group: n, and n times (entry index from 1, need, extra).
@@ -21,7 +22,7 @@ redis.call('ZADD', alive, now + ttl, me)
 redis.call('PEXPIRE', alive, ttl * 10)
 local live = redis.call('ZCARD', alive)
 
-local kind, cap, p1, p2, level, win, stale, mine = {}, {}, {}, {}, {}, {}, {}, {}
+local kind, cap, p1, p2, level, win, stale, mine, top = {}, {}, {}, {}, {}, {}, {}, {}, {}
 local a = 5
 for i = 1, E do
   local key = KEYS[i + 1]
@@ -36,17 +37,21 @@ for i = 1, E do
   a = a + 8
   kind[i] = k; cap[i] = c; p1[i] = x1; p2[i] = x2
   if k == 't' then
+    -- the refill stops at the burst (less a mirror's transit allowance), as one JVM's bucket does
+    local ceil = c
+    if x2 > 0 and x2 < c then ceil = x2 end
+    top[i] = ceil
     local s = redis.call('HMGET', key, 'l', 't')
     local l
     if s[1] then
       l = tonumber(s[1]) + (now - tonumber(s[2])) * c / x1
-      if l > c then l = c end
+      if l > ceil then l = ceil end
     else
-      l = c
-      if init >= 0 and init < c then l = init end
+      l = ceil
+      if init >= 0 and init < ceil then l = init end
     end
     l = l + adj
-    if l > c then l = c end
+    if l > ceil then l = ceil end
     if lower >= 0 and l > lower then l = lower end
     level[i] = l
   elseif k == 'w' then
@@ -87,10 +92,17 @@ for i = 1, E do
   end
 end
 
+-- What must be there for a grant: the amount; for a token bucket at most its full ceiling, the
+-- rest taken as a debt the refill pays back (a call larger than the burst waits for a full bucket).
+local function threshold(i, amount)
+  if kind[i] == 't' and amount > top[i] then return top[i] end
+  return amount
+end
+
 local function wait(i, amount)
   if amount > cap[i] then return 60000 end
   if kind[i] == 't' then
-    local missing = amount - level[i]
+    local missing = threshold(i, amount) - level[i]
     if missing <= 0 then return 1 end
     return math.ceil(missing * p1[i] / cap[i])
   elseif kind[i] == 'w' then
@@ -112,7 +124,7 @@ for g = 1, G do
   local w = 0
   for j = 1, n do
     local i = idx[j]
-    if need[j] > 0 and (stale[i] or level[i] < need[j]) then
+    if need[j] > 0 and (stale[i] or level[i] < threshold(i, need[j])) then
       ok = false
       local x = wait(i, need[j])
       if x > w then w = x end

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.config.Dimension;
 import dev.sluice.core.Usage;
 import dev.sluice.core.provider.Headers;
+import dev.sluice.core.provider.JsonBodyUsage;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.UsageParser;
@@ -60,6 +61,47 @@ class AnthropicUsageTest {
                 .as("cache reads do not count toward input TPM")
                 .isEqualTo(8400);
         assertThat(u.outputTokens()).isEqualTo(503);
+    }
+
+    @Test
+    void oneHourCacheWritesAndTheServiceTierAreReadWhetherOrNotTheUsageIsWalked() {
+        String usage = "\"usage\":{\"input_tokens\":100,\"cache_creation_input_tokens\":1200,"
+                + "\"cache_read_input_tokens\":50,\"cache_creation\":{\"ephemeral_5m_input_tokens\":800,"
+                + "\"ephemeral_1h_input_tokens\":400},\"output_tokens\":20,\"service_tier\":\"priority\"";
+        Usage read = feed(parser(JSON), utf8("{\"content\":[]," + usage + "}}")).usage();
+        // a count written as a float is declined by the plain read: the usage is walked
+        Usage walked = feed(parser(JSON), utf8("{\"content\":[]," + usage + ",\"x\":1.5}}"))
+                .usage();
+        for (Usage u : new Usage[] {read, walked}) {
+            assertThat(u.inputTokens()).isEqualTo(100 + 1200);
+            assertThat(u.cacheCreationInputTokens()).isEqualTo(1200);
+            assertThat(u.cacheWrite1hInputTokens()).isEqualTo(400);
+            assertThat(u.serviceTier()).isEqualTo("priority");
+        }
+        assertThat(feed(parser(JSON), resource("/anthropic/message.json"))
+                        .usage()
+                        .serviceTier())
+                .isEqualTo("standard");
+        Usage noTier = feed(parser(JSON), utf8("{\"usage\":{\"input_tokens\":1,\"output_tokens\":2}}"))
+                .usage();
+        assertThat(noTier.serviceTier()).isNull();
+        assertThat(noTier.cacheWrite1hInputTokens()).isZero();
+    }
+
+    @Test
+    void aStreamReportsItsOneHourWritesAndTierInMessageStart() {
+        String stream = "event: message_start\n"
+                + "data: {\"type\":\"message_start\",\"message\":{\"content\":[],\"usage\":{\"input_tokens\":10,"
+                + "\"cache_creation_input_tokens\":300,\"cache_creation\":{\"ephemeral_5m_input_tokens\":0,"
+                + "\"ephemeral_1h_input_tokens\":300},\"output_tokens\":1,\"service_tier\":\"batch\"}}}\n\n"
+                + "event: message_delta\n"
+                + "data: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
+                + "\"usage\":{\"output_tokens\":42}}\n\n";
+        Usage u = sameUsageAtEveryCut(() -> parser(SSE), utf8(stream));
+        assertThat(u.inputTokens()).isEqualTo(310);
+        assertThat(u.cacheWrite1hInputTokens()).isEqualTo(300);
+        assertThat(u.serviceTier()).isEqualTo("batch");
+        assertThat(u.outputTokens()).isEqualTo(42);
     }
 
     @Test
@@ -157,13 +199,13 @@ class AnthropicUsageTest {
     @Test
     void theContentTypeDecidesAndTheRequestWhenThereIsNone() {
         assertThat(adapter.usageParser(FACTS, Headers.empty(), ESTIMATOR)).isInstanceOf(AnthropicStreamUsage.class);
-        assertThat(adapter.usageParser(FACTS, JSON, ESTIMATOR)).isInstanceOf(AnthropicBodyUsage.class);
-        assertThat(adapter.usageParser(null, null, null)).isInstanceOf(AnthropicBodyUsage.class);
+        assertThat(adapter.usageParser(FACTS, JSON, ESTIMATOR)).isInstanceOf(JsonBodyUsage.class);
+        assertThat(adapter.usageParser(null, null, null)).isInstanceOf(JsonBodyUsage.class);
     }
 
     @Test
     void aHugeAnswerIsCountedBySizeCappedByMaxTokens() {
-        UsageParser p = new AnthropicBodyUsage(FACTS, ESTIMATOR, 1024, -1);
+        UsageParser p = AnthropicJsonAnswer.parser(FACTS, ESTIMATOR, 1024, -1);
         byte[] big = new byte[1 << 20];
         Arrays.fill(big, (byte) 'a');
         feed(p, big);

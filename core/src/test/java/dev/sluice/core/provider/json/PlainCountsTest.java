@@ -32,16 +32,19 @@ class PlainCountsTest {
         return counts;
     }
 
+    @Test
+    void aWalkedScalarFillsTheSlotOfItsPathWhenItIsACount() {
+        long[] counts = unread();
+        JsonWalker.walk(
+                "{\"input_tokens\":12,\"completion_tokens\":\"x\",\"other\":5,\"a\":{\"b\":{\"c\":7}}}",
+                (path, p) -> COUNTS.readScalar(path, p, counts));
+        assertThat(counts).containsExactly(12, -1, -1, 7);
+    }
+
     /** What a jackson walk of the object reads, as the tallies did before: null when the walk fails. */
     private static long[] walked(byte[] bytes, int start, int end) {
         long[] counts = unread();
-        boolean whole = JsonWalker.walk(bytes, start, end - start, (path, p) -> {
-            int slot = COUNTS.slotOf(path);
-            long n = slot < 0 ? -1 : JsonScalars.count(p);
-            if (n >= 0) {
-                counts[slot] = n;
-            }
-        });
+        boolean whole = JsonWalker.walk(bytes, start, end - start, (path, p) -> COUNTS.readScalar(path, p, counts));
         return whole ? counts : null;
     }
 
@@ -99,6 +102,41 @@ class PlainCountsTest {
         for (String json : declined) {
             assertThat(read(json)).as(json).isNull();
         }
+    }
+
+    @Test
+    void aWordIsReadAsItsIndexAmongTheWordsExpected() {
+        PlainCounts tiered =
+                PlainCounts.of(new String[] {"input_tokens"}).withWord("service_tier", "standard", "priority", "batch");
+        assertThat(tiered.slots()).isEqualTo(2);
+        for (Object[] c : new Object[][] {
+            {"{\"input_tokens\":3,\"service_tier\":\"priority\"}", 1L},
+            {"{\"service_tier\":\"standard\",\"input_tokens\":3}", 0L},
+            {"{\"input_tokens\":3,\"service_tier\":\"batch\"}", 2L},
+            {"{\"input_tokens\":3,\"service_tier\":\"flex\"}", 3L}, // another word
+            {"{\"input_tokens\":3,\"service_tier\":null}", -1L},
+            {"{\"input_tokens\":3}", -1L}
+        }) {
+            byte[] json = ((String) c[0]).getBytes(StandardCharsets.UTF_8);
+            long[] counts = {-1, -1};
+            assertThat(tiered.read(json, 0, json.length, counts))
+                    .as((String) c[0])
+                    .isTrue();
+            assertThat(counts).as((String) c[0]).containsExactly(3, (Long) c[1]);
+        }
+        for (String declined : new String[] {
+            "{\"service_tier\":7}", "{\"service_tier\":\"pri\\u006fority\"}", "{\"service_tier\":[\"x\"]}"
+        }) {
+            byte[] json = declined.getBytes(StandardCharsets.UTF_8);
+            assertThat(tiered.read(json, 0, json.length, new long[2]))
+                    .as(declined)
+                    .isFalse();
+        }
+        assertThat(tiered.slotOf("service_tier")).isEqualTo(1);
+        assertThat(tiered.wordIndex("batch")).isEqualTo(2);
+        assertThat(tiered.wordIndex("scale")).isEqualTo(3);
+        assertThatThrownBy(() -> tiered.withWord("other", "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> COUNTS.withWord("w")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -174,6 +174,25 @@ class OpenAiUsageTest {
     }
 
     @Test
+    void cacheWritesOfGpt56AndLaterArePartOfTheInput() {
+        String chat = "{\"choices\":[],\"usage\":{\"prompt_tokens\":5000,\"completion_tokens\":20,"
+                + "\"prompt_tokens_details\":{\"cached_tokens\":1000,\"cache_write_tokens\":3000}}}";
+        Usage u = feed(parser(CHAT, JSON), utf8(chat)).usage();
+        assertThat(u.inputTokens()).isEqualTo(5000);
+        assertThat(u.cachedInputTokens()).isEqualTo(1000);
+        assertThat(u.cacheCreationInputTokens()).isEqualTo(3000);
+        String response = "{\"output\":[],\"usage\":{\"input_tokens\":800,\"output_tokens\":9,"
+                + "\"input_tokens_details\":{\"cached_tokens\":0,\"cache_write_tokens\":512}}}";
+        assertThat(feed(parser(CHAT, JSON), utf8(response)).usage().cacheCreationInputTokens())
+                .isEqualTo(512);
+        assertThat(feed(parser(CHAT, JSON), fixture("chat-completion.json"))
+                        .usage()
+                        .cacheCreationInputTokens())
+                .as("none reported: none")
+                .isZero();
+    }
+
+    @Test
     void responseJson() {
         Usage u = feed(parser(CHAT, JSON), fixture("response.json")).usage();
         assertThat(u.inputTokens()).isEqualTo(37);

@@ -14,6 +14,7 @@ class PlainChatRequestTest {
     private static List<Object> facts(OpenAiRequestBody body) {
         return Arrays.asList(
                 body.model(),
+                body.serviceTier(),
                 body.maxOutputTokens(),
                 body.stream(),
                 body.includeUsage(),
@@ -67,6 +68,10 @@ class PlainChatRequestTest {
                     + "\"tools\":{\"a\":[1]},\"stream_options\":[true],\"response_format\":\"auto\"}",
             "{}",
             "{\"model\":\"m\"} trailing text is ignored, as by the walk",
+            // the service tier asked for: what the call is priced at
+            "{\"model\":\"gpt-5.4\",\"service_tier\":\"flex\",\"messages\":[]}",
+            "{\"service_tier\":null,\"model\":\"gpt-5.4\",\"service_tier\":\"priority\"}",
+            "{\"model\":\"gpt-5.4\",\"service_tier\":\"auto\",\"service_tier\":null}",
             // a raw control char in a string the walk only weighs: taken as a char, as the walk takes it
             "{\"messages\":[{\"content\":\"a\tb\u0001\"}]}",
         };
@@ -158,6 +163,8 @@ class PlainChatRequestTest {
             "{\"max_tokens\":{}}",
             "{\"stream\":{\"x\":true}}",
             "{\"stream_options\":{\"include_usage\":[]}}",
+            "{\"service_tier\":7}", // the walk reads a number as its text
+            "{\"service_tier\":\"fl\\u0065x\"}",
             "[{\"model\":\"m\"}]",
             "\uFEFF{\"model\":\"m\"}",
             "",
@@ -265,7 +272,7 @@ class PlainChatRequestTest {
             if (m > 0) {
                 json.append(random.nextBoolean() ? "," : " , ");
             }
-            switch (random.nextInt(9)) {
+            switch (random.nextInt(10)) {
                 case 0:
                     json.append("\"model\":\"gpt-").append(random.nextInt(5)).append("o\"");
                     break;
@@ -306,6 +313,10 @@ class PlainChatRequestTest {
                 case 7:
                     json.append("\"response_format\":")
                             .append(pick(random, "{\"type\":\"json_object\"}", "\"auto\"", "[1, 2.5e3, -0.1]"));
+                    break;
+                case 8:
+                    json.append("\"service_tier\":")
+                            .append(pick(random, "\"flex\"", "\"priority\"", "\"auto\"", "null"));
                     break;
                 default:
                     json.append('"')

@@ -1,0 +1,29 @@
+package dev.sluice.instrumentation.awssdk;
+
+import dev.sluice.bootstrap.CallOutcome;
+import dev.sluice.bootstrap.Hooks;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+
+/** {@code SdkHttpClient.prepareRequest(request)}: a governed request gets Sluice's prepared call instead. */
+public final class PrepareRequestAdvice {
+
+    private PrepareRequestAdvice() {}
+
+    @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+    public static CallOutcome enter(
+            @Advice.Origin Class<?> type, @Advice.This Object client, @Advice.AllArguments Object[] args) {
+        return Hooks.enter(type, AwsSdkInstrumentation.PREPARE, client, args);
+    }
+
+    @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+    public static void exit(
+            @Advice.Enter CallOutcome outcome,
+            @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object prepared,
+            @Advice.Thrown(readOnly = false) Throwable thrown) {
+        if (outcome != null) {
+            thrown = outcome.failure();
+            prepared = outcome.response();
+        }
+    }
+}
