@@ -349,30 +349,4 @@ class AdviceWeaverTest {
         writer.visitEnd();
         return writer.toByteArray();
     }
-
-    /** Defines one class from given bytes (verified, as every non-bootstrap class is); the rest from the parent. */
-    static final class OneClassLoader extends ClassLoader {
-        private final String name;
-        private final byte[] bytes;
-
-        OneClassLoader(String name, byte[] bytes) {
-            super(AdviceWeaverTest.class.getClassLoader());
-            this.name = name;
-            this.bytes = bytes;
-        }
-
-        @Override
-        protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-            if (!className.equals(name)) {
-                return super.loadClass(className, resolve);
-            }
-            synchronized (getClassLoadingLock(className)) {
-                Class<?> loaded = findLoadedClass(className);
-                if (loaded == null) {
-                    loaded = defineClass(className, bytes, 0, bytes.length);
-                }
-                return loaded;
-            }
-        }
-    }
 }

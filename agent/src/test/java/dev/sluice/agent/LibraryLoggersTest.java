@@ -85,27 +85,4 @@ class LibraryLoggersTest {
             return in.readAllBytes();
         }
     }
-
-    /** Defines one class from the given bytes, everything else from the test's loader. */
-    private static final class OneClassLoader extends ClassLoader {
-        private final String name;
-        private final byte[] bytes;
-
-        OneClassLoader(String name, byte[] bytes) {
-            super(LibraryLoggersTest.class.getClassLoader());
-            this.name = name;
-            this.bytes = bytes;
-        }
-
-        @Override
-        protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
-            if (className.equals(name)) {
-                synchronized (getClassLoadingLock(className)) {
-                    Class<?> done = findLoadedClass(className);
-                    return done != null ? done : defineClass(className, bytes, 0, bytes.length);
-                }
-            }
-            return super.loadClass(className, resolve);
-        }
-    }
 }
