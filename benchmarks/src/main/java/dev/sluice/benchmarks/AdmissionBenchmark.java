@@ -6,6 +6,7 @@ import dev.sluice.core.Admission;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorBuilder;
 import dev.sluice.core.Permit;
 import dev.sluice.core.Usage;
 import dev.sluice.core.quota.LimitSpec;
@@ -89,7 +90,7 @@ public abstract class AdmissionBenchmark {
         oneBucket = Governor.builder()
                 .limit(LimitSpec.perWindow("requests", Dimension.REQUESTS, HUGE, Duration.ofMinutes(1)))
                 .build();
-        Governor.Builder hierarchy = Governor.builder();
+        GovernorBuilder hierarchy = Governor.builder();
         for (ScopeLevel level : LEVELS) {
             for (Dimension dimension : DIMENSIONS) {
                 hierarchy.limit(LimitSpec.builder(level.configName() + "." + dimension.configName(), dimension, HUGE)

@@ -17,7 +17,7 @@ final class AnswerBacklog {
     /** One answer's figures, as {@link Governor#learn(CallContext, List, String, Permit)} took them. */
     static final class Answer {
         final CallContext call;
-        final List<Governor.LearnedBudget> budgets;
+        final List<LearnedBudget> budgets;
         final String organization;
         final Permit answered;
         /** When the provider counted the answered call (monotonic nanos), or {@link #COUNTED_AT_ADMISSION}. */
@@ -28,12 +28,7 @@ final class AnswerBacklog {
         /** The provider did not say when it counted the call: as of its admission. */
         static final long COUNTED_AT_ADMISSION = Long.MIN_VALUE;
 
-        Answer(
-                CallContext call,
-                List<Governor.LearnedBudget> budgets,
-                String organization,
-                Permit answered,
-                long countedNanos) {
+        Answer(CallContext call, List<LearnedBudget> budgets, String organization, Permit answered, long countedNanos) {
             this.call = call;
             this.budgets = budgets;
             this.organization = organization;

@@ -250,7 +250,7 @@ public final class Governor implements AutoCloseable {
     /** Whether the fast path used the stale reading since the last tick (guarded by lock). */
     private boolean staleReadsSinceTick;
 
-    private Governor(Builder b) {
+    Governor(GovernorBuilder b) {
         this.clock = b.clock;
         this.timer = b.timer != null ? b.timer : new SystemTimer();
         this.budgets = new Budgets(clock, timer, new Runnable() {
@@ -316,8 +316,8 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static GovernorBuilder builder() {
+        return new GovernorBuilder();
     }
 
     // ------------------------------------------------------------------ admission
@@ -2346,144 +2346,5 @@ public final class Governor implements AutoCloseable {
         deliverAll(done);
         store.close(); // gives back what this JVM leased; takes the lock itself
         timer.shutdown();
-    }
-
-    /** A budget a provider announced, translated by its adapter. */
-    public static final class LearnedBudget {
-        final String name;
-        final Dimension dimension;
-        final long limit;
-        final long remaining;
-        final long windowMillis;
-
-        public LearnedBudget(String name, Dimension dimension, long limit, long remaining, long windowMillis) {
-            this.name = name;
-            this.dimension = dimension;
-            this.limit = limit;
-            this.remaining = remaining;
-            this.windowMillis = windowMillis;
-        }
-    }
-
-    /** Builds a {@link Governor}; the built-in traffic classes are always present. */
-    public static final class Builder {
-        private Clock clock = Clock.SYSTEM;
-        private Timer timer;
-        private Mode mode = Mode.ENFORCE;
-        private Duration leaseTimeout = Duration.ofMinutes(10);
-        private Duration probeTimeout = Duration.ofSeconds(30);
-        private Duration coldStartWait = Duration.ZERO;
-        private boolean adoptHeaderLimits;
-        private boolean weightedClasses;
-        private QuotaStore store = QuotaStore.local();
-        private final Map<String, LimitSpec> limits = new LinkedHashMap<>();
-        private final Map<String, TrafficClass> classes = new LinkedHashMap<>();
-        private final Map<String, Double> tenantWeights = new LinkedHashMap<>();
-        private final Map<String, Double> guaranteedShares = new LinkedHashMap<>();
-
-        private Builder() {
-            trafficClass(TrafficClass.interactive());
-            trafficClass(TrafficClass.defaultClass());
-            trafficClass(TrafficClass.batch());
-        }
-
-        public Builder clock(Clock v) {
-            this.clock = Objects.requireNonNull(v);
-            return this;
-        }
-
-        public Builder timer(Timer v) {
-            this.timer = v;
-            return this;
-        }
-
-        public Builder mode(Mode v) {
-            this.mode = Objects.requireNonNull(v);
-            return this;
-        }
-
-        public Builder leaseTimeout(Duration v) {
-            if (v.isNegative() || v.isZero()) {
-                throw new IllegalArgumentException("leaseTimeout must be > 0");
-            }
-            this.leaseTimeout = v;
-            return this;
-        }
-
-        /** How long a probe after a provider pause may go unanswered before another call probes. */
-        /**
-         * How long calls to a provider scope Sluice knows nothing about wait for its first call's
-         * answer before they go anyway (zero, the default here: they go at once).
-         */
-        public Builder coldStartWait(Duration v) {
-            if (v.isNegative()) {
-                throw new IllegalArgumentException("coldStartWait must be >= 0, was " + v);
-            }
-            this.coldStartWait = v;
-            return this;
-        }
-
-        public Builder probeTimeout(Duration v) {
-            this.probeTimeout = v;
-            return this;
-        }
-
-        /**
-         * Weighted priority between traffic classes (each class gets turns in proportion to its
-         * priority) instead of strict priority (higher classes always first).
-         */
-        public Builder weightedClasses(boolean v) {
-            this.weightedClasses = v;
-            return this;
-        }
-
-        /**
-         * Where the buckets of shared limits (the provider's own, and those marked shared) live:
-         * the governor owns the store from now on and closes it with itself.
-         */
-        public Builder store(QuotaStore v) {
-            this.store = Objects.requireNonNull(v);
-            return this;
-        }
-
-        public Builder adoptHeaderLimits(boolean v) {
-            this.adoptHeaderLimits = v;
-            return this;
-        }
-
-        public Builder limit(LimitSpec spec) {
-            if (limits.putIfAbsent(spec.id(), spec) != null) {
-                throw new IllegalArgumentException("duplicate limit id " + spec.id());
-            }
-            return this;
-        }
-
-        /** Adds a traffic class or replaces the built-in of the same name. */
-        public Builder trafficClass(TrafficClass c) {
-            classes.put(c.name(), c);
-            return this;
-        }
-
-        public Builder tenantWeight(String tenant, double weight) {
-            if (!(weight > 0)) {
-                throw new IllegalArgumentException("weight must be > 0, was " + weight);
-            }
-            tenantWeights.put(tenant, weight);
-            return this;
-        }
-
-        /**
-         * A configured tenant: its weight in fair sharing and its guaranteed share (0 for none) of
-         * every limit shared between tenants.
-         */
-        public Builder tenant(String tenant, double weight, double guaranteedShare) {
-            tenantWeight(tenant, weight);
-            guaranteedShares.put(tenant, guaranteedShare);
-            return this;
-        }
-
-        public Governor build() {
-            return new Governor(this);
-        }
     }
 }

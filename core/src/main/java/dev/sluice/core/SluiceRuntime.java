@@ -53,7 +53,7 @@ public final class SluiceRuntime implements AutoCloseable {
     }
 
     public static SluiceRuntime start(SluiceConfig config, Clock clock, Timer timer) {
-        Governor.Builder g = Governor.builder()
+        GovernorBuilder g = Governor.builder()
                 .clock(clock)
                 .timer(timer)
                 .mode(config.mode())

@@ -130,7 +130,7 @@ class AdaptivePaceTest extends GovernorFixture {
         governor.learn(
                 call(),
                 java.util.List.of(
-                        new Governor.LearnedBudget("requests", dev.sluice.config.Dimension.REQUESTS, 120, 120, 60_000)),
+                        new LearnedBudget("requests", dev.sluice.config.Dimension.REQUESTS, 120, 120, 60_000)),
                 null);
         Permit p = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         p.settleRefused(true);

@@ -38,8 +38,8 @@ class AnswerBacklogTest {
                 .build();
     }
 
-    private static List<Governor.LearnedBudget> remaining(long remaining) {
-        return List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
+    private static List<LearnedBudget> remaining(long remaining) {
+        return List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
     }
 
     private long room() {
@@ -76,7 +76,7 @@ class AnswerBacklogTest {
         governor.learn(call(), remaining(CAPACITY));
         hold.begin();
         governor.learn(call(), remaining(100));
-        governor.learn(call(), List.of(new Governor.LearnedBudget("tokens", TOTAL_TOKENS, 150_000, 150_000, 60_000)));
+        governor.learn(call(), List.of(new LearnedBudget("tokens", TOTAL_TOKENS, 150_000, 150_000, 60_000)));
         hold.end();
 
         Permit next = governor.tryAdmit(call(), Demand.oneRequest()).permit();

@@ -32,7 +32,7 @@ class ColdStartTest extends GovernorFixture {
     }
 
     private Governor coldGovernor(LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().clock(clock).timer(timer).coldStartWait(Duration.ofSeconds(3));
+        GovernorBuilder b = Governor.builder().clock(clock).timer(timer).coldStartWait(Duration.ofSeconds(3));
         for (LimitSpec l : limits) {
             b.limit(l);
         }
@@ -53,7 +53,7 @@ class ColdStartTest extends GovernorFixture {
 
         // the answer: 2 requests left of 60 a minute; one of the two waiting fits at once
         Permit probe = first.join().permit();
-        governor.learn(call("a"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 2, 60_000)));
+        governor.learn(call("a"), List.of(new LearnedBudget("requests", REQUESTS, 60, 2, 60_000)));
         governor.providerAnswered(probe, true);
         assertThat(second).isCompleted();
         assertThat(second.join().isAdmitted()).isTrue();
@@ -105,7 +105,7 @@ class ColdStartTest extends GovernorFixture {
         assertThat(admitted(early)).isEqualTo(9);
 
         // 600 a minute, 600 at once: 599 left after the first call
-        governor.learn(call("a"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 599, 60_000)));
+        governor.learn(call("a"), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000)));
         governor.providerAnswered(first, true);
         List<CompletableFuture<Admission>> later = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
@@ -122,7 +122,7 @@ class ColdStartTest extends GovernorFixture {
         Permit first =
                 governor.admitAsync(call("a"), Demand.oneRequest(), 0).join().permit();
         List<CompletableFuture<Admission>> herd = admitMany(30);
-        governor.learn(call("a"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 599, 60_000)));
+        governor.learn(call("a"), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000)));
         governor.providerAnswered(first, true);
         assertThat(admitted(herd)).isEqualTo(30);
         assertThat(governor.providerScopes().get(0).inSlowStart()).isFalse();

@@ -68,7 +68,7 @@ class ExternalShareTest extends GovernorFixture {
                     Answer a = answers.poll();
                     governor.learn(
                             call(),
-                            List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, a.remaining, 60_000)),
+                            List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, a.remaining, 60_000)),
                             "org-shared",
                             a.permit);
                     if (a.refused) {
@@ -105,9 +105,7 @@ class ExternalShareTest extends GovernorFixture {
     void refusalsOfCallsSentBeforeTheFirstRaiseTheEstimateOnce() {
         governor();
         governor.learn(
-                call(),
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)),
-                "org-shared");
+                call(), List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)), "org-shared");
         List<Permit> burst = new java.util.ArrayList<>();
         for (int i = 0; i < 10; i++) {
             burst.add(governor.tryAdmit(call(), Demand.oneRequest()).permit());
@@ -133,9 +131,7 @@ class ExternalShareTest extends GovernorFixture {
         governor();
         Run run = new Run();
         governor.learn(
-                call(),
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)),
-                "org-shared");
+                call(), List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)), "org-shared");
 
         Span learning = run.run(Duration.ofSeconds(60), 0.4);
         Span steady = run.run(Duration.ofSeconds(60), 0.4);

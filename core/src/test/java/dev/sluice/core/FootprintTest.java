@@ -86,7 +86,7 @@ class FootprintTest extends GovernorFixture {
         oneCall(0);
         governor.learn(
                 call(0),
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, 1_000_000_000L, 999_999_999L, 60_000)),
+                List.of(new LearnedBudget("requests", REQUESTS, 1_000_000_000L, 999_999_999L, 60_000)),
                 "org-1");
         oneCall(0);
         GraphLayout before = GraphLayout.parseInstance(governor);

@@ -38,7 +38,7 @@ class GovernorInvariantTest {
     private static final String[] KEYS = {"k_a", "k_b"};
 
     /** Token buckets on three levels, the part both hierarchies below share. */
-    private static Governor.Builder tokenBuckets(FakeClock clock, ManualTimer timer) {
+    private static GovernorBuilder tokenBuckets(FakeClock clock, ManualTimer timer) {
         return Governor.builder()
                 .clock(clock)
                 .timer(timer)
@@ -54,7 +54,7 @@ class GovernorInvariantTest {
                         .build());
     }
 
-    private static Governor.Builder hierarchy(FakeClock clock, ManualTimer timer) {
+    private static GovernorBuilder hierarchy(FakeClock clock, ManualTimer timer) {
         return tokenBuckets(clock, timer)
                 .limit(LimitSpec.builder("org-requests", Dimension.REQUESTS, 50)
                         .window(Duration.ofSeconds(5))
@@ -113,7 +113,7 @@ class GovernorInvariantTest {
      * Token buckets only, on every level: the paths the lock-free lane takes. Each worker reuses
      * one context per caller, as the exchange engine does across attempts, so the lane is used.
      */
-    private static Governor.Builder tokenBucketHierarchy(FakeClock clock, ManualTimer timer) {
+    private static GovernorBuilder tokenBucketHierarchy(FakeClock clock, ManualTimer timer) {
         return tokenBuckets(clock, timer)
                 .limit(LimitSpec.perWindow("org-requests", Dimension.REQUESTS, 320, Duration.ofSeconds(5)));
     }

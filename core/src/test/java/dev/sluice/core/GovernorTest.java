@@ -290,7 +290,7 @@ class GovernorTest extends GovernorFixture {
         governor();
         CallContext c = call("a");
         // 3 left, less the quarter second of transit allowance the mirror keeps back: room for 2
-        governor.learn(c, List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 3, 60_000)));
+        governor.learn(c, List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000)));
         assertThat(governor.tryAdmit(c, Demand.oneRequest()).isAdmitted()).isTrue();
         assertThat(governor.tryAdmit(c, Demand.oneRequest()).isAdmitted()).isTrue();
         Admission third = governor.tryAdmit(c, Demand.oneRequest());

@@ -33,8 +33,8 @@ class LearnedLimitLockoutTest extends GovernorFixture {
         return Demand.builder().inputTokens(in).outputTokens(out).build();
     }
 
-    private static Governor.LearnedBudget budget(String name, Dimension d, long limit, long remaining) {
-        return new Governor.LearnedBudget(name, d, limit, remaining, MINUTE_MILLIS);
+    private static LearnedBudget budget(String name, Dimension d, long limit, long remaining) {
+        return new LearnedBudget(name, d, limit, remaining, MINUTE_MILLIS);
     }
 
     @Test
@@ -117,7 +117,7 @@ class LearnedLimitLockoutTest extends GovernorFixture {
                 long limit = pick(random, -1, 0, 1, 2, 60, 6_000, 100_000_000, Long.MAX_VALUE / 4);
                 long remaining = pick(random, -1, 0, 1, 63, 5_999, 100_000_000, Long.MAX_VALUE / 4);
                 Dimension d = random.nextBoolean() ? TOTAL_TOKENS : REQUESTS;
-                List<Governor.LearnedBudget> budgets = new ArrayList<>();
+                List<LearnedBudget> budgets = new ArrayList<>();
                 budgets.add(budget(d == REQUESTS ? "requests" : "tokens", d, limit, remaining));
                 governor.learn(c, budgets);
                 if (Boolean.getBoolean("sluice.test.trace")) {

@@ -24,8 +24,8 @@ class OrganizationScopeTest extends GovernorFixture {
     }
 
     /** 60 a minute, 3 left: with the quarter second a mirror keeps back, room for 2 calls. */
-    private static List<Governor.LearnedBudget> threeLeft() {
-        return List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 3, 60_000));
+    private static List<LearnedBudget> threeLeft() {
+        return List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000));
     }
 
     private List<String> scopeNames() {
@@ -114,8 +114,7 @@ class OrganizationScopeTest extends GovernorFixture {
     @Test
     void anOrganizationSeenAdoptedOnARouteIsLeftWhenAnAnswerNamesAnother() {
         governor();
-        List<Governor.LearnedBudget> ample =
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 500, 60_000));
+        List<LearnedBudget> ample = List.of(new LearnedBudget("requests", REQUESTS, 600, 500, 60_000));
         CallContext first = call("k_1");
         governor.tryAdmit(first, Demand.oneRequest()).permit().settle(Usage.NONE);
         governor.learn(first, ample, "org-acme"); // adopted: the key's own scope is retired

@@ -108,8 +108,7 @@ class RouteRenewalTest extends GovernorFixture {
 
     /** One call of tenant a every 10 s for the span, each answer naming the organization. */
     private void answersNameTheOrganization(String organization, Duration span) {
-        List<Governor.LearnedBudget> ample =
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, 1_000_000, 999_999, 60_000));
+        List<LearnedBudget> ample = List.of(new LearnedBudget("requests", REQUESTS, 1_000_000, 999_999, 60_000));
         for (long s = 0; s < span.toSeconds(); s += 10) {
             CallContext call = keyedCall("a");
             Permit permit = admitted(call);

@@ -49,7 +49,7 @@ class SettlementHandOverTest {
                 .build();
     }
 
-    private Governor.Builder governorOn(LockHoldingStore placing) {
+    private GovernorBuilder governorOn(LockHoldingStore placing) {
         return Governor.builder().clock(clock).timer(timer).store(placing);
     }
 

@@ -35,8 +35,8 @@ class StaleAnswerTest extends GovernorFixture {
                 .build();
     }
 
-    private static List<Governor.LearnedBudget> remaining(long remaining) {
-        return List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
+    private static List<LearnedBudget> remaining(long remaining) {
+        return List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
     }
 
     private Bucket learnedBucket() {

@@ -78,8 +78,7 @@ class StateRestartTest extends GovernorFixture {
     @Test
     void learnedLimitsOrganizationsAndPausesComeBack() throws Exception {
         governor();
-        governor.learn(
-                call("k_1"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 3, 60_000)), "org-acme");
+        governor.learn(call("k_1"), List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000)), "org-acme");
         governor.pauseProviderScope(call("k_1"), Duration.ofSeconds(30).toNanos());
         SavedState saved = SavedState.fromJson(governor.saveState().toJson());
         clock.advance(Duration.ofSeconds(10));

@@ -191,10 +191,8 @@ class WorkConservationTest extends GovernorFixture {
             governor.learn(
                     call,
                     List.of(
-                            new Governor.LearnedBudget(
-                                    "requests", Dimension.REQUESTS, RPM, c.remainingRequests, 60_000),
-                            new Governor.LearnedBudget(
-                                    "tokens", Dimension.TOTAL_TOKENS, TPM, c.remainingTokens, 60_000)),
+                            new LearnedBudget("requests", Dimension.REQUESTS, RPM, c.remainingRequests, 60_000),
+                            new LearnedBudget("tokens", Dimension.TOTAL_TOKENS, TPM, c.remainingTokens, 60_000)),
                     null,
                     c.permit);
             governor.providerAnswered(c.permit, true);

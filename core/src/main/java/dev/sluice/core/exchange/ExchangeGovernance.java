@@ -13,6 +13,7 @@ import dev.sluice.core.CallContext;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
 import dev.sluice.core.LazyLogger;
+import dev.sluice.core.LearnedBudget;
 import dev.sluice.core.Permit;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.Rejections;
@@ -604,11 +605,9 @@ public final class ExchangeGovernance implements Governance {
         if (snapshot.isEmpty() && organization == null) {
             return;
         }
-        List<Governor.LearnedBudget> budgets =
-                new ArrayList<>(snapshot.budgets().size());
+        List<LearnedBudget> budgets = new ArrayList<>(snapshot.budgets().size());
         for (RateLimitSnapshot.Budget b : snapshot.budgets()) {
-            budgets.add(
-                    new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
+            budgets.add(new LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
         governor.learn(
                 call.context,

@@ -7,6 +7,7 @@ import dev.sluice.config.Dimension;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorBuilder;
 import dev.sluice.core.provider.ProviderRegistry;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.retry.RetryPolicy;
@@ -37,7 +38,7 @@ class ExchangeGovernanceTest {
     }
 
     private ExchangeGovernance engine(Mode mode, double ratio, double floor, LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().mode(mode);
+        GovernorBuilder b = Governor.builder().mode(mode);
         for (LimitSpec l : limits) {
             b.limit(l);
         }

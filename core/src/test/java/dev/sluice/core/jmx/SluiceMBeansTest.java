@@ -10,6 +10,7 @@ import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
+import dev.sluice.core.LearnedBudget;
 import dev.sluice.core.Permit;
 import dev.sluice.core.Usage;
 import java.time.Duration;
@@ -308,7 +309,7 @@ class SluiceMBeansTest {
                     .tenant("alpha")
                     .apiKeyId("k_" + k)
                     .build();
-            governor.learn(key, List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
+            governor.learn(key, List.of(new LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
         }
         jmx.governor().getMode();
         long learnedBeans = jmx.server.queryNames(new ObjectName("dev.sluice:type=Limit,*"), null).stream()
@@ -320,8 +321,7 @@ class SluiceMBeansTest {
 
     @Test
     void limitsLearnedFromProviderHeadersAppearWithWhatTheProviderSaid() {
-        governor.learn(
-                call("alpha"), List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
+        governor.learn(call("alpha"), List.of(new LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
         jmx.governor().getMode();
 
         String id = "sim/k_abc/gpt-4o-mini:requests";

@@ -10,6 +10,8 @@ import dev.sluice.core.Admission;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorBuilder;
+import dev.sluice.core.LearnedBudget;
 import dev.sluice.core.Usage;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.store.redis.RedisBackend;
@@ -62,7 +64,7 @@ class SharedStoreRedisTest {
                 .instances(instances)
                 .timeout(Duration.ofMillis(100))
                 .build();
-        Governor.Builder b = Governor.builder().store(RedisBackend.store(config));
+        GovernorBuilder b = Governor.builder().store(RedisBackend.store(config));
         for (LimitSpec l : limits) {
             b.limit(l);
         }
@@ -483,8 +485,7 @@ class SharedStoreRedisTest {
         Governor a = governor(0, 2);
         Governor b = governor(0, 2);
         // both instances read the same headers: 20 requests a minute, all 20 left
-        List<Governor.LearnedBudget> headers =
-                List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
+        List<LearnedBudget> headers = List.of(new LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
         a.learn(call(), headers);
         b.learn(call(), headers);
         long admitted = 0;
@@ -505,7 +506,7 @@ class SharedStoreRedisTest {
 
         // a lower remaining read by one instance lowers the budget for the other
         Thread.sleep(3_100); // at least one request refilled
-        a.learn(call(), List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 0, 60_000)));
+        a.learn(call(), List.of(new LearnedBudget("requests", Dimension.REQUESTS, 20, 0, 60_000)));
         Thread.sleep(100); // a's store thread sends it with its next pass, at once
         Admission afterLowering = b.admit(call(), Demand.oneRequest(), deadline(300));
         assertThat(afterLowering.isAdmitted()).as("b, after a read remaining 0").isFalse();
@@ -521,8 +522,7 @@ class SharedStoreRedisTest {
     void aLearnedBurstIsTheMostTheFleetAdmitsAtOnceAfterAnIdleSpell() throws Exception {
         Governor a = governor(0, 2);
         Governor b = governor(0, 2);
-        List<Governor.LearnedBudget> headers =
-                List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 600, 9, 60_000));
+        List<LearnedBudget> headers = List.of(new LearnedBudget("requests", Dimension.REQUESTS, 600, 9, 60_000));
         a.learn(call(), headers);
         b.learn(call(), headers);
         Thread.sleep(3_000); // 30 requests' worth of refill at the minute's rate
