@@ -16,6 +16,7 @@ import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
 import dev.sluice.core.schedule.TrafficClass;
 import dev.sluice.core.schedule.Verdict;
+import dev.sluice.core.state.LearnedState;
 import dev.sluice.core.state.SavedState;
 import dev.sluice.core.store.QuotaStore;
 import dev.sluice.core.telemetry.Decision;
@@ -1645,42 +1646,21 @@ public final class Governor implements AutoCloseable {
 
     /**
      * What this governor learned, for a state file: every provider scope's learned budgets and
-     * pause, the keys' organizations, and the room left in the configured buckets.
+     * pause, the keys' organizations, and the room left in the configured buckets ({@link
+     * LearnedState#save}).
      */
     public SavedState saveState() {
         return underLock(new LockedWork<SavedState>() {
             @Override
             public SavedState run(long nowNanos) {
-                long nowMillis = clock.epochMillis();
-                List<SavedState.Scope> scopes = new ArrayList<>();
-                for (ProviderScope s : routes.scopes()) {
-                    List<SavedState.Budget> budgets = new ArrayList<>();
-                    for (Bucket b : s.learnedBuckets()) {
-                        budgets.add(s.saved(b, nowNanos, nowMillis));
-                    }
-                    long pausedUntil =
-                            s.isPaused(nowNanos) ? nowMillis + (s.pausedUntilNanos() - nowNanos) / 1_000_000L : 0;
-                    if (!budgets.isEmpty() || pausedUntil != 0) {
-                        scopes.add(new SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
-                    }
-                }
-                List<SavedState.ConfiguredBucket> buckets = new ArrayList<>();
-                for (Limit l : limits) {
-                    for (Bucket b : l.buckets()) {
-                        long windowStart = b.isWindowed() ? l.windowStartAt(nowMillis) : -1;
-                        buckets.add(new SavedState.ConfiguredBucket(
-                                l.id(), b.scopeValue(), b.roomAsCounted(nowNanos, nowMillis), windowStart));
-                    }
-                }
-                return new SavedState(nowMillis, scopes, buckets, routes.organizations());
+                return LearnedState.save(routes, limits(), nowNanos, clock.epochMillis());
             }
         });
     }
 
     /**
-     * Brings back what a previous run saved: learned budgets (refilled for the time since), pauses
-     * still running, the keys' organizations, and the room of configured buckets (a window's only
-     * while it is still the current window). The caller checked the state is fresh.
+     * Brings back what a previous run saved ({@link LearnedState#restore}). The caller checked the
+     * state is fresh.
      *
      * @return how many scopes and buckets came back
      */
@@ -1688,61 +1668,17 @@ public final class Governor implements AutoCloseable {
         return underLock(new LockedWork<Integer>() {
             @Override
             public Integer run(long nowNanos) {
-                long nowMillis = clock.epochMillis();
-                long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
-                int restored = 0;
-                for (Map.Entry<String, String> known : state.organizations.entrySet()) {
-                    routes.restoreOrganization(known.getKey(), known.getValue());
-                }
-                for (SavedState.Scope s : state.scopes) {
-                    ProviderScope scope = routes.restoreScope(s.key, s.displayName);
-                    for (SavedState.Budget b : s.budgets) {
-                        scope.restore(b, elapsed, nowNanos, nowMillis);
-                    }
-                    if (s.pausedUntilEpochMillis > nowMillis) {
-                        scope.pauseUntil(nowNanos + (s.pausedUntilEpochMillis - nowMillis) * 1_000_000L);
-                    }
-                    restored++;
-                }
-                restored += restoreBuckets(state, elapsed, false, nowNanos, nowMillis);
-                return restored;
+                return LearnedState.restore(routes, limits(), state, nowNanos, clock.epochMillis());
             }
         });
     }
 
     /**
      * Brings back only what budgets (spend limits) spent in periods still running, from a state
-     * file of any age: a month's spend must survive a restart a day later, when nothing else
-     * learned then is worth trusting. Returns how many buckets came back.
+     * file of any age ({@link LearnedState#restoreBudgets}). Returns how many buckets came back.
      */
     public int restoreBudgets(SavedState state) {
-        return underLock(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
-            return restoreBuckets(state, elapsed, true, nowNanos, nowMillis);
-        });
-    }
-
-    private int restoreBuckets(SavedState state, long elapsed, boolean budgetsOnly, long nowNanos, long nowMillis) {
-        int restored = 0;
-        for (SavedState.ConfiguredBucket saved : state.buckets) {
-            Limit l = limit(saved.limitId);
-            if (l == null || (budgetsOnly && l.dimension() != Dimension.SPEND)) {
-                continue;
-            }
-            Bucket b = l.bucketForValue(saved.scopeValue, nowNanos, nowMillis);
-            if (b.isWindowed()) {
-                if (l.windowStartAt(nowMillis) != saved.windowStartEpochMillis) {
-                    continue; // that window is over: the new one starts full
-                }
-                b.lowerRoomTo(saved.room, nowNanos, nowMillis);
-            } else {
-                long room = ProviderScope.refilledRoom(saved.room, l.capacity(), l.windowMillis(), 0, elapsed);
-                b.lowerRoomTo(room, nowNanos, nowMillis);
-            }
-            restored++;
-        }
-        return restored;
+        return underLock(nowNanos -> LearnedState.restoreBudgets(limits(), state, nowNanos, clock.epochMillis()));
     }
 
     /**
