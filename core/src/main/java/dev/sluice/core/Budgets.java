@@ -153,7 +153,7 @@ final class Budgets {
 
     /**
      * Asks the state keeper to save, from the timer's thread: the keeper's listener is called
-     * outside the governor's lock, as {@code Governor.onLearned} promises. One task at a time.
+     * outside the governor's lock, as {@code AnswerLearner.onLearned} promises. One task at a time.
      */
     private void askToKeep() {
         if (keepScheduled.compareAndSet(false, true)) {

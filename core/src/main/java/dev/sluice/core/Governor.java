@@ -3,14 +3,12 @@ package dev.sluice.core;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
-import dev.sluice.core.quota.AnswerAge;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.quota.ProviderScope;
 import dev.sluice.core.quota.TenantShares;
-import dev.sluice.core.retry.WaitHints;
 import dev.sluice.core.schedule.ClassQueue;
 import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
@@ -38,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The single door every governed call passes: it admits a call only if every bucket on its path
@@ -90,13 +89,15 @@ import java.util.function.LongSupplier;
  *
  * <h2>What lives elsewhere</h2>
  *
- * Route and scope look-up ({@link Routes}), why a demand does not fit ({@link Shortfall}),
- * building rejections ({@link Rejections}), status views ({@link StatusViews}), the lane and its
- * backlog ({@link Lane}, {@link Backlog}, {@link LaneRun}), settlements ({@link PermitLedger}), the
- * bucket arithmetic ({@code quota}), queues and fair shares ({@code schedule}).
+ * Route and scope look-up ({@link Routes}), learning from providers' answers ({@link
+ * AnswerLearner}), why a demand does not fit ({@link Shortfall}), building rejections ({@link
+ * Rejections}), status views ({@link StatusViews}), the lane and its backlog ({@link Lane}, {@link
+ * Backlog}, {@link LaneRun}), settlements ({@link PermitLedger}), saving and restoring what was
+ * learned ({@code state/LearnedState}), the builder ({@link GovernorBuilder}), the bucket
+ * arithmetic ({@code quota}), queues and fair shares ({@code schedule}).
  *
- * <p>Sections below: admission, the lock-free lane, dispatch, settlement and leases, provider
- * feedback, routes and identity, rejections, introspection and tuning, the builder.
+ * <p>Sections below: admission, the lock-free lane, dispatch, settlement and leases, state files,
+ * routes and identity, rejections, introspection and tuning.
  */
 public final class Governor implements AutoCloseable {
 
@@ -137,8 +138,8 @@ public final class Governor implements AutoCloseable {
     private final PermitLedger ledger = new PermitLedger();
     /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
     private final AnswerBacklog answers = new AnswerBacklog();
-    /** Whether an answer's figures failed to apply (guarded by lock): only the first is logged, off the lock. */
-    private boolean answerFaultLogged;
+    /** Learns from providers' answers, through this governor's lock. */
+    private final AnswerLearner learner;
     /** The same for a settlement (guarded by lock). */
     private boolean settlementFaultLogged;
 
@@ -167,7 +168,6 @@ public final class Governor implements AutoCloseable {
     private volatile Mode mode;
     private volatile long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
-    private final boolean adoptHeaderLimits;
     private final boolean weightedClasses;
 
     private final Limit[] limits;
@@ -257,13 +257,12 @@ public final class Governor implements AutoCloseable {
         this.budgets = new Budgets(clock, timer, new Runnable() {
             @Override
             public void run() {
-                learned();
+                learner.learned();
             }
         });
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
-        this.adoptHeaderLimits = b.adoptHeaderLimits;
         this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
         long nowMillis = clock.epochMillis();
@@ -305,6 +304,7 @@ public final class Governor implements AutoCloseable {
         this.queuesByPriority = ordered;
         this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
         this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
+        this.learner = new AnswerLearner(this, clock, routes, limits, stats, b.adoptHeaderLimits, answers);
         updateLaneGate();
         store.attach(new StoreHost());
     }
@@ -319,6 +319,11 @@ public final class Governor implements AutoCloseable {
 
     public static GovernorBuilder builder() {
         return new GovernorBuilder();
+    }
+
+    /** What the governor learns from providers' answers: their figures, refusals, pauses. */
+    public AnswerLearner learner() {
+        return learner;
     }
 
     // ------------------------------------------------------------------ admission
@@ -462,7 +467,7 @@ public final class Governor implements AutoCloseable {
     }
 
     /** Reads the clock, keeping the latest reading for the fast path. Lock held. */
-    private long now() {
+    long now() {
         long t = clock.nanoTime();
         if (t - lastNanos > 0) {
             lastNanos = t;
@@ -609,7 +614,7 @@ public final class Governor implements AutoCloseable {
                     "sluice: a settlement could not be applied; what it holds is tried again when its lease runs out",
                     fault);
         }
-        return applyAnswers(nowNanos) | settled;
+        return learner.applyAnswers(nowNanos) | settled;
     }
 
     /**
@@ -670,7 +675,7 @@ public final class Governor implements AutoCloseable {
      * Work queued without the lock (settlements, providers' answers) is applied by the thread
      * that queued it if the lock is free; else the holder, or the next admission, does.
      */
-    private void applyQueuedIfFree() {
+    void applyQueuedIfFree() {
         if (lock.tryLock()) {
             applyQueuedAndUnlock();
         }
@@ -1364,7 +1369,7 @@ public final class Governor implements AutoCloseable {
     }
 
     /** Work done under the lock at one clock reading. */
-    private interface LockedWork<T> {
+    interface LockedWork<T> {
         T run(long nowNanos);
     }
 
@@ -1373,7 +1378,7 @@ public final class Governor implements AutoCloseable {
      * work, offer waiting calls what it gave back, release the lock, and only then complete the
      * futures of the calls that left their queue (their callbacks must never run under the lock).
      */
-    private <T> T underLock(LockedWork<T> work) {
+    <T> T underLock(LockedWork<T> work) {
         List<Waiter> done;
         T result;
         lock.lock();
@@ -1387,6 +1392,24 @@ public final class Governor implements AutoCloseable {
         }
         deliverAll(done);
         return result;
+    }
+
+    /**
+     * Work under the lock that gives nothing back to waiting calls (a setting, a pause): lock, act,
+     * unlock; the unlock still applies what was queued meanwhile for waiting calls ({@link #unlock}).
+     */
+    <T> T holding(Supplier<T> work) {
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
+    void logLater(String message, RuntimeException fault) {
+        timer.schedule(() -> LOG.get().warn(message, fault), 0);
     }
 
     /** Offers waiting calls their turn; returns those that left the queue, to deliver once unlocked. Lock held. */
@@ -1519,130 +1542,7 @@ public final class Governor implements AutoCloseable {
         return Math.max(1, leaseTimeoutNanos / LANE_SWEEPS_PER_LEASE);
     }
 
-    // ------------------------------------------------------------------ provider feedback
-
-    /**
-     * Learns the budgets a provider announced in a response to this call's scope: new budgets
-     * become buckets charged like the provider charges; lower remaining figures win over Sluice's
-     * own view.
-     */
-    public void learn(CallContext call, List<LearnedBudget> budgets) {
-        learn(call, budgets, null);
-    }
-
-    /**
-     * As {@link #learn(CallContext, List)}, for a response that named the organization the call was
-     * counted against (null when it did not): the budgets are the organization's, and every key of
-     * it counts in one scope from now on.
-     */
-    public void learn(CallContext call, List<LearnedBudget> budgets, String organization) {
-        learn(call, budgets, organization, null);
-    }
-
-    /**
-     * As {@link #learn(CallContext, List, String)}, for the answer to the call {@code answered} was
-     * admitted for (null when not known): what remained is read as of now, less what Sluice admitted
-     * after that call and plus what refilled since (see {@link AnswerAge}).
-     */
-    public void learn(CallContext call, List<LearnedBudget> budgets, String organization, Permit answered) {
-        learn(call, budgets, organization, answered, -1);
-    }
-
-    /**
-     * As {@link #learn(CallContext, List, String, Permit)}, for an answer whose provider said it
-     * worked {@code processingMillis} on the call before answering (-1 when it did not say): the
-     * call was counted then, not when Sluice admitted it. Thousands of calls opening connections at
-     * once reach the provider seconds after their admission and in any order; read as of their
-     * admission, their figures would take off again the calls counted before them.
-     */
-    public void learn(
-            CallContext call,
-            List<LearnedBudget> budgets,
-            String organization,
-            Permit answered,
-            long processingMillis) {
-        if (budgets.isEmpty() && organization == null) {
-            return;
-        }
-        long countedNanos = answered == null || processingMillis < 0
-                ? AnswerBacklog.Answer.COUNTED_AT_ADMISSION
-                : clock.nanoTime() - Math.min(processingMillis, WaitHints.MAX_MILLIS) * 1_000_000L;
-        answers.push(new AnswerBacklog.Answer(call, budgets, organization, answered, countedNanos));
-        applyQueuedIfFree(); // else the holder or the next admission applies it: the lane is closed meanwhile
-        learned();
-    }
-
-    /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
-    private void logLater(String message, RuntimeException fault) {
-        timer.schedule(() -> LOG.get().warn(message, fault), 0);
-    }
-
-    /** Applies the answers waiting in {@link #answers}, oldest first; whether there were any. Lock held. */
-    private boolean applyAnswers(long nowNanos) {
-        AnswerBacklog.Answer a = answers.takeAll();
-        if (a == null) {
-            return false;
-        }
-        long nowMillis = clock.epochMillis();
-        for (; a != null; a = a.next) {
-            try {
-                applyAnswer(a, nowNanos, nowMillis);
-            } catch (RuntimeException fault) {
-                // another caller's admission applies it: one bad answer must not fail that call
-                if (!answerFaultLogged) {
-                    answerFaultLogged = true;
-                    logLater("sluice: a provider's rate-limit figures could not be applied; they are skipped", fault);
-                }
-            }
-        }
-        return true;
-    }
-
-    private void applyAnswer(AnswerBacklog.Answer a, long nowNanos, long nowMillis) {
-        AnswerAge age = a.answered == null ? AnswerAge.CURRENT : a.answered.answerAge(nowNanos, a.countedNanos);
-        if (a.organization != null) {
-            routes.adoptOrganization(a.call, a.organization, nowNanos);
-        }
-        ProviderScope scope = route(a.call).scope;
-        for (LearnedBudget b : a.budgets) {
-            long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(a.call, b);
-            scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, age, nowNanos, nowMillis);
-        }
-    }
-
-    private long configuredCeiling(CallContext call, LearnedBudget b) {
-        long ceiling = Long.MAX_VALUE;
-        for (Limit l : limits) {
-            LimitSpec s = l.spec();
-            if (s.mirrorsProvider()
-                    && s.dimension() == b.dimension
-                    && s.window() != null
-                    && s.window().toMillis() == b.windowMillis
-                    && l.appliesTo(call)) {
-                ceiling = Math.min(ceiling, l.capacity());
-            }
-        }
-        return ceiling;
-    }
-
-    /** Told after each change worth keeping across a restart (a budget learned, a pause); null: nobody. */
-    private volatile Runnable onLearned;
-
-    /** Registers who keeps the learned state (the state file); called outside the lock. */
-    public void onLearned(Runnable listener) {
-        this.onLearned = listener;
-    }
-
-    private void learned() {
-        Runnable r = onLearned;
-        if (r != null) {
-            try {
-                r.run();
-            } catch (RuntimeException ignored) {
-                // keeping state is a convenience: it never fails a call
-            }
-        }
-    }
+    // ------------------------------------------------------------------ state files
 
     /**
      * What this governor learned, for a state file: every provider scope's learned budgets and
@@ -1681,95 +1581,10 @@ public final class Governor implements AutoCloseable {
         return underLock(nowNanos -> LearnedState.restoreBudgets(limits(), state, nowNanos, clock.epochMillis()));
     }
 
-    /**
-     * The provider asked callers of this scope to wait: every call through it waits (not just the
-     * one that was told), and when the pause ends one probe goes first.
-     */
-    public void pauseProviderScope(CallContext call, long pauseNanos) {
-        if (pauseNanos <= 0) {
-            return;
-        }
-        lock.lock();
-        try {
-            long nowNanos = now();
-            route(call).scope.pauseUntil(nowNanos + pauseNanos);
-            stats.onProviderPause();
-        } finally {
-            unlock();
-        }
-        learned();
-    }
-
-    /**
-     * The provider refused this call for capacity though Sluice had room for it on every bucket:
-     * consumers Sluice cannot see took it, so the call's scope leaves them more at once.
-     *
-     * @param limiter the dimension the refusal named ({@code ProviderError.limiter()}), or null
-     */
-    public void capacityRefused(CallContext call, Dimension limiter) {
-        capacityRefused(call, limiter, false);
-    }
-
-    /**
-     * As {@link #capacityRefused(CallContext, Dimension)}, from a provider whose answers never tell
-     * its limits when {@code pacedByRefusals}: the refusal sets the scope's pace instead.
-     */
-    public void capacityRefused(CallContext call, Dimension limiter, boolean pacedByRefusals) {
-        underLock(nowNanos -> {
-            route(call).scope.refusedDespiteRoom(limiter, pacedByRefusals, nowNanos, nowNanos, clock.epochMillis());
-            return null;
-        });
-    }
-
-    /**
-     * As {@link #capacityRefused(CallContext, Dimension, boolean)}, for the call admitted with
-     * {@code permit}: a refusal of a call admitted before an earlier refusal had its effect is the
-     * same evidence again (see {@code ExternalShare#surprised}).
-     */
-    public void capacityRefused(Permit permit, Dimension limiter, boolean pacedByRefusals) {
-        underLock(nowNanos -> {
-            route(permit.context())
-                    .scope
-                    .refusedDespiteRoom(
-                            limiter, pacedByRefusals, permit.admittedNanos(), nowNanos, clock.epochMillis());
-            return null;
-        });
-    }
-
-    /** The provider answered an attempt made with this permit; a probe's answer opens or keeps the pause. */
-    public void providerAnswered(Permit permit, boolean accepted) {
-        ProviderScope scope = permit.scope();
-        boolean raisesPace = scope != null && scope.answered(accepted, clock.nanoTime());
-        // Otherwise only a probe's answer, or one of a slow start's, changes anything. The flags
-        // were set before the permit reached its caller and only this call clears them, so
-        // reading them first spares every other answer the lock.
-        if (!permit.probe && !permit.slowStartAnswer && !raisesPace) {
-            return;
-        }
-        underLock(new LockedWork<Object>() {
-            @Override
-            public Object run(long nowNanos) {
-                if (permit.probe) {
-                    permit.probe = false;
-                    permit.scope().probeAnswered(accepted);
-                }
-                if (permit.slowStartAnswer) {
-                    permit.slowStartAnswer = false;
-                    if (accepted) {
-                        permit.scope().slowStartAccepted();
-                    }
-                }
-                if (raisesPace) {
-                    scope.answerRaisesPace(nowNanos, clock.epochMillis());
-                }
-                return null;
-            }
-        });
-    }
-
     // ------------------------------------------------------------------ routes and identity
 
-    private Route route(CallContext call) {
+    /** The call's route, resolved if it is not known. Lock held. */
+    Route route(CallContext call) {
         Route known = routes.known(call);
         return known != null ? known : resolve(call);
     }

@@ -225,13 +225,14 @@ public final class SluiceRuntime implements AutoCloseable {
                 governor, new dev.sluice.core.state.StateFile(file), config.stateSaveInterval());
         int restored = k.restore();
         stateKeeper = k;
-        governor.onLearned(
-                new Runnable() { // not k::changed: see Setting.Field, in config
-                    @Override
-                    public void run() {
-                        k.changed();
-                    }
-                });
+        governor.learner()
+                .onLearned(
+                        new Runnable() { // not k::changed: see Setting.Field, in config
+                            @Override
+                            public void run() {
+                                k.changed();
+                            }
+                        });
         return restored;
     }
 

@@ -49,14 +49,14 @@ class AnswerBacklogTest {
 
     @Test
     void aCallerReportsItsAnswerWithoutWaitingForTheLockAndTheNextAdmissionAppliesIt() throws Exception {
-        governor.learn(call(), remaining(CAPACITY));
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)));
         for (int i = 0; i < 5; i++) { // enough admissions that the lane has room lent to this thread
             governor.tryAdmit(call(), Demand.oneRequest()).permit().settle(Usage.NONE);
         }
         hold.begin();
 
         // someone Sluice cannot see took all but 100
-        governor.learn(call(), remaining(100));
+        governor.learner().learn(new ProviderAnswer(call(), remaining(100)));
         boolean learnedWhileLocked = hold.isHeld();
         hold.end();
 
@@ -73,10 +73,12 @@ class AnswerBacklogTest {
 
     @Test
     void everyAnswerThatWaitedIsApplied() throws Exception {
-        governor.learn(call(), remaining(CAPACITY));
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)));
         hold.begin();
-        governor.learn(call(), remaining(100));
-        governor.learn(call(), List.of(new LearnedBudget("tokens", TOTAL_TOKENS, 150_000, 150_000, 60_000)));
+        governor.learner().learn(new ProviderAnswer(call(), remaining(100)));
+        governor.learner()
+                .learn(new ProviderAnswer(
+                        call(), List.of(new LearnedBudget("tokens", TOTAL_TOKENS, 150_000, 150_000, 60_000))));
         hold.end();
 
         Permit next = governor.tryAdmit(call(), Demand.oneRequest()).permit();

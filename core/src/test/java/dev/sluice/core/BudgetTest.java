@@ -276,7 +276,7 @@ class BudgetTest extends GovernorFixture {
         dev.sluice.core.state.StateFile file = new dev.sluice.core.state.StateFile(dir.resolve("state.json"));
         dev.sluice.core.state.StateKeeper keeper =
                 new dev.sluice.core.state.StateKeeper(governor, file, Duration.ofSeconds(15));
-        governor.onLearned(keeper::changed);
+        governor.learner().onLearned(keeper::changed);
         governor.tryAdmit(call("a"), costing(700_000)).permit().settleAndRelease(spent(650_000, true));
         timer.advance(Duration.ofSeconds(15)); // the keeper saves within its interval, spend being worth keeping
         assertThat(file.read()).isNotNull();

@@ -84,10 +84,11 @@ class FootprintTest extends GovernorFixture {
     void tenThousandTenantsAndAThousandKeysStayUnderTheBoundAndGoAwayWhenIdle() {
         build();
         oneCall(0);
-        governor.learn(
-                call(0),
-                List.of(new LearnedBudget("requests", REQUESTS, 1_000_000_000L, 999_999_999L, 60_000)),
-                "org-1");
+        governor.learner()
+                .learn(new ProviderAnswer(
+                                call(0),
+                                List.of(new LearnedBudget("requests", REQUESTS, 1_000_000_000L, 999_999_999L, 60_000)))
+                        .organization("org-1"));
         oneCall(0);
         GraphLayout before = GraphLayout.parseInstance(governor);
         long baseline = before.totalSize();

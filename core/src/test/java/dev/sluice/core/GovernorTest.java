@@ -290,7 +290,8 @@ class GovernorTest extends GovernorFixture {
         governor();
         CallContext c = call("a");
         // 3 left, less the quarter second of transit allowance the mirror keeps back: room for 2
-        governor.learn(c, List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000)));
+        governor.learner()
+                .learn(new ProviderAnswer(c, List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000))));
         assertThat(governor.tryAdmit(c, Demand.oneRequest()).isAdmitted()).isTrue();
         assertThat(governor.tryAdmit(c, Demand.oneRequest()).isAdmitted()).isTrue();
         Admission third = governor.tryAdmit(c, Demand.oneRequest());
@@ -310,7 +311,7 @@ class GovernorTest extends GovernorFixture {
         governor();
         CallContext c = call("a");
         governor.tryAdmit(c, Demand.oneRequest()).permit().settle(Usage.NONE);
-        governor.pauseProviderScope(c, Duration.ofSeconds(2).toNanos());
+        governor.learner().pauseProviderScope(c, Duration.ofSeconds(2).toNanos());
         CompletableFuture<Admission> first = governor.admitAsync(c, Demand.oneRequest(), 0);
         CompletableFuture<Admission> second = governor.admitAsync(call("b"), Demand.oneRequest(), 0);
         timer.advance(Duration.ofMillis(1_999));
@@ -319,7 +320,7 @@ class GovernorTest extends GovernorFixture {
         assertThat(first).isDone();
         assertThat(second).isNotDone(); // the probe is out
         Permit probe = first.join().permit();
-        governor.providerAnswered(probe, true);
+        governor.learner().answered(probe, true);
         assertThat(second).isDone();
         assertThat(second.join().isAdmitted()).isTrue();
     }

@@ -296,7 +296,7 @@ class LaneTest extends GovernorFixture {
         governor(requestsPerMinute(1_600));
         CallContext call = call("a");
         governor.tryAdmit(call, Demand.oneRequest());
-        governor.pauseProviderScope(call, Duration.ofSeconds(2).toNanos());
+        governor.learner().pauseProviderScope(call, Duration.ofSeconds(2).toNanos());
         Admission during = governor.tryAdmit(call, Demand.oneRequest());
         assertThat(during.isAdmitted()).isFalse();
         timer.advance(Duration.ofSeconds(2));

@@ -112,7 +112,10 @@ class RouteRenewalTest extends GovernorFixture {
         for (long s = 0; s < span.toSeconds(); s += 10) {
             CallContext call = keyedCall("a");
             Permit permit = admitted(call);
-            governor.learn(call, ample, organization, permit);
+            governor.learner()
+                    .learn(new ProviderAnswer(call, ample)
+                            .organization(organization)
+                            .answering(permit));
             permit.settle(Usage.NONE);
             timer.advance(Duration.ofSeconds(10));
         }

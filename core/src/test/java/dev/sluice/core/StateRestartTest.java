@@ -78,8 +78,11 @@ class StateRestartTest extends GovernorFixture {
     @Test
     void learnedLimitsOrganizationsAndPausesComeBack() throws Exception {
         governor();
-        governor.learn(call("k_1"), List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000)), "org-acme");
-        governor.pauseProviderScope(call("k_1"), Duration.ofSeconds(30).toNanos());
+        governor.learner()
+                .learn(new ProviderAnswer(call("k_1"), List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000)))
+                        .organization("org-acme"));
+        governor.learner()
+                .pauseProviderScope(call("k_1"), Duration.ofSeconds(30).toNanos());
         SavedState saved = SavedState.fromJson(governor.saveState().toJson());
         clock.advance(Duration.ofSeconds(10));
         restarted(saved);

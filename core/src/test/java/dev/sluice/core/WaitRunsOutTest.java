@@ -70,7 +70,8 @@ class WaitRunsOutTest extends GovernorFixture {
         governorWith();
         CallContext first = call("t");
         governor.tryAdmit(first, Demand.oneRequest()).permit().settle(Usage.NONE);
-        governor.learn(first, List.of(new LearnedBudget("requests", REQUESTS, 60, 0, 60_000)));
+        governor.learner()
+                .learn(new ProviderAnswer(first, List.of(new LearnedBudget("requests", REQUESTS, 60, 0, 60_000))));
 
         List<CompletableFuture<Admission>> calls = fiveCallersWaiting2s();
 

@@ -8,6 +8,7 @@ import dev.sluice.bootstrap.RetryLayers;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.Admission;
+import dev.sluice.core.AnswerLearner;
 import dev.sluice.core.Caches;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.GatewayDecision;
@@ -15,6 +16,7 @@ import dev.sluice.core.Governor;
 import dev.sluice.core.LazyLogger;
 import dev.sluice.core.LearnedBudget;
 import dev.sluice.core.Permit;
+import dev.sluice.core.ProviderAnswer;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.Rejections;
 import dev.sluice.core.Usage;
@@ -72,6 +74,9 @@ public final class ExchangeGovernance implements Governance {
     static final String DECISION = "x-sluice-decision";
 
     private final Governor governor;
+    /** What the governor learns from the provider's answers. */
+    private final AnswerLearner learner;
+
     private final CallPreparation preparation;
     private final Pricing pricing;
     private final FailSafe failSafe;
@@ -112,6 +117,7 @@ public final class ExchangeGovernance implements Governance {
 
     private ExchangeGovernance(Builder b) {
         this.governor = Objects.requireNonNull(b.governor, "governor");
+        this.learner = governor.learner();
         this.registry = Objects.requireNonNull(b.registry, "registry");
         this.identity = b.identity;
         this.estimator = b.estimator;
@@ -397,7 +403,7 @@ public final class ExchangeGovernance implements Governance {
                 // rest now, in the order it always is: the figures, then the permit released
                 Headers headers = observer.bodyHeaders();
                 learn(call, permit, headers, governor.clock().epochMillis());
-                governor.providerAnswered(permit, true);
+                learner.answered(permit, true);
                 observer.callerDone();
                 boolean override = enforce && headers.contains(SHOULD_RETRY);
                 return Step.respond(t.handBack(response, override ? okHeaders() : Step.NO_HEADERS));
@@ -406,7 +412,7 @@ public final class ExchangeGovernance implements Governance {
             long nowMillis = governor.clock().epochMillis();
             learn(call, permit, headers, nowMillis);
             if (success) {
-                governor.providerAnswered(permit, true);
+                learner.answered(permit, true);
                 observer.headersKnown(headers);
                 // An SDK retries a success only when the answer says x-should-retry: true, so only
                 // then is it overridden; any other success goes back as it came, with no copy of
@@ -418,10 +424,10 @@ public final class ExchangeGovernance implements Governance {
             ProviderError error = call.provider.adapter().classifyError(status, headers, body, nowMillis);
             countRefusal(call, status);
             permit.settleRefused(true);
-            governor.providerAnswered(permit, false);
+            learner.answered(permit, false);
             if (enforce && error.outcome() == OutcomeClass.RETRYABLE_CAPACITY) {
                 // admitted with room: someone else took it, or a limit nobody announced
-                governor.capacityRefused(
+                learner.capacityRefused(
                         permit, error.limiter(), !call.provider.adapter().announcesLimits());
             }
             if (!enforce) {
@@ -520,7 +526,7 @@ public final class ExchangeGovernance implements Governance {
         if (observer != null && observer.sawBody()) {
             observer.brokeBeforeHandBack();
             try {
-                governor.providerAnswered(permit, true);
+                learner.answered(permit, true);
                 explain(
                         call,
                         "body_broke",
@@ -532,7 +538,7 @@ public final class ExchangeGovernance implements Governance {
         }
         permit.settleRefused(true);
         try {
-            governor.providerAnswered(permit, false);
+            learner.answered(permit, false);
             if (error instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
                 return Step.fail(new InterruptedIOException("interrupted"));
@@ -568,7 +574,7 @@ public final class ExchangeGovernance implements Governance {
     /** The next attempt; a pause of the whole provider scope does the waiting when the decision says so. */
     private Step retryStep(PreparedCall call, RetryDecision decision) {
         if (decision.pausesScope()) {
-            governor.pauseProviderScope(call.context, decision.waitNanos());
+            learner.pauseProviderScope(call.context, decision.waitNanos());
             return Step.retry(0);
         }
         return Step.retry(decision.waitNanos());
@@ -609,12 +615,12 @@ public final class ExchangeGovernance implements Governance {
         for (RateLimitSnapshot.Budget b : snapshot.budgets()) {
             budgets.add(new LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
-        governor.learn(
+        learner.learn(new ProviderAnswer(
                 call.context,
                 budgets,
                 organization,
                 answered,
-                call.provider.adapter().processingMillis(headers));
+                call.provider.adapter().processingMillis(headers)));
     }
 
     private void explain(PreparedCall call, String outcome, String explanation) {

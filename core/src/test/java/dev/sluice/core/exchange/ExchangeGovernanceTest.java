@@ -235,7 +235,7 @@ class ExchangeGovernanceTest {
     void anAnswerWhoseHeadersCameBeforeItsBodyHasItsUsageCountedWhereTheBodyEnds() {
         ExchangeGovernance engine = engineWithDailyOutputWindow();
         AtomicInteger learnt = new AtomicInteger();
-        governor.onLearned(learnt::incrementAndGet);
+        governor.learner().onLearned(learnt::incrementAndGet);
         ScriptedTransport t = askingFor500Tokens()
                 .answerToldFirst(
                         true,
@@ -290,7 +290,7 @@ class ExchangeGovernanceTest {
     void anAnswerWhoseHeadersCameFirstButWhoseBodyIsReadLaterIsLearntByTheCaller() {
         ExchangeGovernance engine = engineWithDailyOutputWindow();
         AtomicInteger learnt = new AtomicInteger();
-        governor.onLearned(learnt::incrementAndGet);
+        governor.learner().onLearned(learnt::incrementAndGet);
         ScriptedTransport t = askingFor500Tokens()
                 .answerToldFirst(false, 200, "in=7 out=20", "x-limit-requests", "5", "x-remaining-requests", "4");
         ScriptedTransport.Response r = response(engine.execute(t));

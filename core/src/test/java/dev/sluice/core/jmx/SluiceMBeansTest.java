@@ -12,6 +12,7 @@ import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
 import dev.sluice.core.LearnedBudget;
 import dev.sluice.core.Permit;
+import dev.sluice.core.ProviderAnswer;
 import dev.sluice.core.Usage;
 import java.time.Duration;
 import java.util.List;
@@ -309,7 +310,9 @@ class SluiceMBeansTest {
                     .tenant("alpha")
                     .apiKeyId("k_" + k)
                     .build();
-            governor.learn(key, List.of(new LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
+            governor.learner()
+                    .learn(new ProviderAnswer(
+                            key, List.of(new LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000))));
         }
         jmx.governor().getMode();
         long learnedBeans = jmx.server.queryNames(new ObjectName("dev.sluice:type=Limit,*"), null).stream()
@@ -321,7 +324,9 @@ class SluiceMBeansTest {
 
     @Test
     void limitsLearnedFromProviderHeadersAppearWithWhatTheProviderSaid() {
-        governor.learn(call("alpha"), List.of(new LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
+        governor.learner()
+                .learn(new ProviderAnswer(
+                        call("alpha"), List.of(new LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000))));
         jmx.governor().getMode();
 
         String id = "sim/k_abc/gpt-4o-mini:requests";
@@ -354,7 +359,8 @@ class SluiceMBeansTest {
 
     @Test
     void aProviderPauseShowsUntilWhen() {
-        governor.pauseProviderScope(call("alpha"), Duration.ofSeconds(3).toNanos());
+        governor.learner()
+                .pauseProviderScope(call("alpha"), Duration.ofSeconds(3).toNanos());
         ProviderMXBean sim = jmx.provider("sim");
         assertThat(sim.getPausedForMillis()).isEqualTo(3_000);
         assertThat(sim.getPausedUntil()).isEqualTo("2026-11-29T10:00:03Z");

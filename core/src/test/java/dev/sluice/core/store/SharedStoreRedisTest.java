@@ -12,6 +12,7 @@ import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
 import dev.sluice.core.GovernorBuilder;
 import dev.sluice.core.LearnedBudget;
+import dev.sluice.core.ProviderAnswer;
 import dev.sluice.core.Usage;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.store.redis.RedisBackend;
@@ -486,8 +487,8 @@ class SharedStoreRedisTest {
         Governor b = governor(0, 2);
         // both instances read the same headers: 20 requests a minute, all 20 left
         List<LearnedBudget> headers = List.of(new LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
-        a.learn(call(), headers);
-        b.learn(call(), headers);
+        a.learner().learn(new ProviderAnswer(call(), headers));
+        b.learner().learn(new ProviderAnswer(call(), headers));
         long admitted = 0;
         boolean aRefused = false;
         boolean bRefused = false;
@@ -506,7 +507,9 @@ class SharedStoreRedisTest {
 
         // a lower remaining read by one instance lowers the budget for the other
         Thread.sleep(3_100); // at least one request refilled
-        a.learn(call(), List.of(new LearnedBudget("requests", Dimension.REQUESTS, 20, 0, 60_000)));
+        a.learner()
+                .learn(new ProviderAnswer(
+                        call(), List.of(new LearnedBudget("requests", Dimension.REQUESTS, 20, 0, 60_000))));
         Thread.sleep(100); // a's store thread sends it with its next pass, at once
         Admission afterLowering = b.admit(call(), Demand.oneRequest(), deadline(300));
         assertThat(afterLowering.isAdmitted()).as("b, after a read remaining 0").isFalse();
@@ -523,8 +526,8 @@ class SharedStoreRedisTest {
         Governor a = governor(0, 2);
         Governor b = governor(0, 2);
         List<LearnedBudget> headers = List.of(new LearnedBudget("requests", Dimension.REQUESTS, 600, 9, 60_000));
-        a.learn(call(), headers);
-        b.learn(call(), headers);
+        a.learner().learn(new ProviderAnswer(call(), headers));
+        b.learner().learn(new ProviderAnswer(call(), headers));
         Thread.sleep(3_000); // 30 requests' worth of refill at the minute's rate
         List<java.util.concurrent.CompletableFuture<Admission>> calls = new ArrayList<>();
         long until = deadline(200);
