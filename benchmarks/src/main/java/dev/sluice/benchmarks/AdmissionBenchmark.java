@@ -117,7 +117,7 @@ public abstract class AdmissionBenchmark {
     public void tearDown() {
         // A permit left open would mean the figures include a growing lease list: say so loudly.
         for (Governor g : new Governor[] {oneBucket, fifteenBuckets}) {
-            int open = g.outstandingPermits();
+            int open = g.controls().outstandingPermits();
             long refused = g.stats().rejected();
             g.close();
             if (open != 0 || refused != 0) {
@@ -249,7 +249,7 @@ public abstract class AdmissionBenchmark {
                     permits[i] = null;
                 }
             }
-            governor.outstandingPermits(); // applies the cancellations now, outside the timed part
+            governor.controls().outstandingPermits(); // applies the cancellations now, outside the timed part
         }
 
         /** The last batch of an iteration too, so the trial ends with no permit open. */

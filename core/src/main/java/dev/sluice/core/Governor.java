@@ -20,7 +20,6 @@ import dev.sluice.core.store.QuotaStore;
 import dev.sluice.core.telemetry.Decision;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -28,9 +27,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -128,19 +125,21 @@ public final class Governor implements AutoCloseable {
      */
     static final long CLOCK_TICK_NANOS = 100_000_000L;
 
-    private final Clock clock;
+    final Clock clock;
     private final Timer timer;
     /** The spend limits as budgets: their standing, settlements and alerts. */
-    private final Budgets budgets;
+    final Budgets budgets;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final GovernorStats stats = new GovernorStats();
-    private final PermitLedger ledger = new PermitLedger();
+    final PermitLedger ledger = new PermitLedger();
     /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
     private final AnswerBacklog answers = new AnswerBacklog();
     /** Learns from providers' answers, through this governor's lock. */
     private final AnswerLearner learner;
-    /** The same for a settlement (guarded by lock). */
+    /** The operators' view. */
+    private final GovernorControls controls;
+    /** Whether a settlement failed to apply (guarded by lock): only the first is logged, off the lock. */
     private boolean settlementFaultLogged;
 
     private final Lane lane = new Lane();
@@ -165,33 +164,34 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    private volatile Mode mode;
-    private volatile long leaseTimeoutNanos;
+    volatile Mode mode;
+    final long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
     private final boolean weightedClasses;
 
-    private final Limit[] limits;
+    final Limit[] limits;
+    /** The same, as the operators' controls give them. */
+    final List<Limit> limitList;
 
     /** Where the buckets a fleet shares live; {@link QuotaStore#local()} when nothing is shared. */
-    private final QuotaStore store;
+    final QuotaStore store;
 
     private final boolean sharesAny;
     /** Whether any limit is a budget (spend): only then does admission look for exhausted ones. */
     private final boolean budgetsAny;
 
-    private final Map<String, TrafficClass> classes;
-    private final List<ClassQueue<Waiter>> queuesByPriority;
-    private final Map<String, ClassQueue<Waiter>> queues;
-    private final Map<String, Double> tenantWeights;
-    private final Guarantees guarantees;
+    final Map<String, TrafficClass> classes;
+    final List<ClassQueue<Waiter>> queuesByPriority;
+    final Map<String, ClassQueue<Waiter>> queues;
+    final Map<String, Double> tenantWeights;
+    final Guarantees guarantees;
 
-    private final Routes routes;
-    private final Set<String> pausedTenants = ConcurrentHashMap.newKeySet();
-    private final Set<String> pausedApiKeys = ConcurrentHashMap.newKeySet();
-    private volatile boolean anyOperatorPause;
+    final Routes routes;
+    /** Tenants and API keys an operator paused. */
+    final OperatorPauses pauses = new OperatorPauses();
 
     /** Calls waiting in the queues; written under the lock, read by settling threads. */
-    private volatile int waiting;
+    volatile int waiting;
 
     // ---- guarded by lock
     private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(new Comparator<>() {
@@ -281,6 +281,7 @@ public final class Governor implements AutoCloseable {
             built.add(Limit.of(spec, nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees, store));
         }
         this.limits = built.toArray(new Limit[0]);
+        this.limitList = Collections.unmodifiableList(Arrays.asList(limits));
         boolean spendLimits = false;
         for (Limit l : built) {
             spendLimits |= l.dimension() == Dimension.SPEND;
@@ -305,6 +306,7 @@ public final class Governor implements AutoCloseable {
         this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
         this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
         this.learner = new AnswerLearner(this, clock, routes, limits, stats, b.adoptHeaderLimits, answers);
+        this.controls = new GovernorControls(this);
         updateLaneGate();
         store.attach(new StoreHost());
     }
@@ -406,7 +408,7 @@ public final class Governor implements AutoCloseable {
                 long nowNanos = now();
                 decided = newPermit(call, demand, EMPTY_BUCKETS, null, null, false, null, -1, nowNanos, 0, null, null);
             } else {
-                Rejection paused = anyOperatorPause ? operatorPause(call, demand) : null;
+                Rejection paused = pauses.any() ? pauses.refusal(call, demand) : null;
                 if (paused != null && m == Mode.ENFORCE) {
                     decided = reject(paused);
                 } else {
@@ -567,8 +569,8 @@ public final class Governor implements AutoCloseable {
     }
 
     /** Opens the lane when nothing needs the lock's judgement: enforce mode, nobody waiting, no pause. Lock held. */
-    private void updateLaneGate() {
-        lane.setOpen(mode == Mode.ENFORCE && waiting == 0 && !anyOperatorPause && !closed);
+    void updateLaneGate() {
+        lane.setOpen(mode == Mode.ENFORCE && waiting == 0 && !pauses.any() && !closed);
     }
 
     /** After an admission through the lock: lends this thread room on the path, if the lane may use it. Lock held. */
@@ -1553,7 +1555,7 @@ public final class Governor implements AutoCloseable {
         return underLock(new LockedWork<SavedState>() {
             @Override
             public SavedState run(long nowNanos) {
-                return LearnedState.save(routes, limits(), nowNanos, clock.epochMillis());
+                return LearnedState.save(routes, limitList, nowNanos, clock.epochMillis());
             }
         });
     }
@@ -1568,7 +1570,7 @@ public final class Governor implements AutoCloseable {
         return underLock(new LockedWork<Integer>() {
             @Override
             public Integer run(long nowNanos) {
-                return LearnedState.restore(routes, limits(), state, nowNanos, clock.epochMillis());
+                return LearnedState.restore(routes, limitList, state, nowNanos, clock.epochMillis());
             }
         });
     }
@@ -1578,7 +1580,7 @@ public final class Governor implements AutoCloseable {
      * file of any age ({@link LearnedState#restoreBudgets}). Returns how many buckets came back.
      */
     public int restoreBudgets(SavedState state) {
-        return underLock(nowNanos -> LearnedState.restoreBudgets(limits(), state, nowNanos, clock.epochMillis()));
+        return underLock(nowNanos -> LearnedState.restoreBudgets(limitList, state, nowNanos, clock.epochMillis()));
     }
 
     // ------------------------------------------------------------------ routes and identity
@@ -1687,25 +1689,9 @@ public final class Governor implements AutoCloseable {
         return c != null ? c : classes.get(CallContext.DEFAULT_CLASS);
     }
 
-    private double weightOf(String tenant) {
+    double weightOf(String tenant) {
         Double w = tenantWeights.get(tenant);
         return w == null ? 1.0 : w;
-    }
-
-    private Rejection operatorPause(CallContext call, Demand demand) {
-        if (call.tenant() != null && pausedTenants.contains(call.tenant())) {
-            return Rejections.forCall(GatewayDecision.PAUSED, call, demand)
-                    .scope("tenant=" + call.tenant())
-                    .detail("tenant paused by an operator")
-                    .build();
-        }
-        if (call.apiKeyId() != null && pausedApiKeys.contains(call.apiKeyId())) {
-            return Rejections.forCall(GatewayDecision.PAUSED, call, demand)
-                    .scope("api_key=" + call.apiKeyId())
-                    .detail("API key paused by an operator")
-                    .build();
-        }
-        return null;
     }
 
     // ------------------------------------------------------------------ rejections
@@ -1789,22 +1775,15 @@ public final class Governor implements AutoCloseable {
         return Admission.rejected(r);
     }
 
-    // ------------------------------------------------------------------ introspection and tuning
+    // ------------------------------------------------------------------ introspection
+
+    /** The operators' controls: configuration, where things stand, budgets, live settings. */
+    public GovernorControls controls() {
+        return controls;
+    }
 
     public Mode mode() {
         return mode;
-    }
-
-    /** Live tuning: applies to the next admission. */
-    public void setMode(Mode newMode) {
-        Objects.requireNonNull(newMode);
-        lock.lock();
-        try {
-            this.mode = newMode;
-            updateLaneGate();
-        } finally {
-            unlock();
-        }
     }
 
     public Clock clock() {
@@ -1823,125 +1802,13 @@ public final class Governor implements AutoCloseable {
         return stats;
     }
 
-    /** Where the buckets a fleet shares live. */
-    public QuotaStore store() {
-        return store;
-    }
-
     /** Whether any limit is a budget (a spend limit): only then must a call be priced before it is admitted. */
     public boolean hasBudgets() {
         return budgetsAny;
     }
 
-    /** The configured limits, in declaration order. */
-    public List<Limit> limits() {
-        return Collections.unmodifiableList(Arrays.asList(limits));
-    }
-
-    /** The configured limit with this id, or null. */
-    public Limit limit(String id) {
-        for (Limit l : limits) {
-            if (l.id().equals(id)) {
-                return l;
-            }
-        }
-        return null;
-    }
-
-    // ------------------------------------------------------------------ budgets
-
-    /** The currency unit spend limits and prices are in (config {@code currency}), for what budgets say. */
-    public void currency(String currency) {
-        budgets.currency(currency);
-    }
-
-    public String currency() {
-        return budgets.currency();
-    }
-
-    /** Where every bucket of a spend limit stands now; empty for an unknown or non-spend limit. */
-    public List<BudgetStatus> budgetStatuses(String limitId) {
-        Limit l = limit(limitId);
-        if (l == null || l.dimension() != Dimension.SPEND) {
-            return List.of();
-        }
-        return underLock(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            List<BudgetStatus> out = new ArrayList<>();
-            for (Bucket b : l.buckets()) {
-                out.add(budgets.status(b, nowNanos, nowMillis, 0));
-            }
-            return out;
-        });
-    }
-
-    /**
-     * How the calls charged to a spend limit were settled: {from the provider's usage, from
-     * Sluice's count of a stream cut short, as reserved because usage never came}.
-     */
-    public long[] budgetSettlements(String limitId) {
-        Budgets.Settlements s = budgets.settlements(limitId);
-        return new long[] {s.fromUsage.sum(), s.fromCount.sum(), s.asReserved.sum()};
-    }
-
-    /** Called on the governor's timer thread for each budget alert (warning share passed, exhausted). */
-    public void addBudgetListener(java.util.function.Consumer<BudgetAlert> listener) {
-        budgets.addListener(listener);
-    }
-
-    public void removeBudgetListener(java.util.function.Consumer<BudgetAlert> listener) {
-        budgets.removeListener(listener);
-    }
-
     Budgets budgets() {
         return budgets;
-    }
-
-    /** Live tuning of a configured limit's capacity; waiting calls are reconsidered at once. */
-    public void setCapacity(String limitId, long capacity) {
-        Limit l = limit(limitId);
-        if (l == null) {
-            throw new IllegalArgumentException("no limit " + limitId);
-        }
-        if (capacity <= 0) {
-            throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
-        }
-        underLock(now -> {
-            l.setCapacity(capacity, now, clock.epochMillis());
-            return null;
-        });
-    }
-
-    /**
-     * Room left in a dimension: the least room over every bucket of that dimension (configured and
-     * learned). For tests and status views.
-     */
-    public long available(Dimension dimension) {
-        return underLock(
-                nowNanos -> StatusViews.available(dimension, limits, routes.scopes(), nowNanos, clock.epochMillis()));
-    }
-
-    /**
-     * A consistent view of every bucket (configured and learned) for status views, read under
-     * the lock with every settlement applied.
-     */
-    public List<BucketView> bucketViews() {
-        return underLock(nowNanos -> StatusViews.bucketViews(limits, routes.scopes(), nowNanos, clock.epochMillis()));
-    }
-
-    /** Provider scopes known now (learned limits, pauses). */
-    public List<ProviderScope> providerScopes() {
-        return new ArrayList<>(routes.scopes());
-    }
-
-    /** Calls waiting in all queues (read under the lock: a call counts once it is fully queued). */
-    public int waiting() {
-        lock.lock();
-        try {
-            return waiting;
-        } finally {
-            unlock();
-        }
     }
 
     /** Lane permits waiting on the deepest stripe to be registered (racy; for tests). */
@@ -1952,107 +1819,6 @@ public final class Governor implements AutoCloseable {
     /** Settlements asked for and not applied yet (racy; for tests). */
     int settlementsNotApplied() {
         return ledger.pendingDepth();
-    }
-
-    /** Permits that still hold something (unsettled, or a concurrency slot not released). */
-    public int outstandingPermits() {
-        return underLock(now -> ledger.outstanding());
-    }
-
-    /**
-     * Calls in flight per limit id (configured and learned): permits that still hold a
-     * reservation or a slot on one of the limit's buckets. Walks the outstanding permits under
-     * the lock, so it is for status views, not for the admission path.
-     */
-    public Map<String, Integer> inFlightByLimit() {
-        return underLock(now -> StatusViews.inFlightByLimit(ledger.oldest()));
-    }
-
-    /**
-     * Offers the waiting calls their turn now, with every settlement applied: after a live change
-     * that may let some through (a limit no longer enforced, a new weight or share).
-     */
-    public void reconsiderWaiting() {
-        underLock(now -> null);
-    }
-
-    /** Queue depth of a traffic class. */
-    public int queueDepth(String trafficClass) {
-        return underLock(now -> {
-            ClassQueue<Waiter> q = queues.get(trafficClass);
-            return q == null ? 0 : q.size();
-        });
-    }
-
-    /** Calls waiting per tenant, over every class. */
-    public Map<String, Integer> waitingByTenant() {
-        return underLock(now -> StatusViews.waitingByTenant(queuesByPriority));
-    }
-
-    public Map<String, TrafficClass> trafficClasses() {
-        return classes;
-    }
-
-    /** Live tuning of a tenant's weight in fair sharing. */
-    public void setTenantWeight(String tenant, double weight) {
-        if (!(weight > 0) || Double.isInfinite(weight)) {
-            throw new IllegalArgumentException("weight must be > 0, was " + weight);
-        }
-        tenantWeights.put(tenant, weight);
-    }
-
-    public double tenantWeight(String tenant) {
-        return weightOf(tenant);
-    }
-
-    /** The guaranteed shares of configured tenants (tunable live). */
-    public Guarantees guarantees() {
-        return guarantees;
-    }
-
-    /** Emergency stop for a tenant: its calls are rejected with {@code paused} until resumed. */
-    public void pauseTenant(String tenant) {
-        pausedTenants.add(tenant);
-        operatorPausesChanged();
-    }
-
-    public void resumeTenant(String tenant) {
-        pausedTenants.remove(tenant);
-        operatorPausesChanged();
-    }
-
-    /** Emergency stop for an API key (by its id). */
-    public void pauseApiKey(String apiKeyId) {
-        pausedApiKeys.add(apiKeyId);
-        operatorPausesChanged();
-    }
-
-    public void resumeApiKey(String apiKeyId) {
-        pausedApiKeys.remove(apiKeyId);
-        operatorPausesChanged();
-    }
-
-    /** Under the lock, so a pause and a resume racing cannot leave the lane open past a pause. */
-    private void operatorPausesChanged() {
-        lock.lock();
-        try {
-            anyOperatorPause = !pausedTenants.isEmpty() || !pausedApiKeys.isEmpty();
-            updateLaneGate();
-        } finally {
-            unlock();
-        }
-    }
-
-    public Set<String> pausedTenants() {
-        return Collections.unmodifiableSet(pausedTenants);
-    }
-
-    public Set<String> pausedApiKeys() {
-        return Collections.unmodifiableSet(pausedApiKeys);
-    }
-
-    public Duration leaseTimeout() {
-        return Duration.ofNanos(leaseTimeoutNanos);
     }
 
     /** Stops the timer; waiting calls are rejected, permits stay valid and may still be settled. */

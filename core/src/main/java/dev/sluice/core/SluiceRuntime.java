@@ -73,7 +73,7 @@ public final class SluiceRuntime implements AutoCloseable {
             g.tenant(t.name(), t.weight(), t.guaranteedShare());
         }
         Governor governor = g.build();
-        governor.currency(config.currency());
+        governor.controls().currency(config.currency());
         RetryConfig retry = config.retry();
         EstimationConfig e = config.estimation();
         ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry(config, clock))

@@ -81,7 +81,7 @@ class AdaptivePaceTest extends GovernorFixture {
     }
 
     private long pace() {
-        return governor.providerScopes().get(0).paceFromRefusals();
+        return governor.controls().providerScopes().get(0).paceFromRefusals();
     }
 
     @Test
@@ -138,7 +138,7 @@ class AdaptivePaceTest extends GovernorFixture {
         governor.learner().capacityRefused(call(), null, true);
 
         assertThat(pace()).isEqualTo(-1);
-        assertThat(governor.providerScopes().get(0).externalShare()).isPositive();
+        assertThat(governor.controls().providerScopes().get(0).externalShare()).isPositive();
     }
 
     @Test

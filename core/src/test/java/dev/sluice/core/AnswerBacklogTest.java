@@ -43,7 +43,7 @@ class AnswerBacklogTest {
     }
 
     private long room() {
-        Bucket b = governor.providerScopes().get(0).learnedBuckets()[0];
+        Bucket b = governor.controls().providerScopes().get(0).learnedBuckets()[0];
         return b.roomAsCounted(clock.nanoTime(), clock.epochMillis()); // read after the holder let go
     }
 
@@ -82,7 +82,7 @@ class AnswerBacklogTest {
         hold.end();
 
         Permit next = governor.tryAdmit(call(), Demand.oneRequest()).permit();
-        Bucket[] learned = governor.providerScopes().get(0).learnedBuckets();
+        Bucket[] learned = governor.controls().providerScopes().get(0).learnedBuckets();
         assertThat(learned).hasSize(2);
         assertThat(room()).isBetween(98L, 99L);
         assertThat(learned[1].limit().capacity()).isEqualTo(150_000);

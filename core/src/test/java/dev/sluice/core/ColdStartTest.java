@@ -71,7 +71,7 @@ class ColdStartTest extends GovernorFixture {
         timer.advance(Duration.ofMillis(1));
         // the window opens to ten calls out: the first and nine more
         assertThat(admitted(herd)).isEqualTo(9);
-        assertThat(governor.waiting()).isEqualTo(21);
+        assertThat(governor.controls().waiting()).isEqualTo(21);
     }
 
     @Test
@@ -130,7 +130,7 @@ class ColdStartTest extends GovernorFixture {
                         call("a"), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000))));
         governor.learner().answered(first, true);
         assertThat(admitted(herd)).isEqualTo(30);
-        assertThat(governor.providerScopes().get(0).inSlowStart()).isFalse();
+        assertThat(governor.controls().providerScopes().get(0).inSlowStart()).isFalse();
     }
 
     @Test

@@ -95,7 +95,7 @@ class ExternalShareTest extends GovernorFixture {
     }
 
     private double externalShare() {
-        return governor.providerScopes().get(0).externalShare();
+        return governor.controls().providerScopes().get(0).externalShare();
     }
 
     /**

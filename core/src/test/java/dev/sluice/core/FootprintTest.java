@@ -105,7 +105,8 @@ class FootprintTest extends GovernorFixture {
         long busy = after.totalSize() - baseline;
         long credits = after.getClassCounts().count(dev.sluice.core.quota.LaneCredit.class)
                 - before.getClassCounts().count(dev.sluice.core.quota.LaneCredit.class);
-        long perCredit = GraphLayout.parseInstance(governor.limit("tenant-tokens")
+        long perCredit = GraphLayout.parseInstance(governor.controls()
+                        .limit("tenant-tokens")
                         .buckets()
                         .iterator()
                         .next()
@@ -124,12 +125,12 @@ class FootprintTest extends GovernorFixture {
                 credits,
                 perCredit,
                 lane / 1048576.0);
-        assertThat(governor.limit("tenant-tokens").buckets()).hasSize(TENANTS);
-        assertThat(governor.limit("key-requests").buckets()).hasSize(KEYS);
+        assertThat(governor.controls().limit("tenant-tokens").buckets()).hasSize(TENANTS);
+        assertThat(governor.controls().limit("key-requests").buckets()).hasSize(KEYS);
         assertThat(busy)
                 .as("bytes retained for %d tenants, %d keys", TENANTS, KEYS)
                 .isLessThan(BOUND_BYTES);
-        for (ProviderScope s : governor.providerScopes()) {
+        for (ProviderScope s : governor.controls().providerScopes()) {
             assertThat(s.tenantShares().activeTenants())
                     .as("tenants followed by the shares of %s", s)
                     .isLessThanOrEqualTo(256);
@@ -143,13 +144,13 @@ class FootprintTest extends GovernorFixture {
         oneCall(TENANTS);
         long idle = GraphLayout.parseInstance(governor).totalSize() - baseline;
         System.out.printf("footprint: after two idle hours and one call: +%,d B (%.2f MB)%n", idle, idle / 1048576.0);
-        assertThat(governor.limit("tenant-tokens").buckets())
+        assertThat(governor.controls().limit("tenant-tokens").buckets())
                 .as("per-tenant buckets left")
                 .hasSizeLessThanOrEqualTo(2);
-        assertThat(governor.limit("key-requests").buckets())
+        assertThat(governor.controls().limit("key-requests").buckets())
                 .as("per-key buckets left")
                 .hasSizeLessThanOrEqualTo(2);
-        for (ProviderScope s : governor.providerScopes()) {
+        for (ProviderScope s : governor.controls().providerScopes()) {
             assertThat(s.tenantShares().activeTenants())
                     .as("tenants still followed by the shares of %s", s)
                     .isLessThanOrEqualTo(1);

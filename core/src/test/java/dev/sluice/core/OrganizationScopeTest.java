@@ -29,7 +29,7 @@ class OrganizationScopeTest extends GovernorFixture {
     }
 
     private List<String> scopeNames() {
-        return governor.providerScopes().stream()
+        return governor.controls().providerScopes().stream()
                 .map(ProviderScope::displayName)
                 .sorted()
                 .collect(Collectors.toList());

@@ -57,7 +57,7 @@ class RouteRenewalTest extends GovernorFixture {
     @Test
     void aRouteInUseIsResolvedOnceAndKeepsItsBucket() {
         callEverySecondFor(Duration.ofSeconds(1));
-        Bucket bucket = governor.limit("tenant").buckets().iterator().next();
+        Bucket bucket = governor.controls().limit("tenant").buckets().iterator().next();
 
         callEverySecondFor(Duration.ofMinutes(5));
 
@@ -65,13 +65,13 @@ class RouteRenewalTest extends GovernorFixture {
                 .as("resolved once, renewed since")
                 .isEqualTo(1);
         assertThat(bucket.isEvicted()).as("kept while in use").isFalse();
-        assertThat(governor.limit("tenant").buckets()).containsExactly(bucket);
+        assertThat(governor.controls().limit("tenant").buckets()).containsExactly(bucket);
     }
 
     @Test
     void anIdleRouteIsNeitherRenewedNorKept() {
         callEverySecondFor(Duration.ofSeconds(10));
-        Bucket bucket = governor.limit("tenant").buckets().iterator().next();
+        Bucket bucket = governor.controls().limit("tenant").buckets().iterator().next();
 
         timer.advance(Duration.ofMinutes(5));
 
@@ -91,7 +91,7 @@ class RouteRenewalTest extends GovernorFixture {
         // another tenant's first call on the same key counts in the organization's scope, not the key's
         assertThat(governor.tryAdmit(keyedCall("b"), Demand.oneRequest()).isAdmitted())
                 .isTrue();
-        assertThat(governor.providerScopes().stream().map(ProviderScope::displayName))
+        assertThat(governor.controls().providerScopes().stream().map(ProviderScope::displayName))
                 .containsExactly("openai/org-acme/gpt-4o-mini");
     }
 

@@ -23,14 +23,15 @@ class SluiceRuntimeTest {
                 ConfigLoader.load(ConfigSources.builder().file(example).build());
         FakeClock clock = new FakeClock();
         try (SluiceRuntime runtime = SluiceRuntime.start(config, clock, new ManualTimer(clock))) {
-            assertThat(runtime.governor().limits()).hasSize(config.allLimits().size());
-            for (Limit l : runtime.governor().limits()) {
+            assertThat(runtime.governor().controls().limits())
+                    .hasSize(config.allLimits().size());
+            for (Limit l : runtime.governor().controls().limits()) {
                 assertThat(config.limit(l.id())).isPresent();
             }
             config.providers()
                     .forEach(p -> assertThat(runtime.governance().registry().configured())
                             .anySatisfy(b -> assertThat(b.name()).isEqualTo(p.name())));
-            assertThat(runtime.governor().trafficClasses()).containsKeys("default", "interactive", "batch");
+            assertThat(runtime.governor().controls().trafficClasses()).containsKeys("default", "interactive", "batch");
         }
     }
 
@@ -90,7 +91,8 @@ class SluiceRuntimeTest {
                             + ":generateContent"))
                     .isTrue();
             assertThat(g.governs("https://example.com/v1/chat/completions")).isFalse();
-            assertThat(runtime.governor().available(Dimension.REQUESTS)).isEqualTo(Long.MAX_VALUE);
+            assertThat(runtime.governor().controls().available(Dimension.REQUESTS))
+                    .isEqualTo(Long.MAX_VALUE);
         }
     }
 }

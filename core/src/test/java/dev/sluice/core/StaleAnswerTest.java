@@ -40,7 +40,7 @@ class StaleAnswerTest extends GovernorFixture {
     }
 
     private Bucket learnedBucket() {
-        return governor.providerScopes().get(0).learnedBuckets()[0];
+        return governor.controls().providerScopes().get(0).learnedBuckets()[0];
     }
 
     private long roomAsCounted() {
@@ -190,7 +190,7 @@ class StaleAnswerTest extends GovernorFixture {
         }
 
         assertThat(roomAsCounted()).isBetween(left - 2, left + 2);
-        assertThat(governor.providerScopes().get(0).externalShare()).isZero();
+        assertThat(governor.controls().providerScopes().get(0).externalShare()).isZero();
     }
 
     /**
@@ -215,7 +215,7 @@ class StaleAnswerTest extends GovernorFixture {
                 .isLessThan(left - 150);
 
         storm.forEach(p -> p.settle(Usage.NONE));
-        governor.reconsiderWaiting(); // applies the settlements, as the next admission would
+        governor.controls().reconsiderWaiting(); // applies the settlements, as the next admission would
 
         assertThat(roomAsCounted()).isBetween(left - 2, left + 2);
     }

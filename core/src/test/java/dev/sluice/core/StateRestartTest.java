@@ -94,7 +94,7 @@ class StateRestartTest extends GovernorFixture {
         Admission paused = governor.tryAdmit(call("k_1"), Demand.oneRequest());
         assertThat(paused.isAdmitted()).as("the provider's pause still runs").isFalse();
         assertThat(paused.rejection().retryAfterMillis()).isBetween(19_000L, 20_000L);
-        assertThat(governor.providerScopes()).anySatisfy(s -> {
+        assertThat(governor.controls().providerScopes()).anySatisfy(s -> {
             assertThat(s.displayName()).isEqualTo("openai/org-acme/gpt-4o-mini");
             assertThat(s.learnedBuckets()).hasSize(1);
             assertThat(s.learnedBuckets()[0].capacity()).isEqualTo(60);

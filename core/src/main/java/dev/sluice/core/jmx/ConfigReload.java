@@ -90,7 +90,7 @@ final class ConfigReload {
         for (Change c : changes) {
             c.apply.run();
         }
-        runtime.governor().reconsiderWaiting();
+        runtime.governor().controls().reconsiderWaiting();
         origin = next.origin();
         priced = next;
         StringBuilder report =
@@ -134,7 +134,9 @@ final class ConfigReload {
             changes.add(new Change("prices: " + table.describeTables(), () -> governance.replacePrices(table)));
         }
         if (g.mode() != next.mode()) {
-            changes.add(new Change("mode " + g.mode() + " -> " + next.mode(), () -> g.setMode(next.mode())));
+            changes.add(new Change(
+                    "mode " + g.mode() + " -> " + next.mode(),
+                    () -> g.controls().setMode(next.mode())));
         }
         if (governance.failMode() != next.failMode()) {
             changes.add(new Change(
@@ -142,12 +144,12 @@ final class ConfigReload {
                     () -> governance.setFailMode(next.failMode())));
         }
         for (LimitConfig lc : next.allLimits()) {
-            Limit l = g.limit(lc.id());
+            Limit l = g.controls().limit(lc.id());
             if (l.capacity() != lc.capacity()) {
                 check(lc.capacity() > 0, "limit " + lc.id() + " capacity must be > 0");
                 changes.add(new Change(
                         "limit " + lc.id() + " capacity " + l.capacity() + " -> " + lc.capacity(),
-                        () -> g.setCapacity(lc.id(), lc.capacity())));
+                        () -> g.controls().setCapacity(lc.id(), lc.capacity())));
             }
             if (l.enforced() != lc.enforced()) {
                 changes.add(new Change(
@@ -159,21 +161,21 @@ final class ConfigReload {
         List<Change> sharesUp = new ArrayList<>();
         double shareSum = 0;
         for (TenantConfig t : next.tenants()) {
-            double weight = g.tenantWeight(t.name());
+            double weight = g.controls().tenantWeight(t.name());
             if (weight != t.weight()) {
                 check(t.weight() > 0 && !Double.isInfinite(t.weight()), "tenant " + t.name() + " weight must be > 0");
                 changes.add(new Change(
                         "tenant " + t.name() + " weight " + weight + " -> " + t.weight(),
-                        () -> g.setTenantWeight(t.name(), t.weight())));
+                        () -> g.controls().setTenantWeight(t.name(), t.weight())));
             }
-            double share = g.guarantees().share(t.name());
+            double share = g.controls().guarantees().share(t.name());
             double wanted = t.guaranteedShare();
             check(wanted >= 0 && wanted < 1, "tenant " + t.name() + " guaranteedShare must be >= 0 and < 1");
             shareSum += wanted;
             if (share != wanted) {
                 Change c = new Change(
                         "tenant " + t.name() + " guaranteedShare " + share + " -> " + wanted,
-                        () -> g.guarantees().setShare(t.name(), wanted));
+                        () -> g.controls().guarantees().setShare(t.name(), wanted));
                 (wanted < share ? sharesDown : sharesUp).add(c);
             }
         }
@@ -181,7 +183,7 @@ final class ConfigReload {
         changes.addAll(0, sharesDown);
         changes.addAll(sharesUp);
         for (TrafficClassConfig c : next.trafficClasses()) {
-            TrafficClass live = g.trafficClasses().get(c.name());
+            TrafficClass live = g.controls().trafficClasses().get(c.name());
             Duration wait = Duration.ofNanos(live.maxWaitNanos());
             if (!wait.equals(c.maxWait())) {
                 check(!c.maxWait().isNegative() && !c.maxWait().isZero(), "class " + c.name() + " maxWait must be > 0");

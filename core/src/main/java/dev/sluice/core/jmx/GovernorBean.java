@@ -40,7 +40,7 @@ final class GovernorBean implements GovernorMXBean {
         if (m == null) {
             throw new IllegalArgumentException("mode must be enforce, observe or off; was '" + mode + "'");
         }
-        governor.setMode(m);
+        governor.controls().setMode(m);
         beans.changed();
     }
 
@@ -154,12 +154,12 @@ final class GovernorBean implements GovernorMXBean {
 
     @Override
     public String[] getPausedTenants() {
-        return new TreeSet<>(governor.pausedTenants()).toArray(new String[0]);
+        return new TreeSet<>(governor.controls().pausedTenants()).toArray(new String[0]);
     }
 
     @Override
     public String[] getPausedApiKeys() {
-        return new TreeSet<>(governor.pausedApiKeys()).toArray(new String[0]);
+        return new TreeSet<>(governor.controls().pausedApiKeys()).toArray(new String[0]);
     }
 
     @Override
@@ -170,8 +170,8 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String pauseTenant(String tenant) {
         String t = required("tenant", tenant);
-        boolean was = governor.pausedTenants().contains(t);
-        governor.pauseTenant(t);
+        boolean was = governor.controls().pausedTenants().contains(t);
+        governor.controls().pauseTenant(t);
         beans.changed();
         return was
                 ? "tenant " + t + " was already paused"
@@ -181,10 +181,10 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String resumeTenant(String tenant) {
         String t = required("tenant", tenant);
-        if (!governor.pausedTenants().contains(t)) {
+        if (!governor.controls().pausedTenants().contains(t)) {
             return "tenant " + t + " was not paused";
         }
-        governor.resumeTenant(t);
+        governor.controls().resumeTenant(t);
         beans.changed();
         return "tenant " + t + " resumed";
     }
@@ -192,8 +192,8 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String pauseApiKey(String apiKeyId) {
         String k = required("apiKeyId", apiKeyId);
-        boolean was = governor.pausedApiKeys().contains(k);
-        governor.pauseApiKey(k);
+        boolean was = governor.controls().pausedApiKeys().contains(k);
+        governor.controls().pauseApiKey(k);
         beans.changed();
         return was
                 ? "API key " + k + " was already paused"
@@ -203,10 +203,10 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String resumeApiKey(String apiKeyId) {
         String k = required("apiKeyId", apiKeyId);
-        if (!governor.pausedApiKeys().contains(k)) {
+        if (!governor.controls().pausedApiKeys().contains(k)) {
             return "API key " + k + " was not paused";
         }
-        governor.resumeApiKey(k);
+        governor.controls().resumeApiKey(k);
         beans.changed();
         return "API key " + k + " resumed";
     }

@@ -173,16 +173,16 @@ public final class SluiceMBeans implements AutoCloseable {
                 new EmittingMBean<>(governorBean, GovernorMXBean.class, this::syncIfDue, alerts), governorName());
         registered.add(governorName());
         alerts.attach(governorName());
-        if (governor().store().sharesAny()) {
-            add(name("Store", null), new StoreBean(governor().store()), StoreMXBean.class);
+        if (governor().controls().store().sharesAny()) {
+            add(name("Store", null), new StoreBean(governor().controls().store()), StoreMXBean.class);
         }
-        for (Limit l : governor().limits()) {
+        for (Limit l : governor().controls().limits()) {
             add(unique("Limit", l.id()), LimitBean.configured(this, l), LimitMXBean.class);
         }
-        for (TrafficClass c : governor().trafficClasses().values()) {
+        for (TrafficClass c : governor().controls().trafficClasses().values()) {
             add(unique("TrafficClass", c.name()), new TrafficClassBean(this, c), TrafficClassMXBean.class);
         }
-        for (Limit l : governor().limits()) {
+        for (Limit l : governor().controls().limits()) {
             if (l.dimension() == dev.sluice.config.Dimension.SPEND) {
                 BudgetBean bean = new BudgetBean(this, l);
                 ObjectName n = unique("Budget", l.id());
@@ -242,7 +242,7 @@ public final class SluiceMBeans implements AutoCloseable {
 
     private void syncLearnedLimits() throws JMException {
         Set<Limit> alive = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        for (ProviderScope s : governor().providerScopes()) {
+        for (ProviderScope s : governor().controls().providerScopes()) {
             if (s.isEvicted()) {
                 continue;
             }
@@ -271,7 +271,7 @@ public final class SluiceMBeans implements AutoCloseable {
         for (TenantConfig t : config().tenants()) {
             keep.add(t.name());
         }
-        keep.addAll(governor().pausedTenants());
+        keep.addAll(governor().controls().pausedTenants());
         Set<String> seen = governor().stats().tenants().keySet();
         for (String t : tenants.keySet()) {
             if (seen.contains(t)) {
@@ -308,7 +308,7 @@ public final class SluiceMBeans implements AutoCloseable {
             names.add(p.name());
         }
         names.addAll(governance().allCounters().keySet());
-        for (ProviderScope s : governor().providerScopes()) {
+        for (ProviderScope s : governor().controls().providerScopes()) {
             names.add(providerOf(s));
         }
         return names;
@@ -328,7 +328,7 @@ public final class SluiceMBeans implements AutoCloseable {
     void changed() {
         view.invalidate();
         syncDue = true;
-        governor().reconsiderWaiting();
+        governor().controls().reconsiderWaiting();
     }
 
     /** Every bean registered now. */
@@ -389,7 +389,7 @@ public final class SluiceMBeans implements AutoCloseable {
     /** Learned limits now, by scope. */
     synchronized List<LimitBean> learned() {
         List<LimitBean> beans = new ArrayList<>();
-        for (ProviderScope s : governor().providerScopes()) {
+        for (ProviderScope s : governor().controls().providerScopes()) {
             if (!s.isEvicted()) {
                 for (Bucket b : s.learnedBuckets()) {
                     beans.add(LimitBean.learned(this, s, b));

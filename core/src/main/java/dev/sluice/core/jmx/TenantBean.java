@@ -37,13 +37,13 @@ final class TenantBean implements TenantMXBean {
 
     @Override
     public boolean isConfigured() {
-        return governor.guarantees().indexOf(tenant) >= 0
+        return governor.controls().guarantees().indexOf(tenant) >= 0
                 || beans.config().tenant(tenant).isPresent();
     }
 
     @Override
     public double getWeight() {
-        return governor.tenantWeight(tenant);
+        return governor.controls().tenantWeight(tenant);
     }
 
     @Override
@@ -51,13 +51,13 @@ final class TenantBean implements TenantMXBean {
         if (!(weight > 0) || Double.isInfinite(weight)) {
             throw new IllegalArgumentException("weight must be > 0, was " + weight);
         }
-        governor.setTenantWeight(tenant, weight);
+        governor.controls().setTenantWeight(tenant, weight);
         beans.changed();
     }
 
     @Override
     public double getGuaranteedShare() {
-        return governor.guarantees().share(tenant);
+        return governor.controls().guarantees().share(tenant);
     }
 
     @Override
@@ -66,13 +66,13 @@ final class TenantBean implements TenantMXBean {
             throw new IllegalArgumentException("guaranteedShare must be >= 0 and < 1, was " + share);
         }
         // refused, changing nothing, for a tenant not in the config or when shares would sum over 1
-        governor.guarantees().setShare(tenant, share);
+        governor.controls().guarantees().setShare(tenant, share);
         beans.changed();
     }
 
     @Override
     public boolean isPaused() {
-        return governor.pausedTenants().contains(tenant);
+        return governor.controls().pausedTenants().contains(tenant);
     }
 
     @Override
@@ -126,7 +126,7 @@ final class TenantBean implements TenantMXBean {
     public List<BucketRow> getBuckets() {
         LiveView.Snapshot s = beans.view().now();
         List<BucketView> own = new ArrayList<>();
-        for (Limit l : governor.limits()) {
+        for (Limit l : governor.controls().limits()) {
             LimitSpec spec = l.spec();
             boolean declaredForTenant = tenant.equals(spec.tenant());
             if (!declaredForTenant && spec.level() != ScopeLevel.TENANT) {

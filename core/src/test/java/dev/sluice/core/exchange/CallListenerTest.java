@@ -140,7 +140,7 @@ class CallListenerTest {
                         .response();
         r.read();
         assertThat(r.status).isEqualTo(200);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
         assertThat(engine.faultCount()).isEqualTo(1);
     }
 }

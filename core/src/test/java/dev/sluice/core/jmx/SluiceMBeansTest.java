@@ -138,14 +138,14 @@ class SluiceMBeansTest {
         assertThat(refused.rejection().retryAfterMillis()).isEqualTo(30_000); // refills at 2 a minute now
         assertThat(jmx.limit("sim-rpm").getCapacity()).isEqualTo(2);
         assertThat(jmx.limit("sim-rpm").getRejectionsByReason()).containsEntry("rejected_locally", 1L);
-        assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(2);
+        assertThat(governor.controls().limit("sim-rpm").capacity()).isEqualTo(2);
     }
 
     @Test
     void anInvalidValueIsRefusedWithAMessageAndChangesNothing() {
         assertThatThrownBy(() -> jmx.limit("sim-rpm").setCapacity(0))
                 .hasStackTraceContaining("capacity must be > 0, was 0");
-        assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(10);
+        assertThat(governor.controls().limit("sim-rpm").capacity()).isEqualTo(10);
 
         assertThatThrownBy(() -> jmx.governor().setMode("fast"))
                 .hasStackTraceContaining("mode must be enforce, observe or off; was 'fast'");
@@ -172,9 +172,10 @@ class SluiceMBeansTest {
         jmx.governor().setMode("observe");
         jmx.governor().setFailMode("closed");
 
-        assertThat(governor.tenantWeight("alpha")).isEqualTo(5.0);
-        assertThat(governor.guarantees().share("beta")).isEqualTo(0.5);
-        assertThat(governor.trafficClasses().get("batch").maxWaitNanos()).isEqualTo(1_500_000_000L);
+        assertThat(governor.controls().tenantWeight("alpha")).isEqualTo(5.0);
+        assertThat(governor.controls().guarantees().share("beta")).isEqualTo(0.5);
+        assertThat(governor.controls().trafficClasses().get("batch").maxWaitNanos())
+                .isEqualTo(1_500_000_000L);
         assertThat(governor.mode().configName()).isEqualTo("observe");
         assertThat(jmx.runtime.governance().failMode().configName()).isEqualTo("closed");
     }
