@@ -80,6 +80,58 @@ final class Budgets {
     }
 
     /**
+     * The refusal of a call that a budget (a spend limit) on its path has no room for, or null. A
+     * budget is not a rate: waiting for its period to end would mean hours or days, and a class that
+     * passes through when its queue is full does not pass a budget. What a budget may give back soon
+     * is the worst cases reserved by the calls in flight, less what they turn out to cost: when
+     * {@code mayWait} and the room plus those reservations would cover the call, it is not refused
+     * but waits in its queue (within its class's and its caller's deadline) for them to settle; it
+     * is refused once they cannot cover it, or at its deadline ({@code mayWait} false). For a
+     * budget in a shared store, only what the store said since the call arrived counts: a new call
+     * queues and asks the store, whose answer decides. A refusal raises the budget's exhaustion
+     * alert. Lock held.
+     */
+    Rejection refusal(
+            CallContext call,
+            Demand demand,
+            Bucket[] path,
+            int guarantee,
+            long nowNanos,
+            long nowMillis,
+            long waitedNanos,
+            boolean mayWait) {
+        for (Bucket b : path) {
+            if (!Budgets.isBudget(b) || !b.limit().enforced()) {
+                continue;
+            }
+            long amount = Charges.amountFor(b, demand);
+            if (amount == 0) {
+                continue;
+            }
+            long need = b.roomNeeded(guarantee, amount);
+            long room = b.budgetRoom(guarantee, nowNanos - waitedNanos, nowNanos, nowMillis);
+            if (room >= need || mayWait && room + Math.max(0, b.reserved()) >= need) {
+                continue;
+            }
+            BudgetStatus status = status(b, nowNanos, nowMillis, need);
+            refused(b, status, nowMillis);
+            b.limit().countRejection(GatewayDecision.BUDGET_EXHAUSTED);
+            long retryAfter = status.resetsAtMillis() > nowMillis ? status.resetsAtMillis() - nowMillis : 0;
+            return Rejections.forCall(GatewayDecision.BUDGET_EXHAUSTED, call, demand)
+                    .limiter(Dimension.SPEND)
+                    .scope(b.scopeName())
+                    .waitedMillis(waitedNanos / 1_000_000)
+                    .retryAfterMillis(retryAfter)
+                    .budget(status)
+                    .detail("this call may cost up to " + BudgetStatus.money(amount, status.currency()) + ", "
+                            + BudgetStatus.money(status.leftMicros(), status.currency()) + " left; "
+                            + status.describe())
+                    .build();
+        }
+        return null;
+    }
+
+    /**
      * Where a bucket of a spend limit stands now. Lock held.
      *
      * @param needed what a refused call asked, for a rolling window's "room again at"; 0 for none

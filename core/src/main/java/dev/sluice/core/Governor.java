@@ -1,5 +1,10 @@
 package dev.sluice.core;
 
+import static dev.sluice.core.Charges.amountFor;
+import static dev.sluice.core.Charges.borrowed;
+import static dev.sluice.core.Charges.learnedAmounts;
+import static dev.sluice.core.Charges.providerCharges;
+
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
@@ -865,8 +870,8 @@ public final class Governor implements AutoCloseable {
         if (s != null
                 && s.nanos != Bucket.ON_RELEASE
                 && !s.slowStart
-                && !budgetAwaitsStore(s, nowMillis)
-                && !budgetAwaitsSettlements(s)) {
+                && !s.budgetAwaitsStore(nowMillis)
+                && !s.budgetAwaitsSettlements()) {
             long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
@@ -1050,39 +1055,6 @@ public final class Governor implements AutoCloseable {
         return permit;
     }
 
-    /** What a call charged each of its scope's learned buckets, from the amounts of its whole path. */
-    private static long[] learnedAmounts(Bucket[] learned, Bucket[] path, long[] amounts) {
-        long[] of = new long[learned.length];
-        for (int j = 0; j < learned.length; j++) {
-            for (int i = path.length - 1; i >= 0; i--) {
-                if (path[i] == learned[j]) {
-                    of[j] = amounts[i];
-                    break;
-                }
-            }
-        }
-        return of;
-    }
-
-    /**
-     * The part of a guaranteed tenant's call that its reserves did not cover on the shared token
-     * buckets it went through (the tightest of them).
-     */
-    private static long borrowed(Demand demand, Bucket[] buckets, long[] amounts, long[] fromReserve) {
-        double covered = 1.0;
-        boolean shared = false;
-        for (int i = 0; i < buckets.length; i++) {
-            Dimension d = buckets[i].limit().dimension();
-            if (amounts[i] > 0
-                    && buckets[i].holdsReserves()
-                    && (d == Dimension.TOTAL_TOKENS || d == Dimension.INPUT_TOKENS || d == Dimension.OUTPUT_TOKENS)) {
-                shared = true;
-                covered = Math.min(covered, (double) fromReserve[i] / amounts[i]);
-            }
-        }
-        return shared ? Math.round(demand.totalTokens() * (1 - covered)) : 0;
-    }
-
     private Permit newPermit(
             CallContext call,
             Demand demand,
@@ -1117,21 +1089,6 @@ public final class Governor implements AutoCloseable {
             reapWithinALease();
         }
         return p;
-    }
-
-    /** What a call charges a provider in each dimension, by {@link Dimension#ordinal()}. */
-    private static long[] providerCharges(Demand demand) {
-        Dimension[] dimensions = Dimension.values();
-        long[] charges = new long[dimensions.length];
-        for (Dimension d : dimensions) {
-            charges[d.ordinal()] = demand.chargeIn(d, true);
-        }
-        return charges;
-    }
-
-    private static long amountFor(Bucket b, Demand demand) {
-        Limit l = b.limit();
-        return demand.chargeIn(l.dimension(), l.mirrorsProvider());
     }
 
     // ------------------------------------------------------------------ dispatch
@@ -1697,15 +1654,8 @@ public final class Governor implements AutoCloseable {
     // ------------------------------------------------------------------ rejections
 
     /**
-     * The refusal of a call that a budget (a spend limit) has no room for, or null. A budget is
-     * not a rate: waiting for its period to end would mean hours or days, and a class that passes
-     * through when its queue is full does not pass a budget. What a budget may give back soon is
-     * the worst cases reserved by the calls in flight, less what they turn out to cost: when
-     * {@code mayWait} and the room plus those reservations would cover the call, it is not refused
-     * but waits in its queue (within its class's and its caller's deadline) for them to settle; it
-     * is refused once they cannot cover it, or at its deadline ({@code mayWait} false). For a
-     * budget in a shared store, only what the store said since the call arrived counts: a new call
-     * queues and asks the store, whose answer decides. Lock held.
+     * The refusal of a call that a budget (a spend limit) has no room for ({@link Budgets#refusal}),
+     * counted; null when none refuses it. Lock held.
      */
     private Admission budgetExhausted(
             CallContext call,
@@ -1718,46 +1668,9 @@ public final class Governor implements AutoCloseable {
         if (!budgetsAny || mode != Mode.ENFORCE) {
             return null;
         }
-        for (Bucket b : route.buckets()) {
-            if (!Budgets.isBudget(b) || !b.limit().enforced()) {
-                continue;
-            }
-            long amount = amountFor(b, demand);
-            if (amount == 0) {
-                continue;
-            }
-            long need = b.roomNeeded(route.guarantee, amount);
-            long room = b.budgetRoom(route.guarantee, nowNanos - waitedNanos, nowNanos, nowMillis);
-            if (room >= need || mayWait && room + Math.max(0, b.reserved()) >= need) {
-                continue;
-            }
-            BudgetStatus status = budgets.status(b, nowNanos, nowMillis, need);
-            budgets.refused(b, status, nowMillis);
-            b.limit().countRejection(GatewayDecision.BUDGET_EXHAUSTED);
-            long retryAfter = status.resetsAtMillis() > nowMillis ? status.resetsAtMillis() - nowMillis : 0;
-            Rejection r = Rejections.forCall(GatewayDecision.BUDGET_EXHAUSTED, call, demand)
-                    .limiter(Dimension.SPEND)
-                    .scope(b.scopeName())
-                    .waitedMillis(waitedNanos / 1_000_000)
-                    .retryAfterMillis(retryAfter)
-                    .budget(status)
-                    .detail("this call may cost up to " + BudgetStatus.money(amount, status.currency()) + ", "
-                            + BudgetStatus.money(status.leftMicros(), status.currency()) + " left; "
-                            + status.describe())
-                    .build();
-            return reject(r);
-        }
-        return null;
-    }
-
-    /** A budget is short, but what calls in flight reserved would cover the call: it waits for them to settle. */
-    private static boolean budgetAwaitsSettlements(Shortfall s) {
-        return s.bucket != null && Budgets.isBudget(s.bucket) && s.room + Math.max(0, s.bucket.reserved()) >= s.needed;
-    }
-
-    /** A shared budget is short locally: the store, asked by the queued call, says whether it is spent. */
-    private static boolean budgetAwaitsStore(Shortfall s, long nowMillis) {
-        return s.bucket != null && Budgets.isBudget(s.bucket) && s.bucket.awaitsStore(nowMillis);
+        Rejection r = budgets.refusal(
+                call, demand, route.buckets(), route.guarantee, nowNanos, nowMillis, waitedNanos, mayWait);
+        return r == null ? null : reject(r);
     }
 
     private Admission reject(Rejection r) {

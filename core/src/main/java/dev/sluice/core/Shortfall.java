@@ -56,6 +56,16 @@ final class Shortfall {
         return new Shortfall(null, 0, 0, nanos, inFlight, false);
     }
 
+    /** A budget is short, but what calls in flight reserved would cover the call: it waits for them to settle. */
+    boolean budgetAwaitsSettlements() {
+        return bucket != null && Budgets.isBudget(bucket) && room + Math.max(0, bucket.reserved()) >= needed;
+    }
+
+    /** A shared budget is short locally: the store, asked by the queued call, says whether it is spent. */
+    boolean budgetAwaitsStore(long nowMillis) {
+        return bucket != null && Budgets.isBudget(bucket) && bucket.awaitsStore(nowMillis);
+    }
+
     /** The wait in whole milliseconds, rounded up; 0 when it is not a time. */
     long retryAfterMillis() {
         return !never && nanos < Bucket.ON_RELEASE ? (nanos + 999_999) / 1_000_000 : 0;
