@@ -148,16 +148,8 @@ public final class Governor implements AutoCloseable {
     private boolean settlementFaultLogged;
 
     private final Lane lane = new Lane();
-    /** Whether some bucket has lent to the lane: the reaper then keeps registering lane permits (lock). */
-    private boolean lentToLane;
-
-    /**
-     * How many times per lease the reaper registers the lane's permits while the lane is in use. A
-     * lane permit's lease starts when it is registered, and on an idle governor only the reaper
-     * registers it: an abandoned one is reaped at most a lease and this fraction of one after its
-     * admission.
-     */
-    static final int LANE_SWEEPS_PER_LEASE = 8;
+    /** Releases permits whose lease expired. */
+    private final LeaseReaper reaper;
 
     private static final VarHandle LAST_NANOS;
 
@@ -210,24 +202,6 @@ public final class Governor implements AutoCloseable {
     // lambdas: the agent builds the governor as the application starts, and the JVM spins a class
     // for each lambda then (docs/startup-figures.md).
 
-    /**
-     * One scheduled run of the reaper. Each schedule makes its own, so a run that fired while its
-     * schedule was being replaced (waiting for the lock) finds it is not the current one and ends,
-     * instead of starting a second chain of reaps beside the new one.
-     */
-    private final class Reaper implements Runnable {
-        /** Its place in the timer, to cancel it (guarded by lock). */
-        Timer.Cancellable task;
-
-        @Override
-        public void run() {
-            reap(this);
-        }
-    }
-
-    /** The reaper's scheduled run, or null when none is (guarded by lock). */
-    private Reaper scheduledReaper;
-
     private final Runnable clockTicker = new Runnable() {
         @Override
         public void run() {
@@ -247,7 +221,7 @@ public final class Governor implements AutoCloseable {
     private Timer.Cancellable wakeTask;
     private long wakeAtNanos = Long.MAX_VALUE;
     private long wakeCandidateNanos;
-    private volatile boolean closed;
+    volatile boolean closed;
 
     /** The latest clock reading (guarded by lock). */
     private long lastNanos;
@@ -267,6 +241,7 @@ public final class Governor implements AutoCloseable {
         });
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
+        this.reaper = new LeaseReaper(this, timer, ledger, stats, leaseTimeoutNanos);
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
         this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
@@ -276,7 +251,7 @@ public final class Governor implements AutoCloseable {
         this.store = b.store;
         this.sharesAny = store.sharesAny();
         List<Limit> built = new ArrayList<>();
-        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see Reaper
+        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see the timer tasks below
                     @Override
                     public long getAsLong() {
                         return clock.nanoTime();
@@ -591,12 +566,7 @@ public final class Governor implements AutoCloseable {
         for (Bucket b : path.buckets) {
             b.lendToLane(stripe, nowNanos);
         }
-        if (!lentToLane) {
-            lentToLane = true;
-            if (!closed) {
-                scheduleReap(laneSweepNanos()); // from now on the reaper also registers lane permits: sooner
-            }
-        }
+        reaper.laneInUse(); // from now on the reaper also registers lane permits
     }
 
     /**
@@ -606,7 +576,7 @@ public final class Governor implements AutoCloseable {
      *
      * @return whether any capacity came back or an answer changed the quota model
      */
-    private boolean drainLedger(long nowNanos) {
+    boolean drainLedger(long nowNanos) {
         if (lane.hasUnregistered()) {
             long fresh = now();
             for (int s = 0; s < Lane.STRIPES; s++) {
@@ -645,7 +615,7 @@ public final class Governor implements AutoCloseable {
             p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
             if (!p.isDone()) {
                 ledger.append(p);
-                reapWithinALease();
+                reaper.withinALease();
             }
             p = next;
         }
@@ -1086,7 +1056,7 @@ public final class Governor implements AutoCloseable {
                 tenantCounters);
         if (scope != null) {
             ledger.append(p);
-            reapWithinALease();
+            reaper.withinALease();
         }
         return p;
     }
@@ -1434,73 +1404,6 @@ public final class Governor implements AutoCloseable {
         return true;
     }
 
-    /**
-     * Releases permits whose lease expired: a stream nobody closed, a response nobody read. What
-     * they reserved is kept as used (Sluice cannot know better) and their slots come back.
-     */
-    private void reap(Reaper run) {
-        List<Permit> expired = new ArrayList<>();
-        lock.lock();
-        try {
-            if (run != scheduledReaper) {
-                return; // replaced while it waited for the lock: the current run reaps
-            }
-            scheduledReaper = null;
-            long now = now();
-            drainLedger(now);
-            Permit p = ledger.oldest();
-            while (p != null && now - p.leaseExpiryNanos >= 0) {
-                Permit next = p.leaseNext;
-                ledger.remove(p);
-                if (!p.isDone()) {
-                    expired.add(p);
-                }
-                p = next;
-            }
-            Permit oldest = ledger.oldest();
-            long next = oldest == null ? Long.MAX_VALUE : Math.max(1, oldest.leaseExpiryNanos - now);
-            if (lentToLane) {
-                // lane permits reach the lease list when a lock holder registers them, and their
-                // lease starts then: on an idle governor nobody else does
-                next = Math.min(next, laneSweepNanos());
-            }
-            if (next != Long.MAX_VALUE && !closed) {
-                scheduleReap(next);
-            }
-        } finally {
-            unlock();
-        }
-        for (Permit p : expired) {
-            stats.onLeaseExpired();
-            p.expireLease();
-        }
-    }
-
-    /** A permit joined the ledger: the reaper runs within a lease, unless a run is already due. Lock held. */
-    private void reapWithinALease() {
-        if (scheduledReaper == null && !closed) {
-            scheduleReap(leaseTimeoutNanos);
-        }
-    }
-
-    /**
-     * Schedules the reaper's next run in place of any scheduled one. Lock held. The new run is in
-     * the timer before the old one is cancelled: if scheduling failed, the old one stays.
-     */
-    private void scheduleReap(long delayNanos) {
-        Reaper run = new Reaper();
-        run.task = timer.schedule(run, delayNanos);
-        if (scheduledReaper != null) {
-            scheduledReaper.task.cancel();
-        }
-        scheduledReaper = run;
-    }
-
-    /** How often the reaper registers the lane's permits while the lane is in use. */
-    private long laneSweepNanos() {
-        return Math.max(1, leaseTimeoutNanos / LANE_SWEEPS_PER_LEASE);
-    }
-
     // ------------------------------------------------------------------ state files
 
     /**
@@ -1762,10 +1665,7 @@ public final class Governor implements AutoCloseable {
             if (wakeTask != null) {
                 wakeTask.cancel();
             }
-            if (scheduledReaper != null) {
-                scheduledReaper.task.cancel();
-                scheduledReaper = null;
-            }
+            reaper.cancel();
             if (routeRenewal != null) {
                 routeRenewal.cancel();
                 routeRenewal = null;

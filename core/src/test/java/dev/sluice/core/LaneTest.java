@@ -129,7 +129,7 @@ class LaneTest extends GovernorFixture {
 
         Duration lease = governor.controls().leaseTimeout();
         timer.advance(
-                lease.plus(lease.dividedBy(Governor.LANE_SWEEPS_PER_LEASE)).plusMillis(1));
+                lease.plus(lease.dividedBy(LeaseReaper.LANE_SWEEPS_PER_LEASE)).plusMillis(1));
 
         assertThat(abandoned.isSettled()).as("reaped").isTrue();
         assertThat(governor.controls().outstandingPermits()).isZero();
