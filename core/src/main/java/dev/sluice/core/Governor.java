@@ -184,6 +184,8 @@ public final class Governor implements AutoCloseable {
     final Guarantees guarantees;
 
     final Routes routes;
+    /** Keeps the recent route resolved while it is in use. */
+    private final RouteRenewal routeRenewal;
     /** Tenants and API keys an operator paused. */
     final OperatorPauses pauses = new OperatorPauses();
 
@@ -208,14 +210,6 @@ public final class Governor implements AutoCloseable {
             clockTick();
         }
     };
-    private final Runnable routeRenewer = new Runnable() {
-        @Override
-        public void run() {
-            renewRoute();
-        }
-    };
-    /** The recent route's next renewal, or null when none is planned (guarded by lock). */
-    private Timer.Cancellable routeRenewal;
 
     private long nextPermitId;
     private Timer.Cancellable wakeTask;
@@ -285,6 +279,7 @@ public final class Governor implements AutoCloseable {
         this.queuesByPriority = ordered;
         this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
         this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
+        this.routeRenewal = new RouteRenewal(this, routes, timer, clock);
         this.learner = new AnswerLearner(this, clock, routes, limits, stats, b.adoptHeaderLimits, answers);
         this.controls = new GovernorControls(this);
         updateLaneGate();
@@ -1454,40 +1449,13 @@ public final class Governor implements AutoCloseable {
     /** Resolves the call's route, which becomes the recent one, renewed while in use. Lock held. */
     private Route resolve(CallContext call) {
         Route route = routes.build(call, now(), clock.epochMillis());
-        if (routeRenewal == null && !closed) {
-            routeRenewal = timer.schedule(routeRenewer, Routes.RENEWAL_NANOS);
-        }
+        routeRenewal.resolved();
         return route;
-    }
-
-    /**
-     * Renews the recent route and plans the next renewal while it is in use. Reads the clock
-     * itself: {@link #now} would start the clock's tick, which an idle governor does not need.
-     */
-    private void renewRoute() {
-        lock.lock();
-        try {
-            routeRenewal = null;
-            if (closed) {
-                return;
-            }
-            long next = routes.renewRecent(clock.nanoTime());
-            if (next > 0) {
-                routeRenewal = timer.schedule(routeRenewer, next);
-            }
-        } finally {
-            unlock();
-        }
     }
 
     /** Whether a renewal of the recent route is planned, for tests. */
     boolean routeRenewalPlanned() {
-        lock.lock();
-        try {
-            return routeRenewal != null;
-        } finally {
-            unlock();
-        }
+        return holding(() -> routeRenewal.isPlanned());
     }
 
     /**
@@ -1536,12 +1504,7 @@ public final class Governor implements AutoCloseable {
 
     /** Routes resolved so far (renewals of a route in use not counted), for tests. */
     long routeResolutions() {
-        lock.lock();
-        try {
-            return routes.resolutions();
-        } finally {
-            unlock();
-        }
+        return holding(() -> routes.resolutions());
     }
 
     private TrafficClass classOf(CallContext call) {
@@ -1666,10 +1629,7 @@ public final class Governor implements AutoCloseable {
                 wakeTask.cancel();
             }
             reaper.cancel();
-            if (routeRenewal != null) {
-                routeRenewal.cancel();
-                routeRenewal = null;
-            }
+            routeRenewal.cancel();
         } finally {
             unlock();
         }
