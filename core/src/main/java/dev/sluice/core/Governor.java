@@ -28,13 +28,8 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -111,9 +106,6 @@ public final class Governor implements AutoCloseable {
     /** The soonest the timer wakes again: rounding must never turn into a storm of empty passes. */
     private static final long MIN_WAKE_NANOS = 100_000L;
 
-    /** Cost units a class of priority 1 admits per turn under weighted class scheduling. */
-    private static final long CLASS_QUANTUM = 256;
-
     /** Tries before parking on a lock held for a few hundred nanoseconds. */
     private static final int LOCK_SPINS = 64;
 
@@ -164,7 +156,6 @@ public final class Governor implements AutoCloseable {
     volatile Mode mode;
     final long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
-    private final boolean weightedClasses;
 
     final Limit[] limits;
     /** The same, as the operators' controls give them. */
@@ -177,10 +168,9 @@ public final class Governor implements AutoCloseable {
     /** Whether any limit is a budget (spend): only then does admission look for exhausted ones. */
     private final boolean budgetsAny;
 
-    final Map<String, TrafficClass> classes;
-    final List<ClassQueue<Waiter>> queuesByPriority;
-    final Map<String, ClassQueue<Waiter>> queues;
-    final Map<String, Double> tenantWeights;
+    /** The calls waiting, in their class queues, and their deadlines. */
+    final WaitingCalls calls;
+
     final Guarantees guarantees;
 
     final Routes routes;
@@ -193,12 +183,6 @@ public final class Governor implements AutoCloseable {
     volatile int waiting;
 
     // ---- guarded by lock
-    private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(new Comparator<>() {
-        @Override
-        public int compare(Waiter a, Waiter b) {
-            return Long.compare(a.deadlineNanos, b.deadlineNanos);
-        }
-    });
 
     // The governor's timer tasks and callbacks are classes of their own, not method references or
     // lambdas: the agent builds the governor as the application starts, and the JVM spins a class
@@ -237,7 +221,6 @@ public final class Governor implements AutoCloseable {
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.reaper = new LeaseReaper(this, timer, ledger, stats, leaseTimeoutNanos);
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
-        this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
         long nowMillis = clock.epochMillis();
         this.lastNanos = nowNanos;
@@ -261,23 +244,7 @@ public final class Governor implements AutoCloseable {
             spendLimits |= l.dimension() == Dimension.SPEND;
         }
         this.budgetsAny = spendLimits;
-        this.classes = Collections.unmodifiableMap(new LinkedHashMap<>(b.classes));
-        this.queues = new LinkedHashMap<>();
-        List<ClassQueue<Waiter>> ordered = new ArrayList<>();
-        for (TrafficClass c : classes.values()) {
-            ClassQueue<Waiter> q = new ClassQueue<>(c);
-            queues.put(c.name(), q);
-            ordered.add(q);
-        }
-        ordered.sort(new Comparator<>() {
-            @Override
-            public int compare(ClassQueue<Waiter> a, ClassQueue<Waiter> b) {
-                return Integer.compare(
-                        b.trafficClass().priority(), a.trafficClass().priority()); // highest first
-            }
-        });
-        this.queuesByPriority = ordered;
-        this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
+        this.calls = new WaitingCalls(b.classes, b.tenantWeights, b.weightedClasses);
         this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
         this.routeRenewal = new RouteRenewal(this, routes, timer, clock);
         this.learner = new AnswerLearner(this, clock, routes, limits, stats, b.adoptHeaderLimits, answers);
@@ -737,7 +704,7 @@ public final class Governor implements AutoCloseable {
             amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
         }
         return shares.waitFor(
-                call.tenant(), weightOf(call.tenant()), route.guarantee, learned, amounts, nowNanos, nowMillis);
+                call.tenant(), calls.weightOf(call.tenant()), route.guarantee, learned, amounts, nowNanos, nowMillis);
     }
 
     private Decided enqueue(
@@ -748,18 +715,21 @@ public final class Governor implements AutoCloseable {
             long nowMillis,
             long callerDeadlineNanos,
             List<Waiter> done) {
-        TrafficClass cls = classOf(call);
+        TrafficClass cls = calls.classOf(call);
         long deadline = deadlineFor(cls, nowNanos, callerDeadlineNanos);
-        ClassQueue<Waiter> queue = queues.get(cls.name());
-        if (queue.size() >= cls.maxQueueDepth()) {
+        if (calls.isFull(cls)) {
             return overflow(call, demand, route, cls, nowNanos, nowMillis, "full");
         }
         Waiter w = new Waiter(call, demand, cls, deadline, nowNanos);
         route.scope
                 .tenantShares()
-                .waiting(call.tenant(), weightOf(call.tenant()), route.scope.learnedBuckets(), nowNanos, nowMillis);
-        queue.add(w);
-        deadlines.add(w);
+                .waiting(
+                        call.tenant(),
+                        calls.weightOf(call.tenant()),
+                        route.scope.learnedBuckets(),
+                        nowNanos,
+                        nowMillis);
+        calls.add(w);
         waiting++;
         updateLaneGate();
         stats.onQueued(cls.name());
@@ -837,7 +807,7 @@ public final class Governor implements AutoCloseable {
                 && !s.slowStart
                 && !s.budgetAwaitsStore(nowMillis)
                 && !s.budgetAwaitsSettlements()) {
-            long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
+            long deadline = deadlineFor(calls.classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
                 return reject(Rejections.forShortfall(GatewayDecision.REJECTED_LOCALLY, call, demand, s, 0, null));
@@ -984,7 +954,7 @@ public final class Governor implements AutoCloseable {
                     .tenantShares()
                     .admitted(
                             call.tenant(),
-                            weightOf(call.tenant()),
+                            calls.weightOf(call.tenant()),
                             learned,
                             learnedAmounts(learned, buckets, amounts),
                             nowNanos,
@@ -1062,25 +1032,7 @@ public final class Governor implements AutoCloseable {
     private void dispatch(long nowNanos, long nowMillis, List<Waiter> done) {
         expireDeadlines(nowNanos, nowMillis, done);
         wakeCandidateNanos = Long.MAX_VALUE;
-        if (weightedClasses) {
-            // classes take turns, each admitting up to its priority's worth of cost per turn
-            boolean progress = true;
-            while (progress) {
-                progress = false;
-                for (ClassQueue<Waiter> q : queuesByPriority) {
-                    if (!q.isEmpty()) {
-                        long turn = Math.max(1, q.trafficClass().priority()) * CLASS_QUANTUM;
-                        progress |= q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, done), turn) > 0;
-                    }
-                }
-            }
-        } else {
-            for (ClassQueue<Waiter> q : queuesByPriority) {
-                if (!q.isEmpty()) {
-                    q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, done), Long.MAX_VALUE);
-                }
-            }
-        }
+        calls.dispatch((w, claim) -> offer(w, claim, nowNanos, done));
         scheduleWake(nowNanos);
     }
 
@@ -1093,7 +1045,7 @@ public final class Governor implements AutoCloseable {
         if (claimant == null || claimant == w) {
             return false;
         }
-        return weightedClasses || ((Waiter) claimant).trafficClass.priority() >= w.trafficClass.priority();
+        return calls.weightedClasses() || ((Waiter) claimant).trafficClass.priority() >= w.trafficClass.priority();
     }
 
     private Verdict offer(Waiter w, boolean mayClaim, long nowNanos, List<Waiter> done) {
@@ -1183,13 +1135,9 @@ public final class Governor implements AutoCloseable {
 
     private void expireDeadlines(long nowNanos, long nowMillis, List<Waiter> done) {
         Waiter w;
-        while ((w = deadlines.peek()) != null && (w.done || nowNanos - w.deadlineNanos >= 0)) {
-            deadlines.poll();
-            if (!w.done) {
-                queues.get(w.trafficClass.name()).remove(w);
-                Route route = route(w.context);
-                expire(w, route, nowNanos, route.windowed() ? clock.epochMillis() : nowMillis, done);
-            }
+        while ((w = calls.pollDue(nowNanos)) != null) {
+            Route route = route(w.context);
+            expire(w, route, nowNanos, route.windowed() ? clock.epochMillis() : nowMillis, done);
         }
     }
 
@@ -1248,7 +1196,7 @@ public final class Governor implements AutoCloseable {
             if (w.done) {
                 return false;
             }
-            queues.get(w.trafficClass.name()).remove(w);
+            calls.remove(w);
             w.done = true;
             w.releaseClaims();
             if (sharesAny) {
@@ -1269,7 +1217,7 @@ public final class Governor implements AutoCloseable {
         if (wakeCandidateNanos < delay) {
             delay = Math.max(MIN_WAKE_NANOS, wakeCandidateNanos);
         }
-        Waiter first = deadlines.peek();
+        Waiter first = calls.firstDeadline();
         if (first != null) {
             delay = Math.min(delay, Math.max(1, first.deadlineNanos - nowNanos));
         }
@@ -1471,7 +1419,7 @@ public final class Governor implements AutoCloseable {
             long nowNanos = now();
             long nowMillis = clock.epochMillis();
             List<Waiter> fit = new ArrayList<>();
-            for (ClassQueue<Waiter> q : queuesByPriority) {
+            for (ClassQueue<Waiter> q : calls.byPriority()) {
                 for (Waiter w : q.all()) {
                     if (!w.done && fitsNow(w, nowNanos, nowMillis)) {
                         fit.add(w);
@@ -1505,16 +1453,6 @@ public final class Governor implements AutoCloseable {
     /** Routes resolved so far (renewals of a route in use not counted), for tests. */
     long routeResolutions() {
         return holding(() -> routes.resolutions());
-    }
-
-    private TrafficClass classOf(CallContext call) {
-        TrafficClass c = classes.get(call.trafficClass());
-        return c != null ? c : classes.get(CallContext.DEFAULT_CLASS);
-    }
-
-    double weightOf(String tenant) {
-        Double w = tenantWeights.get(tenant);
-        return w == null ? 1.0 : w;
     }
 
     // ------------------------------------------------------------------ rejections
@@ -1614,7 +1552,7 @@ public final class Governor implements AutoCloseable {
             long nowNanos = clock.nanoTime();
             lastNanos = Math.max(lastNanos, nowNanos);
             drainLedger(nowNanos);
-            for (ClassQueue<Waiter> q : queuesByPriority) {
+            for (ClassQueue<Waiter> q : calls.byPriority()) {
                 for (Waiter w : q.all()) {
                     q.remove(w);
                     Rejection r = Rejections.forCall(GatewayDecision.REJECTED_LOCALLY, w.context, w.demand)

@@ -6,7 +6,6 @@ import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.ProviderScope;
-import dev.sluice.core.schedule.ClassQueue;
 import dev.sluice.core.schedule.TrafficClass;
 import dev.sluice.core.store.QuotaStore;
 import java.time.Duration;
@@ -76,7 +75,7 @@ public final class GovernorControls {
     }
 
     public Map<String, TrafficClass> trafficClasses() {
-        return governor.classes;
+        return governor.calls.classes();
     }
 
     /** Where the buckets a fleet shares live. */
@@ -103,11 +102,11 @@ public final class GovernorControls {
         if (!(weight > 0) || Double.isInfinite(weight)) {
             throw new IllegalArgumentException("weight must be > 0, was " + weight);
         }
-        governor.tenantWeights.put(tenant, weight);
+        governor.calls.setWeight(tenant, weight);
     }
 
     public double tenantWeight(String tenant) {
-        return governor.weightOf(tenant);
+        return governor.calls.weightOf(tenant);
     }
 
     /** The guaranteed shares of configured tenants (tunable live). */
@@ -200,15 +199,12 @@ public final class GovernorControls {
 
     /** Queue depth of a traffic class. */
     public int queueDepth(String trafficClass) {
-        return governor.underLock(now -> {
-            ClassQueue<Waiter> q = governor.queues.get(trafficClass);
-            return q == null ? 0 : q.size();
-        });
+        return governor.underLock(now -> governor.calls.depth(trafficClass));
     }
 
     /** Calls waiting per tenant, over every class. */
     public Map<String, Integer> waitingByTenant() {
-        return governor.underLock(now -> StatusViews.waitingByTenant(governor.queuesByPriority));
+        return governor.underLock(now -> StatusViews.waitingByTenant(governor.calls.byPriority()));
     }
 
     // ------------------------------------------------------------------ budgets
