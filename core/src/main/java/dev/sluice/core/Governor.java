@@ -829,7 +829,7 @@ public final class Governor implements AutoCloseable {
             return broke; // a budget holds even for a class that passes through when its queue is full
         }
         if (cls.overloadAction() == OverloadAction.PASS_THROUGH
-                && !providerHasNoRoom(demand, route, nowNanos, nowMillis)) {
+                && !Shortfall.providerWouldRefuse(demand, route, probeTimeoutNanos, nowNanos, nowMillis)) {
             stats.onPassedThrough(cls.name());
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
@@ -837,54 +837,9 @@ public final class Governor implements AutoCloseable {
         return reject(Rejections.forShortfall(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
     }
 
-    /**
-     * Whether Sluice knows the provider would refuse this call now: the provider asked the scope to
-     * wait, or a bucket mirroring one of its limits (announced, learned or declared) has no room.
-     * A call that waited its fill is then answered locally in the provider's shape, not sent to
-     * spend the provider's count (OpenAI counts refused requests too); {@code pass_through} lets
-     * a call go only where Sluice does not know, such as a limit of the service's own.
-     */
-    private boolean providerHasNoRoom(Demand demand, Route route, long nowNanos, long nowMillis) {
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0 && !route.scope.slowStartAdmitsAtDeadline()) {
-            return true;
-        }
-        for (Bucket b : route.buckets()) {
-            long amount = amountFor(b, demand);
-            if (amount != 0
-                    && b.limit().enforced()
-                    && b.limit().mirrorsProvider()
-                    && b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** What is short for a demand on a route, and until when; null when everything has room. */
+    /** What is short for a demand on a route ({@link Shortfall#onPath}, then fair shares); null when nothing is. */
     private Shortfall shortfall(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
-        Shortfall worst = null;
-        long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
-        if (gate != 0) {
-            worst = route.scope.inSlowStart()
-                    ? Shortfall.slowStart(gate, route.scope.slowStartInFlight())
-                    : Shortfall.providerGate(gate);
-        }
-        for (Bucket b : route.buckets()) {
-            long amount = amountFor(b, demand);
-            if (amount == 0 || !b.limit().enforced()) {
-                continue;
-            }
-            long room = b.roomFor(route.guarantee, nowNanos, nowMillis);
-            long need = b.roomNeeded(route.guarantee, amount);
-            if (room < need) {
-                long wait = b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis);
-                if (worst == null || wait > worst.nanos) {
-                    worst = new Shortfall(b, need, room, wait);
-                } else if (worst.slowStart) {
-                    worst = Shortfall.providerGate(worst.nanos); // a bucket is short too: a real shortage
-                }
-            }
-        }
+        Shortfall worst = Shortfall.onPath(demand, route, probeTimeoutNanos, nowNanos, nowMillis);
         if (worst == null) {
             TenantShares.Wait fair = fairWait(call, demand, route, nowNanos, nowMillis);
             if (fair != null) {
@@ -1149,7 +1104,7 @@ public final class Governor implements AutoCloseable {
             return;
         }
         if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH
-                && !providerHasNoRoom(w.demand, route, nowNanos, nowMillis)) {
+                && !Shortfall.providerWouldRefuse(w.demand, route, probeTimeoutNanos, nowNanos, nowMillis)) {
             stats.onPassedThrough(w.trafficClass.name());
             w.releaseClaims();
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
