@@ -39,7 +39,10 @@ import java.util.function.Supplier;
  * The single door every governed call passes: it admits a call only if every bucket on its path
  * has room, charging them all together or none; otherwise the call waits in its traffic class
  * queue (fairly shared between tenants) until room comes back or its deadline passes. Admitted
- * calls hold a {@link Permit} until they are settled with their actual usage.
+ * calls hold a {@link Permit} until they are settled with their actual usage. This class is the
+ * engine: admission, queueing, dispatch and settlement, under one lock. What it learns from
+ * providers' answers, what operators see and change, and how it is built live beside it
+ * ({@link AnswerLearner}, {@link GovernorControls}, {@link GovernorBuilder}).
  *
  * <h2>How it works</h2>
  *
@@ -48,7 +51,8 @@ import java.util.function.Supplier;
  * while holding it: a waiting caller parks on a future (or gets the future, when asynchronous),
  * and whoever returns capacity, or the timer when room refills, dispatches the queues. Settling a
  * permit does not take the lock: the next admission applies it, or the settling thread does at
- * once when calls are waiting.
+ * once when calls are waiting. A provider's answer does not take it either: its figures wait in
+ * a backlog the next lock holder applies.
  *
  * <p>One way in skips the lock: when nothing waits and every bucket on a call's path is a local
  * token bucket, the lock holder lends each bucket's room in advance, per thread, and the next
@@ -65,36 +69,47 @@ import java.util.function.Supplier;
  * <h2>Lock discipline</h2>
  *
  * <ul>
- *   <li>{@code lock} guards the buckets, provider scopes and routes (through {@link Routes}), the
- *       queues and {@link #deadlines}, {@link #waiting} (written under it, read without it),
- *       the ledger's lease list, {@link #nextPermitId}, the wake and reap tasks, and the clock
- *       reading {@link #lastNanos}; fields so marked below are read and written only with it held.
+ *   <li>{@code lock} guards the quota model: the buckets, provider scopes and routes (through
+ *       {@link Routes} and {@link RouteRenewal}), the waiting calls and their deadlines ({@link
+ *       WaitingCalls}), the ledger's lease list and {@link #nextPermitId}, the reaper's runs
+ *       ({@link LeaseReaper}), the wake task, and the clock reading {@link #lastNanos}. Fields
+ *       marked "lock" below are read and written only with it held; {@link #waiting} is written
+ *       under it and read without it.
  *   <li>Every change of state follows one sequence, {@link #underLock}: lock, apply what was
- *       settled, act, offer waiting calls what the act gave back, unlock, and only then complete
- *       the futures of the calls that left their queue, so no caller's callback ever runs under
- *       the lock. Two paths take the lock their own way (try-lock for settlements, the admission
- *       path's spin) and end with the same {@link #dispatchWaiting}. Every unlock ({@link
- *       #unlock}) applies what was queued meanwhile for waiting calls.
+ *       settled and answered, act, offer waiting calls what the act gave back, unlock, and only
+ *       then complete the futures of the calls that left their queue, so no caller's callback ever
+ *       runs under the lock. A change that gives nothing back to waiting calls (a setting, a
+ *       provider's pause, a reaper or renewal run) takes the shorter {@link #holding}: lock, act,
+ *       unlock. The collaborators that change state ({@link AnswerLearner}, {@link
+ *       GovernorControls}, {@link LeaseReaper}, {@link RouteRenewal}, and the store through {@link
+ *       QuotaStore.Host}) take the lock only through these two. Two paths take it their own way
+ *       (try-lock for settlements, the admission path's spin) and end with the same {@link
+ *       #dispatchWaiting}. Every unlock ({@link #unlock}) applies what was queued meanwhile for
+ *       waiting calls.
  *   <li>Without the lock: the lane (compare-and-set on lent room), {@link PermitLedger#push}
  *       (a lock-free stack of settlements), {@link AnswerBacklog#push} (the same for providers'
  *       rate-limit figures: a caller never waits for the lock to report its answer; the lane is
  *       closed while answers wait, so the next admission applies them), and the volatile flags
  *       the lane reads.
  *   <li>Never under the lock: parking, a future's completion, a store round trip (the store
- *       thread asks for the lock through {@link QuotaStore.Host}).
+ *       thread asks for the lock through {@link QuotaStore.Host}), logging ({@link #logLater}).
  * </ul>
  *
  * <h2>What lives elsewhere</h2>
  *
- * Route and scope look-up ({@link Routes}), learning from providers' answers ({@link
- * AnswerLearner}), why a demand does not fit ({@link Shortfall}), building rejections ({@link
- * Rejections}), status views ({@link StatusViews}), the lane and its backlog ({@link Lane}, {@link
- * Backlog}, {@link LaneRun}), settlements ({@link PermitLedger}), saving and restoring what was
- * learned ({@code state/LearnedState}), the builder ({@link GovernorBuilder}), the bucket
- * arithmetic ({@code quota}), queues and fair shares ({@code schedule}).
+ * <p>The structures the engine works on, each in a class of its own: routes and their scopes
+ * ({@link Routes}, {@link RouteRenewal}), the waiting calls ({@link WaitingCalls}; queues and fair
+ * shares in {@code schedule}), the lane and its backlog ({@link Lane}, {@link Backlog}, {@link
+ * LaneRun}), settlements and leases ({@link PermitLedger}, {@link LeaseReaper}), the answers'
+ * backlog ({@link AnswerBacklog}), what a call charges ({@link Charges}), why a demand does not
+ * fit ({@link Shortfall}), budgets ({@link Budgets}), operators' pauses ({@link OperatorPauses}),
+ * and the bucket arithmetic ({@code quota}). What does not share the engine's state: building
+ * rejections ({@link Rejections}), status views ({@link StatusViews}, read through {@link
+ * GovernorControls}), and saving and restoring what was learned ({@code state/LearnedState}).
  *
- * <p>Sections below: admission, the lock-free lane, dispatch, settlement and leases, state files,
- * routes and identity, rejections, introspection and tuning.
+ * <p>Sections below: construction; admission; the locked fast path and charging a route; the
+ * lock-free lane; the lock and the clock; dispatch; settlement; routes; rejections; state files;
+ * introspection; closing.
  */
 public final class Governor implements AutoCloseable {
 
@@ -122,26 +137,7 @@ public final class Governor implements AutoCloseable {
      */
     static final long CLOCK_TICK_NANOS = 100_000_000L;
 
-    final Clock clock;
-    private final Timer timer;
-    /** The spend limits as budgets: their standing, settlements and alerts. */
-    final Budgets budgets;
-
-    private final ReentrantLock lock = new ReentrantLock();
-    private final GovernorStats stats = new GovernorStats();
-    final PermitLedger ledger = new PermitLedger();
-    /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
-    private final AnswerBacklog answers = new AnswerBacklog();
-    /** Learns from providers' answers, through this governor's lock. */
-    private final AnswerLearner learner;
-    /** The operators' view. */
-    private final GovernorControls controls;
-    /** Whether a settlement failed to apply (guarded by lock): only the first is logged, off the lock. */
-    private boolean settlementFaultLogged;
-
-    private final Lane lane = new Lane();
-    /** Releases permits whose lease expired. */
-    private final LeaseReaper reaper;
+    private static final Bucket[] EMPTY_BUCKETS = new Bucket[0];
 
     private static final VarHandle LAST_NANOS;
 
@@ -153,14 +149,16 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    volatile Mode mode;
+    // Configuration, fixed at construction. Package-private fields are read by GovernorControls,
+    // AnswerLearner and the other collaborators in this package.
+
+    final Clock clock;
+    private final Timer timer;
     final long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
-
     final Limit[] limits;
     /** The same, as the operators' controls give them. */
     final List<Limit> limitList;
-
     /** Where the buckets a fleet shares live; {@link QuotaStore#local()} when nothing is shared. */
     final QuotaStore store;
 
@@ -168,21 +166,45 @@ public final class Governor implements AutoCloseable {
     /** Whether any limit is a budget (spend): only then does admission look for exhausted ones. */
     private final boolean budgetsAny;
 
-    /** The calls waiting, in their class queues, and their deadlines. */
-    final WaitingCalls calls;
-
     final Guarantees guarantees;
 
+    // The structures: each guards itself or is guarded by the lock, as its class says.
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final GovernorStats stats = new GovernorStats();
+    /** Settlements waiting (lock-free) and the lease list (lock). */
+    final PermitLedger ledger = new PermitLedger();
+    /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
+    private final AnswerBacklog answers = new AnswerBacklog();
+    /** Room lent per thread, and the lane permits waiting to be registered. */
+    private final Lane lane = new Lane();
+    /** Releases permits whose lease expired (lock). */
+    private final LeaseReaper reaper;
+    /** The spend limits as budgets: their standing, settlements and alerts. */
+    final Budgets budgets;
+    /** The calls waiting, in their class queues, and their deadlines (lock; the weights any thread). */
+    final WaitingCalls calls;
+    /** Routes and provider scopes (lock; look-ups of a known route any thread). */
     final Routes routes;
-    /** Keeps the recent route resolved while it is in use. */
+    /** Keeps the recent route resolved while it is in use (lock). */
     private final RouteRenewal routeRenewal;
     /** Tenants and API keys an operator paused. */
     final OperatorPauses pauses = new OperatorPauses();
 
-    /** Calls waiting in the queues; written under the lock, read by settling threads. */
+    // Beside the engine, sharing its lock discipline.
+
+    /** Learns from providers' answers. */
+    private final AnswerLearner learner;
+    /** The operators' view. */
+    private final GovernorControls controls;
+
+    // Read without the lock: written under it (mode also by the controls, through holding).
+
+    volatile Mode mode;
+    /** Calls waiting in the queues: the lane and settling threads read it to know whether anyone waits. */
     volatile int waiting;
 
-    // ---- guarded by lock
+    volatile boolean closed;
 
     // The governor's timer tasks and callbacks are classes of their own, not method references or
     // lambdas: the agent builds the governor as the application starts, and the JVM spins a class
@@ -195,18 +217,26 @@ public final class Governor implements AutoCloseable {
         }
     };
 
-    private long nextPermitId;
-    private Timer.Cancellable wakeTask;
-    private long wakeAtNanos = Long.MAX_VALUE;
-    private long wakeCandidateNanos;
-    volatile boolean closed;
+    // Guarded by lock.
 
-    /** The latest clock reading (guarded by lock). */
+    /** The last permit number given. */
+    private long nextPermitId;
+    /** The dispatch pass the timer runs next, when calls wait. */
+    private Timer.Cancellable wakeTask;
+    /** When it runs. */
+    private long wakeAtNanos = Long.MAX_VALUE;
+    /** The soonest a dispatch pass found room may come back, while it runs. */
+    private long wakeCandidateNanos;
+    /** The latest clock reading; the lane reads it without the lock ({@link #LAST_NANOS}). */
     private long lastNanos;
-    /** Whether the timer keeps {@link #lastNanos} fresh (guarded by lock). */
+    /** Whether the timer keeps {@link #lastNanos} fresh. */
     private boolean clockTicking;
-    /** Whether the fast path used the stale reading since the last tick (guarded by lock). */
+    /** Whether the fast path used the stale reading since the last tick. */
     private boolean staleReadsSinceTick;
+    /** Whether a settlement failed to apply: only the first is logged, off the lock. */
+    private boolean settlementFaultLogged;
+
+    // ------------------------------------------------------------------ construction
 
     Governor(GovernorBuilder b) {
         this.clock = b.clock;
@@ -228,7 +258,7 @@ public final class Governor implements AutoCloseable {
         this.store = b.store;
         this.sharesAny = store.sharesAny();
         List<Limit> built = new ArrayList<>();
-        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see the timer tasks below
+        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see the timer tasks above
                     @Override
                     public long getAsLong() {
                         return clock.nanoTime();
@@ -268,6 +298,11 @@ public final class Governor implements AutoCloseable {
     /** What the governor learns from providers' answers: their figures, refusals, pauses. */
     public AnswerLearner learner() {
         return learner;
+    }
+
+    /** The operators' controls: configuration, where things stand, budgets, live settings. */
+    public GovernorControls controls() {
+        return controls;
     }
 
     // ------------------------------------------------------------------ admission
@@ -408,303 +443,6 @@ public final class Governor implements AutoCloseable {
         long nowMillis = route.windowed() ? clock.epochMillis() : 0;
         long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
         return enqueue(call, demand, route, nowNanos, nowMillis, deadline, done);
-    }
-
-    /** Reads the clock, keeping the latest reading for the fast path. Lock held. */
-    long now() {
-        long t = clock.nanoTime();
-        if (t - lastNanos > 0) {
-            lastNanos = t;
-        }
-        if (!clockTicking && !closed) {
-            clockTicking = true;
-            timer.schedule(clockTicker, CLOCK_TICK_NANOS);
-        }
-        return lastNanos;
-    }
-
-    private void clockTick() {
-        lock.lock();
-        try {
-            lastNanos = Math.max(lastNanos, clock.nanoTime());
-            if (staleReadsSinceTick && !closed) {
-                staleReadsSinceTick = false;
-                timer.schedule(clockTicker, CLOCK_TICK_NANOS);
-            } else {
-                clockTicking = false; // idle: the next admission reads the clock itself
-            }
-        } finally {
-            unlock();
-        }
-    }
-
-    private void lockQuickly() {
-        for (int i = 0; i < LOCK_SPINS; i++) {
-            if (lock.tryLock()) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        lock.lock();
-    }
-
-    private static final Bucket[] EMPTY_BUCKETS = new Bucket[0];
-
-    // ------------------------------------------------------------------ the lock-free lane
-
-    /**
-     * Admits through the lane when nothing needs the lock: enforce mode, nobody waiting, no
-     * operator or provider pause, and a path whose buckets all lent enough room to this thread.
-     * Null sends the call to the lock.
-     */
-    private Permit tryLane(CallContext call, Demand demand) {
-        if (!lane.isOpen() || !answers.isEmpty()) {
-            return null;
-        }
-        Route route = routes.forLane(call);
-        if (route == null) {
-            return null;
-        }
-        Route.LanePath path = route.lanePath();
-        // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
-        if (path == null
-                || !route.scope.openToLane()
-                || route.scope.isEvicted()
-                || (route.scope.learnedBuckets().length != 0
-                        && !route.scope.tenantShares().laneServes(call.tenant()))) {
-            return null;
-        }
-        int stripe = Lane.stripe();
-        long[] amounts = Lane.take(path, demand, stripe);
-        if (amounts == null) {
-            return null;
-        }
-        long[] lentMoments = new long[amounts.length];
-        long admittedNanos = Lane.lentAtNanos(path, amounts, stripe, lentMoments);
-        if (admittedNanos == Long.MIN_VALUE) {
-            admittedNanos = (long) LAST_NANOS.getOpaque(this); // took no room: the latest reading will do
-        }
-        Permit p = new Permit(
-                this,
-                0,
-                call,
-                demand,
-                path.buckets,
-                amounts,
-                lentMoments,
-                false,
-                null,
-                -1,
-                admittedNanos,
-                0,
-                Long.MAX_VALUE,
-                route.scope,
-                route.tenantCounters);
-        p.laneRoute = route;
-        int backlog = lane.push(p, stripe);
-        if (Backlog.mustWait(backlog)) {
-            registerLaneStripeNow(stripe);
-        } else if (Backlog.shouldTry(backlog)) {
-            registerLaneStripeIfFree(stripe);
-        }
-        return p;
-    }
-
-    /** Opens the lane when nothing needs the lock's judgement: enforce mode, nobody waiting, no pause. Lock held. */
-    void updateLaneGate() {
-        lane.setOpen(mode == Mode.ENFORCE && waiting == 0 && !pauses.any() && !closed);
-    }
-
-    /** After an admission through the lock: lends this thread room on the path, if the lane may use it. Lock held. */
-    private void lendToLane(Route route, long nowNanos) {
-        if (!lane.isOpen() || !route.scope.openToLane()) {
-            return;
-        }
-        Route.LanePath path = route.lanePath();
-        if (path == null) {
-            return;
-        }
-        int stripe = Lane.stripe();
-        for (Bucket b : path.buckets) {
-            b.lendToLane(stripe, nowNanos);
-        }
-        reaper.laneInUse(); // from now on the reaper also registers lane permits
-    }
-
-    /**
-     * Registers the lane's permits (number, lease, counters, lease list), applies queued
-     * settlements, then the providers' answers that wait (last: an answer is read against what
-     * was admitted since its call, lane admissions included). Lock held.
-     *
-     * @return whether any capacity came back or an answer changed the quota model
-     */
-    boolean drainLedger(long nowNanos) {
-        if (lane.hasUnregistered()) {
-            long fresh = now();
-            for (int s = 0; s < Lane.STRIPES; s++) {
-                registerLaneStripe(s, fresh);
-            }
-        }
-        boolean settled = ledger.drain(nowNanos, clock, stats);
-        RuntimeException fault = ledger.takeFault();
-        if (fault != null && !settlementFaultLogged) {
-            settlementFaultLogged = true;
-            logLater(
-                    "sluice: a settlement could not be applied; what it holds is tried again when its lease runs out",
-                    fault);
-        }
-        return learner.applyAnswers(nowNanos) | settled;
-    }
-
-    /**
-     * Registers one stripe's lane permits: each gets its number, its lease (from now, so never
-     * shorter than configured), the counters and the lease list, and its buckets count what it
-     * took as reserved rather than lent, summed over each run of permits on one path. That is done
-     * at {@code freshNanos}, a clock reading taken now: it raises the level's cap, and the refill up
-     * to now must first be applied at the old one.
-     */
-    private void registerLaneStripe(int stripe, long freshNanos) {
-        LaneRun run = null;
-        for (Permit p = lane.takeStripe(stripe); p != null; ) {
-            Permit next = p.laneNext;
-            if (run == null || !run.covers(p)) {
-                if (run != null) {
-                    run.register(stats, freshNanos);
-                }
-                run = new LaneRun(p);
-            }
-            run.add(p);
-            p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
-            if (!p.isDone()) {
-                ledger.append(p);
-                reaper.withinALease();
-            }
-            p = next;
-        }
-        if (run != null) {
-            run.register(stats, freshNanos);
-        }
-    }
-
-    /**
-     * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
-     * permits are in this core's cache), if the lock is free; else the holder does.
-     */
-    private void registerLaneStripeIfFree(int stripe) {
-        if (lock.tryLock()) {
-            try {
-                registerLaneStripe(stripe, now());
-            } finally {
-                unlock();
-            }
-        }
-    }
-
-    /** The stripe is so deep that its thread waits for the lock: the lane may not outrun registration. */
-    private void registerLaneStripeNow(int stripe) {
-        lock.lock();
-        try {
-            registerLaneStripe(stripe, now());
-        } finally {
-            unlock();
-        }
-    }
-
-    /**
-     * Work queued without the lock (settlements, providers' answers) is applied by the thread
-     * that queued it if the lock is free; else the holder, or the next admission, does.
-     */
-    void applyQueuedIfFree() {
-        if (lock.tryLock()) {
-            applyQueuedAndUnlock();
-        }
-    }
-
-    private void applyQueuedNow() {
-        lock.lock();
-        applyQueuedAndUnlock();
-    }
-
-    /**
-     * Applies the queued settlements and answers, offers waiting calls what came back, and releases
-     * the lock held; again while more was queued for waiting calls meanwhile and the lock is free.
-     */
-    private void applyQueuedAndUnlock() {
-        do {
-            List<Waiter> done = null;
-            try {
-                long nowNanos = now();
-                if (drainLedger(nowNanos)) {
-                    done = dispatchWaiting(nowNanos);
-                }
-            } finally {
-                lock.unlock();
-            }
-            deliverAll(done);
-        } while (queuedForWaitingCalls() && lock.tryLock());
-    }
-
-    /**
-     * Releases the lock, then applies what was queued while it was held if calls wait for it (see
-     * {@link #settlementRequested}: a settling thread that finds the lock busy leaves its permit to
-     * the holder rather than wait, so an event loop settling a call never blocks on the lock). The
-     * settling thread pushes, then tries the lock; the holder unlocks, then looks at the queue:
-     * whichever comes second sees the other.
-     */
-    private void unlock() {
-        lock.unlock();
-        if (queuedForWaitingCalls() && lock.tryLock()) {
-            applyQueuedAndUnlock();
-        }
-    }
-
-    /** Calls wait, something they may need is queued, and this thread does not still hold the lock (taken twice). */
-    private boolean queuedForWaitingCalls() {
-        return waiting > 0 && (ledger.hasPending() || !answers.isEmpty()) && !lock.isHeldByCurrentThread();
-    }
-
-    /** Admits at once if every bucket has room: one pass computing amounts and checking room. */
-    private Permit tryFastPath(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
-        Bucket[] buckets = route.buckets();
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
-            return null;
-        }
-        int g = route.guarantee;
-        long[] amounts = new long[buckets.length];
-        for (int i = 0; i < buckets.length; i++) {
-            Bucket b = buckets[i];
-            long amount = amountFor(b, demand);
-            amounts[i] = amount;
-            if (amount != 0
-                    && b.limit().enforced()
-                    && b.roomOnFastPath(g, nowNanos, nowMillis) < b.roomNeeded(g, amount)) {
-                return null;
-            }
-        }
-        if (fairWait(call, demand, route, nowNanos, nowMillis) != null) {
-            return null;
-        }
-        return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
-    }
-
-    /**
-     * Whether a call fits beside the shares of the other tenants using its provider scope now
-     * (see {@link TenantShares}): null when it does, else why and for how long it waits. Lock held.
-     */
-    private TenantShares.Wait fairWait(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
-        Bucket[] learned = route.scope.learnedBuckets();
-        TenantShares shares = route.scope.tenantShares();
-        if (learned.length == 0 || shares.laneServes(call.tenant())) {
-            // nothing to share, or the caller is the scope's only active tenant: no allocation, no
-            // walk (a second tenant's first call goes through waitFor, which ends that)
-            return null;
-        }
-        long[] amounts = new long[learned.length];
-        for (int i = 0; i < learned.length; i++) {
-            amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
-        }
-        return shares.waitFor(
-                call.tenant(), calls.weightOf(call.tenant()), route.guarantee, learned, amounts, nowNanos, nowMillis);
     }
 
     private Decided enqueue(
@@ -849,6 +587,52 @@ public final class Governor implements AutoCloseable {
         return worst;
     }
 
+    /**
+     * Whether a call fits beside the shares of the other tenants using its provider scope now
+     * (see {@link TenantShares}): null when it does, else why and for how long it waits. Lock held.
+     */
+    private TenantShares.Wait fairWait(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
+        Bucket[] learned = route.scope.learnedBuckets();
+        TenantShares shares = route.scope.tenantShares();
+        if (learned.length == 0 || shares.laneServes(call.tenant())) {
+            // nothing to share, or the caller is the scope's only active tenant: no allocation, no
+            // walk (a second tenant's first call goes through waitFor, which ends that)
+            return null;
+        }
+        long[] amounts = new long[learned.length];
+        for (int i = 0; i < learned.length; i++) {
+            amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
+        }
+        return shares.waitFor(
+                call.tenant(), calls.weightOf(call.tenant()), route.guarantee, learned, amounts, nowNanos, nowMillis);
+    }
+
+    // ------------------------------------------------------------------ the locked fast path, charging a route
+
+    /** Admits at once if every bucket has room: one pass computing amounts and checking room. */
+    private Permit tryFastPath(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
+        Bucket[] buckets = route.buckets();
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
+            return null;
+        }
+        int g = route.guarantee;
+        long[] amounts = new long[buckets.length];
+        for (int i = 0; i < buckets.length; i++) {
+            Bucket b = buckets[i];
+            long amount = amountFor(b, demand);
+            amounts[i] = amount;
+            if (amount != 0
+                    && b.limit().enforced()
+                    && b.roomOnFastPath(g, nowNanos, nowMillis) < b.roomNeeded(g, amount)) {
+                return null;
+            }
+        }
+        if (fairWait(call, demand, route, nowNanos, nowMillis) != null) {
+            return null;
+        }
+        return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
+    }
+
     private Permit take(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis, long waitedNanos) {
         Bucket[] buckets = route.buckets();
         long[] amounts = new long[buckets.length];
@@ -979,6 +763,321 @@ public final class Governor implements AutoCloseable {
             reaper.withinALease();
         }
         return p;
+    }
+
+    // ------------------------------------------------------------------ the lock-free lane
+
+    /**
+     * Admits through the lane when nothing needs the lock: enforce mode, nobody waiting, no
+     * operator or provider pause, and a path whose buckets all lent enough room to this thread.
+     * Null sends the call to the lock.
+     */
+    private Permit tryLane(CallContext call, Demand demand) {
+        if (!lane.isOpen() || !answers.isEmpty()) {
+            return null;
+        }
+        Route route = routes.forLane(call);
+        if (route == null) {
+            return null;
+        }
+        Route.LanePath path = route.lanePath();
+        // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
+        if (path == null
+                || !route.scope.openToLane()
+                || route.scope.isEvicted()
+                || (route.scope.learnedBuckets().length != 0
+                        && !route.scope.tenantShares().laneServes(call.tenant()))) {
+            return null;
+        }
+        int stripe = Lane.stripe();
+        long[] amounts = Lane.take(path, demand, stripe);
+        if (amounts == null) {
+            return null;
+        }
+        long[] lentMoments = new long[amounts.length];
+        long admittedNanos = Lane.lentAtNanos(path, amounts, stripe, lentMoments);
+        if (admittedNanos == Long.MIN_VALUE) {
+            admittedNanos = (long) LAST_NANOS.getOpaque(this); // took no room: the latest reading will do
+        }
+        Permit p = new Permit(
+                this,
+                0,
+                call,
+                demand,
+                path.buckets,
+                amounts,
+                lentMoments,
+                false,
+                null,
+                -1,
+                admittedNanos,
+                0,
+                Long.MAX_VALUE,
+                route.scope,
+                route.tenantCounters);
+        p.laneRoute = route;
+        int backlog = lane.push(p, stripe);
+        if (Backlog.mustWait(backlog)) {
+            registerLaneStripeNow(stripe);
+        } else if (Backlog.shouldTry(backlog)) {
+            registerLaneStripeIfFree(stripe);
+        }
+        return p;
+    }
+
+    /** Opens the lane when nothing needs the lock's judgement: enforce mode, nobody waiting, no pause. Lock held. */
+    void updateLaneGate() {
+        lane.setOpen(mode == Mode.ENFORCE && waiting == 0 && !pauses.any() && !closed);
+    }
+
+    /** After an admission through the lock: lends this thread room on the path, if the lane may use it. Lock held. */
+    private void lendToLane(Route route, long nowNanos) {
+        if (!lane.isOpen() || !route.scope.openToLane()) {
+            return;
+        }
+        Route.LanePath path = route.lanePath();
+        if (path == null) {
+            return;
+        }
+        int stripe = Lane.stripe();
+        for (Bucket b : path.buckets) {
+            b.lendToLane(stripe, nowNanos);
+        }
+        reaper.laneInUse(); // from now on the reaper also registers lane permits
+    }
+
+    /**
+     * Registers one stripe's lane permits: each gets its number, its lease (from now, so never
+     * shorter than configured), the counters and the lease list, and its buckets count what it
+     * took as reserved rather than lent, summed over each run of permits on one path. That is done
+     * at {@code freshNanos}, a clock reading taken now: it raises the level's cap, and the refill up
+     * to now must first be applied at the old one.
+     */
+    private void registerLaneStripe(int stripe, long freshNanos) {
+        LaneRun run = null;
+        for (Permit p = lane.takeStripe(stripe); p != null; ) {
+            Permit next = p.laneNext;
+            if (run == null || !run.covers(p)) {
+                if (run != null) {
+                    run.register(stats, freshNanos);
+                }
+                run = new LaneRun(p);
+            }
+            run.add(p);
+            p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
+            if (!p.isDone()) {
+                ledger.append(p);
+                reaper.withinALease();
+            }
+            p = next;
+        }
+        if (run != null) {
+            run.register(stats, freshNanos);
+        }
+    }
+
+    /**
+     * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
+     * permits are in this core's cache), if the lock is free; else the holder does.
+     */
+    private void registerLaneStripeIfFree(int stripe) {
+        if (lock.tryLock()) {
+            try {
+                registerLaneStripe(stripe, now());
+            } finally {
+                unlock();
+            }
+        }
+    }
+
+    /** The stripe is so deep that its thread waits for the lock: the lane may not outrun registration. */
+    private void registerLaneStripeNow(int stripe) {
+        lock.lock();
+        try {
+            registerLaneStripe(stripe, now());
+        } finally {
+            unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ the lock and the clock
+
+    /** Work done under the lock at one clock reading. */
+    interface LockedWork<T> {
+        T run(long nowNanos);
+    }
+
+    /**
+     * The sequence every change of state follows: take the lock, apply what was settled, do the
+     * work, offer waiting calls what it gave back, release the lock, and only then complete the
+     * futures of the calls that left their queue (their callbacks must never run under the lock).
+     */
+    <T> T underLock(LockedWork<T> work) {
+        List<Waiter> done;
+        T result;
+        lock.lock();
+        try {
+            long nowNanos = now();
+            drainLedger(nowNanos);
+            result = work.run(nowNanos);
+            done = dispatchWaiting(nowNanos);
+        } finally {
+            unlock();
+        }
+        deliverAll(done);
+        return result;
+    }
+
+    /**
+     * Work under the lock that gives nothing back to waiting calls (a setting, a pause): lock, act,
+     * unlock; the unlock still applies what was queued meanwhile for waiting calls ({@link #unlock}).
+     */
+    <T> T holding(Supplier<T> work) {
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            unlock();
+        }
+    }
+
+    private void lockQuickly() {
+        for (int i = 0; i < LOCK_SPINS; i++) {
+            if (lock.tryLock()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        lock.lock();
+    }
+
+    /**
+     * Releases the lock, then applies what was queued while it was held if calls wait for it (see
+     * {@link #settlementRequested}: a settling thread that finds the lock busy leaves its permit to
+     * the holder rather than wait, so an event loop settling a call never blocks on the lock). The
+     * settling thread pushes, then tries the lock; the holder unlocks, then looks at the queue:
+     * whichever comes second sees the other.
+     */
+    private void unlock() {
+        lock.unlock();
+        if (queuedForWaitingCalls() && lock.tryLock()) {
+            applyQueuedAndUnlock();
+        }
+    }
+
+    /** Calls wait, something they may need is queued, and this thread does not still hold the lock (taken twice). */
+    private boolean queuedForWaitingCalls() {
+        return waiting > 0 && (ledger.hasPending() || !answers.isEmpty()) && !lock.isHeldByCurrentThread();
+    }
+
+    /**
+     * Work queued without the lock (settlements, providers' answers) is applied by the thread
+     * that queued it if the lock is free; else the holder, or the next admission, does.
+     */
+    void applyQueuedIfFree() {
+        if (lock.tryLock()) {
+            applyQueuedAndUnlock();
+        }
+    }
+
+    private void applyQueuedNow() {
+        lock.lock();
+        applyQueuedAndUnlock();
+    }
+
+    /**
+     * Applies the queued settlements and answers, offers waiting calls what came back, and releases
+     * the lock held; again while more was queued for waiting calls meanwhile and the lock is free.
+     */
+    private void applyQueuedAndUnlock() {
+        do {
+            List<Waiter> done = null;
+            try {
+                long nowNanos = now();
+                if (drainLedger(nowNanos)) {
+                    done = dispatchWaiting(nowNanos);
+                }
+            } finally {
+                lock.unlock();
+            }
+            deliverAll(done);
+        } while (queuedForWaitingCalls() && lock.tryLock());
+    }
+
+    /**
+     * Registers the lane's permits (number, lease, counters, lease list), applies queued
+     * settlements, then the providers' answers that wait (last: an answer is read against what
+     * was admitted since its call, lane admissions included). Lock held.
+     *
+     * @return whether any capacity came back or an answer changed the quota model
+     */
+    boolean drainLedger(long nowNanos) {
+        if (lane.hasUnregistered()) {
+            long fresh = now();
+            for (int s = 0; s < Lane.STRIPES; s++) {
+                registerLaneStripe(s, fresh);
+            }
+        }
+        boolean settled = ledger.drain(nowNanos, clock, stats);
+        RuntimeException fault = ledger.takeFault();
+        if (fault != null && !settlementFaultLogged) {
+            settlementFaultLogged = true;
+            logLater(
+                    "sluice: a settlement could not be applied; what it holds is tried again when its lease runs out",
+                    fault);
+        }
+        return learner.applyAnswers(nowNanos) | settled;
+    }
+
+    /** Offers waiting calls their turn; returns those that left the queue, to deliver once unlocked. Lock held. */
+    private List<Waiter> dispatchWaiting(long nowNanos) {
+        if (waiting == 0 || closed) {
+            return null;
+        }
+        List<Waiter> done = new ArrayList<>(2);
+        dispatch(nowNanos, clock.epochMillis(), done);
+        return done;
+    }
+
+    private static void deliverAll(List<Waiter> done) {
+        if (done != null) {
+            for (Waiter w : done) {
+                w.deliver();
+            }
+        }
+    }
+
+    /** Reads the clock, keeping the latest reading for the fast path. Lock held. */
+    long now() {
+        long t = clock.nanoTime();
+        if (t - lastNanos > 0) {
+            lastNanos = t;
+        }
+        if (!clockTicking && !closed) {
+            clockTicking = true;
+            timer.schedule(clockTicker, CLOCK_TICK_NANOS);
+        }
+        return lastNanos;
+    }
+
+    private void clockTick() {
+        lock.lock();
+        try {
+            lastNanos = Math.max(lastNanos, clock.nanoTime());
+            if (staleReadsSinceTick && !closed) {
+                staleReadsSinceTick = false;
+                timer.schedule(clockTicker, CLOCK_TICK_NANOS);
+            } else {
+                clockTicking = false; // idle: the next admission reads the clock itself
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
+    void logLater(String message, RuntimeException fault) {
+        timer.schedule(() -> LOG.get().warn(message, fault), 0);
     }
 
     // ------------------------------------------------------------------ dispatch
@@ -1195,69 +1294,7 @@ public final class Governor implements AutoCloseable {
         });
     }
 
-    /** Work done under the lock at one clock reading. */
-    interface LockedWork<T> {
-        T run(long nowNanos);
-    }
-
-    /**
-     * The sequence every change of state follows: take the lock, apply what was settled, do the
-     * work, offer waiting calls what it gave back, release the lock, and only then complete the
-     * futures of the calls that left their queue (their callbacks must never run under the lock).
-     */
-    <T> T underLock(LockedWork<T> work) {
-        List<Waiter> done;
-        T result;
-        lock.lock();
-        try {
-            long nowNanos = now();
-            drainLedger(nowNanos);
-            result = work.run(nowNanos);
-            done = dispatchWaiting(nowNanos);
-        } finally {
-            unlock();
-        }
-        deliverAll(done);
-        return result;
-    }
-
-    /**
-     * Work under the lock that gives nothing back to waiting calls (a setting, a pause): lock, act,
-     * unlock; the unlock still applies what was queued meanwhile for waiting calls ({@link #unlock}).
-     */
-    <T> T holding(Supplier<T> work) {
-        lock.lock();
-        try {
-            return work.get();
-        } finally {
-            unlock();
-        }
-    }
-
-    /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
-    void logLater(String message, RuntimeException fault) {
-        timer.schedule(() -> LOG.get().warn(message, fault), 0);
-    }
-
-    /** Offers waiting calls their turn; returns those that left the queue, to deliver once unlocked. Lock held. */
-    private List<Waiter> dispatchWaiting(long nowNanos) {
-        if (waiting == 0 || closed) {
-            return null;
-        }
-        List<Waiter> done = new ArrayList<>(2);
-        dispatch(nowNanos, clock.epochMillis(), done);
-        return done;
-    }
-
-    private static void deliverAll(List<Waiter> done) {
-        if (done != null) {
-            for (Waiter w : done) {
-                w.deliver();
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------ settlement and leases
+    // ------------------------------------------------------------------ settlement
 
     /**
      * A permit asked to be settled or released. Applied now when calls wait for what it gives
@@ -1302,6 +1339,58 @@ public final class Governor implements AutoCloseable {
         return true;
     }
 
+    // ------------------------------------------------------------------ routes
+
+    /** The call's route, resolved if it is not known. Lock held. */
+    Route route(CallContext call) {
+        Route known = routes.known(call);
+        return known != null ? known : resolve(call);
+    }
+
+    /** Resolves the call's route, which becomes the recent one, renewed while in use. Lock held. */
+    private Route resolve(CallContext call) {
+        Route route = routes.build(call, now(), clock.epochMillis());
+        routeRenewal.resolved();
+        return route;
+    }
+
+    // ------------------------------------------------------------------ rejections
+
+    /**
+     * The refusal of a call that a budget (a spend limit) has no room for ({@link Budgets#refusal}),
+     * counted; null when none refuses it. Lock held.
+     */
+    private Admission budgetExhausted(
+            CallContext call,
+            Demand demand,
+            Route route,
+            long nowNanos,
+            long nowMillis,
+            long waitedNanos,
+            boolean mayWait) {
+        if (!budgetsAny || mode != Mode.ENFORCE) {
+            return null;
+        }
+        Rejection r = budgets.refusal(
+                call, demand, route.buckets(), route.guarantee, nowNanos, nowMillis, waitedNanos, mayWait);
+        return r == null ? null : reject(r);
+    }
+
+    private Admission reject(Rejection r) {
+        stats.onRejected(r);
+        stats.decisions()
+                .record(new Decision(
+                        clock.epochMillis(),
+                        r.decision().wireName(),
+                        r.provider(),
+                        r.model(),
+                        r.tenant(),
+                        r.trafficClass(),
+                        r.waitedMillis(),
+                        r.toString()));
+        return Admission.rejected(r);
+    }
+
     // ------------------------------------------------------------------ state files
 
     /**
@@ -1341,24 +1430,55 @@ public final class Governor implements AutoCloseable {
         return underLock(nowNanos -> LearnedState.restoreBudgets(limitList, state, nowNanos, clock.epochMillis()));
     }
 
-    // ------------------------------------------------------------------ routes and identity
+    // ------------------------------------------------------------------ introspection
 
-    /** The call's route, resolved if it is not known. Lock held. */
-    Route route(CallContext call) {
-        Route known = routes.known(call);
-        return known != null ? known : resolve(call);
+    public Mode mode() {
+        return mode;
     }
 
-    /** Resolves the call's route, which becomes the recent one, renewed while in use. Lock held. */
-    private Route resolve(CallContext call) {
-        Route route = routes.build(call, now(), clock.epochMillis());
-        routeRenewal.resolved();
-        return route;
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The governor's timer thread, shared with the exchange engine for its own delays. */
+    public Timer timer() {
+        return timer;
+    }
+
+    public GovernorStats stats() {
+        if (lane.hasUnregistered() && !lock.isHeldByCurrentThread()) {
+            applyQueuedNow(); // counts lane admissions not yet registered, so the figures are current
+        }
+        return stats;
+    }
+
+    /** Whether any limit is a budget (a spend limit): only then must a call be priced before it is admitted. */
+    public boolean hasBudgets() {
+        return budgetsAny;
+    }
+
+    Budgets budgets() {
+        return budgets;
+    }
+
+    /** Lane permits waiting on the deepest stripe to be registered (racy; for tests). */
+    int laneAdmissionsNotRegistered() {
+        return lane.deepestStripe();
+    }
+
+    /** Settlements asked for and not applied yet (racy; for tests). */
+    int settlementsNotApplied() {
+        return ledger.pendingDepth();
     }
 
     /** Whether a renewal of the recent route is planned, for tests. */
     boolean routeRenewalPlanned() {
         return holding(() -> routeRenewal.isPlanned());
+    }
+
+    /** Routes resolved so far (renewals of a route in use not counted), for tests. */
+    long routeResolutions() {
+        return holding(() -> routes.resolutions());
     }
 
     /**
@@ -1405,93 +1525,7 @@ public final class Governor implements AutoCloseable {
         return fairWait(w.context, w.demand, route, nowNanos, nowMillis) == null;
     }
 
-    /** Routes resolved so far (renewals of a route in use not counted), for tests. */
-    long routeResolutions() {
-        return holding(() -> routes.resolutions());
-    }
-
-    // ------------------------------------------------------------------ rejections
-
-    /**
-     * The refusal of a call that a budget (a spend limit) has no room for ({@link Budgets#refusal}),
-     * counted; null when none refuses it. Lock held.
-     */
-    private Admission budgetExhausted(
-            CallContext call,
-            Demand demand,
-            Route route,
-            long nowNanos,
-            long nowMillis,
-            long waitedNanos,
-            boolean mayWait) {
-        if (!budgetsAny || mode != Mode.ENFORCE) {
-            return null;
-        }
-        Rejection r = budgets.refusal(
-                call, demand, route.buckets(), route.guarantee, nowNanos, nowMillis, waitedNanos, mayWait);
-        return r == null ? null : reject(r);
-    }
-
-    private Admission reject(Rejection r) {
-        stats.onRejected(r);
-        stats.decisions()
-                .record(new Decision(
-                        clock.epochMillis(),
-                        r.decision().wireName(),
-                        r.provider(),
-                        r.model(),
-                        r.tenant(),
-                        r.trafficClass(),
-                        r.waitedMillis(),
-                        r.toString()));
-        return Admission.rejected(r);
-    }
-
-    // ------------------------------------------------------------------ introspection
-
-    /** The operators' controls: configuration, where things stand, budgets, live settings. */
-    public GovernorControls controls() {
-        return controls;
-    }
-
-    public Mode mode() {
-        return mode;
-    }
-
-    public Clock clock() {
-        return clock;
-    }
-
-    /** The governor's timer thread, shared with the exchange engine for its own delays. */
-    public Timer timer() {
-        return timer;
-    }
-
-    public GovernorStats stats() {
-        if (lane.hasUnregistered() && !lock.isHeldByCurrentThread()) {
-            applyQueuedNow(); // counts lane admissions not yet registered, so the figures are current
-        }
-        return stats;
-    }
-
-    /** Whether any limit is a budget (a spend limit): only then must a call be priced before it is admitted. */
-    public boolean hasBudgets() {
-        return budgetsAny;
-    }
-
-    Budgets budgets() {
-        return budgets;
-    }
-
-    /** Lane permits waiting on the deepest stripe to be registered (racy; for tests). */
-    int laneAdmissionsNotRegistered() {
-        return lane.deepestStripe();
-    }
-
-    /** Settlements asked for and not applied yet (racy; for tests). */
-    int settlementsNotApplied() {
-        return ledger.pendingDepth();
-    }
+    // ------------------------------------------------------------------ closing
 
     /** Stops the timer; waiting calls are rejected, permits stay valid and may still be settled. */
     @Override
