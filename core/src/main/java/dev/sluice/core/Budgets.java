@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import dev.sluice.config.Dimension;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.FleetRoom;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.schedule.Timer;
 import java.util.List;
@@ -109,7 +110,7 @@ final class Budgets {
                 continue;
             }
             long need = b.roomNeeded(guarantee, amount);
-            long room = b.budgetRoom(guarantee, nowNanos - waitedNanos, nowNanos, nowMillis);
+            long room = budgetRoom(b, guarantee, nowNanos - waitedNanos, nowNanos, nowMillis);
             if (room >= need || mayWait && room + Math.max(0, b.reserved()) >= need) {
                 continue;
             }
@@ -221,7 +222,21 @@ final class Budgets {
     /** What settled calls spent in the bucket's current period, fleet-wide as last heard. Lock held. */
     private static long spentMicros(Bucket b, long nowNanos, long nowMillis) {
         long reserved = Math.max(0, b.reserved());
-        return Math.max(0, b.capacity() - b.fleetRoomAsCounted(nowNanos, nowMillis) - reserved);
+        FleetRoom fleet = b.fleetRoom();
+        long room = fleet == null ? b.roomAsCounted(nowNanos, nowMillis) : fleet.asCounted(nowNanos, nowMillis);
+        return Math.max(0, b.capacity() - room - reserved);
+    }
+
+    /**
+     * The room a budget has for a call of this tenant: the local room, plus what a shared store said
+     * is left fleet-wide beyond it since {@code sinceNanos}; {@link Long#MAX_VALUE} when the store
+     * has not said since. Lock held.
+     */
+    private static long budgetRoom(Bucket b, int tenant, long sinceNanos, long nowNanos, long nowMillis) {
+        long local = b.roomFor(tenant, nowNanos, nowMillis);
+        FleetRoom fleet = b.fleetRoom();
+        long inStore = fleet == null ? 0 : fleet.beyondOwn(sinceNanos, nowNanos, nowMillis);
+        return inStore == Long.MAX_VALUE ? Long.MAX_VALUE : local + inStore;
     }
 
     /** A call was refused for want of this budget: it is exhausted for such calls. Lock held. */

@@ -9,7 +9,9 @@ import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.FleetRoom;
 import dev.sluice.core.quota.Guarantees;
+import dev.sluice.core.quota.LaneLender;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.quota.ProviderScope;
@@ -840,8 +842,8 @@ public final class Governor implements AutoCloseable {
             return;
         }
         int stripe = Lane.stripe();
-        for (Bucket b : path.buckets) {
-            b.lendToLane(stripe, nowNanos);
+        for (LaneLender lender : path.lenders) {
+            lender.lend(stripe, nowNanos);
         }
         reaper.laneInUse(); // from now on the reaper also registers lane permits
     }
@@ -1142,7 +1144,8 @@ public final class Governor implements AutoCloseable {
             long need = b.roomNeeded(route.guarantee, amount);
             if (b.roomFor(route.guarantee, nowNanos, nowMillis) < need) {
                 shortNow = true;
-                shortLocally |= !b.awaitsStore(nowMillis);
+                FleetRoom fleet = b.fleetRoom();
+                shortLocally |= fleet == null || !fleet.grants(nowMillis);
                 if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }

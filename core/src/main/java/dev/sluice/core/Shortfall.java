@@ -1,6 +1,7 @@
 package dev.sluice.core;
 
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.FleetRoom;
 import java.util.Locale;
 
 /**
@@ -117,7 +118,8 @@ final class Shortfall {
 
     /** A shared budget is short locally: the store, asked by the queued call, says whether it is spent. */
     boolean budgetAwaitsStore(long nowMillis) {
-        return bucket != null && Budgets.isBudget(bucket) && bucket.awaitsStore(nowMillis);
+        FleetRoom fleet = bucket == null ? null : bucket.fleetRoom();
+        return fleet != null && Budgets.isBudget(bucket) && fleet.grants(nowMillis);
     }
 
     /** The wait in whole milliseconds, rounded up; 0 when it is not a time. */

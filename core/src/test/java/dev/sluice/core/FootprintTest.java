@@ -110,7 +110,8 @@ class FootprintTest extends GovernorFixture {
                         .buckets()
                         .iterator()
                         .next()
-                        .laneCredit())
+                        .laneLender()
+                        .credit())
                 .totalSize();
         long lane = credits * perCredit;
         System.out.printf(
