@@ -5,6 +5,7 @@ import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorControls;
 import dev.sluice.core.GovernorStats;
 import dev.sluice.core.telemetry.Decision;
 import java.util.ArrayList;
@@ -23,10 +24,12 @@ final class GovernorBean implements GovernorMXBean {
 
     private final SluiceMBeans beans;
     private final Governor governor;
+    private final GovernorControls controls;
 
     GovernorBean(SluiceMBeans beans) {
         this.beans = beans;
         this.governor = beans.governor();
+        this.controls = governor.controls();
     }
 
     @Override
@@ -40,7 +43,7 @@ final class GovernorBean implements GovernorMXBean {
         if (m == null) {
             throw new IllegalArgumentException("mode must be enforce, observe or off; was '" + mode + "'");
         }
-        governor.controls().setMode(m);
+        controls.setMode(m);
         beans.changed();
     }
 
@@ -154,12 +157,12 @@ final class GovernorBean implements GovernorMXBean {
 
     @Override
     public String[] getPausedTenants() {
-        return new TreeSet<>(governor.controls().pausedTenants()).toArray(new String[0]);
+        return new TreeSet<>(controls.pausedTenants()).toArray(new String[0]);
     }
 
     @Override
     public String[] getPausedApiKeys() {
-        return new TreeSet<>(governor.controls().pausedApiKeys()).toArray(new String[0]);
+        return new TreeSet<>(controls.pausedApiKeys()).toArray(new String[0]);
     }
 
     @Override
@@ -170,8 +173,8 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String pauseTenant(String tenant) {
         String t = required("tenant", tenant);
-        boolean was = governor.controls().pausedTenants().contains(t);
-        governor.controls().pauseTenant(t);
+        boolean was = controls.pausedTenants().contains(t);
+        controls.pauseTenant(t);
         beans.changed();
         return was
                 ? "tenant " + t + " was already paused"
@@ -181,10 +184,10 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String resumeTenant(String tenant) {
         String t = required("tenant", tenant);
-        if (!governor.controls().pausedTenants().contains(t)) {
+        if (!controls.pausedTenants().contains(t)) {
             return "tenant " + t + " was not paused";
         }
-        governor.controls().resumeTenant(t);
+        controls.resumeTenant(t);
         beans.changed();
         return "tenant " + t + " resumed";
     }
@@ -192,8 +195,8 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String pauseApiKey(String apiKeyId) {
         String k = required("apiKeyId", apiKeyId);
-        boolean was = governor.controls().pausedApiKeys().contains(k);
-        governor.controls().pauseApiKey(k);
+        boolean was = controls.pausedApiKeys().contains(k);
+        controls.pauseApiKey(k);
         beans.changed();
         return was
                 ? "API key " + k + " was already paused"
@@ -203,10 +206,10 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String resumeApiKey(String apiKeyId) {
         String k = required("apiKeyId", apiKeyId);
-        if (!governor.controls().pausedApiKeys().contains(k)) {
+        if (!controls.pausedApiKeys().contains(k)) {
             return "API key " + k + " was not paused";
         }
-        governor.controls().resumeApiKey(k);
+        controls.resumeApiKey(k);
         beans.changed();
         return "API key " + k + " resumed";
     }
