@@ -77,9 +77,4 @@ public final class Hooks {
             return null;
         }
     }
-
-    /** What a replaced method throws: the outcome's failure, or null when it has a response. */
-    public static Throwable failureOf(CallOutcome outcome) {
-        return outcome == null ? null : outcome.failure();
-    }
 }

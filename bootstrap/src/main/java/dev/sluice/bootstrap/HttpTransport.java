@@ -84,6 +84,20 @@ public interface HttpTransport {
     /** Asynchronous form of {@link #send(BodyObserver)}: never blocks the calling thread. */
     CompletableFuture<Object> sendAsync(BodyObserver observer);
 
+    /**
+     * {@link #sendAsync} of a client that only blocks (the governance calls {@link #send} for it):
+     * {@code transport.send(observer)} on the calling thread, its outcome in a completed future.
+     */
+    static CompletableFuture<Object> sentOnThisThread(HttpTransport transport, BodyObserver observer) {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        try {
+            result.complete(transport.send(observer));
+        } catch (Throwable e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
     /** Status code of a response returned by {@link #send}. */
     int status(Object response);
 

@@ -92,11 +92,6 @@ public final class BudgetStatus {
         return resetsAtMillis;
     }
 
-    /** Spent as a share of the amount (may pass 1 after usage beyond reservations). */
-    public double spentShare() {
-        return amountMicros <= 0 ? 0 : (double) spentMicros / amountMicros;
-    }
-
     /** An amount in micro-units as currency, two decimals at least: {@code 4.95 USD}, {@code 0.0042 USD}. */
     public static String money(long micros, String currency) {
         double units = micros / 1e6;

@@ -235,10 +235,6 @@ public final class GovernorStats {
             return waitedCount.sum();
         }
 
-        public long totalWaitNanos() {
-            return waitedNanos.sum();
-        }
-
         public long maxWaitNanos() {
             return maxWaitedNanos.get();
         }

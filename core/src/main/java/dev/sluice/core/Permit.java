@@ -1,6 +1,5 @@
 package dev.sluice.core;
 
-import dev.sluice.config.Dimension;
 import dev.sluice.core.quota.AnswerAge;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.ProviderScope;
@@ -409,15 +408,6 @@ public final class Permit extends Admission {
     boolean isDone() {
         int s = (int) STATE.getVolatile(this);
         return (s & (SETTLE_APPLIED | RELEASE_APPLIED)) == (SETTLE_APPLIED | RELEASE_APPLIED);
-    }
-
-    boolean holdsConcurrency() {
-        for (int i = 0; i < buckets.length; i++) {
-            if (amounts[i] > 0 && buckets[i].limit().dimension() == Dimension.CONCURRENCY) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

@@ -9,9 +9,16 @@
  * {@link dev.sluice.core.Admission}, {@link dev.sluice.core.Permit} and {@link
  * dev.sluice.core.Usage} (the answer, the reservation, what was used), {@link
  * dev.sluice.core.Rejection} with {@link dev.sluice.core.GatewayDecision} and {@link
- * dev.sluice.core.Rejections} (why a call was refused), {@link dev.sluice.core.Clock}, {@link
- * dev.sluice.core.GovernorStats} and {@link dev.sluice.core.BucketView} (what status views read),
- * and {@link dev.sluice.core.SluiceRuntime} (the governor and engine built from a config).
+ * dev.sluice.core.Rejections} (why a call was refused), {@link dev.sluice.core.BudgetStatus} and
+ * {@link dev.sluice.core.BudgetAlert} (where a spend limit stands, and when it crossed its
+ * warning), {@link dev.sluice.core.Clock}, {@link dev.sluice.core.GovernorStats} and {@link
+ * dev.sluice.core.BucketView} (what status views read), and {@link dev.sluice.core.SluiceRuntime}
+ * (the governor and engine built from a config).
+ *
+ * <p>Public too, but tools for {@code core}'s other packages rather than API: {@link
+ * dev.sluice.core.Caches} (where every Caffeine cache starts), {@link dev.sluice.core.LastSeen} (a
+ * direct-mapped memo of the last few strings asked about) and {@link dev.sluice.core.LazyLogger} (a
+ * logger made on first use).
  *
  * <p>Everything else in this package is package-private, and lives here because it shares the
  * governor's lock and the permit's state: routes and their look-up ({@code Route}, {@code Routes},
@@ -19,8 +26,8 @@
  * {@code Backlog}), queued calls ({@code WaitingCalls}, {@code Waiter}, {@code Decided}), what a
  * call charges ({@code Charges}), why a demand does not fit ({@code Shortfall}), settlements and
  * leases ({@code PermitLedger}, {@code LeaseReaper}), providers' answers waiting for the lock
- * ({@code AnswerBacklog}), budgets ({@code Budgets}), operators' pauses ({@code OperatorPauses}),
- * and the status views ({@code StatusViews}).
+ * ({@code AnswerBacklog}), spend limits ({@code Budgets}), operators' pauses ({@code
+ * OperatorPauses}), and the status views ({@code StatusViews}).
  *
  * <p>The other steps of a call have packages of their own: recognising a provider and reading its
  * answers ({@code provider}), identity ({@code identity}), estimates ({@code estimate}), the bucket

@@ -2,6 +2,7 @@ package dev.sluice.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.core.testing.Prerequisites;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /** Runs a test application in a fresh JVM, with or without the agent, and collects what it printed. */
 final class ForkedJvm {
@@ -43,7 +43,7 @@ final class ForkedJvm {
 
         String java() {
             Path java = Paths.get(home, "bin", "java");
-            Assumptions.assumeTrue(Files.isExecutable(java), "no JDK at " + home);
+            Prerequisites.require(Files.isExecutable(java), "no JDK at " + home + " (-Dsluice.jdk25.home=...)");
             return java.toString();
         }
     }

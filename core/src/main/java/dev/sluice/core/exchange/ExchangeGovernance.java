@@ -325,15 +325,6 @@ public final class ExchangeGovernance implements Governance {
     }
 
     /**
-     * What each retry layer around Sluice did (layer name to {@code passed} and {@code declined}
-     * counts): how many calls went through it with its retries off, and how many retries it would
-     * have made had Sluice not decided.
-     */
-    public Map<String, Map<String, Long>> retryLayers() {
-        return RetryLayers.snapshot();
-    }
-
-    /**
      * A governed call ends with this failure after Sluice's own retry decision: registered so that
      * an SDK loop above recognises it and does not retry it once more.
      */

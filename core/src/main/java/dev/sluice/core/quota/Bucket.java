@@ -331,12 +331,6 @@ public abstract class Bucket {
     /** Applies a new capacity (live tuning or a learned limit that moved). */
     public abstract void capacityChanged(long nowNanos, long nowMillis);
 
-    /**
-     * How long until this bucket is indistinguishable from a new one (full, nothing reserved), so
-     * evicting it when idle loses nothing; 0 when it is already.
-     */
-    public abstract long nanosUntilAtRest(long nowNanos, long nowMillis);
-
     public final long capacity() {
         return limit.capacity();
     }

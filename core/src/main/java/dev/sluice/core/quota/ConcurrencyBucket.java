@@ -56,11 +56,6 @@ final class ConcurrencyBucket extends Bucket {
         // room is derived from the capacity on every read
     }
 
-    @Override
-    public long nanosUntilAtRest(long nowNanos, long nowMillis) {
-        return inFlight == 0 ? 0 : NEVER;
-    }
-
     long inFlight() {
         return inFlight;
     }

@@ -183,11 +183,6 @@ public final class LimitSpec {
         return burst;
     }
 
-    /** The same spec with another capacity. */
-    public LimitSpec withCapacity(long newCapacity) {
-        return toBuilder().capacity(newCapacity).build();
-    }
-
     public Builder toBuilder() {
         Builder b = new Builder(id, dimension, capacity);
         b.window = window;

@@ -628,19 +628,6 @@ public final class ProviderScope {
         evicted = true;
     }
 
-    /** Whether evicting this scope would lose anything (a pause, a probe, reservations). */
-    public boolean atRest(long nowNanos, long nowMillis) {
-        if (nowNanos < pausedUntilNanos || probeOutstanding) {
-            return false;
-        }
-        for (Bucket b : learned) {
-            if (b.nanosUntilAtRest(nowNanos, nowMillis) != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     @Override
     public String toString() {
         return displayName;

@@ -295,15 +295,6 @@ final class TokenBucket extends Bucket {
         level = Math.min(level, limit().burst());
     }
 
-    @Override
-    public long nanosUntilAtRest(long nowNanos, long nowMillis) {
-        refillAndTakeBack(nowNanos);
-        if (reserved() > 0) {
-            return NEVER;
-        }
-        return nanosUntilRoom(limit().burst(), nowNanos, nowMillis);
-    }
-
     // ------------------------------------------------------------------ the lock-free lane
 
     @Override

@@ -129,15 +129,6 @@ final class WindowBucket extends Bucket {
         roll(nowMillis);
     }
 
-    @Override
-    public long nanosUntilAtRest(long nowNanos, long nowMillis) {
-        if (reserved() > 0) {
-            return NEVER;
-        }
-        roll(nowMillis);
-        return used == 0 ? 0 : Math.max(1, schedule.nextWindowStart(nowMillis) - nowMillis) * 1_000_000L;
-    }
-
     /** Start of the window being counted (epoch ms), for display. */
     long windowStart() {
         return currentWindowStart;

@@ -424,15 +424,6 @@ final class SharedBucket extends Bucket {
         // the shared state takes the capacity from every sync
     }
 
-    @Override
-    public long nanosUntilAtRest(long nowNanos, long nowMillis) {
-        follow(nowNanos, nowMillis);
-        if (reserved() > 0 || inUse > 0 || stock != 0 || lowerTo >= 0) {
-            return NEVER;
-        }
-        return fallback != null ? fallback.nanosUntilAtRest(nowNanos, nowMillis) : 0;
-    }
-
     // ------------------------------------------------------------------ for the store (lock held)
 
     /** The bucket's fleet-wide name in the shared state. */

@@ -60,11 +60,6 @@ public final class FaultyBucket extends Bucket {
         inner.capacityChanged(nowNanos, nowMillis);
     }
 
-    @Override
-    public long nanosUntilAtRest(long nowNanos, long nowMillis) {
-        return inner.nanosUntilAtRest(nowNanos, nowMillis);
-    }
-
     /** As the inner bucket: a token bucket's refund needs the moment its take returned. */
     @Override
     public boolean tracksTakes() {

@@ -1,5 +1,6 @@
 package dev.sluice.core.store;
 
+import dev.sluice.core.testing.Prerequisites;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -9,15 +10,14 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ClientPauseMode;
 
 /**
  * A real {@code redis-server} of a test's own, on a free loopback port, with no persistence: it
  * can be stopped and started again on the same port (empty, like a restarted Redis without a
- * disk). Tests that need one are skipped, visibly, where the binary is absent ({@code .ci/run}
- * installs it, so CI never skips them).
+ * disk). Where the binary is absent, tests that need one are skipped, visibly, or fail in CI
+ * ({@link Prerequisites}; {@code .ci/run} installs it).
  */
 public final class RedisServer implements AutoCloseable {
 
@@ -32,12 +32,12 @@ public final class RedisServer implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts one, or skips the calling test when redis-server is not installed. */
+    /** Starts one; when redis-server is not installed, skips the calling test (fails it in CI). */
     public static RedisServer start() throws IOException, InterruptedException {
         String binary = binary();
-        Assumptions.assumeTrue(
+        Prerequisites.require(
                 binary != null,
-                "SKIPPED: redis-server is not installed (apt-get install -y redis-server); the Redis store tests need it");
+                "redis-server is not installed (apt-get install -y redis-server); the Redis store tests need it");
         RedisServer s = new RedisServer(binary, freePort());
         s.startAgain();
         return s;

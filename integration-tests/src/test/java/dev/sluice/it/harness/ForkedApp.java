@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.testing.Prerequisites;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Runs a test application (a class with a {@code main}) in a fresh JVM, with or without the Sluice
@@ -43,10 +43,10 @@ public final class ForkedApp {
             this.home = home;
         }
 
-        /** The java launcher; skips the test (visibly) when this JDK is not installed. */
+        /** The java launcher; when this JDK is not installed, skips the test (visibly), or fails it in CI. */
         public String java() {
             Path java = Paths.get(home, "bin", "java");
-            Assumptions.assumeTrue(Files.isExecutable(java), "no JDK at " + home);
+            Prerequisites.require(Files.isExecutable(java), "no JDK at " + home + " (-Dsluice.jdk25.home=...)");
             return java.toString();
         }
     }

@@ -241,6 +241,6 @@ class VirtualThreadLoadIT {
         assertThat(run.outcome("200") + run.outcome("429 local"))
                 .as("every call succeeded or was refused locally: %s", run)
                 .isEqualTo(THREADS);
-        assertThat(run.outcome("429 local")).as("some waits ran out: %s", run).isPositive();
+        assertThat(run.outcome("429 local")).as("some waits ran out: %s", run.diagnosis()).isPositive();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.testing.Prerequisites;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -89,10 +90,11 @@ final class SpringApp {
         return this;
     }
 
-    /** Runs on the JDK at this home (the test JVM's by default); skips the test when it is absent. */
+    /** Runs on the JDK at this home (the test JVM's by default); skips the test when it is absent (fails it in CI). */
     SpringApp javaHome(String home) {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                home != null && Files.isExecutable(Paths.get(home, "bin", "java")), "no JDK at " + home);
+        Prerequisites.require(
+                home != null && Files.isExecutable(Paths.get(home, "bin", "java")),
+                "no JDK at " + home + " (-Dsluice.jdk25.home=...)");
         this.javaHome = home;
         return this;
     }

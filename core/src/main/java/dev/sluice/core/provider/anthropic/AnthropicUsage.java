@@ -22,7 +22,7 @@ final class AnthropicUsage {
         boolean stream = contentType == null ? f.streaming() : SseUsageParser.isEventStream(contentType);
         return stream
                 ? new AnthropicStreamUsage(f, estimator, nowEpochMillis)
-                : new AnthropicBodyUsage(
+                : AnthropicJsonAnswer.parser(
                         f,
                         estimator,
                         BoundedBody.DEFAULT_CAP,

@@ -40,7 +40,7 @@ final class BedrockUsage {
         }
         return stream
                 ? new BedrockStreamUsage(f, estimator, nowEpochMillis)
-                : new BedrockBodyUsage(f, estimator, BoundedBody.DEFAULT_CAP, h.contentLength());
+                : BedrockJsonAnswer.parser(f, estimator, BoundedBody.DEFAULT_CAP, h.contentLength());
     }
 
     /** Whether a {@code content-type} names the AWS event stream, in any case and with any parameters. */

@@ -27,7 +27,7 @@ final class GeminiUsage {
         }
         return SseUsageParser.isEventStream(contentType)
                 ? new GeminiStreamUsage(f, estimator, nowEpochMillis)
-                : new GeminiBodyUsage(
+                : GeminiJsonAnswer.parser(
                         f, estimator, nowEpochMillis, BoundedBody.DEFAULT_CAP, responseHeaders.contentLength());
     }
 
@@ -50,7 +50,8 @@ final class GeminiUsage {
                 for (int i = offset; i < offset + length && delegate == null; i++) {
                     byte b = chunk[i];
                     if (b == '[' || b == '{') {
-                        delegate = new GeminiBodyUsage(facts, estimator, nowEpochMillis, BoundedBody.DEFAULT_CAP, -1);
+                        delegate =
+                                GeminiJsonAnswer.parser(facts, estimator, nowEpochMillis, BoundedBody.DEFAULT_CAP, -1);
                     } else if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
                         delegate = new GeminiStreamUsage(facts, estimator, nowEpochMillis);
                     }

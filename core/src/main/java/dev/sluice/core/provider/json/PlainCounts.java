@@ -1,6 +1,8 @@
 package dev.sluice.core.provider.json;
 
+import com.fasterxml.jackson.core.JsonParser;
 import dev.sluice.core.provider.wire.HeaderNumbers;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,6 +167,22 @@ public final class PlainCounts {
             }
         }
         return -1;
+    }
+
+    /**
+     * A walk met the scalar at {@code path} (relative to the object): when it is one of the counts
+     * and holds one, it goes into its slot of {@code counts}; anything else leaves them as they were.
+     * The word of {@link #withWord} is not a count: its caller reads it (its text may matter too).
+     */
+    public void readScalar(String path, JsonParser value, long[] counts) throws IOException {
+        int slot = slotOf(path);
+        if (slot < 0 || (wordPath != 0 && slot == slots - 1)) {
+            return;
+        }
+        long n = JsonScalars.count(value);
+        if (n >= 0) {
+            counts[slot] = n;
+        }
     }
 
     /**

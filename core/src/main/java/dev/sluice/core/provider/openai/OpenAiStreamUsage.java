@@ -35,7 +35,7 @@ final class OpenAiStreamUsage extends SseUsageParser {
     private final RequestFacts facts;
     private final TokenEstimator estimator;
     private final long nowEpochMillis;
-    private final UsageTally tally = new UsageTally();
+    private final OpenAiUsageTally tally = new OpenAiUsageTally();
     private final EventReader event = new EventReader();
     private ProviderError streamError;
     private String model;

@@ -25,7 +25,7 @@ public final class OpenAiUsage {
         boolean stream = contentType == null ? f.streaming() : SseUsageParser.isEventStream(contentType);
         return stream
                 ? new OpenAiStreamUsage(f, estimator, nowEpochMillis)
-                : new OpenAiBodyUsage(
+                : OpenAiJsonAnswer.parser(
                         f,
                         estimator,
                         BoundedBody.DEFAULT_CAP,

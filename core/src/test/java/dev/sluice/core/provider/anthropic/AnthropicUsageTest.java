@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.config.Dimension;
 import dev.sluice.core.Usage;
 import dev.sluice.core.provider.Headers;
+import dev.sluice.core.provider.JsonBodyUsage;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.UsageParser;
@@ -198,13 +199,13 @@ class AnthropicUsageTest {
     @Test
     void theContentTypeDecidesAndTheRequestWhenThereIsNone() {
         assertThat(adapter.usageParser(FACTS, Headers.empty(), ESTIMATOR)).isInstanceOf(AnthropicStreamUsage.class);
-        assertThat(adapter.usageParser(FACTS, JSON, ESTIMATOR)).isInstanceOf(AnthropicBodyUsage.class);
-        assertThat(adapter.usageParser(null, null, null)).isInstanceOf(AnthropicBodyUsage.class);
+        assertThat(adapter.usageParser(FACTS, JSON, ESTIMATOR)).isInstanceOf(JsonBodyUsage.class);
+        assertThat(adapter.usageParser(null, null, null)).isInstanceOf(JsonBodyUsage.class);
     }
 
     @Test
     void aHugeAnswerIsCountedBySizeCappedByMaxTokens() {
-        UsageParser p = new AnthropicBodyUsage(FACTS, ESTIMATOR, 1024, -1);
+        UsageParser p = AnthropicJsonAnswer.parser(FACTS, ESTIMATOR, 1024, -1);
         byte[] big = new byte[1 << 20];
         Arrays.fill(big, (byte) 'a');
         feed(p, big);

@@ -151,7 +151,7 @@ class GeminiUsageTest {
 
     @Test
     void aHugeAnswerIsCountedBySizeCappedByTheMaximum() {
-        UsageParser p = new GeminiBodyUsage(FACTS, ESTIMATOR, 0, 1024, -1);
+        UsageParser p = GeminiJsonAnswer.parser(FACTS, ESTIMATOR, 0, 1024, -1);
         byte[] big = new byte[1 << 20];
         Arrays.fill(big, (byte) 'a');
         feed(p, big);

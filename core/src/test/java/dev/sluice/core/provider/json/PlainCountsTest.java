@@ -32,16 +32,19 @@ class PlainCountsTest {
         return counts;
     }
 
+    @Test
+    void aWalkedScalarFillsTheSlotOfItsPathWhenItIsACount() {
+        long[] counts = unread();
+        JsonWalker.walk(
+                "{\"input_tokens\":12,\"completion_tokens\":\"x\",\"other\":5,\"a\":{\"b\":{\"c\":7}}}",
+                (path, p) -> COUNTS.readScalar(path, p, counts));
+        assertThat(counts).containsExactly(12, -1, -1, 7);
+    }
+
     /** What a jackson walk of the object reads, as the tallies did before: null when the walk fails. */
     private static long[] walked(byte[] bytes, int start, int end) {
         long[] counts = unread();
-        boolean whole = JsonWalker.walk(bytes, start, end - start, (path, p) -> {
-            int slot = COUNTS.slotOf(path);
-            long n = slot < 0 ? -1 : JsonScalars.count(p);
-            if (n >= 0) {
-                counts[slot] = n;
-            }
-        });
+        boolean whole = JsonWalker.walk(bytes, start, end - start, (path, p) -> COUNTS.readScalar(path, p, counts));
         return whole ? counts : null;
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.instrumentation.hc4.helper;
 
+import dev.sluice.bootstrap.Attempts;
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.CallOutcome;
@@ -13,9 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.http.Header;
 import org.apache.http.HttpEntity;
 import org.apache.http.HttpEntityEnclosingRequest;
@@ -65,9 +64,7 @@ final class Hc4Transport implements HttpTransport {
     private final byte[] body;
     private final Header contentType;
     private final Header contentEncoding;
-    private final Map<HttpResponse, byte[]> errorBodies = new ConcurrentHashMap<>();
-    private final AtomicInteger attemptsSent = new AtomicInteger();
-    private volatile CloseableHttpResponse unclaimed;
+    private final Attempts<CloseableHttpResponse> attempts = new Attempts<>();
 
     private Hc4Transport(
             CloseableHttpClient client,
@@ -154,13 +151,13 @@ final class Hc4Transport implements HttpTransport {
     }
 
     int attemptsSent() {
-        return attemptsSent.get();
+        return attempts.sent();
     }
 
     void finish() {
         HttpContext ctx = context;
         context = null;
-        errorBodies.clear();
+        attempts.clear();
         if (!ownContext && ctx != null) {
             try {
                 ctx.removeAttribute(GOVERNED_ATTRIBUTE);
@@ -171,8 +168,7 @@ final class Hc4Transport implements HttpTransport {
     }
 
     void releaseUnclaimed() {
-        CloseableHttpResponse response = unclaimed;
-        unclaimed = null;
+        CloseableHttpResponse response = attempts.takeUnclaimed();
         if (response != null) {
             closeQuietly(response);
         }
@@ -216,7 +212,7 @@ final class Hc4Transport implements HttpTransport {
                 }
             });
         }
-        attemptsSent.incrementAndGet();
+        attempts.sending();
         return attempt;
     }
 
@@ -287,26 +283,19 @@ final class Hc4Transport implements HttpTransport {
     @Override
     public CompletableFuture<Object> sendAsync(BodyObserver observer) {
         // the classic client has no asynchronous form: the governance only calls send for it
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        try {
-            result.complete(send(observer));
-        } catch (Throwable e) {
-            result.completeExceptionally(e);
-        }
-        return result;
+        return HttpTransport.sentOnThisThread(this, observer);
     }
 
+    /** 2xx: the body streams to the caller through the observer, in a response of its own; otherwise it is buffered now. */
     private CloseableHttpResponse settled(CloseableHttpResponse response, BodyObserver observer) throws IOException {
         int status = response.getStatusLine().getStatusCode();
         HttpEntity entity = response.getEntity();
         if (status >= 200 && status < 300) {
             if (entity == null) {
                 observer.onEnd();
-            } else {
-                response.setEntity(new ObservedEntity(entity, observer));
+                return attempts.answered(response);
             }
-            unclaimed = response;
-            return response;
+            return attempts.answered(new ObservedResponse(response, new ObservedEntity(entity, observer)));
         }
         byte[] bytes;
         try {
@@ -321,9 +310,7 @@ final class Hc4Transport implements HttpTransport {
         if (entity != null) {
             response.setEntity(entity(bytes, entity.getContentType(), entity.getContentEncoding()));
         }
-        errorBodies.put(response, bytes);
-        unclaimed = response;
-        return response;
+        return attempts.answeredWithError(response, bytes);
     }
 
     private static HttpResponse asResponse(Object response) {
@@ -346,15 +333,13 @@ final class Hc4Transport implements HttpTransport {
 
     @Override
     public byte[] errorBody(Object response) {
-        byte[] bytes = errorBodies.get(asResponse(response));
-        return bytes == null ? new byte[0] : bytes;
+        return attempts.errorBody(response);
     }
 
     @Override
     public Object handBack(Object response, Map<String, String> setHeaders) {
         HttpResponse attempt = asResponse(response);
-        unclaimed = null;
-        byte[] buffered = errorBodies.remove(attempt);
+        byte[] buffered = attempts.release(attempt);
         if (buffered != null) {
             HttpEntity old = attempt.getEntity();
             attempt.setEntity(entity(
@@ -373,8 +358,7 @@ final class Hc4Transport implements HttpTransport {
     @Override
     public void discard(Object response) {
         HttpResponse attempt = asResponse(response);
-        unclaimed = null;
-        errorBodies.remove(attempt);
+        attempts.release(attempt);
         if (attempt instanceof CloseableHttpResponse) {
             closeQuietly((CloseableHttpResponse) attempt);
         }

@@ -1,13 +1,10 @@
 package dev.sluice.instrumentation.hc4.helper;
 
 import dev.sluice.bootstrap.BodyObserver;
-import dev.sluice.bootstrap.DroppedBodies;
-import dev.sluice.bootstrap.ObservedBodyStream;
+import dev.sluice.bootstrap.EntityBody;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.ref.Cleaner;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.http.HttpEntity;
 import org.apache.http.entity.HttpEntityWrapper;
 import org.apache.http.util.EntityUtils;
@@ -15,51 +12,27 @@ import org.apache.http.util.EntityUtils;
 /**
  * The entity of a governed 2xx response: every byte the application reads (through
  * {@link #getContent()} or {@link #writeTo}) is reported to the governor, as are the end, a read
- * failure and the close, which settle the reservation.
- *
- * <p>Every view of the body goes through this object (the stream it hands out holds it), and
- * nothing of HttpClient's references it: a body the application dropped unread and unclosed is
- * released for it once this object is unreachable (see {@link DroppedBodies}): the governor gets
- * its permit back at once, HttpClient its connection once the rest of the body is drained (on a
- * thread of its own, as HttpClient's own close of the stream drains it).
+ * failure and the close, which settle the reservation ({@link EntityBody}, which both HttpClient
+ * 4's and 5's taps are made of). Nothing of HttpClient's references it, so a body the application
+ * drops unread and unclosed is released once this object is unreachable.
  */
 final class ObservedEntity extends HttpEntityWrapper {
 
-    private final HttpEntity wrapped;
-    private final BodyObserver observer;
-    private final Release release;
-    /** Null when no cleaner could be had: then only a close reports. */
-    private final Cleaner.Cleanable whenDropped;
-
-    private InputStream content;
+    private final EntityBody body;
 
     ObservedEntity(HttpEntity wrapped, BodyObserver observer) {
         super(wrapped);
-        this.wrapped = wrapped;
-        this.observer = observer;
-        this.release = new Release(wrapped, observer);
-        this.whenDropped = DroppedBodies.watch(this, release);
+        this.body = new EntityBody(this, new Source(wrapped), observer, "sluice-hc4-dropped-body");
     }
 
     @Override
-    public synchronized InputStream getContent() throws IOException {
-        if (content == null) {
-            content = new ObservedBodyStream(wrapped.getContent(), observer, this::closed);
-        }
-        return content;
+    public InputStream getContent() throws IOException {
+        return body.content(this);
     }
 
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        InputStream in = getContent();
-        try {
-            byte[] buffer = new byte[8192];
-            for (int n; (n = in.read(buffer)) != -1; ) {
-                out.write(buffer, 0, n);
-            }
-        } finally {
-            in.close();
-        }
+        body.writeTo(out, this);
     }
 
     @Override
@@ -70,46 +43,38 @@ final class ObservedEntity extends HttpEntityWrapper {
     @Override
     @Deprecated
     public void consumeContent() throws IOException {
-        getContent().close();
+        body.close();
     }
 
-    /** The body was closed (through its stream): the observer hears it once. */
+    /** The application let go of the body without closing it (it closed the response): the observer hears it once. */
     void closed() {
-        release.closedByCaller = true;
-        if (whenDropped != null) {
-            whenDropped.clean(); // unregisters, and runs the release unless the cleaner did
-        } else {
-            release.run();
-        }
+        body.closed();
     }
 
-    /** What a close or a drop gives back. Holds HttpClient's entity and the observer, never the {@link ObservedEntity}. */
-    private static final class Release implements Runnable {
+    /** HttpClient 4's entity: closing its stream consumes what is left and gives the connection back. */
+    private static final class Source implements EntityBody.Source {
         private final HttpEntity wrapped;
-        private final BodyObserver observer;
-        private final AtomicBoolean done = new AtomicBoolean();
-        private volatile boolean closedByCaller;
 
-        Release(HttpEntity wrapped, BodyObserver observer) {
+        Source(HttpEntity wrapped) {
             this.wrapped = wrapped;
-            this.observer = observer;
         }
 
         @Override
-        public void run() {
-            if (!done.compareAndSet(false, true)) {
-                return;
+        public InputStream open() throws IOException {
+            return wrapped.getContent();
+        }
+
+        @Override
+        public void closeUnopened() throws IOException {
+            InputStream in = wrapped.getContent();
+            if (in != null) {
+                in.close();
             }
-            try {
-                observer.onClose();
-            } catch (Throwable ignored) {
-                // the observer must never break the application's body
-            }
-            if (!closedByCaller) {
-                Thread drain = new Thread(() -> EntityUtils.consumeQuietly(wrapped), "sluice-hc4-dropped-body");
-                drain.setDaemon(true);
-                drain.start();
-            }
+        }
+
+        @Override
+        public void drain() {
+            EntityUtils.consumeQuietly(wrapped);
         }
     }
 }

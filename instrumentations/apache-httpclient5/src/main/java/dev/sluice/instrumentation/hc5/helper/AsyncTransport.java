@@ -7,12 +7,11 @@ import dev.sluice.bootstrap.RetryLayers;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -112,11 +111,7 @@ final class AsyncTransport implements HttpTransport {
     /** The call is over: the application's context no longer marks attempts as Sluice's. */
     void finish() {
         if (!ownContext) {
-            try {
-                context.removeAttribute(ClassicTransport.GOVERNED_ATTRIBUTE);
-            } catch (RuntimeException ignored) {
-                // the mark only ever stands a retry aside
-            }
+            GovernedMark.callOver(context);
         }
     }
 
@@ -165,16 +160,7 @@ final class AsyncTransport implements HttpTransport {
 
     @Override
     public Map<String, List<String>> requestHeaders() {
-        Map<String, List<String>> map = new LinkedHashMap<>();
-        for (Header header : request.getHeaders()) {
-            map.computeIfAbsent(header.getName(), n -> new ArrayList<>(1)).add(header.getValue());
-        }
-        if (contentType != null && !request.containsHeader("Content-Type")) {
-            List<String> one = new ArrayList<>(1);
-            one.add(contentType.toString());
-            map.put("Content-Type", one);
-        }
-        return map;
+        return Hc5Headers.ofRequest(request, contentType);
     }
 
     @Override
@@ -194,8 +180,14 @@ final class AsyncTransport implements HttpTransport {
 
     @Override
     public Object send(BodyObserver observer) throws Exception {
-        // the asynchronous client is only ever governed through sendAsync; a blocking form for completeness
-        return sendAsync(observer).get();
+        // the asynchronous client is only ever governed through sendAsync; a blocking form for completeness,
+        // which fails as the attempt did (an IOException the governance classifies, not its wrapper)
+        try {
+            return sendAsync(observer).get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof Exception ? (Exception) cause : e;
+        }
     }
 
     @Override
@@ -204,12 +196,7 @@ final class AsyncTransport implements HttpTransport {
         AttemptConsumer consumer = new AttemptConsumer(observer, answer);
         try {
             BasicRequestProducer producer = newProducer();
-            if (RetryLayers.ownsRetries()) {
-                context.setAttribute(ClassicTransport.GOVERNED_ATTRIBUTE, Boolean.TRUE);
-                RetryLayers.passed(ClassicTransport.RETRY_LAYER);
-            } else {
-                context.removeAttribute(ClassicTransport.GOVERNED_ATTRIBUTE);
-            }
+            GovernedMark.beforeAttempt(context);
             Future<Object> attempt;
             Bridge.beginDispatch();
             try {
@@ -252,11 +239,7 @@ final class AsyncTransport implements HttpTransport {
 
     @Override
     public Map<String, List<String>> responseHeaders(Object response) {
-        Map<String, List<String>> map = new LinkedHashMap<>();
-        for (Header header : asAnswer(response).head.getHeaders()) {
-            map.computeIfAbsent(header.getName(), n -> new ArrayList<>(1)).add(header.getValue());
-        }
-        return map;
+        return Hc5Headers.of(asAnswer(response).head);
     }
 
     @Override
@@ -327,7 +310,8 @@ final class AsyncTransport implements HttpTransport {
                     answer.head,
                     bytes.length == 0
                             ? null
-                            : new BasicEntityDetails(bytes.length, type == null ? null : contentType(type.getValue())),
+                            : new BasicEntityDetails(
+                                    bytes.length, type == null ? null : Hc5Headers.contentType(type.getValue())),
                     context,
                     callback());
             if (bytes.length > 0) {
@@ -362,17 +346,6 @@ final class AsyncTransport implements HttpTransport {
                 future.cancel();
             }
         };
-    }
-
-    static ContentType contentType(String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return ContentType.parse(value);
-        } catch (RuntimeException e) {
-            return null;
-        }
     }
 
     /** The response head type of the asynchronous API, for the hook's checks. */

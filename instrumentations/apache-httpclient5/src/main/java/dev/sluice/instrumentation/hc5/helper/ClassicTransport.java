@@ -1,23 +1,19 @@
 package dev.sluice.instrumentation.hc5.helper;
 
+import dev.sluice.bootstrap.Attempts;
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.Bridge;
 import dev.sluice.bootstrap.CallOutcome;
 import dev.sluice.bootstrap.HttpTransport;
-import dev.sluice.bootstrap.RetryLayers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.Configurable;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -46,10 +42,6 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  */
 final class ClassicTransport implements HttpTransport {
 
-    /** The layer's name in Sluice's counters (ApacheHttpClient5Instrumentation.RETRY_LAYER). */
-    static final String RETRY_LAYER = "apache-httpclient5-retry-strategy";
-    /** The attribute the retry strategy's advice looks for (ApacheHttpClient5Instrumentation.GOVERNED_ATTRIBUTE). */
-    static final String GOVERNED_ATTRIBUTE = "dev.sluice.governed";
     /** Bodies above this are not read ahead: such a call is not governed. */
     private static final long MAX_BODY_BYTES = 64L << 20;
 
@@ -71,10 +63,7 @@ final class ClassicTransport implements HttpTransport {
     private final byte[] body;
     private final ContentType contentType;
     private final String contentEncoding;
-    private final Map<ClassicHttpResponse, byte[]> errorBodies = new ConcurrentHashMap<>();
-    private final AtomicInteger attemptsSent = new AtomicInteger();
-    /** The last attempt's response until it is handed back or discarded: released if Sluice fails holding it. */
-    private volatile CloseableHttpResponse unclaimed;
+    private final Attempts<CloseableHttpResponse> attempts = new Attempts<>();
 
     private ClassicTransport(
             CloseableHttpClient client,
@@ -134,7 +123,7 @@ final class ClassicTransport implements HttpTransport {
             if (entity.getContentLength() > MAX_BODY_BYTES) {
                 return null;
             }
-            type = contentType(entity.getContentType());
+            type = Hc5Headers.contentType(entity.getContentType());
             encoding = entity.getContentEncoding();
             boolean repeatable = entity.isRepeatable();
             bytes = bytesOf(entity);
@@ -168,39 +157,23 @@ final class ClassicTransport implements HttpTransport {
         return out.toByteArray();
     }
 
-    private static ContentType contentType(String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return ContentType.parse(value);
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
     int attemptsSent() {
-        return attemptsSent.get();
+        return attempts.sent();
     }
 
     /** The call is over: the application's context no longer marks attempts as Sluice's. */
     void finish() {
         HttpContext ctx = context;
         context = null;
-        errorBodies.clear();
+        attempts.clear();
         if (!ownContext && ctx != null) {
-            try {
-                ctx.removeAttribute(GOVERNED_ATTRIBUTE);
-            } catch (RuntimeException ignored) {
-                // an application context that refuses: the mark only ever stands a retry aside
-            }
+            GovernedMark.callOver(ctx);
         }
     }
 
     /** Closes an attempt's response the governance neither handed back nor discarded (it failed holding it). */
     void releaseUnclaimed() {
-        CloseableHttpResponse response = unclaimed;
-        unclaimed = null;
+        CloseableHttpResponse response = attempts.takeUnclaimed();
         if (response != null) {
             closeQuietly(response);
         }
@@ -238,7 +211,7 @@ final class ClassicTransport implements HttpTransport {
         if (request instanceof CancellableDependency) {
             ((CancellableDependency) request).setDependency(attempt); // cancelled at once if the request already is
         }
-        attemptsSent.incrementAndGet();
+        attempts.sending();
         return attempt;
     }
 
@@ -259,16 +232,7 @@ final class ClassicTransport implements HttpTransport {
 
     @Override
     public Map<String, List<String>> requestHeaders() {
-        Map<String, List<String>> map = new LinkedHashMap<>();
-        for (Header header : request.getHeaders()) {
-            map.computeIfAbsent(header.getName(), n -> new ArrayList<>(1)).add(header.getValue());
-        }
-        if (contentType != null && !request.containsHeader("Content-Type")) {
-            List<String> one = new ArrayList<>(1);
-            one.add(contentType.toString());
-            map.put("Content-Type", one);
-        }
-        return map;
+        return Hc5Headers.ofRequest(request, contentType);
     }
 
     @Override
@@ -289,13 +253,7 @@ final class ClassicTransport implements HttpTransport {
     @Override
     public Object send(BodyObserver observer) throws Exception {
         HttpUriRequestBase attempt = newAttempt();
-        boolean standAside = RetryLayers.ownsRetries();
-        if (standAside) {
-            context.setAttribute(GOVERNED_ATTRIBUTE, Boolean.TRUE);
-            RetryLayers.passed(RETRY_LAYER);
-        } else {
-            context.removeAttribute(GOVERNED_ATTRIBUTE);
-        }
+        GovernedMark.beforeAttempt(context);
         CloseableHttpResponse response;
         Bridge.beginDispatch();
         try {
@@ -309,13 +267,7 @@ final class ClassicTransport implements HttpTransport {
     @Override
     public CompletableFuture<Object> sendAsync(BodyObserver observer) {
         // the classic client has no asynchronous form: the governance only calls send for it
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        try {
-            result.complete(send(observer));
-        } catch (Throwable e) {
-            result.completeExceptionally(e);
-        }
-        return result;
+        return HttpTransport.sentOnThisThread(this, observer);
     }
 
     /** 2xx: the body streams to the caller through the observer; otherwise it is buffered now. */
@@ -325,8 +277,7 @@ final class ClassicTransport implements HttpTransport {
         if (status >= 200 && status < 300) {
             if (entity == null) {
                 observer.onEnd();
-                unclaimed = response;
-                return response;
+                return attempts.answered(response);
             }
             // A response of its own around the observed body: HttpCore's entity keeps the response
             // it came with (5.4+: IncomingHttpEntity.message), and the release of a dropped body
@@ -337,9 +288,7 @@ final class ClassicTransport implements HttpTransport {
             }
             observed.setHeaders(response.getHeaders());
             observed.setEntity(new ObservedEntity(entity, observer));
-            CloseableHttpResponse handed = adapt(observed);
-            unclaimed = handed;
-            return handed;
+            return attempts.answered(adapt(observed));
         }
         byte[] bytes;
         try {
@@ -349,12 +298,10 @@ final class ClassicTransport implements HttpTransport {
             throw e;
         }
         if (entity != null) {
-            response.setEntity(
-                    new ByteArrayEntity(bytes, contentType(entity.getContentType()), entity.getContentEncoding()));
+            response.setEntity(new ByteArrayEntity(
+                    bytes, Hc5Headers.contentType(entity.getContentType()), entity.getContentEncoding()));
         }
-        errorBodies.put(response, bytes);
-        unclaimed = response;
-        return response;
+        return attempts.answeredWithError(response, bytes);
     }
 
     private static ClassicHttpResponse asResponse(Object response) {
@@ -368,30 +315,24 @@ final class ClassicTransport implements HttpTransport {
 
     @Override
     public Map<String, List<String>> responseHeaders(Object response) {
-        Map<String, List<String>> map = new LinkedHashMap<>();
-        for (Header header : asResponse(response).getHeaders()) {
-            map.computeIfAbsent(header.getName(), n -> new ArrayList<>(1)).add(header.getValue());
-        }
-        return map;
+        return Hc5Headers.of(asResponse(response));
     }
 
     @Override
     public byte[] errorBody(Object response) {
-        byte[] bytes = errorBodies.get(asResponse(response));
-        return bytes == null ? new byte[0] : bytes;
+        return attempts.errorBody(response);
     }
 
     @Override
     public Object handBack(Object response, Map<String, String> setHeaders) {
         ClassicHttpResponse attempt = asResponse(response);
-        unclaimed = null;
-        byte[] buffered = errorBodies.remove(attempt);
+        byte[] buffered = attempts.release(attempt);
         if (buffered != null) {
             // a fresh body: whatever read the buffered one, the caller gets every byte
             HttpEntity old = attempt.getEntity();
             attempt.setEntity(new ByteArrayEntity(
                     buffered,
-                    old == null ? null : contentType(old.getContentType()),
+                    old == null ? null : Hc5Headers.contentType(old.getContentType()),
                     old == null ? null : old.getContentEncoding()));
         }
         if (setHeaders != null) {
@@ -405,8 +346,7 @@ final class ClassicTransport implements HttpTransport {
     @Override
     public void discard(Object response) {
         ClassicHttpResponse attempt = asResponse(response);
-        unclaimed = null;
-        errorBodies.remove(attempt);
+        attempts.release(attempt);
         closeQuietly(attempt);
     }
 
@@ -424,7 +364,7 @@ final class ClassicTransport implements HttpTransport {
                 }
             }
         }
-        local.setEntity(new ByteArrayEntity(body == null ? new byte[0] : body, contentType(type)));
+        local.setEntity(new ByteArrayEntity(body == null ? new byte[0] : body, Hc5Headers.contentType(type)));
         return adapt(local);
     }
 

@@ -120,7 +120,7 @@ public final class Hc5Hook implements Hook {
                 capture.request,
                 url,
                 body,
-                capture.entity == null ? null : AsyncTransport.contentType(capture.entity.getContentType()),
+                capture.entity == null ? null : Hc5Headers.contentType(capture.entity.getContentType()),
                 push,
                 context,
                 consumer,

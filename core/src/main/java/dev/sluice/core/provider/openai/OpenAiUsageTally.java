@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import dev.sluice.core.Usage;
 import dev.sluice.core.provider.RequestFacts;
 import dev.sluice.core.provider.TokenEstimator;
-import dev.sluice.core.provider.json.JsonScalars;
 import dev.sluice.core.provider.json.PlainCounts;
 import java.io.IOException;
 
@@ -16,7 +15,7 @@ import java.io.IOException;
  * ({@code cached_tokens}) and, for gpt-5.6 and later, cache writes ({@code cache_write_tokens}) are
  * part of the input.
  */
-final class UsageTally {
+final class OpenAiUsageTally {
 
     /** The counts read from a {@code usage} object, by slot: each API's name for a count. */
     static final PlainCounts COUNTS = PlainCounts.of(
@@ -41,14 +40,7 @@ final class UsageTally {
 
     /** A field of a {@code usage} object, named relative to it (e.g. {@code prompt_tokens_details.cached_tokens}). */
     void usageField(String name, JsonParser value) throws IOException {
-        int slot = COUNTS.slotOf(name);
-        if (slot < 0) {
-            return;
-        }
-        long n = JsonScalars.count(value);
-        if (n >= 0) {
-            counts[slot] = n;
-        }
+        COUNTS.readScalar(name, value, counts);
     }
 
     void generated(long characters) {
