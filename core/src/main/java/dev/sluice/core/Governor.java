@@ -74,20 +74,20 @@ import java.util.function.Supplier;
  *   <li>{@code lock} guards the quota model: the buckets, provider scopes and routes (through
  *       {@link Routes} and {@link RouteRenewal}), the waiting calls and their deadlines ({@link
  *       WaitingCalls}), the ledger's lease list and {@link #nextPermitId}, the reaper's runs
- *       ({@link LeaseReaper}), the wake task, and the clock reading {@link #lastNanos}. Fields
- *       marked "lock" below are read and written only with it held; {@link #waiting} is written
- *       under it and read without it.
+ *       ({@link LeaseReaper}), the timer's next dispatch pass ({@link DispatchPacer}), and the
+ *       clock reading {@link #lastNanos}. Fields marked "lock" below are read and written only
+ *       with it held; {@link #waiting} is written under it and read without it.
  *   <li>Every change of state follows one sequence, {@link #underLock}: lock, apply what was
  *       settled and answered, act, offer waiting calls what the act gave back, unlock, and only
  *       then complete the futures of the calls that left their queue, so no caller's callback ever
  *       runs under the lock. A change that gives nothing back to waiting calls (a setting, a
  *       provider's pause, a reaper or renewal run) takes the shorter {@link #holding}: lock, act,
  *       unlock. The collaborators that change state ({@link AnswerLearner}, {@link
- *       GovernorControls}, {@link LeaseReaper}, {@link RouteRenewal}, and the store through {@link
- *       QuotaStore.Host}) take the lock only through these two. Two paths take it their own way
- *       (try-lock for settlements, the admission path's spin) and end with the same {@link
- *       #dispatchWaiting}. Every unlock ({@link #unlock}) applies what was queued meanwhile for
- *       waiting calls.
+ *       GovernorControls}, {@link LeaseReaper}, {@link RouteRenewal}, {@link DispatchPacer}, and
+ *       the store through {@link QuotaStore.Host}) take the lock only through these two. Two
+ *       paths take it their own way (try-lock for settlements, the admission path's spin) and end
+ *       with the same {@link #dispatchWaiting}. Every unlock ({@link #unlock}) applies what was
+ *       queued meanwhile for waiting calls.
  *   <li>Without the lock: the lane (compare-and-set on lent room), {@link PermitLedger#push}
  *       (a lock-free stack of settlements), {@link AnswerBacklog#push} (the same for providers'
  *       rate-limit figures: a caller never waits for the lock to report its answer; the lane is
@@ -101,11 +101,12 @@ import java.util.function.Supplier;
  *
  * <p>The structures the engine works on, each in a class of its own: routes and their scopes
  * ({@link Routes}, {@link RouteRenewal}), the waiting calls ({@link WaitingCalls}; queues and fair
- * shares in {@code schedule}), the lane and its backlog ({@link Lane}, {@link Backlog}, {@link
- * LaneRun}), settlements and leases ({@link PermitLedger}, {@link LeaseReaper}), the answers'
- * backlog ({@link AnswerBacklog}), what a call charges ({@link Charges}), why a demand does not
- * fit ({@link Shortfall}), budgets ({@link Budgets}), operators' pauses ({@link OperatorPauses}),
- * and the bucket arithmetic ({@code quota}). What does not share the engine's state: building
+ * shares in {@code schedule}) and the timer's next pass over them ({@link DispatchPacer}), the
+ * lane and its backlog ({@link Lane}, {@link Backlog}, {@link LaneRun}), settlements and leases
+ * ({@link PermitLedger}, {@link LeaseReaper}), the answers' backlog ({@link AnswerBacklog}), what a
+ * call charges ({@link Charges}), why a demand does not fit ({@link Shortfall}), budgets ({@link
+ * Budgets}), operators' pauses ({@link OperatorPauses}), and the bucket arithmetic ({@code
+ * quota}). What does not share the engine's state: building
  * rejections ({@link Rejections}), status views ({@link StatusViews}, read through {@link
  * GovernorControls}), and saving and restoring what was learned ({@code state/LearnedState}).
  *
@@ -116,12 +117,6 @@ import java.util.function.Supplier;
 public final class Governor implements AutoCloseable {
 
     private static final LazyLogger LOG = LazyLogger.of(Governor.class);
-
-    /** How often the timer looks at the queues while calls wait, whatever else it expects. */
-    private static final long SAFETY_TICK_NANOS = 250_000_000L;
-
-    /** The soonest the timer wakes again: rounding must never turn into a storm of empty passes. */
-    private static final long MIN_WAKE_NANOS = 100_000L;
 
     /** Tries before parking on a lock held for a few hundred nanoseconds. */
     private static final int LOCK_SPINS = 64;
@@ -190,6 +185,8 @@ public final class Governor implements AutoCloseable {
     final Routes routes;
     /** Keeps the recent route resolved while it is in use (lock). */
     private final RouteRenewal routeRenewal;
+    /** Plans the dispatch pass the timer runs next while calls wait (lock). */
+    private final DispatchPacer pacer;
     /** Tenants and API keys an operator paused. */
     final OperatorPauses pauses = new OperatorPauses();
 
@@ -223,12 +220,6 @@ public final class Governor implements AutoCloseable {
 
     /** The last permit number given. */
     private long nextPermitId;
-    /** The dispatch pass the timer runs next, when calls wait. */
-    private Timer.Cancellable wakeTask;
-    /** When it runs. */
-    private long wakeAtNanos = Long.MAX_VALUE;
-    /** The soonest a dispatch pass found room may come back, while it runs. */
-    private long wakeCandidateNanos;
     /** The latest clock reading; the lane reads it without the lock ({@link #LAST_NANOS}). */
     private long lastNanos;
     /** Whether the timer keeps {@link #lastNanos} fresh. */
@@ -252,6 +243,7 @@ public final class Governor implements AutoCloseable {
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.reaper = new LeaseReaper(this, timer, ledger, stats, leaseTimeoutNanos);
+        this.pacer = new DispatchPacer(this, timer);
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
         long nowNanos = clock.nanoTime();
         long nowMillis = clock.epochMillis();
@@ -1087,9 +1079,11 @@ public final class Governor implements AutoCloseable {
     /** Offers queued calls their turn, by class priority and fair share. Lock held. */
     private void dispatch(long nowNanos, long nowMillis, List<Waiter> done) {
         expireDeadlines(nowNanos, nowMillis, done);
-        wakeCandidateNanos = Long.MAX_VALUE;
+        pacer.passBegins();
         calls.dispatch((w, claim) -> offer(w, claim, nowNanos, done));
-        scheduleWake(nowNanos);
+        if (waiting > 0) {
+            pacer.passEnded(nowNanos, calls.firstDeadline());
+        }
     }
 
     /**
@@ -1116,7 +1110,7 @@ public final class Governor implements AutoCloseable {
         }
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            noteWake(gate);
+            pacer.roomIn(gate);
             return Verdict.NOT_NOW;
         }
         Bucket[] buckets = route.buckets();
@@ -1149,7 +1143,7 @@ public final class Governor implements AutoCloseable {
                 if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }
-                noteWake(b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis));
+                pacer.roomIn(b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis));
             }
         }
         if (shortNow) {
@@ -1162,7 +1156,7 @@ public final class Governor implements AutoCloseable {
         if (fair != null) {
             // the room is other tenants' share: no claim on it, so they can take it meanwhile
             w.releaseClaims();
-            noteWake(fair.nanos);
+            pacer.roomIn(fair.nanos);
             return Verdict.NOT_NOW;
         }
         w.releaseClaims();
@@ -1182,12 +1176,6 @@ public final class Governor implements AutoCloseable {
             amounts[i] = b.isShared() && b.limit().enforced() ? amountFor(b, w.demand) : 0;
         }
         store.want(w, buckets, amounts);
-    }
-
-    private void noteWake(long nanos) {
-        if (nanos < Bucket.ON_RELEASE && nanos < wakeCandidateNanos) {
-            wakeCandidateNanos = nanos;
-        }
     }
 
     private void expireDeadlines(long nowNanos, long nowMillis, List<Waiter> done) {
@@ -1263,37 +1251,6 @@ public final class Governor implements AutoCloseable {
             updateLaneGate();
             stats.onAbandoned(w.trafficClass.name());
             return true;
-        });
-    }
-
-    private void scheduleWake(long nowNanos) {
-        if (waiting == 0) {
-            return;
-        }
-        long delay = SAFETY_TICK_NANOS;
-        if (wakeCandidateNanos < delay) {
-            delay = Math.max(MIN_WAKE_NANOS, wakeCandidateNanos);
-        }
-        Waiter first = calls.firstDeadline();
-        if (first != null) {
-            delay = Math.min(delay, Math.max(1, first.deadlineNanos - nowNanos));
-        }
-        long at = nowNanos + delay;
-        if (wakeTask != null && wakeAtNanos - nowNanos > 0 && wakeAtNanos - at <= 0) {
-            return; // an earlier wake-up is already due
-        }
-        if (wakeTask != null) {
-            wakeTask.cancel();
-        }
-        wakeAtNanos = at;
-        wakeTask = timer.schedule(this::onWake, delay);
-    }
-
-    private void onWake() {
-        underLock(nowNanos -> {
-            wakeTask = null;
-            wakeAtNanos = Long.MAX_VALUE;
-            return null;
         });
     }
 
@@ -1555,9 +1512,7 @@ public final class Governor implements AutoCloseable {
                     leaveQueue(w, Admission.rejected(r), done);
                 }
             }
-            if (wakeTask != null) {
-                wakeTask.cancel();
-            }
+            pacer.cancel();
             reaper.cancel();
             routeRenewal.cancel();
         } finally {
