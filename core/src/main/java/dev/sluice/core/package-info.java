@@ -21,13 +21,14 @@
  * logger made on first use).
  *
  * <p>Everything else in this package is package-private, and lives here because it shares the
- * governor's lock and the permit's state: routes and their look-up ({@code Route}, {@code Routes},
- * {@code RouteKey}, {@code RouteRenewal}), the lock-free lane ({@code Lane}, {@code LaneRun},
- * {@code Backlog}), queued calls ({@code WaitingCalls}, {@code Waiter}, {@code Decided}), what a
- * call charges ({@code Charges}), why a demand does not fit ({@code Shortfall}), settlements and
- * leases ({@code PermitLedger}, {@code LeaseReaper}), providers' answers waiting for the lock
- * ({@code AnswerBacklog}), spend limits ({@code Budgets}), operators' pauses ({@code
- * OperatorPauses}), and the status views ({@code StatusViews}).
+ * governor's lock and the permit's state: routes and their look-up ({@code Route}, {@code
+ * Routes}, {@code RouteKey}, {@code RouteRenewal}), the lock-free lane ({@code Lane}, {@code
+ * LaneRun}, {@code Backlog}), queued calls ({@code WaitingCalls}, {@code Waiter}, {@code
+ * Decided}, {@code DispatchPacer}), what a call charges ({@code Charges}), why a demand does not
+ * fit ({@code Shortfall}), settlements and leases ({@code PermitLedger}, {@code LeaseReaper}),
+ * providers' answers waiting for the lock ({@code AnswerBacklog}), spend limits ({@code
+ * Budgets}), operators' pauses ({@code OperatorPauses}), and the status views ({@code
+ * StatusViews}).
  *
  * <p>The other steps of a call have packages of their own: recognising a provider and reading its
  * answers ({@code provider}), identity ({@code identity}), estimates ({@code estimate}), the bucket
