@@ -22,7 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6 end to end: the scenarios of {@code FairnessScenarioTest} (core, fake clock) again with
+ * End to end, the scenarios of {@code FairnessScenarioTest} (core, fake clock) again with
  * the agent in a forked openai-java service against the simulator. One provider limit of 2 000
  * tokens a second (a call of 100 tokens: 20 calls a second) is shared by tenants named in
  * {@code X-Sluice-Tenant}; shares are read off the simulator's ledger (tokens of the calls it
@@ -242,7 +242,7 @@ class FairnessIT {
     static void printTable() {
         if (!TABLE.isEmpty()) {
             System.out.printf(
-                    "%nIssue 6 end to end: tenants sharing a limit of %d tokens/s through the agent"
+                    "%nEnd to end: tenants sharing a limit of %d tokens/s through the agent"
                             + " (figures for docs/scenarios.md)%n%s%n",
                     TOKENS_PER_SECOND, TABLE);
         }

@@ -17,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14, load: {@value #THREADS} virtual threads on JDK 25, each making one chat completion at
+ * Load: {@value #THREADS} virtual threads on JDK 25, each making one chat completion at
  * the same moment through the agent with no config, against the simulator as OpenAI (one test: as
  * Anthropic), reached under its real host name, allowing {@value #REQUESTS_PER_MINUTE} requests
  * a minute, so a thousand calls must wait for admission. Skipped, visibly, when no JDK 25 is installed.
@@ -241,6 +241,8 @@ class VirtualThreadLoadIT {
         assertThat(run.outcome("200") + run.outcome("429 local"))
                 .as("every call succeeded or was refused locally: %s", run)
                 .isEqualTo(THREADS);
-        assertThat(run.outcome("429 local")).as("some waits ran out: %s", run.diagnosis()).isPositive();
+        assertThat(run.outcome("429 local"))
+                .as("some waits ran out: %s", run.diagnosis())
+                .isPositive();
     }
 }
