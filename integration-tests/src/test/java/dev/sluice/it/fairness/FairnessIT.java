@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * End to end, the scenarios of {@code FairnessScenarioTest} (core, fake clock) again with
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * their arrival in the ledger. A call takes about 200 ms (100 ms at the simulator), so 3 callers
  * offer about 15 calls a second: each scenario offers 2 to 12 times the limit.
  */
+@Isolated
 class FairnessIT {
 
     static final long TOKENS_PER_SECOND = 2_000;

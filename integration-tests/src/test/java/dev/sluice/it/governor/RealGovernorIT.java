@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * RateLimitException, decision readable, after one attempt; with no configuration at all the agent
  * learns a provider's limits from its headers and the SDK at its defaults meets (almost) no 429s.
  */
+@Isolated
 class RealGovernorIT {
 
     private static final Table TABLE = new Table(

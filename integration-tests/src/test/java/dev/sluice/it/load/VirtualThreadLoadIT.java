@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Load: {@value #THREADS} virtual threads on JDK 25, each making one chat completion at
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * one attempt per call plus {@value #ATTEMPT_MARGIN_PERCENT} %, and at most
  * {@value #PROVIDER_429_PERCENT} % of its answers are 429s.
  */
+@Isolated
 class VirtualThreadLoadIT {
 
     static final int THREADS = 5_000;
