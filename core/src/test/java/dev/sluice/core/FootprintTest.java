@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.openjdk.jol.info.GraphLayout;
 
 /**
- * Issue 19, footprint: what a governor keeps for 10,000 distinct tenants and 1,000 API keys seen
+ * Footprint: what a governor keeps for 10,000 distinct tenants and 1,000 API keys seen
  * within an hour, measured in bytes (JOL's {@link GraphLayout} of everything reachable from the
  * governor, minus the same governor after a single call), and that per-tenant and per-key state
  * goes away once idle. Driven on the fixture's fake clock; nothing here depends on time passing.
@@ -33,7 +33,7 @@ class FootprintTest extends GovernorFixture {
     static final int TENANTS = 10_000;
     static final int KEYS = 1_000;
     /**
-     * Design goal (issue 19): under 16 MB retained with 10,000 tenants and 1,000 keys, the whole
+     * Design goal: under 16 MB retained with 10,000 tenants and 1,000 keys, the whole
      * graph. Each token bucket that lent room to the lock-free lane holds a {@code LaneCredit}; it
      * keeps a padded cell only for the stripes it lent to (one here: one thread), where it used to
      * keep eight (~1 KB a bucket, 11 MB for 11,000 per-value buckets, 19.2 MB in all).
