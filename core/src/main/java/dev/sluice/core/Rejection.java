@@ -25,6 +25,7 @@ public final class Rejection {
     private final String traceId;
     private final String detail;
     private final BudgetStatus budget;
+    private final String route;
 
     private Rejection(Builder b) {
         this.decision = b.decision;
@@ -43,6 +44,7 @@ public final class Rejection {
         this.traceId = b.traceId;
         this.detail = b.detail;
         this.budget = b.budget;
+        this.route = b.route;
     }
 
     public static Builder builder(GatewayDecision decision) {
@@ -67,6 +69,7 @@ public final class Rejection {
         b.traceId = traceId;
         b.detail = detail;
         b.budget = budget;
+        b.route = route;
         return b;
     }
 
@@ -145,6 +148,11 @@ public final class Rejection {
         return budget;
     }
 
+    /** The route the call was on, for a call of a class with fallback routes; else null. */
+    public String route() {
+        return route;
+    }
+
     /** The decision as one log line. */
     @Override
     public String toString() {
@@ -188,6 +196,7 @@ public final class Rejection {
         private String traceId;
         private String detail;
         private BudgetStatus budget;
+        private String route;
 
         private Builder(GatewayDecision decision) {
             if (decision == null) {
@@ -268,6 +277,11 @@ public final class Rejection {
 
         public Builder budget(BudgetStatus v) {
             this.budget = v;
+            return this;
+        }
+
+        public Builder route(String v) {
+            this.route = v;
             return this;
         }
 

@@ -162,6 +162,43 @@ final class JdkHttpTransport implements HttpTransport {
         return false;
     }
 
+    @Override
+    public boolean canReroute() {
+        return true;
+    }
+
+    /**
+     * Later attempts go to {@code url}: the request rebuilt from the application's, with these
+     * headers replaced or removed and this body (else the one read ahead).
+     */
+    @Override
+    public void reroute(String url, Map<String, String> setHeaders, byte[] newBody) {
+        byte[] bytes = newBody != null ? newBody : body;
+        HttpRequest.Builder builder = HttpRequest.newBuilder(java.net.URI.create(url));
+        request.headers().map().forEach((name, values) -> {
+            String lower = name.toLowerCase(java.util.Locale.ROOT);
+            if (!HttpTransport.isPrivateHeader(name) && !setHeaders.containsKey(lower)) {
+                for (String value : values) {
+                    builder.header(name, value);
+                }
+            }
+        });
+        for (Map.Entry<String, String> h : setHeaders.entrySet()) {
+            if (h.getValue() != null) {
+                builder.header(h.getKey(), h.getValue());
+            }
+        }
+        builder.method(
+                request.method(),
+                bytes == null || bytes.length == 0
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(bytes));
+        request.timeout().ifPresent(builder::timeout);
+        request.version().ifPresent(builder::version);
+        builder.expectContinue(request.expectContinue());
+        stripped = builder.build();
+    }
+
     private static HttpRequest strip(HttpRequest original, byte[] bytes) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(original.uri());
         original.headers().map().forEach((name, values) -> {
