@@ -79,12 +79,24 @@ public final class FallbackPlans {
                     credential = credential.trim();
                 }
                 ProviderConfig to = declared.get(route.to());
+                String base = route.baseUrl(to);
+                String deployment = route.deployment();
+                int azurePath = base.indexOf(AZURE_PATH, base.indexOf("//") + 2);
+                if (azurePath >= 0) {
+                    // an Azure address names its deployment: the route goes to it, on the call's own API path
+                    if (deployment == null && base.startsWith(DEPLOYMENTS, azurePath)) {
+                        String rest = base.substring(azurePath + DEPLOYMENTS.length());
+                        int slash = rest.indexOf('/');
+                        deployment = slash < 0 ? rest : rest.substring(0, slash);
+                    }
+                    base = base.substring(0, azurePath);
+                }
                 routes.add(new FallbackRoute(
                         route.name(),
                         bindings.get(route.to()),
-                        route.baseUrl(to),
+                        base,
                         fromBase,
-                        route.deployment(),
+                        deployment == null || deployment.isEmpty() ? null : deployment,
                         route.model(),
                         credential));
             }
@@ -101,13 +113,23 @@ public final class FallbackPlans {
         return new FallbackPlans(byProvider);
     }
 
-    /** The path of the provider's first URL prefix: what its calls' paths start with before the API's own. */
+    private static final String AZURE_PATH = "/openai/";
+    private static final String DEPLOYMENTS = "/openai/deployments/";
+
+    /**
+     * The path of the provider's first URL prefix: what its calls' paths start with before the
+     * API's own (for Azure, what comes before {@code /openai/}, which is the API's).
+     */
     private static String basePath(ProviderConfig p) {
         if (p == null || p.match().urls().isEmpty()) {
             return "";
         }
         String path = URI.create(p.match().urls().get(0)).getRawPath();
-        return path == null ? "" : path;
+        if (path == null) {
+            return "";
+        }
+        int azure = path.indexOf(AZURE_PATH);
+        return azure >= 0 ? path.substring(0, azure) : path;
     }
 
     /** The plan for calls of this class to this provider; null when they never move. */
