@@ -173,11 +173,24 @@ final class JdkHttpTransport implements HttpTransport {
      */
     @Override
     public void reroute(String url, Map<String, String> setHeaders, byte[] newBody) {
-        byte[] bytes = newBody != null ? newBody : body;
-        HttpRequest.Builder builder = HttpRequest.newBuilder(java.net.URI.create(url));
-        request.headers().map().forEach((name, values) -> {
-            String lower = name.toLowerCase(java.util.Locale.ROOT);
-            if (!HttpTransport.isPrivateHeader(name) && !setHeaders.containsKey(lower)) {
+        stripped = rebuild(request, java.net.URI.create(url), setHeaders, newBody != null ? newBody : body);
+    }
+
+    private static HttpRequest strip(HttpRequest original, byte[] bytes) {
+        return rebuild(original, original.uri(), Collections.emptyMap(), bytes);
+    }
+
+    /**
+     * The request sent to {@code uri} with {@code bytes} as its body: the original's headers less
+     * Sluice's private ones and those named in {@code setHeaders} (lower case), which are set to
+     * their values (a null value leaves the header out), and its timeout, version and expect-continue.
+     */
+    private static HttpRequest rebuild(
+            HttpRequest original, java.net.URI uri, Map<String, String> setHeaders, byte[] bytes) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
+        original.headers().map().forEach((name, values) -> {
+            if (!HttpTransport.isPrivateHeader(name)
+                    && (setHeaders.isEmpty() || !setHeaders.containsKey(name.toLowerCase(java.util.Locale.ROOT)))) {
                 for (String value : values) {
                     builder.header(name, value);
                 }
@@ -188,26 +201,6 @@ final class JdkHttpTransport implements HttpTransport {
                 builder.header(h.getKey(), h.getValue());
             }
         }
-        builder.method(
-                request.method(),
-                bytes == null || bytes.length == 0
-                        ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(bytes));
-        request.timeout().ifPresent(builder::timeout);
-        request.version().ifPresent(builder::version);
-        builder.expectContinue(request.expectContinue());
-        stripped = builder.build();
-    }
-
-    private static HttpRequest strip(HttpRequest original, byte[] bytes) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(original.uri());
-        original.headers().map().forEach((name, values) -> {
-            if (!HttpTransport.isPrivateHeader(name)) {
-                for (String value : values) {
-                    builder.header(name, value);
-                }
-            }
-        });
         builder.method(
                 original.method(),
                 bytes == null || bytes.length == 0
