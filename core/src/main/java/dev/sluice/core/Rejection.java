@@ -26,6 +26,7 @@ public final class Rejection {
     private final String detail;
     private final BudgetStatus budget;
     private final String route;
+    private final boolean providerPause;
 
     private Rejection(Builder b) {
         this.decision = b.decision;
@@ -45,6 +46,7 @@ public final class Rejection {
         this.detail = b.detail;
         this.budget = b.budget;
         this.route = b.route;
+        this.providerPause = b.providerPause;
     }
 
     public static Builder builder(GatewayDecision decision) {
@@ -70,6 +72,7 @@ public final class Rejection {
         b.detail = detail;
         b.budget = budget;
         b.route = route;
+        b.providerPause = providerPause;
         return b;
     }
 
@@ -153,6 +156,14 @@ public final class Rejection {
         return route;
     }
 
+    /**
+     * Whether what holds the call is a pause the provider asked for (its scope waits out a 429's
+     * wait), for {@link #retryAfterMillis()}; false for a shortage of Sluice's own buckets.
+     */
+    public boolean providerPause() {
+        return providerPause;
+    }
+
     /** The decision as one log line. */
     @Override
     public String toString() {
@@ -197,6 +208,7 @@ public final class Rejection {
         private String detail;
         private BudgetStatus budget;
         private String route;
+        private boolean providerPause;
 
         private Builder(GatewayDecision decision) {
             if (decision == null) {
@@ -282,6 +294,11 @@ public final class Rejection {
 
         public Builder route(String v) {
             this.route = v;
+            return this;
+        }
+
+        public Builder providerPause(boolean v) {
+            this.providerPause = v;
             return this;
         }
 

@@ -406,8 +406,8 @@ public final class ExchangeGovernance implements Governance {
 
     /** The call's route cannot admit it at once: true when it moved to route {@code next}. */
     boolean moveBeforeSend(PreparedCall call, int next, Admission refused) {
-        Rejection why = refused.rejection();
-        return RouteMoves.movesOn(why) && moves.moveTo(call, next, RouteMoves.reasonFor(why));
+        FallbackReason reason = RouteMoves.reasonFor(call, refused.rejection());
+        return reason != null && moves.moveTo(call, next, reason);
     }
 
     /**

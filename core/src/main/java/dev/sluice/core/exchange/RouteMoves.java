@@ -14,10 +14,11 @@ import dev.sluice.core.retry.OutcomeClass;
 /**
  * Moves a call to its next fallback route, inside its one retry loop. A call not yet sent moves
  * when its route cannot admit it at once (it never queues on a route that has a next one, and
- * waits on its last); a call sent moves when the provider answers overloaded, or pauses the route
- * for longer than the class's {@code afterPause}, and only when the one retry decision would try
- * again anyway: the move is that retry, from the same attempt count, budget and deadline, so
- * routes never multiply attempts and a spent budget never moves a call.
+ * waits on its last), except for a provider pause the class waits out ({@code afterPause}); a call
+ * sent moves when the provider answers overloaded, or pauses the route for longer than that, and
+ * only when the one retry decision would try again anyway: the move is that retry, from the same
+ * attempt count, budget and deadline, so routes never multiply attempts and a spent budget never
+ * moves a call.
  */
 final class RouteMoves {
 
@@ -30,14 +31,22 @@ final class RouteMoves {
         this.engine = engine;
     }
 
-    /** Whether a local refusal of admission lets the call move: not a spend budget, which holds on every route. */
-    static boolean movesOn(Rejection rejection) {
-        return rejection.decision() != GatewayDecision.BUDGET_EXHAUSTED;
-    }
-
-    /** Why a refused admission moves the call. */
-    static FallbackReason reasonFor(Rejection rejection) {
-        return rejection.decision() == GatewayDecision.PAUSED ? FallbackReason.PAUSED : FallbackReason.NO_ROOM;
+    /**
+     * Why a route's refusal to admit the call at once moves it, or null when the call stays: a
+     * spend budget or an operator's pause holds on every route, and a provider pause no longer than
+     * the class's {@code afterPause} is waited out where the call is.
+     */
+    static FallbackReason reasonFor(PreparedCall call, Rejection rejection) {
+        GatewayDecision d = rejection.decision();
+        if (d == GatewayDecision.BUDGET_EXHAUSTED || d == GatewayDecision.PAUSED) {
+            return null;
+        }
+        if (rejection.providerPause()) {
+            return rejection.retryAfterMillis() * 1_000_000L > call.fallbacks.afterPauseNanos()
+                    ? FallbackReason.PAUSED
+                    : null;
+        }
+        return FallbackReason.NO_ROOM;
     }
 
     /**

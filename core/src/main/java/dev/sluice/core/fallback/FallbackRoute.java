@@ -127,7 +127,8 @@ public final class FallbackRoute {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("host", null); // the client derives it from the URL
         if (credential != null) {
-            credentialHeaders(target.kind(), credential, headers);
+            ProviderKind kind = target.kind();
+            credentialHeaders(kind == null ? ProviderKind.OPENAI : kind, credential, headers);
         }
         byte[] newBody = null;
         if (bodyModel != null && body != null && bodyLength > 0) {
