@@ -7,6 +7,7 @@ import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.it.harness.SluiceYaml;
 import dev.sluice.it.providers.JdkHttpApp;
 import dev.sluice.it.providers.LoopbackHosts;
+import dev.sluice.it.retry.SdkCallsApp;
 import dev.sluice.simulator.Profile;
 import dev.sluice.simulator.Simulator;
 import dev.sluice.simulator.fault.FaultKind;
@@ -169,6 +170,66 @@ class FallbackRoutesIT {
                     .as("a class without fallback never falls back: batch gets the primary's 503\n%s", s)
                     .isEqualTo(3);
             assertThat(west.ledger().exchanges()).hasSize(12);
+        }
+    }
+
+    @Test
+    void anAnthropicPrimaryAnswering529FallsThroughWithTheRoutesOwnKey() throws Exception {
+        try (Simulator east = Simulator.builder()
+                        .profile(Profile.ANTHROPIC)
+                        .requestsPerMinute(6_000)
+                        .instant()
+                        .start();
+                Simulator west = Simulator.builder()
+                        .profile(Profile.ANTHROPIC)
+                        .requestsPerMinute(6_000)
+                        .instant()
+                        .start()) {
+            east.faults().always(FaultKind.OVERLOAD);
+            // a configured provider limit: no slow start, so every call tries the east first
+            String limit = ", limits: [{dimension: requests, capacity: 1000, window: 1m}]";
+            String yaml = "providers:\n"
+                    + "  - {name: anthropic-east, kind: anthropic, match: {urls: [\"" + east.baseUrl() + "/\"]}"
+                    + limit + "}\n"
+                    + "  - {name: anthropic-west, kind: anthropic, match: {urls: [\"" + west.baseUrl() + "/\"]}"
+                    + limit + "}\n"
+                    + "fallbacks:\n"
+                    + "  - from: anthropic-east\n"
+                    + "    classes: [default]\n"
+                    + "    routes: [{to: anthropic-west, apiKeyEnv: ANTHROPIC_WEST_KEY}]\n"
+                    + "retry: {maxAttempts: 2}\n";
+            JsonNode s = ForkedApp.of(SdkCallsApp.class)
+                    .timeout(Duration.ofSeconds(120))
+                    .env("ANTHROPIC_WEST_KEY", "sk-ant-west")
+                    .withAgent(SluiceYaml.agentOptions(yaml))
+                    .args("anthropic", east.baseUrl(), 3, 3, "-")
+                    .run()
+                    .assertOk()
+                    .summary();
+            Map<String, Integer> attempts = new HashMap<>(east.ledger().attemptsPerCall());
+            west.ledger().attemptsPerCall().forEach((id, n) -> attempts.merge(id, n, Integer::sum));
+            System.out.printf(
+                    "anthropic-java, primary answering 529: %s%n  east requests %d (status %s), west requests %d,"
+                            + " attempts per call max %d%n",
+                    s,
+                    east.ledger().exchanges().size(),
+                    east.ledger().exchanges().stream()
+                            .map(Exchange::status)
+                            .distinct()
+                            .toList(),
+                    west.ledger().exchanges().size(),
+                    attempts.values().stream().mapToInt(Integer::intValue).max().orElse(0));
+            assertThat(s.path("completed").asLong())
+                    .as("every call answered by the west\n%s", s)
+                    .isEqualTo(9);
+            assertThat(east.ledger().exchanges())
+                    .hasSize(9)
+                    .allSatisfy(e -> assertThat(e.status()).isEqualTo(529));
+            assertThat(west.ledger().exchanges()).hasSize(9).allSatisfy(e -> {
+                assertThat(e.apiKey()).as("x-api-key rewritten").isEqualTo("sk-ant-west");
+                assertThat(e.status()).isEqualTo(200);
+            });
+            assertThat(attempts.values()).allSatisfy(n -> assertThat(n).isEqualTo(2));
         }
     }
 
