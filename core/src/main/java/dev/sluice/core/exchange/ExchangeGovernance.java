@@ -645,14 +645,17 @@ public final class ExchangeGovernance implements Governance {
         return retryOrStop(call, permit, error, false);
     }
 
-    /** @param withoutHint decide as if the provider named no wait (a move to another route waits for none) */
+    /**
+     * @param withoutHint decide as if the provider named no wait, for a move to another route (which
+     *     waits for none); a stop is then not counted, since the usual decision follows and counts it
+     */
     private RetryDecision retryOrStop(PreparedCall call, Permit permit, ProviderError error, boolean withoutHint) {
         long hintNanos = error.hasWaitHint() && !withoutHint ? error.retryAfterMillis() * 1_000_000L : -1;
         RetryDecision.Attempt attempt = new RetryDecision.Attempt(
                 error.outcome(), hintNanos, call.attempts, call.transport.isCancelled(), call.deadlineNanos);
         RetryDecision decision = RetryDecision.decide(
                 attempt, retryPolicy, budget(call, permit), governor.clock().nanoTime());
-        if (decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED) {
+        if (decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED && !withoutHint) {
             counters(call.provider.name()).retryBudgetExhausted.increment();
         }
         return decision;

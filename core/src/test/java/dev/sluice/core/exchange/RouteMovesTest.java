@@ -142,6 +142,9 @@ class RouteMovesTest {
         assertThat(r.header("x-sluice-decision")).isEqualTo("retry_budget_exhausted");
         assertThat(r.header("sluice-route")).isEqualTo("primary");
         assertThat(engine.fallbacks().counts().total()).isZero();
+        assertThat(engine.counters("primary").retryBudgetExhausted())
+                .as("counted once")
+                .isEqualTo(1);
     }
 
     @Test
