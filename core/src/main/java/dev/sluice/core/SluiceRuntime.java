@@ -91,7 +91,16 @@ public final class SluiceRuntime implements AutoCloseable {
         ProviderRegistry registry = registry(config, clock);
         FallbackPlans fallbacks = config.fallbacks().isEmpty()
                 ? FallbackPlans.none()
-                : FallbackPlans.of(config, registry.configured(), environment::get, LOG.get()::warn);
+                : FallbackPlans.of(
+                        config,
+                        registry.configured(),
+                        environment,
+                        new java.util.function.Consumer<String>() { // not a lambda: see Setting.Field, in config
+                            @Override
+                            public void accept(String warning) {
+                                LOG.get().warn(warning);
+                            }
+                        });
         ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry)
                 .fallbacks(fallbacks)
                 .identity(new IdentityResolver(

@@ -24,10 +24,15 @@ public final class FallbackCounts {
         adder(served, route).increment();
     }
 
+    /** Not computeIfAbsent with a lambda: a first call would spin its class (docs/design.md). */
     private static LongAdder adder(Map<String, LongAdder> map, String key) {
         LongAdder a = map.get(key);
         if (a == null) {
-            a = map.computeIfAbsent(key, k -> new LongAdder());
+            LongAdder fresh = new LongAdder();
+            a = map.putIfAbsent(key, fresh);
+            if (a == null) {
+                a = fresh;
+            }
         }
         return a;
     }

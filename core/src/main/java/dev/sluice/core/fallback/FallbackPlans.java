@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * Every configured fallback plan, by the provider a call was made to and its traffic class, and
@@ -41,12 +40,12 @@ public final class FallbackPlans {
      * with the primary's key.
      *
      * @param providers the configured providers' bindings (the routes' targets among them)
-     * @param environment reads an environment variable (null when unset)
+     * @param environment the process's environment variables
      */
     public static FallbackPlans of(
             SluiceConfig config,
             List<ProviderBinding> providers,
-            Function<String, String> environment,
+            Map<String, String> environment,
             Consumer<String> warn) {
         if (config.fallbacks().isEmpty()) {
             return NONE;
@@ -69,7 +68,7 @@ public final class FallbackPlans {
                 String path = "fallbacks[" + i + "].routes[" + r + "]";
                 String credential = null;
                 if (route.apiKeyEnv() != null) {
-                    credential = environment.apply(route.apiKeyEnv());
+                    credential = environment.get(route.apiKeyEnv());
                     if (credential == null || credential.trim().isEmpty()) {
                         warn.accept(path + ".apiKeyEnv: " + route.apiKeyEnv()
                                 + " is not set in the environment; route " + route.name()
@@ -103,10 +102,18 @@ public final class FallbackPlans {
             if (routes.isEmpty()) {
                 continue;
             }
-            Map<String, FallbackPlan> byClass = byProvider.computeIfAbsent(f.from(), k -> new HashMap<>());
+            Map<String, FallbackPlan> byClass = byProvider.get(f.from());
+            if (byClass == null) { // not computeIfAbsent with a lambda: this runs as the agent starts
+                byClass = new HashMap<>();
+                byProvider.put(f.from(), byClass);
+            }
             for (String c : f.classes()) {
-                TrafficClassConfig tc = config.trafficClass(c).orElse(null);
-                long maxWait = tc == null ? Long.MAX_VALUE : tc.maxWait().toNanos();
+                long maxWait = Long.MAX_VALUE;
+                for (TrafficClassConfig tc : config.trafficClasses()) {
+                    if (tc.name().equals(c)) {
+                        maxWait = tc.maxWait().toNanos();
+                    }
+                }
                 byClass.put(c, new FallbackPlan(routes, f.afterPause().toNanos(), f.otherModels(), maxWait));
             }
         }

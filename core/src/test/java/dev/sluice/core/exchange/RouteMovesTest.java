@@ -72,7 +72,7 @@ class RouteMovesTest {
                 .retryPolicy(new RetryPolicy(
                         maxAttempts, Duration.ofMillis(10), Duration.ofMillis(40), 0.2, Duration.ofSeconds(5)))
                 .retryBudget(0, budgetFloor, Duration.ofSeconds(10))
-                .fallbacks(FallbackPlans.of(config, bindings, Map.of("SECOND_KEY", "k-second")::get, w -> {}))
+                .fallbacks(FallbackPlans.of(config, bindings, Map.of("SECOND_KEY", "k-second"), w -> {}))
                 .build();
     }
 

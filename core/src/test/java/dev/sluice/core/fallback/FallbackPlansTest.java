@@ -50,7 +50,7 @@ class FallbackPlansTest {
     void anAzureAddressNamingADeploymentSendsCallsToIt() {
         SluiceConfig config = twoRegions(
                 FallbackConfig.Route.builder("west").apiKeyEnv("WEST_KEY").build());
-        FallbackPlans plans = FallbackPlans.of(config, bindings(config), Map.of("WEST_KEY", "k-west")::get, w -> {});
+        FallbackPlans plans = FallbackPlans.of(config, bindings(config), Map.of("WEST_KEY", "k-west"), w -> {});
         assertThat(plans.plan("east", "batch"))
                 .as("a class without fallback never moves")
                 .isNull();
@@ -71,7 +71,7 @@ class FallbackPlansTest {
         SluiceConfig config = twoRegions(
                 FallbackConfig.Route.builder("west").apiKeyEnv("WEST_KEY").build());
         List<String> warnings = new ArrayList<>();
-        FallbackPlans plans = FallbackPlans.of(config, bindings(config), Map.<String, String>of()::get, warnings::add);
+        FallbackPlans plans = FallbackPlans.of(config, bindings(config), Map.of(), warnings::add);
         assertThat(plans.plan("east", "interactive")).isNull();
         assertThat(warnings)
                 .containsExactly("fallbacks[0].routes[0].apiKeyEnv: WEST_KEY is not set in the environment; route"
