@@ -33,6 +33,14 @@ class SluiceRuntimeTest {
                             .anySatisfy(b -> assertThat(b.name()).isEqualTo(p.name())));
             assertThat(runtime.governor().controls().trafficClasses()).containsKeys("default", "interactive", "batch");
         }
+        try (SluiceRuntime runtime = SluiceRuntime.start(
+                config, clock, new ManualTimer(clock), java.util.Map.of("AZURE_WESTUS_API_KEY", "k-west"))) {
+            assertThat(runtime.governance().fallbacks().plan("azure-eastus-gpt4o", "interactive"))
+                    .as("the example's fallback route, its key in the environment")
+                    .isNotNull();
+            assertThat(runtime.governance().fallbacks().plan("azure-eastus-gpt4o", "batch"))
+                    .isNull();
+        }
     }
 
     /** Every option config accepts is one the adapter reads, so a valid file can never fail at start. */

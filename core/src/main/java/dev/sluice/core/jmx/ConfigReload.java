@@ -226,6 +226,7 @@ final class ConfigReload {
         section(out, "estimation", running.estimation(), next.estimation());
         same(out, "classScheduling", running.classScheduling(), next.classScheduling());
         same(out, "currency", running.currency(), next.currency());
+        section(out, "fallbacks", running.fallbacks(), next.fallbacks());
 
         Map<String, ProviderConfig> providers = byName(running.providers());
         Map<String, ProviderConfig> nextProviders = byName(next.providers());

@@ -151,6 +151,16 @@ final class GovernorBean implements GovernorMXBean {
     }
 
     @Override
+    public Map<String, Long> getFallbacks() {
+        return beans.governance().fallbacks().counts().moves();
+    }
+
+    @Override
+    public Map<String, Long> getRouteAnswers() {
+        return beans.governance().fallbacks().counts().served();
+    }
+
+    @Override
     public Map<String, Long> getUngovernedConnections() {
         return new TreeMap<>(dev.sluice.bootstrap.Connections.ungoverned());
     }

@@ -95,6 +95,27 @@ class ConfigReloadTest {
     }
 
     @Test
+    void changedFallbackRoutesNeedARestart() {
+        dev.sluice.config.SluiceConfig running = dev.sluice.config.SluiceConfig.builder()
+                .providers(java.util.List.of(
+                        dev.sluice.config.ProviderConfig.builder("east", dev.sluice.config.ProviderKind.OPENAI)
+                                .match(dev.sluice.config.MatchConfig.hosts("east.example.com"))
+                                .build(),
+                        dev.sluice.config.ProviderConfig.builder("west", dev.sluice.config.ProviderKind.OPENAI)
+                                .match(dev.sluice.config.MatchConfig.hosts("west.example.com"))
+                                .build()))
+                .build();
+        dev.sluice.config.SluiceConfig next = running.toBuilder()
+                .fallbacks(java.util.List.of(dev.sluice.config.FallbackConfig.builder("east")
+                        .classes("interactive")
+                        .route(dev.sluice.config.FallbackConfig.Route.builder("west")
+                                .build())
+                        .build()))
+                .build();
+        assertThat(ConfigReload.needsRestart(running, next)).containsExactly("fallbacks changed");
+    }
+
+    @Test
     void anInvalidFileIsRefusedWithTheConfigProblems() {
         jmx.write(edited("        capacity: 10\n", "        capacity: -5\n", "    weight: 2\n", "    weight: 4\n"));
 
