@@ -66,7 +66,7 @@ class StatusViewTest {
                 .build();
         runtime.governor().tryAdmit(alpha, Demand.oneRequest());
         runtime.governor().tryAdmit(alpha, Demand.oneRequest());
-        runtime.governor().pauseTenant("beta");
+        runtime.governor().controls().pauseTenant("beta");
         runtime.governor().tryAdmit(CallContext.builder("sim").tenant("beta").build(), Demand.oneRequest());
 
         // a connection to the configured provider's endpoint that no governed HTTP client opened

@@ -6,6 +6,7 @@ import dev.sluice.core.Admission;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorBuilder;
 import dev.sluice.core.Permit;
 import dev.sluice.core.Usage;
 import dev.sluice.core.quota.LimitSpec;
@@ -89,7 +90,7 @@ public abstract class AdmissionBenchmark {
         oneBucket = Governor.builder()
                 .limit(LimitSpec.perWindow("requests", Dimension.REQUESTS, HUGE, Duration.ofMinutes(1)))
                 .build();
-        Governor.Builder hierarchy = Governor.builder();
+        GovernorBuilder hierarchy = Governor.builder();
         for (ScopeLevel level : LEVELS) {
             for (Dimension dimension : DIMENSIONS) {
                 hierarchy.limit(LimitSpec.builder(level.configName() + "." + dimension.configName(), dimension, HUGE)
@@ -116,7 +117,7 @@ public abstract class AdmissionBenchmark {
     public void tearDown() {
         // A permit left open would mean the figures include a growing lease list: say so loudly.
         for (Governor g : new Governor[] {oneBucket, fifteenBuckets}) {
-            int open = g.outstandingPermits();
+            int open = g.controls().outstandingPermits();
             long refused = g.stats().rejected();
             g.close();
             if (open != 0 || refused != 0) {
@@ -248,7 +249,7 @@ public abstract class AdmissionBenchmark {
                     permits[i] = null;
                 }
             }
-            governor.outstandingPermits(); // applies the cancellations now, outside the timed part
+            governor.controls().outstandingPermits(); // applies the cancellations now, outside the timed part
         }
 
         /** The last batch of an iteration too, so the trial ends with no permit open. */

@@ -4,6 +4,7 @@ import dev.sluice.config.Dimension;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Clock;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorBuilder;
 import dev.sluice.core.Permit;
 import dev.sluice.core.Usage;
 import dev.sluice.core.quota.LimitSpec;
@@ -25,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A diagnostic, not a comparison: Sluice's 1-bucket admit + settle with the governor's clock
- * swapped through the public {@link Governor.Builder#clock}, to show how much of the operation is
+ * swapped through the public {@link GovernorBuilder#clock}, to show how much of the operation is
  * spent reading clocks. {@code systemClock} is the real thing; {@code noWallClock} never reads
  * {@code currentTimeMillis()} (a token bucket does not need it); {@code noClock} reads no clock at
  * all (a counter stands in for {@code nanoTime()}), which leaves the cost of the locks, the

@@ -60,9 +60,9 @@ class AdmissionBenchmarkTest {
             ran.add(m.getName());
         }
         batch.settlePreviousBatch();
-        assertThat(benchmark.oneBucket.outstandingPermits()).isZero();
-        assertThat(benchmark.fifteenBuckets.outstandingPermits()).isZero();
-        assertThat(benchmark.fifteenBuckets.limits()).hasSize(15);
+        assertThat(benchmark.oneBucket.controls().outstandingPermits()).isZero();
+        assertThat(benchmark.fifteenBuckets.controls().outstandingPermits()).isZero();
+        assertThat(benchmark.fifteenBuckets.controls().limits()).hasSize(15);
         benchmark.tearDown(); // throws if a permit was left open or a call refused
         assertThat(ran)
                 .hasSize(12)
@@ -85,6 +85,7 @@ class AdmissionBenchmarkTest {
             assertThat(permit.isSettled()).isTrue();
             benchmark
                     .fifteenBuckets
+                    .controls()
                     .limits()
                     .forEach(limit -> assertThat(limit.buckets()).as(limit.id()).hasSize(1));
         } finally {

@@ -23,9 +23,9 @@ class ClockShareBenchmarkTest {
                     assertThat(p.isReleased()).isTrue();
                 }
             }
-            assertThat(benchmark.systemClock.outstandingPermits()).isZero();
-            assertThat(benchmark.noWallClock.outstandingPermits()).isZero();
-            assertThat(benchmark.noClock.outstandingPermits()).isZero();
+            assertThat(benchmark.systemClock.controls().outstandingPermits()).isZero();
+            assertThat(benchmark.noWallClock.controls().outstandingPermits()).isZero();
+            assertThat(benchmark.noClock.controls().outstandingPermits()).isZero();
         } finally {
             benchmark.tearDown();
         }

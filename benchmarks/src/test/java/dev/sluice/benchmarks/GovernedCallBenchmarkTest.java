@@ -35,7 +35,7 @@ class GovernedCallBenchmarkTest {
             }
             assertThat(governor.stats().admitted()).as(as).isEqualTo(5);
             assertThat(governor.stats().settled()).as(as).isEqualTo(5);
-            assertThat(governor.outstandingPermits()).as(as).isZero();
+            assertThat(governor.controls().outstandingPermits()).as(as).isZero();
         } finally {
             benchmark.stop();
         }

@@ -73,6 +73,26 @@ public interface HttpTransport {
     boolean isCancelled();
 
     /**
+     * Whether {@link #reroute} can send this exchange's later attempts elsewhere; false (the
+     * default) for a library whose requests Sluice cannot rebuild: its calls stay on their route.
+     */
+    default boolean canReroute() {
+        return false;
+    }
+
+    /**
+     * Sends this exchange's later attempts elsewhere (a fallback route): to {@code url}, with the
+     * request headers named in {@code setHeaders} replaced (names lower case, matched in any case; a
+     * null value removes the header), and {@code body} instead of the application's when not null.
+     * Everything else of the request stays as the application made it.
+     *
+     * @throws UnsupportedOperationException when {@link #canReroute()} is false
+     */
+    default void reroute(String url, Map<String, String> setHeaders, byte[] body) {
+        throw new UnsupportedOperationException(library() + " cannot reroute a call");
+    }
+
+    /**
      * Sends one attempt, blocking until the response headers arrive. Request headers whose names
      * start with {@code X-Sluice-} (any case) are stripped before the request leaves the JVM.
      * When the status is 2xx the body is handed to the caller as a stream that reports to

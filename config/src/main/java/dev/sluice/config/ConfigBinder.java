@@ -162,6 +162,17 @@ final class ConfigBinder {
                 }
                 break;
             }
+            case "fallbacks": {
+                List<Node> fallbacks = r.list("fallbacks");
+                if (fallbacks != null) {
+                    List<FallbackConfig> list = new ArrayList<>();
+                    for (int i = 0; i < fallbacks.size(); i++) {
+                        list.add(bindFallback(fallbacks.get(i), Issues.index("", "fallbacks", i)));
+                    }
+                    b.fallbacks(list);
+                }
+                break;
+            }
             case "prices": {
                 List<Node> prices = r.list("prices");
                 if (prices != null) {
@@ -354,6 +365,42 @@ final class ConfigBinder {
         set(f.duration("maxWait"), b::maxWait);
         set(f.integer("maxQueueDepth"), b::maxQueueDepth);
         set(f.choice("overloadAction", OverloadAction.values()), b::overloadAction);
+        return b.buildUnchecked();
+    }
+
+    private FallbackConfig bindFallback(Node node, String path) {
+        FallbackConfig.Builder b = FallbackConfig.builder();
+        Fields f = item(node, path, ConfigSchema.FALLBACKS.keys, Collections.emptyMap(), "fallback");
+        if (f == null) {
+            return b.buildUnchecked();
+        }
+        set(f.text("from"), b::from);
+        set(f.strings("classes"), b::classes);
+        set(f.duration("afterPause"), b::afterPause);
+        set(f.bool("otherModels"), b::otherModels);
+        List<Node> routes = f.list("routes");
+        if (routes != null) {
+            List<FallbackConfig.Route> list = new ArrayList<>();
+            for (int i = 0; i < routes.size(); i++) {
+                list.add(bindFallbackRoute(routes.get(i), Issues.index(path, "routes", i)));
+            }
+            b.routes(list);
+        }
+        return b.buildUnchecked();
+    }
+
+    private FallbackConfig.Route bindFallbackRoute(Node node, String path) {
+        FallbackConfig.RouteBuilder b = FallbackConfig.Route.builder();
+        Fields f = item(node, path, ConfigSchema.FALLBACK_ROUTE_KEYS, Collections.emptyMap(), "route");
+        if (f == null) {
+            return b.buildUnchecked();
+        }
+        set(f.text("name"), b::name);
+        set(f.text("to"), b::to);
+        set(f.text("url"), b::url);
+        set(f.text("deployment"), b::deployment);
+        set(f.text("model"), b::model);
+        set(f.text("apiKeyEnv"), b::apiKeyEnv);
         return b.buildUnchecked();
     }
 

@@ -482,6 +482,10 @@ final class ConfigSchema {
     static final Structure TRAFFIC_CLASSES =
             ROOT.structure("trafficClasses", "name", "priority", "maxWait", "maxQueueDepth", "overloadAction");
 
+    static final Structure FALLBACKS =
+            ROOT.structure("fallbacks", "from", "classes", "afterPause", "otherModels", "routes");
+    static final List<String> FALLBACK_ROUTE_KEYS = List.of("name", "to", "url", "deployment", "model", "apiKeyEnv");
+
     // ---- retry ------------------------------------------------------------------------------
 
     static final Section<RetryConfig, RetryConfig.Builder> RETRY = ROOT.section(

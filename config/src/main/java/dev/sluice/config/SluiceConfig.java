@@ -54,6 +54,7 @@ public final class SluiceConfig {
     private final List<TenantConfig> tenants;
     private final ClassScheduling classScheduling;
     private final List<TrafficClassConfig> trafficClasses;
+    private final List<FallbackConfig> fallbacks;
     private final RetryConfig retry;
     private final EstimationConfig estimation;
     private final String currency;
@@ -79,6 +80,7 @@ public final class SluiceConfig {
         this.tenants = List.copyOf(b.tenants);
         this.classScheduling = b.classScheduling;
         this.trafficClasses = Collections.unmodifiableList(mergeClasses(b.trafficClasses));
+        this.fallbacks = List.copyOf(b.fallbacks);
         this.retry = b.retry;
         this.estimation = b.estimation;
         this.currency = b.currency;
@@ -134,6 +136,7 @@ public final class SluiceConfig {
         b.tenants = new ArrayList<>(tenants);
         b.classScheduling = classScheduling;
         b.trafficClasses = new ArrayList<>(trafficClasses);
+        b.fallbacks = new ArrayList<>(fallbacks);
         b.retry = retry;
         b.estimation = estimation;
         b.currency = currency;
@@ -223,6 +226,11 @@ public final class SluiceConfig {
     /** Every traffic class: the built-ins (default, interactive, batch, possibly overridden), then the added ones. */
     public List<TrafficClassConfig> trafficClasses() {
         return trafficClasses;
+    }
+
+    /** Where calls of some classes may go when their provider cannot take them; empty: calls never move. */
+    public List<FallbackConfig> fallbacks() {
+        return fallbacks;
     }
 
     public RetryConfig retry() {
@@ -415,6 +423,7 @@ public final class SluiceConfig {
                 && tenants.equals(c.tenants)
                 && classScheduling == c.classScheduling
                 && trafficClasses.equals(c.trafficClasses)
+                && fallbacks.equals(c.fallbacks)
                 && retry.equals(c.retry)
                 && estimation.equals(c.estimation)
                 && currency.equals(c.currency)
@@ -442,6 +451,7 @@ public final class SluiceConfig {
                 tenants,
                 classScheduling,
                 trafficClasses,
+                fallbacks,
                 retry,
                 estimation,
                 currency,
@@ -457,7 +467,8 @@ public final class SluiceConfig {
                 + ", stateSaveInterval=" + Issues.render(stateSaveInterval) + ", " + jmx
                 + ", " + store + ", " + metrics + ", providers=" + providers + ", limits=" + limits + ", " + identity
                 + ", tenants="
-                + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses + ", " + retry
+                + tenants + ", classScheduling=" + classScheduling + ", trafficClasses=" + trafficClasses
+                + (fallbacks.isEmpty() ? "" : ", fallbacks=" + fallbacks) + ", " + retry
                 + ", " + estimation + ", currency=" + currency + (prices.isEmpty() ? "" : ", prices=" + prices)
                 + (pricesFile.isEmpty() ? "" : ", pricesFile=" + pricesFile) + "}";
     }
@@ -486,6 +497,7 @@ public final class SluiceConfig {
         IdentityConfig identity = IdentityConfig.defaults();
         List<TenantConfig> tenants = new ArrayList<>();
         List<TrafficClassConfig> trafficClasses = new ArrayList<>();
+        List<FallbackConfig> fallbacks = new ArrayList<>();
         RetryConfig retry = RetryConfig.defaults();
         EstimationConfig estimation = EstimationConfig.defaults();
         String currency;
@@ -621,6 +633,12 @@ public final class SluiceConfig {
             return this;
         }
 
+        /** Where calls of some classes may go when their provider cannot take them (replacing any set before). */
+        public Builder fallbacks(List<FallbackConfig> fallbacks) {
+            this.fallbacks = new ArrayList<>(Objects.requireNonNull(fallbacks, "fallbacks"));
+            return this;
+        }
+
         /** The config's own price entries (replacing any set before). */
         public Builder prices(List<PriceConfig> prices) {
             this.prices = new ArrayList<>(Objects.requireNonNull(prices, "prices"));
@@ -675,6 +693,9 @@ public final class SluiceConfig {
             }
             for (int i = 0; i < trafficClasses.size(); i++) {
                 trafficClasses.get(i).validate(Issues.index("", "trafficClasses", i), issues);
+            }
+            for (int i = 0; i < fallbacks.size(); i++) {
+                fallbacks.get(i).validate(Issues.index("", "fallbacks", i), issues);
             }
             retry.validate("retry", issues);
             estimation.validate("estimation", issues);
@@ -742,6 +763,8 @@ public final class SluiceConfig {
                                             : "declared: " + String.join(", ", classNames)));
                 }
             }
+
+            FallbackChecks.check(fallbacks, providers, classNames, issues);
 
             PriceConfig.checkNames(prices, "prices", issues);
             priceProviders(providerPaths.keySet(), issues);

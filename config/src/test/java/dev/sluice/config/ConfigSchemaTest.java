@@ -115,6 +115,7 @@ class ConfigSchemaTest {
                         "tenants",
                         "classScheduling",
                         "trafficClasses",
+                        "fallbacks",
                         "retry",
                         "estimation",
                         "currency",

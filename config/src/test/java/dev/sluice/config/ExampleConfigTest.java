@@ -28,7 +28,8 @@ class ExampleConfigTest {
     void providersMirrorTheirPublishedLimits() {
         assertThat(config.providers())
                 .extracting(ProviderConfig::name)
-                .containsExactly("openai-prod", "azure-eastus-gpt4o", "anthropic", "groq", "llm-gateway");
+                .containsExactly(
+                        "openai-prod", "azure-eastus-gpt4o", "azure-westus-gpt4o", "anthropic", "groq", "llm-gateway");
         assertThat(config.limit("openai-prod.requests.1m").orElseThrow().capacity())
                 .isEqualTo(5_000);
         assertThat(config.limit("openai-tpm").orElseThrow().capacity()).isEqualTo(2_000_000);
@@ -38,6 +39,18 @@ class ExampleConfigTest {
                                 "https://acme-eastus.openai.azure.com/openai/deployments/gpt-4o-prod/chat/completions"))
                 .isTrue();
         assertThat(azure.scope()).containsEntry("deployment", "gpt-4o-prod");
+    }
+
+    @Test
+    void interactiveCallsMayMoveToTheOtherRegion() {
+        FallbackConfig f = config.fallbacks().get(0);
+        assertThat(f.from()).isEqualTo("azure-eastus-gpt4o");
+        assertThat(f.classes()).containsExactly("interactive");
+        FallbackConfig.Route west = f.routes().get(0);
+        assertThat(west.name()).isEqualTo("azure-westus-gpt4o");
+        assertThat(west.apiKeyEnv()).isEqualTo("AZURE_WESTUS_API_KEY");
+        assertThat(west.baseUrl(config.provider("azure-westus-gpt4o").orElseThrow()))
+                .isEqualTo("https://acme-westus.openai.azure.com/openai/deployments/gpt-4o-west");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.sluice.core;
 
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -14,12 +13,9 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class AnswerBacklog {
 
-    /** One answer's figures, as {@link Governor#learn(CallContext, List, String, Permit)} took them. */
+    /** One answer's figures, as {@link AnswerLearner#learn} took them. */
     static final class Answer {
-        final CallContext call;
-        final List<Governor.LearnedBudget> budgets;
-        final String organization;
-        final Permit answered;
+        final ProviderAnswer answer;
         /** When the provider counted the answered call (monotonic nanos), or {@link #COUNTED_AT_ADMISSION}. */
         final long countedNanos;
 
@@ -28,16 +24,8 @@ final class AnswerBacklog {
         /** The provider did not say when it counted the call: as of its admission. */
         static final long COUNTED_AT_ADMISSION = Long.MIN_VALUE;
 
-        Answer(
-                CallContext call,
-                List<Governor.LearnedBudget> budgets,
-                String organization,
-                Permit answered,
-                long countedNanos) {
-            this.call = call;
-            this.budgets = budgets;
-            this.organization = organization;
-            this.answered = answered;
+        Answer(ProviderAnswer answer, long countedNanos) {
+            this.answer = answer;
             this.countedNanos = countedNanos;
         }
     }

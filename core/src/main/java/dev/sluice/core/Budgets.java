@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import dev.sluice.config.Dimension;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.FleetRoom;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.schedule.Timer;
 import java.util.List;
@@ -80,6 +81,58 @@ final class Budgets {
     }
 
     /**
+     * The refusal of a call that a budget (a spend limit) on its path has no room for, or null. A
+     * budget is not a rate: waiting for its period to end would mean hours or days, and a class that
+     * passes through when its queue is full does not pass a budget. What a budget may give back soon
+     * is the worst cases reserved by the calls in flight, less what they turn out to cost: when
+     * {@code mayWait} and the room plus those reservations would cover the call, it is not refused
+     * but waits in its queue (within its class's and its caller's deadline) for them to settle; it
+     * is refused once they cannot cover it, or at its deadline ({@code mayWait} false). For a
+     * budget in a shared store, only what the store said since the call arrived counts: a new call
+     * queues and asks the store, whose answer decides. A refusal raises the budget's exhaustion
+     * alert. Lock held.
+     */
+    Rejection refusal(
+            CallContext call,
+            Demand demand,
+            Bucket[] path,
+            int guarantee,
+            long nowNanos,
+            long nowMillis,
+            long waitedNanos,
+            boolean mayWait) {
+        for (Bucket b : path) {
+            if (!Budgets.isBudget(b) || !b.limit().enforced()) {
+                continue;
+            }
+            long amount = Charges.amountFor(b, demand);
+            if (amount == 0) {
+                continue;
+            }
+            long need = b.roomNeeded(guarantee, amount);
+            long room = budgetRoom(b, guarantee, nowNanos - waitedNanos, nowNanos, nowMillis);
+            if (room >= need || mayWait && room + Math.max(0, b.reserved()) >= need) {
+                continue;
+            }
+            BudgetStatus status = status(b, nowNanos, nowMillis, need);
+            refused(b, status, nowMillis);
+            b.limit().countRejection(GatewayDecision.BUDGET_EXHAUSTED);
+            long retryAfter = status.resetsAtMillis() > nowMillis ? status.resetsAtMillis() - nowMillis : 0;
+            return Rejections.forCall(GatewayDecision.BUDGET_EXHAUSTED, call, demand)
+                    .limiter(Dimension.SPEND)
+                    .scope(b.scopeName())
+                    .waitedMillis(waitedNanos / 1_000_000)
+                    .retryAfterMillis(retryAfter)
+                    .budget(status)
+                    .detail("this call may cost up to " + BudgetStatus.money(amount, status.currency()) + ", "
+                            + BudgetStatus.money(status.leftMicros(), status.currency()) + " left; "
+                            + status.describe())
+                    .build();
+        }
+        return null;
+    }
+
+    /**
      * Where a bucket of a spend limit stands now. Lock held.
      *
      * @param needed what a refused call asked, for a rolling window's "room again at"; 0 for none
@@ -153,7 +206,7 @@ final class Budgets {
 
     /**
      * Asks the state keeper to save, from the timer's thread: the keeper's listener is called
-     * outside the governor's lock, as {@code Governor.onLearned} promises. One task at a time.
+     * outside the governor's lock, as {@code AnswerLearner.onLearned} promises. One task at a time.
      */
     private void askToKeep() {
         if (keepScheduled.compareAndSet(false, true)) {
@@ -169,7 +222,21 @@ final class Budgets {
     /** What settled calls spent in the bucket's current period, fleet-wide as last heard. Lock held. */
     private static long spentMicros(Bucket b, long nowNanos, long nowMillis) {
         long reserved = Math.max(0, b.reserved());
-        return Math.max(0, b.capacity() - b.fleetRoomAsCounted(nowNanos, nowMillis) - reserved);
+        FleetRoom fleet = b.fleetRoom();
+        long room = fleet == null ? b.roomAsCounted(nowNanos, nowMillis) : fleet.asCounted(nowNanos, nowMillis);
+        return Math.max(0, b.capacity() - room - reserved);
+    }
+
+    /**
+     * The room a budget has for a call of this tenant: the local room, plus what a shared store said
+     * is left fleet-wide beyond it since {@code sinceNanos}; {@link Long#MAX_VALUE} when the store
+     * has not said since. Lock held.
+     */
+    private static long budgetRoom(Bucket b, int tenant, long sinceNanos, long nowNanos, long nowMillis) {
+        long local = b.roomFor(tenant, nowNanos, nowMillis);
+        FleetRoom fleet = b.fleetRoom();
+        long inStore = fleet == null ? 0 : fleet.beyondOwn(sinceNanos, nowNanos, nowMillis);
+        return inStore == Long.MAX_VALUE ? Long.MAX_VALUE : local + inStore;
     }
 
     /** A call was refused for want of this budget: it is exhausted for such calls. Lock held. */

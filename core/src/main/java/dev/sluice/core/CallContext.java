@@ -99,7 +99,7 @@ public final class CallContext {
 
     /**
      * The organization (and project) the provider counts this call against when the request or the
-     * config names it; null when only the provider's answers can tell (see {@link Governor#learn}).
+     * config names it; null when only the provider's answers can tell (see {@link AnswerLearner#learn}).
      */
     public String organization() {
         return organization;

@@ -1,48 +1,50 @@
 package dev.sluice.core;
 
+import static dev.sluice.core.Charges.amountFor;
+import static dev.sluice.core.Charges.borrowed;
+import static dev.sluice.core.Charges.learnedAmounts;
+import static dev.sluice.core.Charges.providerCharges;
+
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.config.OverloadAction;
-import dev.sluice.core.quota.AnswerAge;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.FleetRoom;
 import dev.sluice.core.quota.Guarantees;
+import dev.sluice.core.quota.LaneLender;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.quota.ProviderScope;
 import dev.sluice.core.quota.TenantShares;
-import dev.sluice.core.retry.WaitHints;
 import dev.sluice.core.schedule.ClassQueue;
 import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
 import dev.sluice.core.schedule.TrafficClass;
 import dev.sluice.core.schedule.Verdict;
+import dev.sluice.core.state.LearnedState;
 import dev.sluice.core.state.SavedState;
 import dev.sluice.core.store.QuotaStore;
 import dev.sluice.core.telemetry.Decision;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The single door every governed call passes: it admits a call only if every bucket on its path
  * has room, charging them all together or none; otherwise the call waits in its traffic class
  * queue (fairly shared between tenants) until room comes back or its deadline passes. Admitted
- * calls hold a {@link Permit} until they are settled with their actual usage.
+ * calls hold a {@link Permit} until they are settled with their actual usage. This class is the
+ * engine: admission, queueing, dispatch and settlement, under one lock. What it learns from
+ * providers' answers, what operators see and change, and how it is built live beside it
+ * ({@link AnswerLearner}, {@link GovernorControls}, {@link GovernorBuilder}).
  *
  * <h2>How it works</h2>
  *
@@ -51,7 +53,8 @@ import java.util.function.LongSupplier;
  * while holding it: a waiting caller parks on a future (or gets the future, when asynchronous),
  * and whoever returns capacity, or the timer when room refills, dispatches the queues. Settling a
  * permit does not take the lock: the next admission applies it, or the settling thread does at
- * once when calls are waiting.
+ * once when calls are waiting. A provider's answer does not take it either: its figures wait in
+ * a backlog the next lock holder applies.
  *
  * <p>One way in skips the lock: when nothing waits and every bucket on a call's path is a local
  * token bucket, the lock holder lends each bucket's room in advance, per thread, and the next
@@ -68,47 +71,52 @@ import java.util.function.LongSupplier;
  * <h2>Lock discipline</h2>
  *
  * <ul>
- *   <li>{@code lock} guards the buckets, provider scopes and routes (through {@link Routes}), the
- *       queues and {@link #deadlines}, {@link #waiting} (written under it, read without it),
- *       the ledger's lease list, {@link #nextPermitId}, the wake and reap tasks, and the clock
- *       reading {@link #lastNanos}; fields so marked below are read and written only with it held.
+ *   <li>{@code lock} guards the quota model: the buckets, provider scopes and routes (through
+ *       {@link Routes} and {@link RouteRenewal}), the waiting calls and their deadlines ({@link
+ *       WaitingCalls}), the ledger's lease list and {@link #nextPermitId}, the reaper's runs
+ *       ({@link LeaseReaper}), the timer's next dispatch pass ({@link DispatchPacer}), and the
+ *       clock reading {@link #lastNanos}. Fields marked "lock" below are read and written only
+ *       with it held; {@link #waiting} is written under it and read without it.
  *   <li>Every change of state follows one sequence, {@link #underLock}: lock, apply what was
- *       settled, act, offer waiting calls what the act gave back, unlock, and only then complete
- *       the futures of the calls that left their queue, so no caller's callback ever runs under
- *       the lock. Two paths take the lock their own way (try-lock for settlements, the admission
- *       path's spin) and end with the same {@link #dispatchWaiting}. Every unlock ({@link
- *       #unlock}) applies what was queued meanwhile for waiting calls.
+ *       settled and answered, act, offer waiting calls what the act gave back, unlock, and only
+ *       then complete the futures of the calls that left their queue, so no caller's callback ever
+ *       runs under the lock. A change that gives nothing back to waiting calls (a setting, a
+ *       provider's pause, a reaper or renewal run) takes the shorter {@link #holding}: lock, act,
+ *       unlock. The collaborators that change state ({@link AnswerLearner}, {@link
+ *       GovernorControls}, {@link LeaseReaper}, {@link RouteRenewal}, {@link DispatchPacer}, and
+ *       the store through {@link QuotaStore.Host}) take the lock only through these two. Two
+ *       paths take it their own way (try-lock for settlements, the admission path's spin) and end
+ *       with the same {@link #dispatchWaiting}. Every unlock ({@link #unlock}) applies what was
+ *       queued meanwhile for waiting calls.
  *   <li>Without the lock: the lane (compare-and-set on lent room), {@link PermitLedger#push}
  *       (a lock-free stack of settlements), {@link AnswerBacklog#push} (the same for providers'
  *       rate-limit figures: a caller never waits for the lock to report its answer; the lane is
  *       closed while answers wait, so the next admission applies them), and the volatile flags
  *       the lane reads.
  *   <li>Never under the lock: parking, a future's completion, a store round trip (the store
- *       thread asks for the lock through {@link QuotaStore.Host}).
+ *       thread asks for the lock through {@link QuotaStore.Host}), logging ({@link #logLater}).
  * </ul>
  *
  * <h2>What lives elsewhere</h2>
  *
- * Route and scope look-up ({@link Routes}), why a demand does not fit ({@link Shortfall}),
- * building rejections ({@link Rejections}), status views ({@link StatusViews}), the lane and its
- * backlog ({@link Lane}, {@link Backlog}, {@link LaneRun}), settlements ({@link PermitLedger}), the
- * bucket arithmetic ({@code quota}), queues and fair shares ({@code schedule}).
+ * <p>The structures the engine works on, each in a class of its own: routes and their scopes
+ * ({@link Routes}, {@link RouteRenewal}), the waiting calls ({@link WaitingCalls}; queues and fair
+ * shares in {@code schedule}) and the timer's next pass over them ({@link DispatchPacer}), the
+ * lane and its backlog ({@link Lane}, {@link Backlog}, {@link LaneRun}), settlements and leases
+ * ({@link PermitLedger}, {@link LeaseReaper}), the answers' backlog ({@link AnswerBacklog}), what a
+ * call charges ({@link Charges}), why a demand does not fit ({@link Shortfall}), budgets ({@link
+ * Budgets}), operators' pauses ({@link OperatorPauses}), and the bucket arithmetic ({@code
+ * quota}). What does not share the engine's state: building
+ * rejections ({@link Rejections}), status views ({@link StatusViews}, read through {@link
+ * GovernorControls}), and saving and restoring what was learned ({@code state/LearnedState}).
  *
- * <p>Sections below: admission, the lock-free lane, dispatch, settlement and leases, provider
- * feedback, routes and identity, rejections, introspection and tuning, the builder.
+ * <p>Sections below: construction; admission; the locked fast path and charging a route; the
+ * lock-free lane; the lock and the clock; dispatch; settlement; routes; rejections; state files;
+ * introspection; closing.
  */
 public final class Governor implements AutoCloseable {
 
     private static final LazyLogger LOG = LazyLogger.of(Governor.class);
-
-    /** How often the timer looks at the queues while calls wait, whatever else it expects. */
-    private static final long SAFETY_TICK_NANOS = 250_000_000L;
-
-    /** The soonest the timer wakes again: rounding must never turn into a storm of empty passes. */
-    private static final long MIN_WAKE_NANOS = 100_000L;
-
-    /** Cost units a class of priority 1 admits per turn under weighted class scheduling. */
-    private static final long CLASS_QUANTUM = 256;
 
     /** Tries before parking on a lock held for a few hundred nanoseconds. */
     private static final int LOCK_SPINS = 64;
@@ -126,32 +134,7 @@ public final class Governor implements AutoCloseable {
      */
     static final long CLOCK_TICK_NANOS = 100_000_000L;
 
-    private final Clock clock;
-    private final Timer timer;
-    /** The spend limits as budgets: their standing, settlements and alerts. */
-    private final Budgets budgets;
-
-    private final ReentrantLock lock = new ReentrantLock();
-    private final GovernorStats stats = new GovernorStats();
-    private final PermitLedger ledger = new PermitLedger();
-    /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
-    private final AnswerBacklog answers = new AnswerBacklog();
-    /** Whether an answer's figures failed to apply (guarded by lock): only the first is logged, off the lock. */
-    private boolean answerFaultLogged;
-    /** The same for a settlement (guarded by lock). */
-    private boolean settlementFaultLogged;
-
-    private final Lane lane = new Lane();
-    /** Whether some bucket has lent to the lane: the reaper then keeps registering lane permits (lock). */
-    private boolean lentToLane;
-
-    /**
-     * How many times per lease the reaper registers the lane's permits while the lane is in use. A
-     * lane permit's lease starts when it is registered, and on an idle governor only the reaper
-     * registers it: an abandoned one is reaped at most a lease and this fraction of one after its
-     * admission.
-     */
-    static final int LANE_SWEEPS_PER_LEASE = 8;
+    private static final Bucket[] EMPTY_BUCKETS = new Bucket[0];
 
     private static final VarHandle LAST_NANOS;
 
@@ -163,64 +146,68 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    private volatile Mode mode;
-    private volatile long leaseTimeoutNanos;
+    // Configuration, fixed at construction. Package-private fields are read by GovernorControls,
+    // AnswerLearner and the other collaborators in this package.
+
+    final Clock clock;
+    private final Timer timer;
+    final long leaseTimeoutNanos;
     private final long probeTimeoutNanos;
-    private final boolean adoptHeaderLimits;
-    private final boolean weightedClasses;
-
-    private final Limit[] limits;
-
+    final Limit[] limits;
+    /** The same, as the operators' controls give them. */
+    final List<Limit> limitList;
     /** Where the buckets a fleet shares live; {@link QuotaStore#local()} when nothing is shared. */
-    private final QuotaStore store;
+    final QuotaStore store;
 
     private final boolean sharesAny;
     /** Whether any limit is a budget (spend): only then does admission look for exhausted ones. */
     private final boolean budgetsAny;
 
-    private final Map<String, TrafficClass> classes;
-    private final List<ClassQueue<Waiter>> queuesByPriority;
-    private final Map<String, ClassQueue<Waiter>> queues;
-    private final Map<String, Double> tenantWeights;
-    private final Guarantees guarantees;
+    final Guarantees guarantees;
 
-    private final Routes routes;
-    private final Set<String> pausedTenants = ConcurrentHashMap.newKeySet();
-    private final Set<String> pausedApiKeys = ConcurrentHashMap.newKeySet();
-    private volatile boolean anyOperatorPause;
+    // The structures: each guards itself or is guarded by the lock, as its class says.
 
-    /** Calls waiting in the queues; written under the lock, read by settling threads. */
-    private volatile int waiting;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final GovernorStats stats = new GovernorStats();
+    /** Settlements waiting (lock-free) and the lease list (lock). */
+    final PermitLedger ledger = new PermitLedger();
+    /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
+    private final AnswerBacklog answers = new AnswerBacklog();
+    /** Room lent per thread, and the lane permits waiting to be registered. */
+    private final Lane lane = new Lane();
+    /** Releases permits whose lease expired (lock). */
+    private final LeaseReaper reaper;
+    /** The spend limits as budgets: their standing, settlements and alerts. */
+    final Budgets budgets;
+    /** The calls waiting, in their class queues, and their deadlines (lock; the weights any thread). */
+    final WaitingCalls calls;
+    /** Routes and provider scopes (lock; look-ups of a known route any thread). */
+    final Routes routes;
+    /** Keeps the recent route resolved while it is in use (lock). */
+    private final RouteRenewal routeRenewal;
+    /** Plans the dispatch pass the timer runs next while calls wait (lock). */
+    private final DispatchPacer pacer;
+    /** Tenants and API keys an operator paused. */
+    final OperatorPauses pauses = new OperatorPauses();
 
-    // ---- guarded by lock
-    private final PriorityQueue<Waiter> deadlines = new PriorityQueue<>(new Comparator<>() {
-        @Override
-        public int compare(Waiter a, Waiter b) {
-            return Long.compare(a.deadlineNanos, b.deadlineNanos);
-        }
-    });
+    // Beside the engine, sharing its lock discipline.
+
+    /** Learns from providers' answers. */
+    private final AnswerLearner learner;
+    /** The operators' view. */
+    private final GovernorControls controls;
+
+    // Read without the lock: written under it (mode also by the controls, through holding).
+
+    volatile Mode mode;
+    /** Calls waiting in the queues: the lane and settling threads read it to know whether anyone waits. */
+    volatile int waiting;
+
+    volatile boolean closed;
 
     // The governor's timer tasks and callbacks are classes of their own, not method references or
     // lambdas: the agent builds the governor as the application starts, and the JVM spins a class
     // for each lambda then (docs/startup-figures.md).
-
-    /**
-     * One scheduled run of the reaper. Each schedule makes its own, so a run that fired while its
-     * schedule was being replaced (waiting for the lock) finds it is not the current one and ends,
-     * instead of starting a second chain of reaps beside the new one.
-     */
-    private final class Reaper implements Runnable {
-        /** Its place in the timer, to cancel it (guarded by lock). */
-        Timer.Cancellable task;
-
-        @Override
-        public void run() {
-            reap(this);
-        }
-    }
-
-    /** The reaper's scheduled run, or null when none is (guarded by lock). */
-    private Reaper scheduledReaper;
 
     private final Runnable clockTicker = new Runnable() {
         @Override
@@ -228,42 +215,36 @@ public final class Governor implements AutoCloseable {
             clockTick();
         }
     };
-    private final Runnable routeRenewer = new Runnable() {
-        @Override
-        public void run() {
-            renewRoute();
-        }
-    };
-    /** The recent route's next renewal, or null when none is planned (guarded by lock). */
-    private Timer.Cancellable routeRenewal;
 
+    // Guarded by lock.
+
+    /** The last permit number given. */
     private long nextPermitId;
-    private Timer.Cancellable wakeTask;
-    private long wakeAtNanos = Long.MAX_VALUE;
-    private long wakeCandidateNanos;
-    private volatile boolean closed;
-
-    /** The latest clock reading (guarded by lock). */
+    /** The latest clock reading; the lane reads it without the lock ({@link #LAST_NANOS}). */
     private long lastNanos;
-    /** Whether the timer keeps {@link #lastNanos} fresh (guarded by lock). */
+    /** Whether the timer keeps {@link #lastNanos} fresh. */
     private boolean clockTicking;
-    /** Whether the fast path used the stale reading since the last tick (guarded by lock). */
+    /** Whether the fast path used the stale reading since the last tick. */
     private boolean staleReadsSinceTick;
+    /** Whether a settlement failed to apply: only the first is logged, off the lock. */
+    private boolean settlementFaultLogged;
 
-    private Governor(Builder b) {
+    // ------------------------------------------------------------------ construction
+
+    Governor(GovernorBuilder b) {
         this.clock = b.clock;
         this.timer = b.timer != null ? b.timer : new SystemTimer();
         this.budgets = new Budgets(clock, timer, new Runnable() {
             @Override
             public void run() {
-                learned();
+                learner.learned();
             }
         });
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
+        this.reaper = new LeaseReaper(this, timer, ledger, stats, leaseTimeoutNanos);
+        this.pacer = new DispatchPacer(this, timer);
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
-        this.adoptHeaderLimits = b.adoptHeaderLimits;
-        this.weightedClasses = b.weightedClasses;
         long nowNanos = clock.nanoTime();
         long nowMillis = clock.epochMillis();
         this.lastNanos = nowNanos;
@@ -271,7 +252,7 @@ public final class Governor implements AutoCloseable {
         this.store = b.store;
         this.sharesAny = store.sharesAny();
         List<Limit> built = new ArrayList<>();
-        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see Reaper
+        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see the timer tasks above
                     @Override
                     public long getAsLong() {
                         return clock.nanoTime();
@@ -281,29 +262,17 @@ public final class Governor implements AutoCloseable {
             built.add(Limit.of(spec, nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees, store));
         }
         this.limits = built.toArray(new Limit[0]);
+        this.limitList = Collections.unmodifiableList(Arrays.asList(limits));
         boolean spendLimits = false;
         for (Limit l : built) {
             spendLimits |= l.dimension() == Dimension.SPEND;
         }
         this.budgetsAny = spendLimits;
-        this.classes = Collections.unmodifiableMap(new LinkedHashMap<>(b.classes));
-        this.queues = new LinkedHashMap<>();
-        List<ClassQueue<Waiter>> ordered = new ArrayList<>();
-        for (TrafficClass c : classes.values()) {
-            ClassQueue<Waiter> q = new ClassQueue<>(c);
-            queues.put(c.name(), q);
-            ordered.add(q);
-        }
-        ordered.sort(new Comparator<>() {
-            @Override
-            public int compare(ClassQueue<Waiter> a, ClassQueue<Waiter> b) {
-                return Integer.compare(
-                        b.trafficClass().priority(), a.trafficClass().priority()); // highest first
-            }
-        });
-        this.queuesByPriority = ordered;
-        this.tenantWeights = new ConcurrentHashMap<>(b.tenantWeights);
+        this.calls = new WaitingCalls(b.classes, b.tenantWeights, b.weightedClasses);
         this.routes = new Routes(limits, guarantees, store, stats, clock, b.coldStartWait.toNanos());
+        this.routeRenewal = new RouteRenewal(this, routes, timer, clock);
+        this.learner = new AnswerLearner(this, clock, routes, limits, stats, b.adoptHeaderLimits, answers);
+        this.controls = new GovernorControls(this);
         updateLaneGate();
         store.attach(new StoreHost());
     }
@@ -316,8 +285,18 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static GovernorBuilder builder() {
+        return new GovernorBuilder();
+    }
+
+    /** What the governor learns from providers' answers: their figures, refusals, pauses. */
+    public AnswerLearner learner() {
+        return learner;
+    }
+
+    /** The operators' controls: configuration, where things stand, budgets, live settings. */
+    public GovernorControls controls() {
+        return controls;
     }
 
     // ------------------------------------------------------------------ admission
@@ -400,7 +379,7 @@ public final class Governor implements AutoCloseable {
                 long nowNanos = now();
                 decided = newPermit(call, demand, EMPTY_BUCKETS, null, null, false, null, -1, nowNanos, 0, null, null);
             } else {
-                Rejection paused = anyOperatorPause ? operatorPause(call, demand) : null;
+                Rejection paused = pauses.any() ? pauses.refusal(call, demand) : null;
                 if (paused != null && m == Mode.ENFORCE) {
                     decided = reject(paused);
                 } else {
@@ -460,308 +439,6 @@ public final class Governor implements AutoCloseable {
         return enqueue(call, demand, route, nowNanos, nowMillis, deadline, done);
     }
 
-    /** Reads the clock, keeping the latest reading for the fast path. Lock held. */
-    private long now() {
-        long t = clock.nanoTime();
-        if (t - lastNanos > 0) {
-            lastNanos = t;
-        }
-        if (!clockTicking && !closed) {
-            clockTicking = true;
-            timer.schedule(clockTicker, CLOCK_TICK_NANOS);
-        }
-        return lastNanos;
-    }
-
-    private void clockTick() {
-        lock.lock();
-        try {
-            lastNanos = Math.max(lastNanos, clock.nanoTime());
-            if (staleReadsSinceTick && !closed) {
-                staleReadsSinceTick = false;
-                timer.schedule(clockTicker, CLOCK_TICK_NANOS);
-            } else {
-                clockTicking = false; // idle: the next admission reads the clock itself
-            }
-        } finally {
-            unlock();
-        }
-    }
-
-    private void lockQuickly() {
-        for (int i = 0; i < LOCK_SPINS; i++) {
-            if (lock.tryLock()) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
-        lock.lock();
-    }
-
-    private static final Bucket[] EMPTY_BUCKETS = new Bucket[0];
-
-    // ------------------------------------------------------------------ the lock-free lane
-
-    /**
-     * Admits through the lane when nothing needs the lock: enforce mode, nobody waiting, no
-     * operator or provider pause, and a path whose buckets all lent enough room to this thread.
-     * Null sends the call to the lock.
-     */
-    private Permit tryLane(CallContext call, Demand demand) {
-        if (!lane.isOpen() || !answers.isEmpty()) {
-            return null;
-        }
-        Route route = routes.forLane(call);
-        if (route == null) {
-            return null;
-        }
-        Route.LanePath path = route.lanePath();
-        // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
-        if (path == null
-                || !route.scope.openToLane()
-                || route.scope.isEvicted()
-                || (route.scope.learnedBuckets().length != 0
-                        && !route.scope.tenantShares().laneServes(call.tenant()))) {
-            return null;
-        }
-        int stripe = Lane.stripe();
-        long[] amounts = Lane.take(path, demand, stripe);
-        if (amounts == null) {
-            return null;
-        }
-        long[] lentMoments = new long[amounts.length];
-        long admittedNanos = Lane.lentAtNanos(path, amounts, stripe, lentMoments);
-        if (admittedNanos == Long.MIN_VALUE) {
-            admittedNanos = (long) LAST_NANOS.getOpaque(this); // took no room: the latest reading will do
-        }
-        Permit p = new Permit(
-                this,
-                0,
-                call,
-                demand,
-                path.buckets,
-                amounts,
-                lentMoments,
-                false,
-                null,
-                -1,
-                admittedNanos,
-                0,
-                Long.MAX_VALUE,
-                route.scope,
-                route.tenantCounters);
-        p.laneRoute = route;
-        int backlog = lane.push(p, stripe);
-        if (Backlog.mustWait(backlog)) {
-            registerLaneStripeNow(stripe);
-        } else if (Backlog.shouldTry(backlog)) {
-            registerLaneStripeIfFree(stripe);
-        }
-        return p;
-    }
-
-    /** Opens the lane when nothing needs the lock's judgement: enforce mode, nobody waiting, no pause. Lock held. */
-    private void updateLaneGate() {
-        lane.setOpen(mode == Mode.ENFORCE && waiting == 0 && !anyOperatorPause && !closed);
-    }
-
-    /** After an admission through the lock: lends this thread room on the path, if the lane may use it. Lock held. */
-    private void lendToLane(Route route, long nowNanos) {
-        if (!lane.isOpen() || !route.scope.openToLane()) {
-            return;
-        }
-        Route.LanePath path = route.lanePath();
-        if (path == null) {
-            return;
-        }
-        int stripe = Lane.stripe();
-        for (Bucket b : path.buckets) {
-            b.lendToLane(stripe, nowNanos);
-        }
-        if (!lentToLane) {
-            lentToLane = true;
-            if (!closed) {
-                scheduleReap(laneSweepNanos()); // from now on the reaper also registers lane permits: sooner
-            }
-        }
-    }
-
-    /**
-     * Registers the lane's permits (number, lease, counters, lease list), applies queued
-     * settlements, then the providers' answers that wait (last: an answer is read against what
-     * was admitted since its call, lane admissions included). Lock held.
-     *
-     * @return whether any capacity came back or an answer changed the quota model
-     */
-    private boolean drainLedger(long nowNanos) {
-        if (lane.hasUnregistered()) {
-            long fresh = now();
-            for (int s = 0; s < Lane.STRIPES; s++) {
-                registerLaneStripe(s, fresh);
-            }
-        }
-        boolean settled = ledger.drain(nowNanos, clock, stats);
-        RuntimeException fault = ledger.takeFault();
-        if (fault != null && !settlementFaultLogged) {
-            settlementFaultLogged = true;
-            logLater(
-                    "sluice: a settlement could not be applied; what it holds is tried again when its lease runs out",
-                    fault);
-        }
-        return applyAnswers(nowNanos) | settled;
-    }
-
-    /**
-     * Registers one stripe's lane permits: each gets its number, its lease (from now, so never
-     * shorter than configured), the counters and the lease list, and its buckets count what it
-     * took as reserved rather than lent, summed over each run of permits on one path. That is done
-     * at {@code freshNanos}, a clock reading taken now: it raises the level's cap, and the refill up
-     * to now must first be applied at the old one.
-     */
-    private void registerLaneStripe(int stripe, long freshNanos) {
-        LaneRun run = null;
-        for (Permit p = lane.takeStripe(stripe); p != null; ) {
-            Permit next = p.laneNext;
-            if (run == null || !run.covers(p)) {
-                if (run != null) {
-                    run.register(stats, freshNanos);
-                }
-                run = new LaneRun(p);
-            }
-            run.add(p);
-            p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
-            if (!p.isDone()) {
-                ledger.append(p);
-                reapWithinALease();
-            }
-            p = next;
-        }
-        if (run != null) {
-            run.register(stats, freshNanos);
-        }
-    }
-
-    /**
-     * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
-     * permits are in this core's cache), if the lock is free; else the holder does.
-     */
-    private void registerLaneStripeIfFree(int stripe) {
-        if (lock.tryLock()) {
-            try {
-                registerLaneStripe(stripe, now());
-            } finally {
-                unlock();
-            }
-        }
-    }
-
-    /** The stripe is so deep that its thread waits for the lock: the lane may not outrun registration. */
-    private void registerLaneStripeNow(int stripe) {
-        lock.lock();
-        try {
-            registerLaneStripe(stripe, now());
-        } finally {
-            unlock();
-        }
-    }
-
-    /**
-     * Work queued without the lock (settlements, providers' answers) is applied by the thread
-     * that queued it if the lock is free; else the holder, or the next admission, does.
-     */
-    private void applyQueuedIfFree() {
-        if (lock.tryLock()) {
-            applyQueuedAndUnlock();
-        }
-    }
-
-    private void applyQueuedNow() {
-        lock.lock();
-        applyQueuedAndUnlock();
-    }
-
-    /**
-     * Applies the queued settlements and answers, offers waiting calls what came back, and releases
-     * the lock held; again while more was queued for waiting calls meanwhile and the lock is free.
-     */
-    private void applyQueuedAndUnlock() {
-        do {
-            List<Waiter> done = null;
-            try {
-                long nowNanos = now();
-                if (drainLedger(nowNanos)) {
-                    done = dispatchWaiting(nowNanos);
-                }
-            } finally {
-                lock.unlock();
-            }
-            deliverAll(done);
-        } while (queuedForWaitingCalls() && lock.tryLock());
-    }
-
-    /**
-     * Releases the lock, then applies what was queued while it was held if calls wait for it (see
-     * {@link #settlementRequested}: a settling thread that finds the lock busy leaves its permit to
-     * the holder rather than wait, so an event loop settling a call never blocks on the lock). The
-     * settling thread pushes, then tries the lock; the holder unlocks, then looks at the queue:
-     * whichever comes second sees the other.
-     */
-    private void unlock() {
-        lock.unlock();
-        if (queuedForWaitingCalls() && lock.tryLock()) {
-            applyQueuedAndUnlock();
-        }
-    }
-
-    /** Calls wait, something they may need is queued, and this thread does not still hold the lock (taken twice). */
-    private boolean queuedForWaitingCalls() {
-        return waiting > 0 && (ledger.hasPending() || !answers.isEmpty()) && !lock.isHeldByCurrentThread();
-    }
-
-    /** Admits at once if every bucket has room: one pass computing amounts and checking room. */
-    private Permit tryFastPath(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
-        Bucket[] buckets = route.buckets();
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
-            return null;
-        }
-        int g = route.guarantee;
-        long[] amounts = new long[buckets.length];
-        for (int i = 0; i < buckets.length; i++) {
-            Bucket b = buckets[i];
-            long amount = amountFor(b, demand);
-            amounts[i] = amount;
-            if (amount != 0
-                    && b.limit().enforced()
-                    && b.roomOnFastPath(g, nowNanos, nowMillis) < b.roomNeeded(g, amount)) {
-                return null;
-            }
-        }
-        if (fairWait(call, demand, route, nowNanos, nowMillis) != null) {
-            return null;
-        }
-        return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
-    }
-
-    /**
-     * Whether a call fits beside the shares of the other tenants using its provider scope now
-     * (see {@link TenantShares}): null when it does, else why and for how long it waits. Lock held.
-     */
-    private TenantShares.Wait fairWait(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
-        Bucket[] learned = route.scope.learnedBuckets();
-        TenantShares shares = route.scope.tenantShares();
-        if (learned.length == 0 || shares.laneServes(call.tenant())) {
-            // nothing to share, or the caller is the scope's only active tenant: no allocation, no
-            // walk (a second tenant's first call goes through waitFor, which ends that)
-            return null;
-        }
-        long[] amounts = new long[learned.length];
-        for (int i = 0; i < learned.length; i++) {
-            amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
-        }
-        return shares.waitFor(
-                call.tenant(), weightOf(call.tenant()), route.guarantee, learned, amounts, nowNanos, nowMillis);
-    }
-
     private Decided enqueue(
             CallContext call,
             Demand demand,
@@ -770,18 +447,21 @@ public final class Governor implements AutoCloseable {
             long nowMillis,
             long callerDeadlineNanos,
             List<Waiter> done) {
-        TrafficClass cls = classOf(call);
+        TrafficClass cls = calls.classOf(call);
         long deadline = deadlineFor(cls, nowNanos, callerDeadlineNanos);
-        ClassQueue<Waiter> queue = queues.get(cls.name());
-        if (queue.size() >= cls.maxQueueDepth()) {
+        if (calls.isFull(cls)) {
             return overflow(call, demand, route, cls, nowNanos, nowMillis, "full");
         }
         Waiter w = new Waiter(call, demand, cls, deadline, nowNanos);
         route.scope
                 .tenantShares()
-                .waiting(call.tenant(), weightOf(call.tenant()), route.scope.learnedBuckets(), nowNanos, nowMillis);
-        queue.add(w);
-        deadlines.add(w);
+                .waiting(
+                        call.tenant(),
+                        calls.weightOf(call.tenant()),
+                        route.scope.learnedBuckets(),
+                        nowNanos,
+                        nowMillis);
+        calls.add(w);
         waiting++;
         updateLaneGate();
         stats.onQueued(cls.name());
@@ -857,9 +537,9 @@ public final class Governor implements AutoCloseable {
         if (s != null
                 && s.nanos != Bucket.ON_RELEASE
                 && !s.slowStart
-                && !budgetAwaitsStore(s, nowMillis)
-                && !budgetAwaitsSettlements(s)) {
-            long deadline = deadlineFor(classOf(call), nowNanos, callerDeadlineNanos);
+                && !s.budgetAwaitsStore(nowMillis)
+                && !s.budgetAwaitsSettlements()) {
+            long deadline = deadlineFor(calls.classOf(call), nowNanos, callerDeadlineNanos);
             if (nowNanos + s.nanos - deadline > 0) {
                 // Room comes back only after the caller's deadline: say so now, not at the deadline.
                 return reject(Rejections.forShortfall(GatewayDecision.REJECTED_LOCALLY, call, demand, s, 0, null));
@@ -881,7 +561,7 @@ public final class Governor implements AutoCloseable {
             return broke; // a budget holds even for a class that passes through when its queue is full
         }
         if (cls.overloadAction() == OverloadAction.PASS_THROUGH
-                && !providerHasNoRoom(demand, route, nowNanos, nowMillis)) {
+                && !Shortfall.providerWouldRefuse(demand, route, probeTimeoutNanos, nowNanos, nowMillis)) {
             stats.onPassedThrough(cls.name());
             return take(call, demand, route, nowNanos, nowMillis, 0);
         }
@@ -889,54 +569,9 @@ public final class Governor implements AutoCloseable {
         return reject(Rejections.forShortfall(GatewayDecision.QUEUE_FULL, call, demand, s, 0, reason));
     }
 
-    /**
-     * Whether Sluice knows the provider would refuse this call now: the provider asked the scope to
-     * wait, or a bucket mirroring one of its limits (announced, learned or declared) has no room.
-     * A call that waited its fill is then answered locally in the provider's shape, not sent to
-     * spend the provider's count (OpenAI counts refused requests too); {@code pass_through} lets
-     * a call go only where Sluice does not know, such as a limit of the service's own.
-     */
-    private boolean providerHasNoRoom(Demand demand, Route route, long nowNanos, long nowMillis) {
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0 && !route.scope.slowStartAdmitsAtDeadline()) {
-            return true;
-        }
-        for (Bucket b : route.buckets()) {
-            long amount = amountFor(b, demand);
-            if (amount != 0
-                    && b.limit().enforced()
-                    && b.limit().mirrorsProvider()
-                    && b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** What is short for a demand on a route, and until when; null when everything has room. */
+    /** What is short for a demand on a route ({@link Shortfall#onPath}, then fair shares); null when nothing is. */
     private Shortfall shortfall(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
-        Shortfall worst = null;
-        long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
-        if (gate != 0) {
-            worst = route.scope.inSlowStart()
-                    ? Shortfall.slowStart(gate, route.scope.slowStartInFlight())
-                    : Shortfall.providerGate(gate);
-        }
-        for (Bucket b : route.buckets()) {
-            long amount = amountFor(b, demand);
-            if (amount == 0 || !b.limit().enforced()) {
-                continue;
-            }
-            long room = b.roomFor(route.guarantee, nowNanos, nowMillis);
-            long need = b.roomNeeded(route.guarantee, amount);
-            if (room < need) {
-                long wait = b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis);
-                if (worst == null || wait > worst.nanos) {
-                    worst = new Shortfall(b, need, room, wait);
-                } else if (worst.slowStart) {
-                    worst = Shortfall.providerGate(worst.nanos); // a bucket is short too: a real shortage
-                }
-            }
-        }
+        Shortfall worst = Shortfall.onPath(demand, route, probeTimeoutNanos, nowNanos, nowMillis);
         if (worst == null) {
             TenantShares.Wait fair = fairWait(call, demand, route, nowNanos, nowMillis);
             if (fair != null) {
@@ -944,6 +579,52 @@ public final class Governor implements AutoCloseable {
             }
         }
         return worst;
+    }
+
+    /**
+     * Whether a call fits beside the shares of the other tenants using its provider scope now
+     * (see {@link TenantShares}): null when it does, else why and for how long it waits. Lock held.
+     */
+    private TenantShares.Wait fairWait(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
+        Bucket[] learned = route.scope.learnedBuckets();
+        TenantShares shares = route.scope.tenantShares();
+        if (learned.length == 0 || shares.laneServes(call.tenant())) {
+            // nothing to share, or the caller is the scope's only active tenant: no allocation, no
+            // walk (a second tenant's first call goes through waitFor, which ends that)
+            return null;
+        }
+        long[] amounts = new long[learned.length];
+        for (int i = 0; i < learned.length; i++) {
+            amounts[i] = learned[i].limit().enforced() ? amountFor(learned[i], demand) : 0;
+        }
+        return shares.waitFor(
+                call.tenant(), calls.weightOf(call.tenant()), route.guarantee, learned, amounts, nowNanos, nowMillis);
+    }
+
+    // ------------------------------------------------------------------ the locked fast path, charging a route
+
+    /** Admits at once if every bucket has room: one pass computing amounts and checking room. */
+    private Permit tryFastPath(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
+        Bucket[] buckets = route.buckets();
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
+            return null;
+        }
+        int g = route.guarantee;
+        long[] amounts = new long[buckets.length];
+        for (int i = 0; i < buckets.length; i++) {
+            Bucket b = buckets[i];
+            long amount = amountFor(b, demand);
+            amounts[i] = amount;
+            if (amount != 0
+                    && b.limit().enforced()
+                    && b.roomOnFastPath(g, nowNanos, nowMillis) < b.roomNeeded(g, amount)) {
+                return null;
+            }
+        }
+        if (fairWait(call, demand, route, nowNanos, nowMillis) != null) {
+            return null;
+        }
+        return take(call, demand, route, buckets, amounts, nowNanos, nowMillis, 0);
     }
 
     private Permit take(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis, long waitedNanos) {
@@ -1006,7 +687,7 @@ public final class Governor implements AutoCloseable {
                     .tenantShares()
                     .admitted(
                             call.tenant(),
-                            weightOf(call.tenant()),
+                            calls.weightOf(call.tenant()),
                             learned,
                             learnedAmounts(learned, buckets, amounts),
                             nowNanos,
@@ -1042,39 +723,6 @@ public final class Governor implements AutoCloseable {
         return permit;
     }
 
-    /** What a call charged each of its scope's learned buckets, from the amounts of its whole path. */
-    private static long[] learnedAmounts(Bucket[] learned, Bucket[] path, long[] amounts) {
-        long[] of = new long[learned.length];
-        for (int j = 0; j < learned.length; j++) {
-            for (int i = path.length - 1; i >= 0; i--) {
-                if (path[i] == learned[j]) {
-                    of[j] = amounts[i];
-                    break;
-                }
-            }
-        }
-        return of;
-    }
-
-    /**
-     * The part of a guaranteed tenant's call that its reserves did not cover on the shared token
-     * buckets it went through (the tightest of them).
-     */
-    private static long borrowed(Demand demand, Bucket[] buckets, long[] amounts, long[] fromReserve) {
-        double covered = 1.0;
-        boolean shared = false;
-        for (int i = 0; i < buckets.length; i++) {
-            Dimension d = buckets[i].limit().dimension();
-            if (amounts[i] > 0
-                    && buckets[i].holdsReserves()
-                    && (d == Dimension.TOTAL_TOKENS || d == Dimension.INPUT_TOKENS || d == Dimension.OUTPUT_TOKENS)) {
-                shared = true;
-                covered = Math.min(covered, (double) fromReserve[i] / amounts[i]);
-            }
-        }
-        return shared ? Math.round(demand.totalTokens() * (1 - covered)) : 0;
-    }
-
     private Permit newPermit(
             CallContext call,
             Demand demand,
@@ -1106,24 +754,324 @@ public final class Governor implements AutoCloseable {
                 tenantCounters);
         if (scope != null) {
             ledger.append(p);
-            reapWithinALease();
+            reaper.withinALease();
         }
         return p;
     }
 
-    /** What a call charges a provider in each dimension, by {@link Dimension#ordinal()}. */
-    private static long[] providerCharges(Demand demand) {
-        Dimension[] dimensions = Dimension.values();
-        long[] charges = new long[dimensions.length];
-        for (Dimension d : dimensions) {
-            charges[d.ordinal()] = demand.chargeIn(d, true);
+    // ------------------------------------------------------------------ the lock-free lane
+
+    /**
+     * Admits through the lane when nothing needs the lock: enforce mode, nobody waiting, no
+     * operator or provider pause, and a path whose buckets all lent enough room to this thread.
+     * Null sends the call to the lock.
+     */
+    private Permit tryLane(CallContext call, Demand demand) {
+        if (!lane.isOpen() || !answers.isEmpty()) {
+            return null;
         }
-        return charges;
+        Route route = routes.forLane(call);
+        if (route == null) {
+            return null;
+        }
+        Route.LanePath path = route.lanePath();
+        // an evicted bucket lends nothing (it emptied its stripes), so the buckets need no check
+        if (path == null
+                || !route.scope.openToLane()
+                || route.scope.isEvicted()
+                || (route.scope.learnedBuckets().length != 0
+                        && !route.scope.tenantShares().laneServes(call.tenant()))) {
+            return null;
+        }
+        int stripe = Lane.stripe();
+        long[] amounts = Lane.take(path, demand, stripe);
+        if (amounts == null) {
+            return null;
+        }
+        long[] lentMoments = new long[amounts.length];
+        long admittedNanos = Lane.lentAtNanos(path, amounts, stripe, lentMoments);
+        if (admittedNanos == Long.MIN_VALUE) {
+            admittedNanos = (long) LAST_NANOS.getOpaque(this); // took no room: the latest reading will do
+        }
+        Permit p = new Permit(
+                this,
+                0,
+                call,
+                demand,
+                path.buckets,
+                amounts,
+                lentMoments,
+                false,
+                null,
+                -1,
+                admittedNanos,
+                0,
+                Long.MAX_VALUE,
+                route.scope,
+                route.tenantCounters);
+        p.laneRoute = route;
+        int backlog = lane.push(p, stripe);
+        if (Backlog.mustWait(backlog)) {
+            registerLaneStripeNow(stripe);
+        } else if (Backlog.shouldTry(backlog)) {
+            registerLaneStripeIfFree(stripe);
+        }
+        return p;
     }
 
-    private static long amountFor(Bucket b, Demand demand) {
-        Limit l = b.limit();
-        return demand.chargeIn(l.dimension(), l.mirrorsProvider());
+    /** Opens the lane when nothing needs the lock's judgement: enforce mode, nobody waiting, no pause. Lock held. */
+    void updateLaneGate() {
+        lane.setOpen(mode == Mode.ENFORCE && waiting == 0 && !pauses.any() && !closed);
+    }
+
+    /** After an admission through the lock: lends this thread room on the path, if the lane may use it. Lock held. */
+    private void lendToLane(Route route, long nowNanos) {
+        if (!lane.isOpen() || !route.scope.openToLane()) {
+            return;
+        }
+        Route.LanePath path = route.lanePath();
+        if (path == null) {
+            return;
+        }
+        int stripe = Lane.stripe();
+        for (LaneLender lender : path.lenders) {
+            lender.lend(stripe, nowNanos);
+        }
+        reaper.laneInUse(); // from now on the reaper also registers lane permits
+    }
+
+    /**
+     * Registers one stripe's lane permits: each gets its number, its lease (from now, so never
+     * shorter than configured), the counters and the lease list, and its buckets count what it
+     * took as reserved rather than lent, summed over each run of permits on one path. That is done
+     * at {@code freshNanos}, a clock reading taken now: it raises the level's cap, and the refill up
+     * to now must first be applied at the old one.
+     */
+    private void registerLaneStripe(int stripe, long freshNanos) {
+        LaneRun run = null;
+        for (Permit p = lane.takeStripe(stripe); p != null; ) {
+            Permit next = p.laneNext;
+            if (run == null || !run.covers(p)) {
+                if (run != null) {
+                    run.register(stats, freshNanos);
+                }
+                run = new LaneRun(p);
+            }
+            run.add(p);
+            p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
+            if (!p.isDone()) {
+                ledger.append(p);
+                reaper.withinALease();
+            }
+            p = next;
+        }
+        if (run != null) {
+            run.register(stats, freshNanos);
+        }
+    }
+
+    /**
+     * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
+     * permits are in this core's cache), if the lock is free; else the holder does.
+     */
+    private void registerLaneStripeIfFree(int stripe) {
+        if (lock.tryLock()) {
+            try {
+                registerLaneStripe(stripe, now());
+            } finally {
+                unlock();
+            }
+        }
+    }
+
+    /** The stripe is so deep that its thread waits for the lock: the lane may not outrun registration. */
+    private void registerLaneStripeNow(int stripe) {
+        lock.lock();
+        try {
+            registerLaneStripe(stripe, now());
+        } finally {
+            unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ the lock and the clock
+
+    /** Work done under the lock at one clock reading. */
+    interface LockedWork<T> {
+        T run(long nowNanos);
+    }
+
+    /**
+     * The sequence every change of state follows: take the lock, apply what was settled, do the
+     * work, offer waiting calls what it gave back, release the lock, and only then complete the
+     * futures of the calls that left their queue (their callbacks must never run under the lock).
+     */
+    <T> T underLock(LockedWork<T> work) {
+        List<Waiter> done;
+        T result;
+        lock.lock();
+        try {
+            long nowNanos = now();
+            drainLedger(nowNanos);
+            result = work.run(nowNanos);
+            done = dispatchWaiting(nowNanos);
+        } finally {
+            unlock();
+        }
+        deliverAll(done);
+        return result;
+    }
+
+    /**
+     * Work under the lock that gives nothing back to waiting calls (a setting, a pause): lock, act,
+     * unlock; the unlock still applies what was queued meanwhile for waiting calls ({@link #unlock}).
+     */
+    <T> T holding(Supplier<T> work) {
+        lock.lock();
+        try {
+            return work.get();
+        } finally {
+            unlock();
+        }
+    }
+
+    private void lockQuickly() {
+        for (int i = 0; i < LOCK_SPINS; i++) {
+            if (lock.tryLock()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        lock.lock();
+    }
+
+    /**
+     * Releases the lock, then applies what was queued while it was held if calls wait for it (see
+     * {@link #settlementRequested}: a settling thread that finds the lock busy leaves its permit to
+     * the holder rather than wait, so an event loop settling a call never blocks on the lock). The
+     * settling thread pushes, then tries the lock; the holder unlocks, then looks at the queue:
+     * whichever comes second sees the other.
+     */
+    private void unlock() {
+        lock.unlock();
+        if (queuedForWaitingCalls() && lock.tryLock()) {
+            applyQueuedAndUnlock();
+        }
+    }
+
+    /** Calls wait, something they may need is queued, and this thread does not still hold the lock (taken twice). */
+    private boolean queuedForWaitingCalls() {
+        return waiting > 0 && (ledger.hasPending() || !answers.isEmpty()) && !lock.isHeldByCurrentThread();
+    }
+
+    /**
+     * Work queued without the lock (settlements, providers' answers) is applied by the thread
+     * that queued it if the lock is free; else the holder, or the next admission, does.
+     */
+    void applyQueuedIfFree() {
+        if (lock.tryLock()) {
+            applyQueuedAndUnlock();
+        }
+    }
+
+    private void applyQueuedNow() {
+        lock.lock();
+        applyQueuedAndUnlock();
+    }
+
+    /**
+     * Applies the queued settlements and answers, offers waiting calls what came back, and releases
+     * the lock held; again while more was queued for waiting calls meanwhile and the lock is free.
+     */
+    private void applyQueuedAndUnlock() {
+        do {
+            List<Waiter> done = null;
+            try {
+                long nowNanos = now();
+                if (drainLedger(nowNanos)) {
+                    done = dispatchWaiting(nowNanos);
+                }
+            } finally {
+                lock.unlock();
+            }
+            deliverAll(done);
+        } while (queuedForWaitingCalls() && lock.tryLock());
+    }
+
+    /**
+     * Registers the lane's permits (number, lease, counters, lease list), applies queued
+     * settlements, then the providers' answers that wait (last: an answer is read against what
+     * was admitted since its call, lane admissions included). Lock held.
+     *
+     * @return whether any capacity came back or an answer changed the quota model
+     */
+    boolean drainLedger(long nowNanos) {
+        if (lane.hasUnregistered()) {
+            long fresh = now();
+            for (int s = 0; s < Lane.STRIPES; s++) {
+                registerLaneStripe(s, fresh);
+            }
+        }
+        boolean settled = ledger.drain(nowNanos, clock, stats);
+        RuntimeException fault = ledger.takeFault();
+        if (fault != null && !settlementFaultLogged) {
+            settlementFaultLogged = true;
+            logLater(
+                    "sluice: a settlement could not be applied; what it holds is tried again when its lease runs out",
+                    fault);
+        }
+        return learner.applyAnswers(nowNanos) | settled;
+    }
+
+    /** Offers waiting calls their turn; returns those that left the queue, to deliver once unlocked. Lock held. */
+    private List<Waiter> dispatchWaiting(long nowNanos) {
+        if (waiting == 0 || closed) {
+            return null;
+        }
+        List<Waiter> done = new ArrayList<>(2);
+        dispatch(nowNanos, clock.epochMillis(), done);
+        return done;
+    }
+
+    private static void deliverAll(List<Waiter> done) {
+        if (done != null) {
+            for (Waiter w : done) {
+                w.deliver();
+            }
+        }
+    }
+
+    /** Reads the clock, keeping the latest reading for the fast path. Lock held. */
+    long now() {
+        long t = clock.nanoTime();
+        if (t - lastNanos > 0) {
+            lastNanos = t;
+        }
+        if (!clockTicking && !closed) {
+            clockTicking = true;
+            timer.schedule(clockTicker, CLOCK_TICK_NANOS);
+        }
+        return lastNanos;
+    }
+
+    private void clockTick() {
+        lock.lock();
+        try {
+            lastNanos = Math.max(lastNanos, clock.nanoTime());
+            if (staleReadsSinceTick && !closed) {
+                staleReadsSinceTick = false;
+                timer.schedule(clockTicker, CLOCK_TICK_NANOS);
+            } else {
+                clockTicking = false; // idle: the next admission reads the clock itself
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
+    void logLater(String message, RuntimeException fault) {
+        timer.schedule(() -> LOG.get().warn(message, fault), 0);
     }
 
     // ------------------------------------------------------------------ dispatch
@@ -1131,27 +1079,11 @@ public final class Governor implements AutoCloseable {
     /** Offers queued calls their turn, by class priority and fair share. Lock held. */
     private void dispatch(long nowNanos, long nowMillis, List<Waiter> done) {
         expireDeadlines(nowNanos, nowMillis, done);
-        wakeCandidateNanos = Long.MAX_VALUE;
-        if (weightedClasses) {
-            // classes take turns, each admitting up to its priority's worth of cost per turn
-            boolean progress = true;
-            while (progress) {
-                progress = false;
-                for (ClassQueue<Waiter> q : queuesByPriority) {
-                    if (!q.isEmpty()) {
-                        long turn = Math.max(1, q.trafficClass().priority()) * CLASS_QUANTUM;
-                        progress |= q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, done), turn) > 0;
-                    }
-                }
-            }
-        } else {
-            for (ClassQueue<Waiter> q : queuesByPriority) {
-                if (!q.isEmpty()) {
-                    q.dispatch(this::weightOf, (w, claim) -> offer(w, claim, nowNanos, done), Long.MAX_VALUE);
-                }
-            }
+        pacer.passBegins();
+        calls.dispatch((w, claim) -> offer(w, claim, nowNanos, done));
+        if (waiting > 0) {
+            pacer.passEnded(nowNanos, calls.firstDeadline());
         }
-        scheduleWake(nowNanos);
     }
 
     /**
@@ -1163,7 +1095,7 @@ public final class Governor implements AutoCloseable {
         if (claimant == null || claimant == w) {
             return false;
         }
-        return weightedClasses || ((Waiter) claimant).trafficClass.priority() >= w.trafficClass.priority();
+        return calls.weightedClasses() || ((Waiter) claimant).trafficClass.priority() >= w.trafficClass.priority();
     }
 
     private Verdict offer(Waiter w, boolean mayClaim, long nowNanos, List<Waiter> done) {
@@ -1178,7 +1110,7 @@ public final class Governor implements AutoCloseable {
         }
         long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
         if (gate != 0) {
-            noteWake(gate);
+            pacer.roomIn(gate);
             return Verdict.NOT_NOW;
         }
         Bucket[] buckets = route.buckets();
@@ -1206,11 +1138,12 @@ public final class Governor implements AutoCloseable {
             long need = b.roomNeeded(route.guarantee, amount);
             if (b.roomFor(route.guarantee, nowNanos, nowMillis) < need) {
                 shortNow = true;
-                shortLocally |= !b.awaitsStore(nowMillis);
+                FleetRoom fleet = b.fleetRoom();
+                shortLocally |= fleet == null || !fleet.grants(nowMillis);
                 if (mayClaim && b.claimant() != w && !heldBackBy(b.claimant(), w)) {
                     w.claim(b);
                 }
-                noteWake(b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis));
+                pacer.roomIn(b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis));
             }
         }
         if (shortNow) {
@@ -1223,7 +1156,7 @@ public final class Governor implements AutoCloseable {
         if (fair != null) {
             // the room is other tenants' share: no claim on it, so they can take it meanwhile
             w.releaseClaims();
-            noteWake(fair.nanos);
+            pacer.roomIn(fair.nanos);
             return Verdict.NOT_NOW;
         }
         w.releaseClaims();
@@ -1245,21 +1178,11 @@ public final class Governor implements AutoCloseable {
         store.want(w, buckets, amounts);
     }
 
-    private void noteWake(long nanos) {
-        if (nanos < Bucket.ON_RELEASE && nanos < wakeCandidateNanos) {
-            wakeCandidateNanos = nanos;
-        }
-    }
-
     private void expireDeadlines(long nowNanos, long nowMillis, List<Waiter> done) {
         Waiter w;
-        while ((w = deadlines.peek()) != null && (w.done || nowNanos - w.deadlineNanos >= 0)) {
-            deadlines.poll();
-            if (!w.done) {
-                queues.get(w.trafficClass.name()).remove(w);
-                Route route = route(w.context);
-                expire(w, route, nowNanos, route.windowed() ? clock.epochMillis() : nowMillis, done);
-            }
+        while ((w = calls.pollDue(nowNanos)) != null) {
+            Route route = route(w.context);
+            expire(w, route, nowNanos, route.windowed() ? clock.epochMillis() : nowMillis, done);
         }
     }
 
@@ -1271,7 +1194,7 @@ public final class Governor implements AutoCloseable {
             return;
         }
         if (w.trafficClass.overloadAction() == OverloadAction.PASS_THROUGH
-                && !providerHasNoRoom(w.demand, route, nowNanos, nowMillis)) {
+                && !Shortfall.providerWouldRefuse(w.demand, route, probeTimeoutNanos, nowNanos, nowMillis)) {
             stats.onPassedThrough(w.trafficClass.name());
             w.releaseClaims();
             leaveQueue(w, take(w.context, w.demand, route, nowNanos, nowMillis, nowNanos - w.enqueuedNanos), done);
@@ -1318,7 +1241,7 @@ public final class Governor implements AutoCloseable {
             if (w.done) {
                 return false;
             }
-            queues.get(w.trafficClass.name()).remove(w);
+            calls.remove(w);
             w.done = true;
             w.releaseClaims();
             if (sharesAny) {
@@ -1331,82 +1254,7 @@ public final class Governor implements AutoCloseable {
         });
     }
 
-    private void scheduleWake(long nowNanos) {
-        if (waiting == 0) {
-            return;
-        }
-        long delay = SAFETY_TICK_NANOS;
-        if (wakeCandidateNanos < delay) {
-            delay = Math.max(MIN_WAKE_NANOS, wakeCandidateNanos);
-        }
-        Waiter first = deadlines.peek();
-        if (first != null) {
-            delay = Math.min(delay, Math.max(1, first.deadlineNanos - nowNanos));
-        }
-        long at = nowNanos + delay;
-        if (wakeTask != null && wakeAtNanos - nowNanos > 0 && wakeAtNanos - at <= 0) {
-            return; // an earlier wake-up is already due
-        }
-        if (wakeTask != null) {
-            wakeTask.cancel();
-        }
-        wakeAtNanos = at;
-        wakeTask = timer.schedule(this::onWake, delay);
-    }
-
-    private void onWake() {
-        underLock(nowNanos -> {
-            wakeTask = null;
-            wakeAtNanos = Long.MAX_VALUE;
-            return null;
-        });
-    }
-
-    /** Work done under the lock at one clock reading. */
-    private interface LockedWork<T> {
-        T run(long nowNanos);
-    }
-
-    /**
-     * The sequence every change of state follows: take the lock, apply what was settled, do the
-     * work, offer waiting calls what it gave back, release the lock, and only then complete the
-     * futures of the calls that left their queue (their callbacks must never run under the lock).
-     */
-    private <T> T underLock(LockedWork<T> work) {
-        List<Waiter> done;
-        T result;
-        lock.lock();
-        try {
-            long nowNanos = now();
-            drainLedger(nowNanos);
-            result = work.run(nowNanos);
-            done = dispatchWaiting(nowNanos);
-        } finally {
-            unlock();
-        }
-        deliverAll(done);
-        return result;
-    }
-
-    /** Offers waiting calls their turn; returns those that left the queue, to deliver once unlocked. Lock held. */
-    private List<Waiter> dispatchWaiting(long nowNanos) {
-        if (waiting == 0 || closed) {
-            return null;
-        }
-        List<Waiter> done = new ArrayList<>(2);
-        dispatch(nowNanos, clock.epochMillis(), done);
-        return done;
-    }
-
-    private static void deliverAll(List<Waiter> done) {
-        if (done != null) {
-            for (Waiter w : done) {
-                w.deliver();
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------ settlement and leases
+    // ------------------------------------------------------------------ settlement
 
     /**
      * A permit asked to be settled or released. Applied now when calls wait for what it gives
@@ -1451,389 +1299,10 @@ public final class Governor implements AutoCloseable {
         return true;
     }
 
-    /**
-     * Releases permits whose lease expired: a stream nobody closed, a response nobody read. What
-     * they reserved is kept as used (Sluice cannot know better) and their slots come back.
-     */
-    private void reap(Reaper run) {
-        List<Permit> expired = new ArrayList<>();
-        lock.lock();
-        try {
-            if (run != scheduledReaper) {
-                return; // replaced while it waited for the lock: the current run reaps
-            }
-            scheduledReaper = null;
-            long now = now();
-            drainLedger(now);
-            Permit p = ledger.oldest();
-            while (p != null && now - p.leaseExpiryNanos >= 0) {
-                Permit next = p.leaseNext;
-                ledger.remove(p);
-                if (!p.isDone()) {
-                    expired.add(p);
-                }
-                p = next;
-            }
-            Permit oldest = ledger.oldest();
-            long next = oldest == null ? Long.MAX_VALUE : Math.max(1, oldest.leaseExpiryNanos - now);
-            if (lentToLane) {
-                // lane permits reach the lease list when a lock holder registers them, and their
-                // lease starts then: on an idle governor nobody else does
-                next = Math.min(next, laneSweepNanos());
-            }
-            if (next != Long.MAX_VALUE && !closed) {
-                scheduleReap(next);
-            }
-        } finally {
-            unlock();
-        }
-        for (Permit p : expired) {
-            stats.onLeaseExpired();
-            p.expireLease();
-        }
-    }
+    // ------------------------------------------------------------------ routes
 
-    /** A permit joined the ledger: the reaper runs within a lease, unless a run is already due. Lock held. */
-    private void reapWithinALease() {
-        if (scheduledReaper == null && !closed) {
-            scheduleReap(leaseTimeoutNanos);
-        }
-    }
-
-    /**
-     * Schedules the reaper's next run in place of any scheduled one. Lock held. The new run is in
-     * the timer before the old one is cancelled: if scheduling failed, the old one stays.
-     */
-    private void scheduleReap(long delayNanos) {
-        Reaper run = new Reaper();
-        run.task = timer.schedule(run, delayNanos);
-        if (scheduledReaper != null) {
-            scheduledReaper.task.cancel();
-        }
-        scheduledReaper = run;
-    }
-
-    /** How often the reaper registers the lane's permits while the lane is in use. */
-    private long laneSweepNanos() {
-        return Math.max(1, leaseTimeoutNanos / LANE_SWEEPS_PER_LEASE);
-    }
-
-    // ------------------------------------------------------------------ provider feedback
-
-    /**
-     * Learns the budgets a provider announced in a response to this call's scope: new budgets
-     * become buckets charged like the provider charges; lower remaining figures win over Sluice's
-     * own view.
-     */
-    public void learn(CallContext call, List<LearnedBudget> budgets) {
-        learn(call, budgets, null);
-    }
-
-    /**
-     * As {@link #learn(CallContext, List)}, for a response that named the organization the call was
-     * counted against (null when it did not): the budgets are the organization's, and every key of
-     * it counts in one scope from now on.
-     */
-    public void learn(CallContext call, List<LearnedBudget> budgets, String organization) {
-        learn(call, budgets, organization, null);
-    }
-
-    /**
-     * As {@link #learn(CallContext, List, String)}, for the answer to the call {@code answered} was
-     * admitted for (null when not known): what remained is read as of now, less what Sluice admitted
-     * after that call and plus what refilled since (see {@link AnswerAge}).
-     */
-    public void learn(CallContext call, List<LearnedBudget> budgets, String organization, Permit answered) {
-        learn(call, budgets, organization, answered, -1);
-    }
-
-    /**
-     * As {@link #learn(CallContext, List, String, Permit)}, for an answer whose provider said it
-     * worked {@code processingMillis} on the call before answering (-1 when it did not say): the
-     * call was counted then, not when Sluice admitted it. Thousands of calls opening connections at
-     * once reach the provider seconds after their admission and in any order; read as of their
-     * admission, their figures would take off again the calls counted before them.
-     */
-    public void learn(
-            CallContext call,
-            List<LearnedBudget> budgets,
-            String organization,
-            Permit answered,
-            long processingMillis) {
-        if (budgets.isEmpty() && organization == null) {
-            return;
-        }
-        long countedNanos = answered == null || processingMillis < 0
-                ? AnswerBacklog.Answer.COUNTED_AT_ADMISSION
-                : clock.nanoTime() - Math.min(processingMillis, WaitHints.MAX_MILLIS) * 1_000_000L;
-        answers.push(new AnswerBacklog.Answer(call, budgets, organization, answered, countedNanos));
-        applyQueuedIfFree(); // else the holder or the next admission applies it: the lane is closed meanwhile
-        learned();
-    }
-
-    /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
-    private void logLater(String message, RuntimeException fault) {
-        timer.schedule(() -> LOG.get().warn(message, fault), 0);
-    }
-
-    /** Applies the answers waiting in {@link #answers}, oldest first; whether there were any. Lock held. */
-    private boolean applyAnswers(long nowNanos) {
-        AnswerBacklog.Answer a = answers.takeAll();
-        if (a == null) {
-            return false;
-        }
-        long nowMillis = clock.epochMillis();
-        for (; a != null; a = a.next) {
-            try {
-                applyAnswer(a, nowNanos, nowMillis);
-            } catch (RuntimeException fault) {
-                // another caller's admission applies it: one bad answer must not fail that call
-                if (!answerFaultLogged) {
-                    answerFaultLogged = true;
-                    logLater("sluice: a provider's rate-limit figures could not be applied; they are skipped", fault);
-                }
-            }
-        }
-        return true;
-    }
-
-    private void applyAnswer(AnswerBacklog.Answer a, long nowNanos, long nowMillis) {
-        AnswerAge age = a.answered == null ? AnswerAge.CURRENT : a.answered.answerAge(nowNanos, a.countedNanos);
-        if (a.organization != null) {
-            routes.adoptOrganization(a.call, a.organization, nowNanos);
-        }
-        ProviderScope scope = route(a.call).scope;
-        for (LearnedBudget b : a.budgets) {
-            long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(a.call, b);
-            scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, age, nowNanos, nowMillis);
-        }
-    }
-
-    private long configuredCeiling(CallContext call, LearnedBudget b) {
-        long ceiling = Long.MAX_VALUE;
-        for (Limit l : limits) {
-            LimitSpec s = l.spec();
-            if (s.mirrorsProvider()
-                    && s.dimension() == b.dimension
-                    && s.window() != null
-                    && s.window().toMillis() == b.windowMillis
-                    && l.appliesTo(call)) {
-                ceiling = Math.min(ceiling, l.capacity());
-            }
-        }
-        return ceiling;
-    }
-
-    /** Told after each change worth keeping across a restart (a budget learned, a pause); null: nobody. */
-    private volatile Runnable onLearned;
-
-    /** Registers who keeps the learned state (the state file); called outside the lock. */
-    public void onLearned(Runnable listener) {
-        this.onLearned = listener;
-    }
-
-    private void learned() {
-        Runnable r = onLearned;
-        if (r != null) {
-            try {
-                r.run();
-            } catch (RuntimeException ignored) {
-                // keeping state is a convenience: it never fails a call
-            }
-        }
-    }
-
-    /**
-     * What this governor learned, for a state file: every provider scope's learned budgets and
-     * pause, the keys' organizations, and the room left in the configured buckets.
-     */
-    public SavedState saveState() {
-        return underLock(new LockedWork<SavedState>() {
-            @Override
-            public SavedState run(long nowNanos) {
-                long nowMillis = clock.epochMillis();
-                List<SavedState.Scope> scopes = new ArrayList<>();
-                for (ProviderScope s : routes.scopes()) {
-                    List<SavedState.Budget> budgets = new ArrayList<>();
-                    for (Bucket b : s.learnedBuckets()) {
-                        budgets.add(s.saved(b, nowNanos, nowMillis));
-                    }
-                    long pausedUntil =
-                            s.isPaused(nowNanos) ? nowMillis + (s.pausedUntilNanos() - nowNanos) / 1_000_000L : 0;
-                    if (!budgets.isEmpty() || pausedUntil != 0) {
-                        scopes.add(new SavedState.Scope(s.key(), s.displayName(), pausedUntil, budgets));
-                    }
-                }
-                List<SavedState.ConfiguredBucket> buckets = new ArrayList<>();
-                for (Limit l : limits) {
-                    for (Bucket b : l.buckets()) {
-                        long windowStart = b.isWindowed() ? l.windowStartAt(nowMillis) : -1;
-                        buckets.add(new SavedState.ConfiguredBucket(
-                                l.id(), b.scopeValue(), b.roomAsCounted(nowNanos, nowMillis), windowStart));
-                    }
-                }
-                return new SavedState(nowMillis, scopes, buckets, routes.organizations());
-            }
-        });
-    }
-
-    /**
-     * Brings back what a previous run saved: learned budgets (refilled for the time since), pauses
-     * still running, the keys' organizations, and the room of configured buckets (a window's only
-     * while it is still the current window). The caller checked the state is fresh.
-     *
-     * @return how many scopes and buckets came back
-     */
-    public int restoreState(SavedState state) {
-        return underLock(new LockedWork<Integer>() {
-            @Override
-            public Integer run(long nowNanos) {
-                long nowMillis = clock.epochMillis();
-                long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
-                int restored = 0;
-                for (Map.Entry<String, String> known : state.organizations.entrySet()) {
-                    routes.restoreOrganization(known.getKey(), known.getValue());
-                }
-                for (SavedState.Scope s : state.scopes) {
-                    ProviderScope scope = routes.restoreScope(s.key, s.displayName);
-                    for (SavedState.Budget b : s.budgets) {
-                        scope.restore(b, elapsed, nowNanos, nowMillis);
-                    }
-                    if (s.pausedUntilEpochMillis > nowMillis) {
-                        scope.pauseUntil(nowNanos + (s.pausedUntilEpochMillis - nowMillis) * 1_000_000L);
-                    }
-                    restored++;
-                }
-                restored += restoreBuckets(state, elapsed, false, nowNanos, nowMillis);
-                return restored;
-            }
-        });
-    }
-
-    /**
-     * Brings back only what budgets (spend limits) spent in periods still running, from a state
-     * file of any age: a month's spend must survive a restart a day later, when nothing else
-     * learned then is worth trusting. Returns how many buckets came back.
-     */
-    public int restoreBudgets(SavedState state) {
-        return underLock(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            long elapsed = Math.max(0, nowMillis - state.savedAtEpochMillis);
-            return restoreBuckets(state, elapsed, true, nowNanos, nowMillis);
-        });
-    }
-
-    private int restoreBuckets(SavedState state, long elapsed, boolean budgetsOnly, long nowNanos, long nowMillis) {
-        int restored = 0;
-        for (SavedState.ConfiguredBucket saved : state.buckets) {
-            Limit l = limit(saved.limitId);
-            if (l == null || (budgetsOnly && l.dimension() != Dimension.SPEND)) {
-                continue;
-            }
-            Bucket b = l.bucketForValue(saved.scopeValue, nowNanos, nowMillis);
-            if (b.isWindowed()) {
-                if (l.windowStartAt(nowMillis) != saved.windowStartEpochMillis) {
-                    continue; // that window is over: the new one starts full
-                }
-                b.lowerRoomTo(saved.room, nowNanos, nowMillis);
-            } else {
-                long room = ProviderScope.refilledRoom(saved.room, l.capacity(), l.windowMillis(), 0, elapsed);
-                b.lowerRoomTo(room, nowNanos, nowMillis);
-            }
-            restored++;
-        }
-        return restored;
-    }
-
-    /**
-     * The provider asked callers of this scope to wait: every call through it waits (not just the
-     * one that was told), and when the pause ends one probe goes first.
-     */
-    public void pauseProviderScope(CallContext call, long pauseNanos) {
-        if (pauseNanos <= 0) {
-            return;
-        }
-        lock.lock();
-        try {
-            long nowNanos = now();
-            route(call).scope.pauseUntil(nowNanos + pauseNanos);
-            stats.onProviderPause();
-        } finally {
-            unlock();
-        }
-        learned();
-    }
-
-    /**
-     * The provider refused this call for capacity though Sluice had room for it on every bucket:
-     * consumers Sluice cannot see took it, so the call's scope leaves them more at once.
-     *
-     * @param limiter the dimension the refusal named ({@code ProviderError.limiter()}), or null
-     */
-    public void capacityRefused(CallContext call, Dimension limiter) {
-        capacityRefused(call, limiter, false);
-    }
-
-    /**
-     * As {@link #capacityRefused(CallContext, Dimension)}, from a provider whose answers never tell
-     * its limits when {@code pacedByRefusals}: the refusal sets the scope's pace instead.
-     */
-    public void capacityRefused(CallContext call, Dimension limiter, boolean pacedByRefusals) {
-        underLock(nowNanos -> {
-            route(call).scope.refusedDespiteRoom(limiter, pacedByRefusals, nowNanos, nowNanos, clock.epochMillis());
-            return null;
-        });
-    }
-
-    /**
-     * As {@link #capacityRefused(CallContext, Dimension, boolean)}, for the call admitted with
-     * {@code permit}: a refusal of a call admitted before an earlier refusal had its effect is the
-     * same evidence again (see {@code ExternalShare#surprised}).
-     */
-    public void capacityRefused(Permit permit, Dimension limiter, boolean pacedByRefusals) {
-        underLock(nowNanos -> {
-            route(permit.context())
-                    .scope
-                    .refusedDespiteRoom(
-                            limiter, pacedByRefusals, permit.admittedNanos(), nowNanos, clock.epochMillis());
-            return null;
-        });
-    }
-
-    /** The provider answered an attempt made with this permit; a probe's answer opens or keeps the pause. */
-    public void providerAnswered(Permit permit, boolean accepted) {
-        ProviderScope scope = permit.scope();
-        boolean raisesPace = scope != null && scope.answered(accepted, clock.nanoTime());
-        // Otherwise only a probe's answer, or one of a slow start's, changes anything. The flags
-        // were set before the permit reached its caller and only this call clears them, so
-        // reading them first spares every other answer the lock.
-        if (!permit.probe && !permit.slowStartAnswer && !raisesPace) {
-            return;
-        }
-        underLock(new LockedWork<Object>() {
-            @Override
-            public Object run(long nowNanos) {
-                if (permit.probe) {
-                    permit.probe = false;
-                    permit.scope().probeAnswered(accepted);
-                }
-                if (permit.slowStartAnswer) {
-                    permit.slowStartAnswer = false;
-                    if (accepted) {
-                        permit.scope().slowStartAccepted();
-                    }
-                }
-                if (raisesPace) {
-                    scope.answerRaisesPace(nowNanos, clock.epochMillis());
-                }
-                return null;
-            }
-        });
-    }
-
-    // ------------------------------------------------------------------ routes and identity
-
-    private Route route(CallContext call) {
+    /** The call's route, resolved if it is not known. Lock held. */
+    Route route(CallContext call) {
         Route known = routes.known(call);
         return known != null ? known : resolve(call);
     }
@@ -1841,40 +1310,135 @@ public final class Governor implements AutoCloseable {
     /** Resolves the call's route, which becomes the recent one, renewed while in use. Lock held. */
     private Route resolve(CallContext call) {
         Route route = routes.build(call, now(), clock.epochMillis());
-        if (routeRenewal == null && !closed) {
-            routeRenewal = timer.schedule(routeRenewer, Routes.RENEWAL_NANOS);
-        }
+        routeRenewal.resolved();
         return route;
     }
 
+    // ------------------------------------------------------------------ rejections
+
     /**
-     * Renews the recent route and plans the next renewal while it is in use. Reads the clock
-     * itself: {@link #now} would start the clock's tick, which an idle governor does not need.
+     * The refusal of a call that a budget (a spend limit) has no room for ({@link Budgets#refusal}),
+     * counted; null when none refuses it. Lock held.
      */
-    private void renewRoute() {
-        lock.lock();
-        try {
-            routeRenewal = null;
-            if (closed) {
-                return;
-            }
-            long next = routes.renewRecent(clock.nanoTime());
-            if (next > 0) {
-                routeRenewal = timer.schedule(routeRenewer, next);
-            }
-        } finally {
-            unlock();
+    private Admission budgetExhausted(
+            CallContext call,
+            Demand demand,
+            Route route,
+            long nowNanos,
+            long nowMillis,
+            long waitedNanos,
+            boolean mayWait) {
+        if (!budgetsAny || mode != Mode.ENFORCE) {
+            return null;
         }
+        Rejection r = budgets.refusal(
+                call, demand, route.buckets(), route.guarantee, nowNanos, nowMillis, waitedNanos, mayWait);
+        return r == null ? null : reject(r);
+    }
+
+    private Admission reject(Rejection r) {
+        stats.onRejected(r);
+        stats.decisions()
+                .record(new Decision(
+                        clock.epochMillis(),
+                        r.decision().wireName(),
+                        r.provider(),
+                        r.model(),
+                        r.tenant(),
+                        r.trafficClass(),
+                        r.waitedMillis(),
+                        r.toString()));
+        return Admission.rejected(r);
+    }
+
+    // ------------------------------------------------------------------ state files
+
+    /**
+     * What this governor learned, for a state file: every provider scope's learned budgets and
+     * pause, the keys' organizations, and the room left in the configured buckets ({@link
+     * LearnedState#save}).
+     */
+    public SavedState saveState() {
+        return underLock(new LockedWork<SavedState>() {
+            @Override
+            public SavedState run(long nowNanos) {
+                return LearnedState.save(routes, limitList, nowNanos, clock.epochMillis());
+            }
+        });
+    }
+
+    /**
+     * Brings back what a previous run saved ({@link LearnedState#restore}). The caller checked the
+     * state is fresh.
+     *
+     * @return how many scopes and buckets came back
+     */
+    public int restoreState(SavedState state) {
+        return underLock(new LockedWork<Integer>() {
+            @Override
+            public Integer run(long nowNanos) {
+                return LearnedState.restore(routes, limitList, state, nowNanos, clock.epochMillis());
+            }
+        });
+    }
+
+    /**
+     * Brings back only what budgets (spend limits) spent in periods still running, from a state
+     * file of any age ({@link LearnedState#restoreBudgets}). Returns how many buckets came back.
+     */
+    public int restoreBudgets(SavedState state) {
+        return underLock(nowNanos -> LearnedState.restoreBudgets(limitList, state, nowNanos, clock.epochMillis()));
+    }
+
+    // ------------------------------------------------------------------ introspection
+
+    public Mode mode() {
+        return mode;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The governor's timer thread, shared with the exchange engine for its own delays. */
+    public Timer timer() {
+        return timer;
+    }
+
+    public GovernorStats stats() {
+        if (lane.hasUnregistered() && !lock.isHeldByCurrentThread()) {
+            applyQueuedNow(); // counts lane admissions not yet registered, so the figures are current
+        }
+        return stats;
+    }
+
+    /** Whether any limit is a budget (a spend limit): only then must a call be priced before it is admitted. */
+    public boolean hasBudgets() {
+        return budgetsAny;
+    }
+
+    Budgets budgets() {
+        return budgets;
+    }
+
+    /** Lane permits waiting on the deepest stripe to be registered (racy; for tests). */
+    int laneAdmissionsNotRegistered() {
+        return lane.deepestStripe();
+    }
+
+    /** Settlements asked for and not applied yet (racy; for tests). */
+    int settlementsNotApplied() {
+        return ledger.pendingDepth();
     }
 
     /** Whether a renewal of the recent route is planned, for tests. */
     boolean routeRenewalPlanned() {
-        lock.lock();
-        try {
-            return routeRenewal != null;
-        } finally {
-            unlock();
-        }
+        return holding(() -> routeRenewal.isPlanned());
+    }
+
+    /** Routes resolved so far (renewals of a route in use not counted), for tests. */
+    long routeResolutions() {
+        return holding(() -> routes.resolutions());
     }
 
     /**
@@ -1890,7 +1454,7 @@ public final class Governor implements AutoCloseable {
             long nowNanos = now();
             long nowMillis = clock.epochMillis();
             List<Waiter> fit = new ArrayList<>();
-            for (ClassQueue<Waiter> q : queuesByPriority) {
+            for (ClassQueue<Waiter> q : calls.byPriority()) {
                 for (Waiter w : q.all()) {
                     if (!w.done && fitsNow(w, nowNanos, nowMillis)) {
                         fit.add(w);
@@ -1921,388 +1485,7 @@ public final class Governor implements AutoCloseable {
         return fairWait(w.context, w.demand, route, nowNanos, nowMillis) == null;
     }
 
-    /** Routes resolved so far (renewals of a route in use not counted), for tests. */
-    long routeResolutions() {
-        lock.lock();
-        try {
-            return routes.resolutions();
-        } finally {
-            unlock();
-        }
-    }
-
-    private TrafficClass classOf(CallContext call) {
-        TrafficClass c = classes.get(call.trafficClass());
-        return c != null ? c : classes.get(CallContext.DEFAULT_CLASS);
-    }
-
-    private double weightOf(String tenant) {
-        Double w = tenantWeights.get(tenant);
-        return w == null ? 1.0 : w;
-    }
-
-    private Rejection operatorPause(CallContext call, Demand demand) {
-        if (call.tenant() != null && pausedTenants.contains(call.tenant())) {
-            return Rejections.forCall(GatewayDecision.PAUSED, call, demand)
-                    .scope("tenant=" + call.tenant())
-                    .detail("tenant paused by an operator")
-                    .build();
-        }
-        if (call.apiKeyId() != null && pausedApiKeys.contains(call.apiKeyId())) {
-            return Rejections.forCall(GatewayDecision.PAUSED, call, demand)
-                    .scope("api_key=" + call.apiKeyId())
-                    .detail("API key paused by an operator")
-                    .build();
-        }
-        return null;
-    }
-
-    // ------------------------------------------------------------------ rejections
-
-    /**
-     * The refusal of a call that a budget (a spend limit) has no room for, or null. A budget is
-     * not a rate: waiting for its period to end would mean hours or days, and a class that passes
-     * through when its queue is full does not pass a budget. What a budget may give back soon is
-     * the worst cases reserved by the calls in flight, less what they turn out to cost: when
-     * {@code mayWait} and the room plus those reservations would cover the call, it is not refused
-     * but waits in its queue (within its class's and its caller's deadline) for them to settle; it
-     * is refused once they cannot cover it, or at its deadline ({@code mayWait} false). For a
-     * budget in a shared store, only what the store said since the call arrived counts: a new call
-     * queues and asks the store, whose answer decides. Lock held.
-     */
-    private Admission budgetExhausted(
-            CallContext call,
-            Demand demand,
-            Route route,
-            long nowNanos,
-            long nowMillis,
-            long waitedNanos,
-            boolean mayWait) {
-        if (!budgetsAny || mode != Mode.ENFORCE) {
-            return null;
-        }
-        for (Bucket b : route.buckets()) {
-            if (!Budgets.isBudget(b) || !b.limit().enforced()) {
-                continue;
-            }
-            long amount = amountFor(b, demand);
-            if (amount == 0) {
-                continue;
-            }
-            long need = b.roomNeeded(route.guarantee, amount);
-            long room = b.budgetRoom(route.guarantee, nowNanos - waitedNanos, nowNanos, nowMillis);
-            if (room >= need || mayWait && room + Math.max(0, b.reserved()) >= need) {
-                continue;
-            }
-            BudgetStatus status = budgets.status(b, nowNanos, nowMillis, need);
-            budgets.refused(b, status, nowMillis);
-            b.limit().countRejection(GatewayDecision.BUDGET_EXHAUSTED);
-            long retryAfter = status.resetsAtMillis() > nowMillis ? status.resetsAtMillis() - nowMillis : 0;
-            Rejection r = Rejections.forCall(GatewayDecision.BUDGET_EXHAUSTED, call, demand)
-                    .limiter(Dimension.SPEND)
-                    .scope(b.scopeName())
-                    .waitedMillis(waitedNanos / 1_000_000)
-                    .retryAfterMillis(retryAfter)
-                    .budget(status)
-                    .detail("this call may cost up to " + BudgetStatus.money(amount, status.currency()) + ", "
-                            + BudgetStatus.money(status.leftMicros(), status.currency()) + " left; "
-                            + status.describe())
-                    .build();
-            return reject(r);
-        }
-        return null;
-    }
-
-    /** A budget is short, but what calls in flight reserved would cover the call: it waits for them to settle. */
-    private static boolean budgetAwaitsSettlements(Shortfall s) {
-        return s.bucket != null && Budgets.isBudget(s.bucket) && s.room + Math.max(0, s.bucket.reserved()) >= s.needed;
-    }
-
-    /** A shared budget is short locally: the store, asked by the queued call, says whether it is spent. */
-    private static boolean budgetAwaitsStore(Shortfall s, long nowMillis) {
-        return s.bucket != null && Budgets.isBudget(s.bucket) && s.bucket.awaitsStore(nowMillis);
-    }
-
-    private Admission reject(Rejection r) {
-        stats.onRejected(r);
-        stats.decisions()
-                .record(new Decision(
-                        clock.epochMillis(),
-                        r.decision().wireName(),
-                        r.provider(),
-                        r.model(),
-                        r.tenant(),
-                        r.trafficClass(),
-                        r.waitedMillis(),
-                        r.toString()));
-        return Admission.rejected(r);
-    }
-
-    // ------------------------------------------------------------------ introspection and tuning
-
-    public Mode mode() {
-        return mode;
-    }
-
-    /** Live tuning: applies to the next admission. */
-    public void setMode(Mode newMode) {
-        Objects.requireNonNull(newMode);
-        lock.lock();
-        try {
-            this.mode = newMode;
-            updateLaneGate();
-        } finally {
-            unlock();
-        }
-    }
-
-    public Clock clock() {
-        return clock;
-    }
-
-    /** The governor's timer thread, shared with the exchange engine for its own delays. */
-    public Timer timer() {
-        return timer;
-    }
-
-    public GovernorStats stats() {
-        if (lane.hasUnregistered() && !lock.isHeldByCurrentThread()) {
-            applyQueuedNow(); // counts lane admissions not yet registered, so the figures are current
-        }
-        return stats;
-    }
-
-    /** Where the buckets a fleet shares live. */
-    public QuotaStore store() {
-        return store;
-    }
-
-    /** Whether any limit is a budget (a spend limit): only then must a call be priced before it is admitted. */
-    public boolean hasBudgets() {
-        return budgetsAny;
-    }
-
-    /** The configured limits, in declaration order. */
-    public List<Limit> limits() {
-        return Collections.unmodifiableList(Arrays.asList(limits));
-    }
-
-    /** The configured limit with this id, or null. */
-    public Limit limit(String id) {
-        for (Limit l : limits) {
-            if (l.id().equals(id)) {
-                return l;
-            }
-        }
-        return null;
-    }
-
-    // ------------------------------------------------------------------ budgets
-
-    /** The currency unit spend limits and prices are in (config {@code currency}), for what budgets say. */
-    public void currency(String currency) {
-        budgets.currency(currency);
-    }
-
-    public String currency() {
-        return budgets.currency();
-    }
-
-    /** Where every bucket of a spend limit stands now; empty for an unknown or non-spend limit. */
-    public List<BudgetStatus> budgetStatuses(String limitId) {
-        Limit l = limit(limitId);
-        if (l == null || l.dimension() != Dimension.SPEND) {
-            return List.of();
-        }
-        return underLock(nowNanos -> {
-            long nowMillis = clock.epochMillis();
-            List<BudgetStatus> out = new ArrayList<>();
-            for (Bucket b : l.buckets()) {
-                out.add(budgets.status(b, nowNanos, nowMillis, 0));
-            }
-            return out;
-        });
-    }
-
-    /**
-     * How the calls charged to a spend limit were settled: {from the provider's usage, from
-     * Sluice's count of a stream cut short, as reserved because usage never came}.
-     */
-    public long[] budgetSettlements(String limitId) {
-        Budgets.Settlements s = budgets.settlements(limitId);
-        return new long[] {s.fromUsage.sum(), s.fromCount.sum(), s.asReserved.sum()};
-    }
-
-    /** Called on the governor's timer thread for each budget alert (warning share passed, exhausted). */
-    public void addBudgetListener(java.util.function.Consumer<BudgetAlert> listener) {
-        budgets.addListener(listener);
-    }
-
-    public void removeBudgetListener(java.util.function.Consumer<BudgetAlert> listener) {
-        budgets.removeListener(listener);
-    }
-
-    Budgets budgets() {
-        return budgets;
-    }
-
-    /** Live tuning of a configured limit's capacity; waiting calls are reconsidered at once. */
-    public void setCapacity(String limitId, long capacity) {
-        Limit l = limit(limitId);
-        if (l == null) {
-            throw new IllegalArgumentException("no limit " + limitId);
-        }
-        if (capacity <= 0) {
-            throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
-        }
-        underLock(now -> {
-            l.setCapacity(capacity, now, clock.epochMillis());
-            return null;
-        });
-    }
-
-    /**
-     * Room left in a dimension: the least room over every bucket of that dimension (configured and
-     * learned). For tests and status views.
-     */
-    public long available(Dimension dimension) {
-        return underLock(
-                nowNanos -> StatusViews.available(dimension, limits, routes.scopes(), nowNanos, clock.epochMillis()));
-    }
-
-    /**
-     * A consistent view of every bucket (configured and learned) for status views, read under
-     * the lock with every settlement applied.
-     */
-    public List<BucketView> bucketViews() {
-        return underLock(nowNanos -> StatusViews.bucketViews(limits, routes.scopes(), nowNanos, clock.epochMillis()));
-    }
-
-    /** Provider scopes known now (learned limits, pauses). */
-    public List<ProviderScope> providerScopes() {
-        return new ArrayList<>(routes.scopes());
-    }
-
-    /** Calls waiting in all queues (read under the lock: a call counts once it is fully queued). */
-    public int waiting() {
-        lock.lock();
-        try {
-            return waiting;
-        } finally {
-            unlock();
-        }
-    }
-
-    /** Lane permits waiting on the deepest stripe to be registered (racy; for tests). */
-    int laneAdmissionsNotRegistered() {
-        return lane.deepestStripe();
-    }
-
-    /** Settlements asked for and not applied yet (racy; for tests). */
-    int settlementsNotApplied() {
-        return ledger.pendingDepth();
-    }
-
-    /** Permits that still hold something (unsettled, or a concurrency slot not released). */
-    public int outstandingPermits() {
-        return underLock(now -> ledger.outstanding());
-    }
-
-    /**
-     * Calls in flight per limit id (configured and learned): permits that still hold a
-     * reservation or a slot on one of the limit's buckets. Walks the outstanding permits under
-     * the lock, so it is for status views, not for the admission path.
-     */
-    public Map<String, Integer> inFlightByLimit() {
-        return underLock(now -> StatusViews.inFlightByLimit(ledger.oldest()));
-    }
-
-    /**
-     * Offers the waiting calls their turn now, with every settlement applied: after a live change
-     * that may let some through (a limit no longer enforced, a new weight or share).
-     */
-    public void reconsiderWaiting() {
-        underLock(now -> null);
-    }
-
-    /** Queue depth of a traffic class. */
-    public int queueDepth(String trafficClass) {
-        return underLock(now -> {
-            ClassQueue<Waiter> q = queues.get(trafficClass);
-            return q == null ? 0 : q.size();
-        });
-    }
-
-    /** Calls waiting per tenant, over every class. */
-    public Map<String, Integer> waitingByTenant() {
-        return underLock(now -> StatusViews.waitingByTenant(queuesByPriority));
-    }
-
-    public Map<String, TrafficClass> trafficClasses() {
-        return classes;
-    }
-
-    /** Live tuning of a tenant's weight in fair sharing. */
-    public void setTenantWeight(String tenant, double weight) {
-        if (!(weight > 0) || Double.isInfinite(weight)) {
-            throw new IllegalArgumentException("weight must be > 0, was " + weight);
-        }
-        tenantWeights.put(tenant, weight);
-    }
-
-    public double tenantWeight(String tenant) {
-        return weightOf(tenant);
-    }
-
-    /** The guaranteed shares of configured tenants (tunable live). */
-    public Guarantees guarantees() {
-        return guarantees;
-    }
-
-    /** Emergency stop for a tenant: its calls are rejected with {@code paused} until resumed. */
-    public void pauseTenant(String tenant) {
-        pausedTenants.add(tenant);
-        operatorPausesChanged();
-    }
-
-    public void resumeTenant(String tenant) {
-        pausedTenants.remove(tenant);
-        operatorPausesChanged();
-    }
-
-    /** Emergency stop for an API key (by its id). */
-    public void pauseApiKey(String apiKeyId) {
-        pausedApiKeys.add(apiKeyId);
-        operatorPausesChanged();
-    }
-
-    public void resumeApiKey(String apiKeyId) {
-        pausedApiKeys.remove(apiKeyId);
-        operatorPausesChanged();
-    }
-
-    /** Under the lock, so a pause and a resume racing cannot leave the lane open past a pause. */
-    private void operatorPausesChanged() {
-        lock.lock();
-        try {
-            anyOperatorPause = !pausedTenants.isEmpty() || !pausedApiKeys.isEmpty();
-            updateLaneGate();
-        } finally {
-            unlock();
-        }
-    }
-
-    public Set<String> pausedTenants() {
-        return Collections.unmodifiableSet(pausedTenants);
-    }
-
-    public Set<String> pausedApiKeys() {
-        return Collections.unmodifiableSet(pausedApiKeys);
-    }
-
-    public Duration leaseTimeout() {
-        return Duration.ofNanos(leaseTimeoutNanos);
-    }
+    // ------------------------------------------------------------------ closing
 
     /** Stops the timer; waiting calls are rejected, permits stay valid and may still be settled. */
     @Override
@@ -2318,7 +1501,7 @@ public final class Governor implements AutoCloseable {
             long nowNanos = clock.nanoTime();
             lastNanos = Math.max(lastNanos, nowNanos);
             drainLedger(nowNanos);
-            for (ClassQueue<Waiter> q : queuesByPriority) {
+            for (ClassQueue<Waiter> q : calls.byPriority()) {
                 for (Waiter w : q.all()) {
                     q.remove(w);
                     Rejection r = Rejections.forCall(GatewayDecision.REJECTED_LOCALLY, w.context, w.demand)
@@ -2329,161 +1512,14 @@ public final class Governor implements AutoCloseable {
                     leaveQueue(w, Admission.rejected(r), done);
                 }
             }
-            if (wakeTask != null) {
-                wakeTask.cancel();
-            }
-            if (scheduledReaper != null) {
-                scheduledReaper.task.cancel();
-                scheduledReaper = null;
-            }
-            if (routeRenewal != null) {
-                routeRenewal.cancel();
-                routeRenewal = null;
-            }
+            pacer.cancel();
+            reaper.cancel();
+            routeRenewal.cancel();
         } finally {
             unlock();
         }
         deliverAll(done);
         store.close(); // gives back what this JVM leased; takes the lock itself
         timer.shutdown();
-    }
-
-    /** A budget a provider announced, translated by its adapter. */
-    public static final class LearnedBudget {
-        final String name;
-        final Dimension dimension;
-        final long limit;
-        final long remaining;
-        final long windowMillis;
-
-        public LearnedBudget(String name, Dimension dimension, long limit, long remaining, long windowMillis) {
-            this.name = name;
-            this.dimension = dimension;
-            this.limit = limit;
-            this.remaining = remaining;
-            this.windowMillis = windowMillis;
-        }
-    }
-
-    /** Builds a {@link Governor}; the built-in traffic classes are always present. */
-    public static final class Builder {
-        private Clock clock = Clock.SYSTEM;
-        private Timer timer;
-        private Mode mode = Mode.ENFORCE;
-        private Duration leaseTimeout = Duration.ofMinutes(10);
-        private Duration probeTimeout = Duration.ofSeconds(30);
-        private Duration coldStartWait = Duration.ZERO;
-        private boolean adoptHeaderLimits;
-        private boolean weightedClasses;
-        private QuotaStore store = QuotaStore.local();
-        private final Map<String, LimitSpec> limits = new LinkedHashMap<>();
-        private final Map<String, TrafficClass> classes = new LinkedHashMap<>();
-        private final Map<String, Double> tenantWeights = new LinkedHashMap<>();
-        private final Map<String, Double> guaranteedShares = new LinkedHashMap<>();
-
-        private Builder() {
-            trafficClass(TrafficClass.interactive());
-            trafficClass(TrafficClass.defaultClass());
-            trafficClass(TrafficClass.batch());
-        }
-
-        public Builder clock(Clock v) {
-            this.clock = Objects.requireNonNull(v);
-            return this;
-        }
-
-        public Builder timer(Timer v) {
-            this.timer = v;
-            return this;
-        }
-
-        public Builder mode(Mode v) {
-            this.mode = Objects.requireNonNull(v);
-            return this;
-        }
-
-        public Builder leaseTimeout(Duration v) {
-            if (v.isNegative() || v.isZero()) {
-                throw new IllegalArgumentException("leaseTimeout must be > 0");
-            }
-            this.leaseTimeout = v;
-            return this;
-        }
-
-        /** How long a probe after a provider pause may go unanswered before another call probes. */
-        /**
-         * How long calls to a provider scope Sluice knows nothing about wait for its first call's
-         * answer before they go anyway (zero, the default here: they go at once).
-         */
-        public Builder coldStartWait(Duration v) {
-            if (v.isNegative()) {
-                throw new IllegalArgumentException("coldStartWait must be >= 0, was " + v);
-            }
-            this.coldStartWait = v;
-            return this;
-        }
-
-        public Builder probeTimeout(Duration v) {
-            this.probeTimeout = v;
-            return this;
-        }
-
-        /**
-         * Weighted priority between traffic classes (each class gets turns in proportion to its
-         * priority) instead of strict priority (higher classes always first).
-         */
-        public Builder weightedClasses(boolean v) {
-            this.weightedClasses = v;
-            return this;
-        }
-
-        /**
-         * Where the buckets of shared limits (the provider's own, and those marked shared) live:
-         * the governor owns the store from now on and closes it with itself.
-         */
-        public Builder store(QuotaStore v) {
-            this.store = Objects.requireNonNull(v);
-            return this;
-        }
-
-        public Builder adoptHeaderLimits(boolean v) {
-            this.adoptHeaderLimits = v;
-            return this;
-        }
-
-        public Builder limit(LimitSpec spec) {
-            if (limits.putIfAbsent(spec.id(), spec) != null) {
-                throw new IllegalArgumentException("duplicate limit id " + spec.id());
-            }
-            return this;
-        }
-
-        /** Adds a traffic class or replaces the built-in of the same name. */
-        public Builder trafficClass(TrafficClass c) {
-            classes.put(c.name(), c);
-            return this;
-        }
-
-        public Builder tenantWeight(String tenant, double weight) {
-            if (!(weight > 0)) {
-                throw new IllegalArgumentException("weight must be > 0, was " + weight);
-            }
-            tenantWeights.put(tenant, weight);
-            return this;
-        }
-
-        /**
-         * A configured tenant: its weight in fair sharing and its guaranteed share (0 for none) of
-         * every limit shared between tenants.
-         */
-        public Builder tenant(String tenant, double weight, double guaranteedShare) {
-            tenantWeight(tenant, weight);
-            guaranteedShares.put(tenant, guaranteedShare);
-            return this;
-        }
-
-        public Governor build() {
-            return new Governor(this);
-        }
     }
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The governor's lock-free way in. When every bucket on a call's path is a token bucket that lent
- * room in advance ({@link Bucket#lendToLane}), the call is admitted by taking that room, one
+ * room in advance ({@link dev.sluice.core.quota.LaneLender#lend}), the call is admitted by taking that room, one
  * compare-and-set per bucket, without the governor's lock. The lock holder lends after admitting
  * a call on such a path through the lock, when nothing waits.
  *

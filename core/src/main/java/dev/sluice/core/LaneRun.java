@@ -34,7 +34,7 @@ final class LaneRun {
     void register(GovernorStats stats, long freshNanos) {
         for (int i = 0; i < buckets.length; i++) {
             if (taken[i] != 0) {
-                buckets[i].laneTakesRegistered(taken[i], freshNanos);
+                buckets[i].laneLender().registered(taken[i], freshNanos);
             }
         }
         stats.onAdmittedAtOnce(route.classCounters, route.tenantCounters, calls, tokens);

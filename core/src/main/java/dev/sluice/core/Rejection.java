@@ -25,6 +25,8 @@ public final class Rejection {
     private final String traceId;
     private final String detail;
     private final BudgetStatus budget;
+    private final String route;
+    private final boolean providerPause;
 
     private Rejection(Builder b) {
         this.decision = b.decision;
@@ -43,6 +45,8 @@ public final class Rejection {
         this.traceId = b.traceId;
         this.detail = b.detail;
         this.budget = b.budget;
+        this.route = b.route;
+        this.providerPause = b.providerPause;
     }
 
     public static Builder builder(GatewayDecision decision) {
@@ -67,6 +71,8 @@ public final class Rejection {
         b.traceId = traceId;
         b.detail = detail;
         b.budget = budget;
+        b.route = route;
+        b.providerPause = providerPause;
         return b;
     }
 
@@ -145,6 +151,19 @@ public final class Rejection {
         return budget;
     }
 
+    /** The route the call was on, for a call of a class with fallback routes; else null. */
+    public String route() {
+        return route;
+    }
+
+    /**
+     * Whether what holds the call is a pause the provider asked for (its scope waits out a 429's
+     * wait), for {@link #retryAfterMillis()}; false for a shortage of Sluice's own buckets.
+     */
+    public boolean providerPause() {
+        return providerPause;
+    }
+
     /** The decision as one log line. */
     @Override
     public String toString() {
@@ -188,6 +207,8 @@ public final class Rejection {
         private String traceId;
         private String detail;
         private BudgetStatus budget;
+        private String route;
+        private boolean providerPause;
 
         private Builder(GatewayDecision decision) {
             if (decision == null) {
@@ -268,6 +289,16 @@ public final class Rejection {
 
         public Builder budget(BudgetStatus v) {
             this.budget = v;
+            return this;
+        }
+
+        public Builder route(String v) {
+            this.route = v;
+            return this;
+        }
+
+        public Builder providerPause(boolean v) {
+            this.providerPause = v;
             return this;
         }
 

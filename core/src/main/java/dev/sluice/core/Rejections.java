@@ -54,7 +54,7 @@ public final class Rejections {
                 s.bucket.limit().countRejection(decision);
                 b.limiter(s.bucket.limit().dimension()).scope(s.bucket.scopeName());
             } else {
-                b.scope(call.provider() + " (paused by the provider)");
+                b.scope(call.provider() + " (paused by the provider)").providerPause(!s.slowStart);
             }
             long retryAfter = s.retryAfterMillis();
             if (retryAfter > 0) {

@@ -4,6 +4,7 @@ import dev.sluice.config.Dimension;
 import dev.sluice.core.GovernorStats.ClassCounters;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.LaneCredit;
+import dev.sluice.core.quota.LaneLender;
 import dev.sluice.core.quota.ProviderScope;
 import dev.sluice.core.telemetry.TenantCounters;
 
@@ -143,13 +144,17 @@ final class Route {
     static final class LanePath {
         final Bucket[] buckets;
         final LaneCredit[] credits;
+        /** The buckets as lenders, which the lock holder asks to lend. */
+        final LaneLender[] lenders;
+
         final Dimension[] dimensions;
         final boolean[] mirrorsProvider;
         final Bucket[] learned;
 
-        private LanePath(Bucket[] buckets, LaneCredit[] credits, Bucket[] learned) {
+        private LanePath(Bucket[] buckets, LaneCredit[] credits, LaneLender[] lenders, Bucket[] learned) {
             this.buckets = buckets;
             this.credits = credits;
+            this.lenders = lenders;
             this.learned = learned;
             this.dimensions = new Dimension[buckets.length];
             this.mirrorsProvider = new boolean[buckets.length];
@@ -162,13 +167,15 @@ final class Route {
         /** The lane's path over these buckets, or null when one of them does not lend. Lock held. */
         static LanePath of(Bucket[] buckets, Bucket[] learned) {
             LaneCredit[] credits = new LaneCredit[buckets.length];
+            LaneLender[] lenders = new LaneLender[buckets.length];
             for (int i = 0; i < buckets.length; i++) {
-                credits[i] = buckets[i].laneCredit();
+                lenders[i] = buckets[i].laneLender();
+                credits[i] = lenders[i] == null ? null : lenders[i].credit();
                 if (credits[i] == null) {
                     return null;
                 }
             }
-            return new LanePath(buckets, credits, learned);
+            return new LanePath(buckets, credits, lenders, learned);
         }
 
         /** What the demand takes from bucket {@code i}. */

@@ -8,6 +8,7 @@ import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.ProviderScope;
+import dev.sluice.core.state.LearnedState;
 import dev.sluice.core.store.QuotaStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import java.util.Objects;
  * and the scope table are guarded by the governor's lock; {@link #known} is also read by the lane
  * without it (Caffeine's look-ups are thread-safe).
  */
-final class Routes {
+final class Routes implements LearnedState.Scopes {
 
     /**
      * How long a resolved route is kept from its resolution: less than the least a per-value
@@ -273,17 +274,20 @@ final class Routes {
     }
 
     /** Which organization each key counts against ({@code provider|keyId} to it), for a state file. */
-    java.util.Map<String, String> organizations() {
+    @Override
+    public java.util.Map<String, String> organizations() {
         return new java.util.LinkedHashMap<>(organizationOfKey.asMap());
     }
 
     /** Brings back what a previous run learned: the keys' organizations, and a scope by its key. Lock held. */
-    void restoreOrganization(String keyId, String organization) {
+    @Override
+    public void restoreOrganization(String keyId, String organization) {
         organizationOfKey.put(keyId, organization);
     }
 
     /** The scope of this key (as {@link ProviderScope#key()} names it), created warm: it is being restored. */
-    ProviderScope restoreScope(String key, String displayName) {
+    @Override
+    public ProviderScope restoreScope(String key, String displayName) {
         return scopeOf(key, displayName);
     }
 
@@ -297,7 +301,8 @@ final class Routes {
     }
 
     /** Provider scopes known now (learned limits, pauses). */
-    Collection<ProviderScope> scopes() {
+    @Override
+    public Collection<ProviderScope> scopes() {
         return scopes.asMap().values();
     }
 

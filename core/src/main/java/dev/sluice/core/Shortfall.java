@@ -1,12 +1,13 @@
 package dev.sluice.core;
 
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.FleetRoom;
 import java.util.Locale;
 
 /**
  * Why a demand does not fit now: which bucket is short, by how much, and for how long; or that
  * the provider scope holds calls (a pause the provider asked for, or the slow start of a scope
- * Sluice knows nothing about). Computed under the governor's lock; immutable.
+ * Sluice knows nothing about). Found under the governor's lock ({@link #onPath}); immutable.
  */
 final class Shortfall {
 
@@ -54,6 +55,71 @@ final class Shortfall {
     /** A cold scope's slow start holds calls for this long ({@link Bucket#ON_RELEASE}: until a call out ends). */
     static Shortfall slowStart(long nanos, int inFlight) {
         return new Shortfall(null, 0, 0, nanos, inFlight, false);
+    }
+
+    /**
+     * What is short for a demand on a route, and until when: its provider scope holding calls, or
+     * the bucket on its path that makes it wait longest; null when everything has room (the fair
+     * shares between tenants are the governor's to look at then). Lock held.
+     */
+    static Shortfall onPath(Demand demand, Route route, long probeTimeoutNanos, long nowNanos, long nowMillis) {
+        Shortfall worst = null;
+        long gate = route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos);
+        if (gate != 0) {
+            worst = route.scope.inSlowStart() ? slowStart(gate, route.scope.slowStartInFlight()) : providerGate(gate);
+        }
+        for (Bucket b : route.buckets()) {
+            long amount = Charges.amountFor(b, demand);
+            if (amount == 0 || !b.limit().enforced()) {
+                continue;
+            }
+            long room = b.roomFor(route.guarantee, nowNanos, nowMillis);
+            long need = b.roomNeeded(route.guarantee, amount);
+            if (room < need) {
+                long wait = b.nanosUntilRoomFor(route.guarantee, need, nowNanos, nowMillis);
+                if (worst == null || wait > worst.nanos) {
+                    worst = new Shortfall(b, need, room, wait);
+                } else if (worst.slowStart) {
+                    worst = providerGate(worst.nanos); // a bucket is short too: a real shortage
+                }
+            }
+        }
+        return worst;
+    }
+
+    /**
+     * Whether Sluice knows the provider would refuse this call now: the provider asked the scope to
+     * wait, or a bucket mirroring one of its limits (announced, learned or declared) has no room.
+     * A call that waited its fill is then answered locally in the provider's shape, not sent to
+     * spend the provider's count (OpenAI counts refused requests too); {@code pass_through} lets
+     * a call go only where Sluice does not know, such as a limit of the service's own.
+     */
+    static boolean providerWouldRefuse(
+            Demand demand, Route route, long probeTimeoutNanos, long nowNanos, long nowMillis) {
+        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0 && !route.scope.slowStartAdmitsAtDeadline()) {
+            return true;
+        }
+        for (Bucket b : route.buckets()) {
+            long amount = Charges.amountFor(b, demand);
+            if (amount != 0
+                    && b.limit().enforced()
+                    && b.limit().mirrorsProvider()
+                    && b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A budget is short, but what calls in flight reserved would cover the call: it waits for them to settle. */
+    boolean budgetAwaitsSettlements() {
+        return bucket != null && Budgets.isBudget(bucket) && room + Math.max(0, bucket.reserved()) >= needed;
+    }
+
+    /** A shared budget is short locally: the store, asked by the queued call, says whether it is spent. */
+    boolean budgetAwaitsStore(long nowMillis) {
+        FleetRoom fleet = bucket == null ? null : bucket.fleetRoom();
+        return fleet != null && Budgets.isBudget(bucket) && fleet.grants(nowMillis);
     }
 
     /** The wait in whole milliseconds, rounded up; 0 when it is not a time. */

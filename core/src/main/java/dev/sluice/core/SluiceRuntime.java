@@ -11,6 +11,7 @@ import dev.sluice.config.TenantConfig;
 import dev.sluice.config.TrafficClassConfig;
 import dev.sluice.core.estimate.Estimator;
 import dev.sluice.core.exchange.ExchangeGovernance;
+import dev.sluice.core.fallback.FallbackPlans;
 import dev.sluice.core.identity.IdentityResolver;
 import dev.sluice.core.identity.IdentitySource;
 import dev.sluice.core.price.Prices;
@@ -37,6 +38,8 @@ import java.util.function.Supplier;
  */
 public final class SluiceRuntime implements AutoCloseable {
 
+    private static final LazyLogger LOG = LazyLogger.of(SluiceRuntime.class);
+
     private final SluiceConfig config;
     private final Governor governor;
     private final ExchangeGovernance governance;
@@ -53,7 +56,16 @@ public final class SluiceRuntime implements AutoCloseable {
     }
 
     public static SluiceRuntime start(SluiceConfig config, Clock clock, Timer timer) {
-        Governor.Builder g = Governor.builder()
+        return start(config, clock, timer, System.getenv());
+    }
+
+    /**
+     * @param environment the process's environment, where fallback routes' credentials are read
+     *     ({@code fallbacks[].routes[].apiKeyEnv})
+     */
+    public static SluiceRuntime start(
+            SluiceConfig config, Clock clock, Timer timer, java.util.Map<String, String> environment) {
+        GovernorBuilder g = Governor.builder()
                 .clock(clock)
                 .timer(timer)
                 .mode(config.mode())
@@ -73,10 +85,24 @@ public final class SluiceRuntime implements AutoCloseable {
             g.tenant(t.name(), t.weight(), t.guaranteedShare());
         }
         Governor governor = g.build();
-        governor.currency(config.currency());
+        governor.controls().currency(config.currency());
         RetryConfig retry = config.retry();
         EstimationConfig e = config.estimation();
-        ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry(config, clock))
+        ProviderRegistry registry = registry(config, clock);
+        FallbackPlans fallbacks = config.fallbacks().isEmpty()
+                ? FallbackPlans.none()
+                : FallbackPlans.of(
+                        config,
+                        registry.configured(),
+                        environment,
+                        new java.util.function.Consumer<String>() { // not a lambda: see Setting.Field, in config
+                            @Override
+                            public void accept(String warning) {
+                                LOG.get().warn(warning);
+                            }
+                        });
+        ExchangeGovernance governance = ExchangeGovernance.builder(governor, registry)
+                .fallbacks(fallbacks)
                 .identity(new IdentityResolver(
                         sources(config.identity().tenant()),
                         sources(config.identity().team()),
@@ -225,13 +251,14 @@ public final class SluiceRuntime implements AutoCloseable {
                 governor, new dev.sluice.core.state.StateFile(file), config.stateSaveInterval());
         int restored = k.restore();
         stateKeeper = k;
-        governor.onLearned(
-                new Runnable() { // not k::changed: see Setting.Field, in config
-                    @Override
-                    public void run() {
-                        k.changed();
-                    }
-                });
+        governor.learner()
+                .onLearned(
+                        new Runnable() { // not k::changed: see Setting.Field, in config
+                            @Override
+                            public void run() {
+                                k.changed();
+                            }
+                        });
         return restored;
     }
 

@@ -54,10 +54,10 @@ class AdaptivePaceTest extends GovernorFixture {
                     boolean refused = (boolean) a[2];
                     if (refused) {
                         p.settleRefused(true);
-                        governor.providerAnswered(p, false);
-                        governor.capacityRefused(call(), null, true);
+                        governor.learner().answered(p, false);
+                        governor.learner().capacityRefused(call(), null, true);
                     } else {
-                        governor.providerAnswered(p, true);
+                        governor.learner().answered(p, true);
                         p.settle(Usage.NONE);
                     }
                 }
@@ -81,7 +81,7 @@ class AdaptivePaceTest extends GovernorFixture {
     }
 
     private long pace() {
-        return governor.providerScopes().get(0).paceFromRefusals();
+        return governor.controls().providerScopes().get(0).paceFromRefusals();
     }
 
     @Test
@@ -127,18 +127,18 @@ class AdaptivePaceTest extends GovernorFixture {
     @Test
     void aProviderThatSendsHeadersIsPacedByThemNotByRefusals() {
         governor();
-        governor.learn(
-                call(),
-                java.util.List.of(
-                        new Governor.LearnedBudget("requests", dev.sluice.config.Dimension.REQUESTS, 120, 120, 60_000)),
-                null);
+        governor.learner()
+                .learn(new ProviderAnswer(
+                        call(),
+                        java.util.List.of(new LearnedBudget(
+                                "requests", dev.sluice.config.Dimension.REQUESTS, 120, 120, 60_000))));
         Permit p = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         p.settleRefused(true);
-        governor.providerAnswered(p, false);
-        governor.capacityRefused(call(), null, true);
+        governor.learner().answered(p, false);
+        governor.learner().capacityRefused(call(), null, true);
 
         assertThat(pace()).isEqualTo(-1);
-        assertThat(governor.providerScopes().get(0).externalShare()).isPositive();
+        assertThat(governor.controls().providerScopes().get(0).externalShare()).isPositive();
     }
 
     @Test
@@ -146,8 +146,8 @@ class AdaptivePaceTest extends GovernorFixture {
         governor();
         Permit p = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         p.settleRefused(true);
-        governor.providerAnswered(p, false);
-        governor.capacityRefused(call(), null, false);
+        governor.learner().answered(p, false);
+        governor.learner().capacityRefused(call(), null, false);
 
         assertThat(pace()).isEqualTo(-1);
     }

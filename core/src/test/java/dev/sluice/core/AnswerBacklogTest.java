@@ -38,25 +38,25 @@ class AnswerBacklogTest {
                 .build();
     }
 
-    private static List<Governor.LearnedBudget> remaining(long remaining) {
-        return List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
+    private static List<LearnedBudget> remaining(long remaining) {
+        return List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
     }
 
     private long room() {
-        Bucket b = governor.providerScopes().get(0).learnedBuckets()[0];
+        Bucket b = governor.controls().providerScopes().get(0).learnedBuckets()[0];
         return b.roomAsCounted(clock.nanoTime(), clock.epochMillis()); // read after the holder let go
     }
 
     @Test
     void aCallerReportsItsAnswerWithoutWaitingForTheLockAndTheNextAdmissionAppliesIt() throws Exception {
-        governor.learn(call(), remaining(CAPACITY));
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)));
         for (int i = 0; i < 5; i++) { // enough admissions that the lane has room lent to this thread
             governor.tryAdmit(call(), Demand.oneRequest()).permit().settle(Usage.NONE);
         }
         hold.begin();
 
         // someone Sluice cannot see took all but 100
-        governor.learn(call(), remaining(100));
+        governor.learner().learn(new ProviderAnswer(call(), remaining(100)));
         boolean learnedWhileLocked = hold.isHeld();
         hold.end();
 
@@ -73,14 +73,16 @@ class AnswerBacklogTest {
 
     @Test
     void everyAnswerThatWaitedIsApplied() throws Exception {
-        governor.learn(call(), remaining(CAPACITY));
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)));
         hold.begin();
-        governor.learn(call(), remaining(100));
-        governor.learn(call(), List.of(new Governor.LearnedBudget("tokens", TOTAL_TOKENS, 150_000, 150_000, 60_000)));
+        governor.learner().learn(new ProviderAnswer(call(), remaining(100)));
+        governor.learner()
+                .learn(new ProviderAnswer(
+                        call(), List.of(new LearnedBudget("tokens", TOTAL_TOKENS, 150_000, 150_000, 60_000))));
         hold.end();
 
         Permit next = governor.tryAdmit(call(), Demand.oneRequest()).permit();
-        Bucket[] learned = governor.providerScopes().get(0).learnedBuckets();
+        Bucket[] learned = governor.controls().providerScopes().get(0).learnedBuckets();
         assertThat(learned).hasSize(2);
         assertThat(room()).isBetween(98L, 99L);
         assertThat(learned[1].limit().capacity()).isEqualTo(150_000);

@@ -44,7 +44,7 @@ class BudgetTest extends GovernorFixture {
                 .calendar(period, LocalTime.MIDNIGHT, PARIS)
                 .level(ScopeLevel.ORGANIZATION)
                 .build());
-        g.addBudgetListener(alerts::add);
+        g.controls().addBudgetListener(alerts::add);
         return g;
     }
 
@@ -74,7 +74,7 @@ class BudgetTest extends GovernorFixture {
     }
 
     private BudgetStatus status() {
-        return governor.budgetStatuses("org.spend.day").get(0);
+        return governor.controls().budgetStatuses("org.spend.day").get(0);
     }
 
     @Test
@@ -90,7 +90,7 @@ class BudgetTest extends GovernorFixture {
         assertThat(status().reservedMicros()).isZero();
         assertThat(status().spentMicros()).isEqualTo(120_000);
         assertThat(status().leftMicros()).isEqualTo(880_000);
-        assertThat(governor.budgetSettlements("org.spend.day")).containsExactly(1, 0, 0);
+        assertThat(governor.controls().budgetSettlements("org.spend.day")).containsExactly(1, 0, 0);
     }
 
     @Test
@@ -180,7 +180,7 @@ class BudgetTest extends GovernorFixture {
         governor.tryAdmit(call("a"), costing(50_000)).permit().settleAsReserved();
         governor.tryAdmit(call("a"), costing(50_000)).permit().cancel();
         assertThat(status().spentMicros()).isEqualTo(70_000);
-        assertThat(governor.budgetSettlements("org.spend.day")).containsExactly(0, 1, 1);
+        assertThat(governor.controls().budgetSettlements("org.spend.day")).containsExactly(0, 1, 1);
     }
 
     @Test
@@ -276,7 +276,7 @@ class BudgetTest extends GovernorFixture {
         dev.sluice.core.state.StateFile file = new dev.sluice.core.state.StateFile(dir.resolve("state.json"));
         dev.sluice.core.state.StateKeeper keeper =
                 new dev.sluice.core.state.StateKeeper(governor, file, Duration.ofSeconds(15));
-        governor.onLearned(keeper::changed);
+        governor.learner().onLearned(keeper::changed);
         governor.tryAdmit(call("a"), costing(700_000)).permit().settleAndRelease(spent(650_000, true));
         timer.advance(Duration.ofSeconds(15)); // the keeper saves within its interval, spend being worth keeping
         assertThat(file.read()).isNotNull();
@@ -287,7 +287,7 @@ class BudgetTest extends GovernorFixture {
         governor(monthly);
         int restored = new dev.sluice.core.state.StateKeeper(governor, file, Duration.ofSeconds(15)).restore();
         assertThat(restored).isEqualTo(1);
-        assertThat(governor.budgetStatuses("org.spend.month").get(0).spentMicros())
+        assertThat(governor.controls().budgetStatuses("org.spend.month").get(0).spentMicros())
                 .isEqualTo(650_000);
         assertThat(governor.tryAdmit(call("a"), costing(400_000)).rejection().decision())
                 .isEqualTo(GatewayDecision.BUDGET_EXHAUSTED);

@@ -51,7 +51,7 @@ class BudgetWaitTest extends GovernorFixture {
     }
 
     private BudgetStatus status() {
-        return governor.budgetStatuses("org.spend.day").get(0);
+        return governor.controls().budgetStatuses("org.spend.day").get(0);
     }
 
     @Test
@@ -61,7 +61,7 @@ class BudgetWaitTest extends GovernorFixture {
         // 0.40 left now, but the 0.60 in flight may come back: wait, do not refuse
         CompletableFuture<Admission> second = governor.admitAsync(call("default"), costing(500_000), 0);
         assertThat(second).isNotDone();
-        assertThat(governor.waiting()).isEqualTo(1);
+        assertThat(governor.controls().waiting()).isEqualTo(1);
 
         clock.advance(Duration.ofSeconds(2));
         first.settleAndRelease(spent(300_000)); // cost less than its worst case: 0.70 left
@@ -88,7 +88,7 @@ class BudgetWaitTest extends GovernorFixture {
         assertThat(r.decision()).isEqualTo(GatewayDecision.BUDGET_EXHAUSTED);
         assertThat(r.budget().leftMicros()).isEqualTo(250_000);
         assertThat(r.budget().reservedMicros()).isZero();
-        assertThat(governor.waiting()).isZero();
+        assertThat(governor.controls().waiting()).isZero();
     }
 
     @Test
@@ -133,7 +133,7 @@ class BudgetWaitTest extends GovernorFixture {
         governor.tryAdmit(call("default"), costing(800_000));
         Admission a = governor.tryAdmit(call("default"), costing(300_000));
         assertThat(a.rejection().decision()).isEqualTo(GatewayDecision.BUDGET_EXHAUSTED);
-        assertThat(governor.waiting()).isZero();
+        assertThat(governor.controls().waiting()).isZero();
     }
 
     @Test
@@ -144,7 +144,7 @@ class BudgetWaitTest extends GovernorFixture {
         }
         CompletableFuture<Admission> fifth = governor.admitAsync(call("default"), costing(250_000), 0);
         CompletableFuture<Admission> sixth = governor.admitAsync(call("default"), costing(250_000), 0);
-        assertThat(governor.waiting()).isEqualTo(2);
+        assertThat(governor.controls().waiting()).isEqualTo(2);
 
         inFlight[0].settleAndRelease(spent(100_000)); // 0.15 back: not enough for either
         assertThat(fifth).isNotDone();

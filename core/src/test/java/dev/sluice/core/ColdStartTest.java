@@ -32,7 +32,7 @@ class ColdStartTest extends GovernorFixture {
     }
 
     private Governor coldGovernor(LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().clock(clock).timer(timer).coldStartWait(Duration.ofSeconds(3));
+        GovernorBuilder b = Governor.builder().clock(clock).timer(timer).coldStartWait(Duration.ofSeconds(3));
         for (LimitSpec l : limits) {
             b.limit(l);
         }
@@ -53,8 +53,9 @@ class ColdStartTest extends GovernorFixture {
 
         // the answer: 2 requests left of 60 a minute; one of the two waiting fits at once
         Permit probe = first.join().permit();
-        governor.learn(call("a"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 2, 60_000)));
-        governor.providerAnswered(probe, true);
+        governor.learner()
+                .learn(new ProviderAnswer(call("a"), List.of(new LearnedBudget("requests", REQUESTS, 60, 2, 60_000))));
+        governor.learner().answered(probe, true);
         assertThat(second).isCompleted();
         assertThat(second.join().isAdmitted()).isTrue();
         assertThat(third).isNotDone();
@@ -70,7 +71,7 @@ class ColdStartTest extends GovernorFixture {
         timer.advance(Duration.ofMillis(1));
         // the window opens to ten calls out: the first and nine more
         assertThat(admitted(herd)).isEqualTo(9);
-        assertThat(governor.waiting()).isEqualTo(21);
+        assertThat(governor.controls().waiting()).isEqualTo(21);
     }
 
     @Test
@@ -80,11 +81,11 @@ class ColdStartTest extends GovernorFixture {
                 governor.admitAsync(call("a"), Demand.oneRequest(), 0).join().permit();
         List<CompletableFuture<Admission>> herd = admitMany(30);
         // accepted, with no rate-limit headers: the scope still knows nothing, the window widens
-        governor.providerAnswered(first, true);
+        governor.learner().answered(first, true);
         first.settleAndRelease(Usage.NONE);
         assertThat(admitted(herd)).isEqualTo(11);
         Permit next = herd.get(0).join().permit();
-        governor.providerAnswered(next, true);
+        governor.learner().answered(next, true);
         assertThat(admitted(herd)).isEqualTo(12);
         next.settleAndRelease(Usage.NONE);
         assertThat(admitted(herd)).isEqualTo(13);
@@ -105,8 +106,10 @@ class ColdStartTest extends GovernorFixture {
         assertThat(admitted(early)).isEqualTo(9);
 
         // 600 a minute, 600 at once: 599 left after the first call
-        governor.learn(call("a"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 599, 60_000)));
-        governor.providerAnswered(first, true);
+        governor.learner()
+                .learn(new ProviderAnswer(
+                        call("a"), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000))));
+        governor.learner().answered(first, true);
         List<CompletableFuture<Admission>> later = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
             later.add(governor.admitAsync(call("a"), Demand.oneRequest(), 0));
@@ -122,10 +125,12 @@ class ColdStartTest extends GovernorFixture {
         Permit first =
                 governor.admitAsync(call("a"), Demand.oneRequest(), 0).join().permit();
         List<CompletableFuture<Admission>> herd = admitMany(30);
-        governor.learn(call("a"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 599, 60_000)));
-        governor.providerAnswered(first, true);
+        governor.learner()
+                .learn(new ProviderAnswer(
+                        call("a"), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000))));
+        governor.learner().answered(first, true);
         assertThat(admitted(herd)).isEqualTo(30);
-        assertThat(governor.providerScopes().get(0).inSlowStart()).isFalse();
+        assertThat(governor.controls().providerScopes().get(0).inSlowStart()).isFalse();
     }
 
     @Test
@@ -179,11 +184,11 @@ class ColdStartTest extends GovernorFixture {
         CompletableFuture<Admission> first = governor.admitAsync(call("a"), Demand.oneRequest(), 0);
         CompletableFuture<Admission> second = governor.admitAsync(call("b"), Demand.oneRequest(), 0);
         CompletableFuture<Admission> third = governor.admitAsync(call("c"), Demand.oneRequest(), 0);
-        governor.providerAnswered(first.join().permit(), false);
+        governor.learner().answered(first.join().permit(), false);
         first.join().permit().settleRefused(true);
         assertThat(second).isCompleted(); // the next call asks
         assertThat(third).isNotDone();
-        governor.providerAnswered(second.join().permit(), true);
+        governor.learner().answered(second.join().permit(), true);
         assertThat(third).isCompleted();
     }
 

@@ -66,13 +66,15 @@ class ExternalShareTest extends GovernorFixture {
                 providerLevel = Math.max(0, providerLevel - neighbourShare * RATE_PER_SECOND * STEP_MILLIS / 1000.0);
                 while (!answers.isEmpty() && answers.peek().dueMillis <= nowMillis) {
                     Answer a = answers.poll();
-                    governor.learn(
-                            call(),
-                            List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, a.remaining, 60_000)),
-                            "org-shared",
-                            a.permit);
+                    governor.learner()
+                            .learn(new ProviderAnswer(
+                                            call(),
+                                            List.of(new LearnedBudget(
+                                                    "requests", REQUESTS, CAPACITY, a.remaining, 60_000)))
+                                    .organization("org-shared")
+                                    .answering(a.permit));
                     if (a.refused) {
-                        governor.capacityRefused(a.permit, REQUESTS, false);
+                        governor.learner().capacityRefused(a.permit, REQUESTS, false);
                     }
                     a.permit.settle(Usage.NONE);
                 }
@@ -93,7 +95,7 @@ class ExternalShareTest extends GovernorFixture {
     }
 
     private double externalShare() {
-        return governor.providerScopes().get(0).externalShare();
+        return governor.controls().providerScopes().get(0).externalShare();
     }
 
     /**
@@ -104,10 +106,10 @@ class ExternalShareTest extends GovernorFixture {
     @Test
     void refusalsOfCallsSentBeforeTheFirstRaiseTheEstimateOnce() {
         governor();
-        governor.learn(
-                call(),
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)),
-                "org-shared");
+        governor.learner()
+                .learn(new ProviderAnswer(
+                                call(), List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)))
+                        .organization("org-shared"));
         List<Permit> burst = new java.util.ArrayList<>();
         for (int i = 0; i < 10; i++) {
             burst.add(governor.tryAdmit(call(), Demand.oneRequest()).permit());
@@ -115,13 +117,13 @@ class ExternalShareTest extends GovernorFixture {
         timer.advance(Duration.ofMillis(300));
 
         for (Permit p : burst) {
-            governor.capacityRefused(p, REQUESTS, false);
+            governor.learner().capacityRefused(p, REQUESTS, false);
             p.settleRefused(true);
         }
         double afterOneBurst = externalShare();
         // admitted at the moment of the raise (no time passes in between): after it, so new evidence
         Permit later = governor.tryAdmit(call(), Demand.oneRequest()).permit();
-        governor.capacityRefused(later, REQUESTS, false);
+        governor.learner().capacityRefused(later, REQUESTS, false);
         later.settleRefused(true);
 
         assertThat(afterOneBurst).isCloseTo(0.25 * 0.9, org.assertj.core.api.Assertions.within(1e-9));
@@ -132,10 +134,10 @@ class ExternalShareTest extends GovernorFixture {
     void pacesUnderWhatANeighbourTakingFortyPercentLeavesAndGivesItBackWhenItGoes() {
         governor();
         Run run = new Run();
-        governor.learn(
-                call(),
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)),
-                "org-shared");
+        governor.learner()
+                .learn(new ProviderAnswer(
+                                call(), List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, CAPACITY, 60_000)))
+                        .organization("org-shared"));
 
         Span learning = run.run(Duration.ofSeconds(60), 0.4);
         Span steady = run.run(Duration.ofSeconds(60), 0.4);

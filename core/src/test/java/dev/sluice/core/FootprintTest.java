@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.openjdk.jol.info.GraphLayout;
 
 /**
- * Issue 19, footprint: what a governor keeps for 10,000 distinct tenants and 1,000 API keys seen
+ * Footprint: what a governor keeps for 10,000 distinct tenants and 1,000 API keys seen
  * within an hour, measured in bytes (JOL's {@link GraphLayout} of everything reachable from the
  * governor, minus the same governor after a single call), and that per-tenant and per-key state
  * goes away once idle. Driven on the fixture's fake clock; nothing here depends on time passing.
@@ -33,7 +33,7 @@ class FootprintTest extends GovernorFixture {
     static final int TENANTS = 10_000;
     static final int KEYS = 1_000;
     /**
-     * Design goal (issue 19): under 16 MB retained with 10,000 tenants and 1,000 keys, the whole
+     * Design goal: under 16 MB retained with 10,000 tenants and 1,000 keys, the whole
      * graph. Each token bucket that lent room to the lock-free lane holds a {@code LaneCredit}; it
      * keeps a padded cell only for the stripes it lent to (one here: one thread), where it used to
      * keep eight (~1 KB a bucket, 11 MB for 11,000 per-value buckets, 19.2 MB in all).
@@ -84,10 +84,11 @@ class FootprintTest extends GovernorFixture {
     void tenThousandTenantsAndAThousandKeysStayUnderTheBoundAndGoAwayWhenIdle() {
         build();
         oneCall(0);
-        governor.learn(
-                call(0),
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, 1_000_000_000L, 999_999_999L, 60_000)),
-                "org-1");
+        governor.learner()
+                .learn(new ProviderAnswer(
+                                call(0),
+                                List.of(new LearnedBudget("requests", REQUESTS, 1_000_000_000L, 999_999_999L, 60_000)))
+                        .organization("org-1"));
         oneCall(0);
         GraphLayout before = GraphLayout.parseInstance(governor);
         long baseline = before.totalSize();
@@ -104,11 +105,13 @@ class FootprintTest extends GovernorFixture {
         long busy = after.totalSize() - baseline;
         long credits = after.getClassCounts().count(dev.sluice.core.quota.LaneCredit.class)
                 - before.getClassCounts().count(dev.sluice.core.quota.LaneCredit.class);
-        long perCredit = GraphLayout.parseInstance(governor.limit("tenant-tokens")
+        long perCredit = GraphLayout.parseInstance(governor.controls()
+                        .limit("tenant-tokens")
                         .buckets()
                         .iterator()
                         .next()
-                        .laneCredit())
+                        .laneLender()
+                        .credit())
                 .totalSize();
         long lane = credits * perCredit;
         System.out.printf(
@@ -123,12 +126,12 @@ class FootprintTest extends GovernorFixture {
                 credits,
                 perCredit,
                 lane / 1048576.0);
-        assertThat(governor.limit("tenant-tokens").buckets()).hasSize(TENANTS);
-        assertThat(governor.limit("key-requests").buckets()).hasSize(KEYS);
+        assertThat(governor.controls().limit("tenant-tokens").buckets()).hasSize(TENANTS);
+        assertThat(governor.controls().limit("key-requests").buckets()).hasSize(KEYS);
         assertThat(busy)
                 .as("bytes retained for %d tenants, %d keys", TENANTS, KEYS)
                 .isLessThan(BOUND_BYTES);
-        for (ProviderScope s : governor.providerScopes()) {
+        for (ProviderScope s : governor.controls().providerScopes()) {
             assertThat(s.tenantShares().activeTenants())
                     .as("tenants followed by the shares of %s", s)
                     .isLessThanOrEqualTo(256);
@@ -142,13 +145,13 @@ class FootprintTest extends GovernorFixture {
         oneCall(TENANTS);
         long idle = GraphLayout.parseInstance(governor).totalSize() - baseline;
         System.out.printf("footprint: after two idle hours and one call: +%,d B (%.2f MB)%n", idle, idle / 1048576.0);
-        assertThat(governor.limit("tenant-tokens").buckets())
+        assertThat(governor.controls().limit("tenant-tokens").buckets())
                 .as("per-tenant buckets left")
                 .hasSizeLessThanOrEqualTo(2);
-        assertThat(governor.limit("key-requests").buckets())
+        assertThat(governor.controls().limit("key-requests").buckets())
                 .as("per-key buckets left")
                 .hasSizeLessThanOrEqualTo(2);
-        for (ProviderScope s : governor.providerScopes()) {
+        for (ProviderScope s : governor.controls().providerScopes()) {
             assertThat(s.tenantShares().activeTenants())
                     .as("tenants still followed by the shares of %s", s)
                     .isLessThanOrEqualTo(1);

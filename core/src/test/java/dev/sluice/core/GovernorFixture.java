@@ -19,7 +19,7 @@ abstract class GovernorFixture {
 
     /** Builds the test's governor with these limits (replacing, not closing, any earlier one). */
     Governor governor(LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().clock(clock).timer(timer);
+        GovernorBuilder b = Governor.builder().clock(clock).timer(timer);
         for (LimitSpec l : limits) {
             b.limit(l);
         }

@@ -38,7 +38,7 @@ class GovernorInvariantTest {
     private static final String[] KEYS = {"k_a", "k_b"};
 
     /** Token buckets on three levels, the part both hierarchies below share. */
-    private static Governor.Builder tokenBuckets(FakeClock clock, ManualTimer timer) {
+    private static GovernorBuilder tokenBuckets(FakeClock clock, ManualTimer timer) {
         return Governor.builder()
                 .clock(clock)
                 .timer(timer)
@@ -54,7 +54,7 @@ class GovernorInvariantTest {
                         .build());
     }
 
-    private static Governor.Builder hierarchy(FakeClock clock, ManualTimer timer) {
+    private static GovernorBuilder hierarchy(FakeClock clock, ManualTimer timer) {
         return tokenBuckets(clock, timer)
                 .limit(LimitSpec.builder("org-requests", Dimension.REQUESTS, 50)
                         .window(Duration.ofSeconds(5))
@@ -113,7 +113,7 @@ class GovernorInvariantTest {
      * Token buckets only, on every level: the paths the lock-free lane takes. Each worker reuses
      * one context per caller, as the exchange engine does across attempts, so the lane is used.
      */
-    private static Governor.Builder tokenBucketHierarchy(FakeClock clock, ManualTimer timer) {
+    private static GovernorBuilder tokenBucketHierarchy(FakeClock clock, ManualTimer timer) {
         return tokenBuckets(clock, timer)
                 .limit(LimitSpec.perWindow("org-requests", Dimension.REQUESTS, 320, Duration.ofSeconds(5)));
     }
@@ -273,12 +273,12 @@ class GovernorInvariantTest {
         // it is registered, at most an eighth of a lease (2.5 s) after its admission
         timer.advance(Duration.ofSeconds(21));
 
-        assertThat(governor.waiting()).isZero();
-        assertThat(governor.outstandingPermits())
+        assertThat(governor.controls().waiting()).isZero();
+        assertThat(governor.controls().outstandingPermits())
                 .as("permits still holding something")
                 .isZero();
         assertThat(maxInFlight.get()).isLessThanOrEqualTo(concurrency);
-        for (Limit l : governor.limits()) {
+        for (Limit l : governor.controls().limits()) {
             for (Bucket b : l.buckets()) {
                 assertThat(b.reserved()).as("reserved in %s", b).isZero();
             }
@@ -422,8 +422,8 @@ class GovernorInvariantTest {
                         .cancel();
             }
         }
-        assertThat(governor.outstandingPermits()).isZero(); // applies the cancels above
-        for (Limit l : governor.limits()) {
+        assertThat(governor.controls().outstandingPermits()).isZero(); // applies the cancels above
+        for (Limit l : governor.controls().limits()) {
             for (Bucket b : l.buckets()) {
                 before.put(b, b.room(clock.nanoTime(), clock.epochMillis()));
             }
@@ -458,13 +458,13 @@ class GovernorInvariantTest {
         }
         assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
         // settlements are applied lazily; the governor applies them before anything it reports
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
         for (Map.Entry<Bucket, Long> e : before.entrySet()) {
             assertThat(e.getKey().room(clock.nanoTime(), clock.epochMillis()))
                     .as("%s", e.getKey())
                     .isEqualTo(e.getValue());
         }
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
         governor.close();
     }
 }

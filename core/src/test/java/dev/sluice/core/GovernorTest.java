@@ -39,7 +39,7 @@ class GovernorTest extends GovernorFixture {
         governor(perMinute("out", OUTPUT_TOKENS, 1_000));
         Permit permit = governor.tryAdmit(call("a"), tokens(0, 800)).permit();
         permit.settle(Usage.builder().outputTokens(200).build());
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(800);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800);
     }
 
     @Test
@@ -47,7 +47,7 @@ class GovernorTest extends GovernorFixture {
         governor(perMinute("out", OUTPUT_TOKENS, 1_000));
         Permit permit = governor.tryAdmit(call("a"), tokens(0, 100)).permit();
         permit.settle(Usage.builder().outputTokens(300).build());
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(700);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(700);
     }
 
     @Test
@@ -57,7 +57,7 @@ class GovernorTest extends GovernorFixture {
         assertThat(permit.settle(Usage.builder().outputTokens(100).build())).isTrue();
         assertThat(permit.settle(Usage.builder().outputTokens(0).build())).isFalse();
         assertThat(permit.cancel()).isFalse();
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(900);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(900);
     }
 
     @Test
@@ -92,11 +92,16 @@ class GovernorTest extends GovernorFixture {
         assertThat(second.isAdmitted()).isFalse();
         assertThat(second.rejection().scope()).isEqualTo("sluice/tenant=a");
         // the refusal charged nothing: the organization bucket only holds the first call
-        assertThat(governor.limit("org").buckets().iterator().next().room(clock.nanoTime(), clock.epochMillis()))
+        assertThat(governor.controls()
+                        .limit("org")
+                        .buckets()
+                        .iterator()
+                        .next()
+                        .room(clock.nanoTime(), clock.epochMillis()))
                 .isEqualTo(9_100);
         // another tenant has its own bucket, created on first use
         assertThat(governor.tryAdmit(call("b"), tokens(600, 300)).isAdmitted()).isTrue();
-        assertThat(governor.limit("tenant").buckets()).hasSize(2);
+        assertThat(governor.controls().limit("tenant").buckets()).hasSize(2);
     }
 
     @Test
@@ -116,7 +121,7 @@ class GovernorTest extends GovernorFixture {
         }
         CompletableFuture<Admission> waiting = governor.admitAsync(call("a"), Demand.oneRequest(), 0);
         assertThat(waiting).isNotDone();
-        assertThat(governor.waiting()).isEqualTo(1);
+        assertThat(governor.controls().waiting()).isEqualTo(1);
         timer.advance(Duration.ofMillis(999));
         assertThat(waiting).isNotDone();
         timer.advance(Duration.ofMillis(2));
@@ -162,10 +167,10 @@ class GovernorTest extends GovernorFixture {
         assertThat(r.decision()).isEqualTo(GatewayDecision.QUEUE_DEADLINE_EXCEEDED);
         assertThat(r.waitedMillis()).isEqualTo(300);
         assertThat(r.queueReason()).isEqualTo("deadline");
-        assertThat(governor.waiting()).isZero();
+        assertThat(governor.controls().waiting()).isZero();
         holder.releaseConcurrency();
         holder.settle(Usage.NONE);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
     }
 
     @Test
@@ -215,10 +220,10 @@ class GovernorTest extends GovernorFixture {
         Permit first = governor.tryAdmit(call("a"), Demand.oneRequest()).permit();
         CompletableFuture<Admission> second = governor.admitAsync(call("a"), Demand.oneRequest(), 0);
         second.cancel(false);
-        assertThat(governor.waiting()).isZero();
+        assertThat(governor.controls().waiting()).isZero();
         first.cancel();
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
     }
 
     @Test
@@ -231,10 +236,10 @@ class GovernorTest extends GovernorFixture {
                 .limit(perMinute("out", OUTPUT_TOKENS, 1_000))
                 .build();
         governor.tryAdmit(call("a"), tokens(0, 400)); // never settled, never released
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
         timer.advance(Duration.ofSeconds(30));
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(2);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(2);
+        assertThat(governor.controls().outstandingPermits()).isZero();
         assertThat(governor.stats().leaseExpired()).isEqualTo(1);
     }
 
@@ -253,9 +258,9 @@ class GovernorTest extends GovernorFixture {
                 .build();
         Permit p = governor.tryAdmit(call("a"), d).permit();
         // 10 000 less the transit allowance a mirror keeps back (250 ms of refill, 41 tokens), less 2 000
-        assertThat(governor.available(TOTAL_TOKENS)).isEqualTo(7_958);
+        assertThat(governor.controls().available(TOTAL_TOKENS)).isEqualTo(7_958);
         p.settle(Usage.builder().inputTokens(100).outputTokens(20).build());
-        assertThat(governor.available(TOTAL_TOKENS)).isEqualTo(7_958);
+        assertThat(governor.controls().available(TOTAL_TOKENS)).isEqualTo(7_958);
     }
 
     @Test
@@ -273,7 +278,7 @@ class GovernorTest extends GovernorFixture {
         Permit p = governor.tryAdmit(c, d).permit();
         p.settle(Usage.builder().outputTokens(96).build());
         // 10 000 less the transit allowance a mirror keeps back (41 tokens), less the 96 used
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(9_862);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(9_862);
     }
 
     @Test
@@ -281,8 +286,8 @@ class GovernorTest extends GovernorFixture {
         governor(perMinute("rpm", REQUESTS, 10), perMinute("tpm", TOTAL_TOKENS, 1_000));
         Permit p = governor.tryAdmit(call("a"), tokens(100, 100)).permit();
         p.settleRefused(true);
-        assertThat(governor.available(REQUESTS)).isEqualTo(9);
-        assertThat(governor.available(TOTAL_TOKENS)).isEqualTo(1_000);
+        assertThat(governor.controls().available(REQUESTS)).isEqualTo(9);
+        assertThat(governor.controls().available(TOTAL_TOKENS)).isEqualTo(1_000);
     }
 
     @Test
@@ -290,7 +295,8 @@ class GovernorTest extends GovernorFixture {
         governor();
         CallContext c = call("a");
         // 3 left, less the quarter second of transit allowance the mirror keeps back: room for 2
-        governor.learn(c, List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 3, 60_000)));
+        governor.learner()
+                .learn(new ProviderAnswer(c, List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000))));
         assertThat(governor.tryAdmit(c, Demand.oneRequest()).isAdmitted()).isTrue();
         assertThat(governor.tryAdmit(c, Demand.oneRequest()).isAdmitted()).isTrue();
         Admission third = governor.tryAdmit(c, Demand.oneRequest());
@@ -310,7 +316,7 @@ class GovernorTest extends GovernorFixture {
         governor();
         CallContext c = call("a");
         governor.tryAdmit(c, Demand.oneRequest()).permit().settle(Usage.NONE);
-        governor.pauseProviderScope(c, Duration.ofSeconds(2).toNanos());
+        governor.learner().pauseProviderScope(c, Duration.ofSeconds(2).toNanos());
         CompletableFuture<Admission> first = governor.admitAsync(c, Demand.oneRequest(), 0);
         CompletableFuture<Admission> second = governor.admitAsync(call("b"), Demand.oneRequest(), 0);
         timer.advance(Duration.ofMillis(1_999));
@@ -319,7 +325,7 @@ class GovernorTest extends GovernorFixture {
         assertThat(first).isDone();
         assertThat(second).isNotDone(); // the probe is out
         Permit probe = first.join().permit();
-        governor.providerAnswered(probe, true);
+        governor.learner().answered(probe, true);
         assertThat(second).isDone();
         assertThat(second.join().isAdmitted()).isTrue();
     }
@@ -350,18 +356,18 @@ class GovernorTest extends GovernorFixture {
                 .isTrue();
         assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
                 .isTrue();
-        assertThat(governor.available(REQUESTS)).isEqualTo(-1);
+        assertThat(governor.controls().available(REQUESTS)).isEqualTo(-1);
     }
 
     @Test
     void anOperatorPauseRejectsATenantsCallsUntilResumed() {
         governor();
-        governor.pauseTenant("a");
+        governor.controls().pauseTenant("a");
         Admission a = governor.tryAdmit(call("a"), Demand.oneRequest());
         assertThat(a.rejection().decision()).isEqualTo(GatewayDecision.PAUSED);
         assertThat(governor.tryAdmit(call("b"), Demand.oneRequest()).isAdmitted())
                 .isTrue();
-        governor.resumeTenant("a");
+        governor.controls().resumeTenant("a");
         assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
                 .isTrue();
     }
@@ -369,7 +375,7 @@ class GovernorTest extends GovernorFixture {
     @Test
     void loweringACapacityLiveAppliesToTheNextAdmission() {
         governor(perMinute("rpm", REQUESTS, 100));
-        governor.setCapacity("rpm", 2);
+        governor.controls().setCapacity("rpm", 2);
         assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
                 .isTrue();
         assertThat(governor.tryAdmit(call("a"), Demand.oneRequest()).isAdmitted())
@@ -393,7 +399,7 @@ class GovernorTest extends GovernorFixture {
             }
         });
         caller.start();
-        while (governor.waiting() == 0) {
+        while (governor.controls().waiting() == 0) {
             Thread.onSpinWait();
         }
         timer.advance(Duration.ofSeconds(1));

@@ -66,7 +66,7 @@ class LaneTest extends GovernorFixture {
         }
         assertThat(admitted).isEqualTo(40);
         assertThat(throughLane).isPositive();
-        assertThat(governor.available(REQUESTS)).isZero();
+        assertThat(governor.controls().available(REQUESTS)).isZero();
     }
 
     @Test
@@ -88,8 +88,8 @@ class LaneTest extends GovernorFixture {
         CallContext call = call("a");
         governor.tryAdmit(call, Demand.oneRequest());
         // 100 were lent to this thread after that admission; they are still room
-        assertThat(governor.available(REQUESTS)).isEqualTo(1_599);
-        assertThat(governor.bucketViews().get(0).reserved()).isEqualTo(1);
+        assertThat(governor.controls().available(REQUESTS)).isEqualTo(1_599);
+        assertThat(governor.controls().bucketViews().get(0).reserved()).isEqualTo(1);
     }
 
     @Test
@@ -100,16 +100,16 @@ class LaneTest extends GovernorFixture {
         for (int i = 0; i < 10; i++) {
             permits.add(governor.tryAdmit(call, Demand.oneRequest()).permit());
         }
-        assertThat(governor.outstandingPermits()).isEqualTo(10);
+        assertThat(governor.controls().outstandingPermits()).isEqualTo(10);
         assertThat(governor.stats().admitted()).isEqualTo(10);
-        assertThat(governor.bucketViews().get(0).reserved()).isEqualTo(10);
+        assertThat(governor.controls().bucketViews().get(0).reserved()).isEqualTo(10);
         assertThat(permits.get(9).id()).isPositive();
         for (Permit p : permits) {
             p.cancel();
         }
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.bucketViews().get(0).reserved()).isZero();
-        assertThat(governor.available(REQUESTS)).isEqualTo(1_600);
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().bucketViews().get(0).reserved()).isZero();
+        assertThat(governor.controls().available(REQUESTS)).isEqualTo(1_600);
     }
 
     /**
@@ -127,13 +127,13 @@ class LaneTest extends GovernorFixture {
         assertThat(abandoned.admittedThroughLane()).isTrue();
         first.settleAndRelease(Usage.NONE); // applied at once by this thread: nothing else takes the lock
 
-        Duration lease = governor.leaseTimeout();
+        Duration lease = governor.controls().leaseTimeout();
         timer.advance(
-                lease.plus(lease.dividedBy(Governor.LANE_SWEEPS_PER_LEASE)).plusMillis(1));
+                lease.plus(lease.dividedBy(LeaseReaper.LANE_SWEEPS_PER_LEASE)).plusMillis(1));
 
         assertThat(abandoned.isSettled()).as("reaped").isTrue();
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.bucketViews().get(0).reserved()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().bucketViews().get(0).reserved()).isZero();
     }
 
     /**
@@ -166,10 +166,10 @@ class LaneTest extends GovernorFixture {
                 .limit(requestsPerMinute(1_600))
                 .build();
         try {
-            Duration lease = g.leaseTimeout();
+            Duration lease = g.controls().leaseTimeout();
             CallContext call = call("a");
             g.tryAdmit(call, Demand.oneRequest()).permit().cancel();
-            g.setMode(Mode.ENFORCE);
+            g.controls().setMode(Mode.ENFORCE);
             // to 50 ms before that run: taking the lock arms the clock's ticker 100 ms ahead, after it
             tasks.advance(lease.minusMillis(50));
             if (!race) {
@@ -213,7 +213,7 @@ class LaneTest extends GovernorFixture {
             assertThat(governor.settlementsNotApplied()).isLessThanOrEqualTo(Backlog.TRY_EVERY);
         }
         assertThat(throughLane).isEqualTo(9_999);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
     }
 
     @Test
@@ -239,7 +239,7 @@ class LaneTest extends GovernorFixture {
         }
         // before: one thread kept the lock busy applying what the other queued, and millions waited
         assertThat(deepest.get()).isLessThanOrEqualTo(Backlog.WAIT_FROM + threads);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
         assertThat(governor.stats().admitted()).isEqualTo(threads * 300_000L);
     }
 
@@ -253,7 +253,7 @@ class LaneTest extends GovernorFixture {
         assertThat(second.admittedThroughLane()).isTrue();
         first.settle(Usage.builder().outputTokens(100).build());
         second.settle(Usage.builder().outputTokens(50).build());
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(16_000 - 150);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(16_000 - 150);
     }
 
     @Test
@@ -283,11 +283,11 @@ class LaneTest extends GovernorFixture {
         governor(requestsPerMinute(1_600));
         CallContext call = call("a");
         governor.tryAdmit(call, Demand.oneRequest());
-        governor.pauseTenant("a");
+        governor.controls().pauseTenant("a");
         Admission paused = governor.tryAdmit(call, Demand.oneRequest());
         assertThat(paused.isAdmitted()).isFalse();
         assertThat(paused.rejection().decision()).isEqualTo(GatewayDecision.PAUSED);
-        governor.resumeTenant("a");
+        governor.controls().resumeTenant("a");
         assertThat(governor.tryAdmit(call, Demand.oneRequest()).isAdmitted()).isTrue();
     }
 
@@ -296,7 +296,7 @@ class LaneTest extends GovernorFixture {
         governor(requestsPerMinute(1_600));
         CallContext call = call("a");
         governor.tryAdmit(call, Demand.oneRequest());
-        governor.pauseProviderScope(call, Duration.ofSeconds(2).toNanos());
+        governor.learner().pauseProviderScope(call, Duration.ofSeconds(2).toNanos());
         Admission during = governor.tryAdmit(call, Demand.oneRequest());
         assertThat(during.isAdmitted()).isFalse();
         timer.advance(Duration.ofSeconds(2));
@@ -309,10 +309,10 @@ class LaneTest extends GovernorFixture {
         governor(requestsPerMinute(1_600));
         CallContext call = call("a");
         governor.tryAdmit(call, Demand.oneRequest());
-        governor.setMode(Mode.OBSERVE);
+        governor.controls().setMode(Mode.OBSERVE);
         assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane())
                 .isFalse();
-        governor.setMode(Mode.ENFORCE);
+        governor.controls().setMode(Mode.ENFORCE);
         governor.tryAdmit(call, Demand.oneRequest());
         assertThat(governor.tryAdmit(call, Demand.oneRequest()).permit().admittedThroughLane())
                 .isTrue();
@@ -323,7 +323,7 @@ class LaneTest extends GovernorFixture {
         governor(requestsPerMinute(1_600));
         CallContext call = call("a");
         governor.tryAdmit(call, Demand.oneRequest());
-        governor.setCapacity("rpm", 1);
+        governor.controls().setCapacity("rpm", 1);
         // the bucket holds one at most now: the 100 lent before the change may not be taken
         int admitted = 0;
         for (int i = 0; i < 10; i++) {
@@ -402,6 +402,6 @@ class LaneTest extends GovernorFixture {
         }
         assertThat(admittedA).isEqualTo(32);
         assertThat(governor.tryAdmit(b, Demand.oneRequest()).isAdmitted()).isTrue();
-        assertThat(governor.available(REQUESTS)).isZero(); // tenant a's bucket; the least room shows
+        assertThat(governor.controls().available(REQUESTS)).isZero(); // tenant a's bucket; the least room shows
     }
 }

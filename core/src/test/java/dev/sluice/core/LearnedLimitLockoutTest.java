@@ -33,8 +33,8 @@ class LearnedLimitLockoutTest extends GovernorFixture {
         return Demand.builder().inputTokens(in).outputTokens(out).build();
     }
 
-    private static Governor.LearnedBudget budget(String name, Dimension d, long limit, long remaining) {
-        return new Governor.LearnedBudget(name, d, limit, remaining, MINUTE_MILLIS);
+    private static LearnedBudget budget(String name, Dimension d, long limit, long remaining) {
+        return new LearnedBudget(name, d, limit, remaining, MINUTE_MILLIS);
     }
 
     @Test
@@ -42,7 +42,7 @@ class LearnedLimitLockoutTest extends GovernorFixture {
         governor();
         CallContext c = call();
         // OpenAI when the tokens run out: a large limit, 0 remaining (reset 2s)
-        governor.learn(c, List.of(budget("tokens", TOTAL_TOKENS, 100_000_000, 0)));
+        governor.learner().learn(new ProviderAnswer(c, List.of(budget("tokens", TOTAL_TOKENS, 100_000_000, 0))));
 
         Admission now = governor.tryAdmit(c, tokens(32, 32));
         assertThat(now.isAdmitted()).isFalse();
@@ -56,7 +56,7 @@ class LearnedLimitLockoutTest extends GovernorFixture {
         governor();
         CallContext c = call();
         // the provider has shown at most 100 tokens left at once of a 6,000 a minute limit
-        governor.learn(c, List.of(budget("tokens", TOTAL_TOKENS, 6_000, 99)));
+        governor.learner().learn(new ProviderAnswer(c, List.of(budget("tokens", TOTAL_TOKENS, 6_000, 99))));
         Admission big = governor.tryAdmit(c, tokens(150, 150));
         assertThat(big.isAdmitted()).isFalse();
         assertThat(big.rejection().decision()).isEqualTo(GatewayDecision.REJECTED_LOCALLY);
@@ -71,7 +71,7 @@ class LearnedLimitLockoutTest extends GovernorFixture {
         governor();
         CallContext c = call();
         // Azure announces only what remains: 0 must not become a capacity of 1
-        governor.learn(c, List.of(budget("tokens", TOTAL_TOKENS, -1, 0)));
+        governor.learner().learn(new ProviderAnswer(c, List.of(budget("tokens", TOTAL_TOKENS, -1, 0))));
         Admission a = governor.tryAdmit(c, tokens(500, 500));
         assertThat(a.isAdmitted() || a.rejection().decision() != GatewayDecision.NOT_ADMISSIBLE)
                 .as("decision %s", a.isAdmitted() ? "admitted" : a.rejection().decision())
@@ -82,7 +82,7 @@ class LearnedLimitLockoutTest extends GovernorFixture {
     void aCallLargerThanTheAnnouncedLimitIsStillNotAdmissible() {
         governor();
         CallContext c = call();
-        governor.learn(c, List.of(budget("tokens", TOTAL_TOKENS, 30_000, 30_000)));
+        governor.learner().learn(new ProviderAnswer(c, List.of(budget("tokens", TOTAL_TOKENS, 30_000, 30_000))));
         Admission a = governor.tryAdmit(c, tokens(34_000, 100));
         assertThat(a.isAdmitted()).isFalse();
         assertThat(a.rejection().decision()).isEqualTo(GatewayDecision.NOT_ADMISSIBLE);
@@ -117,9 +117,9 @@ class LearnedLimitLockoutTest extends GovernorFixture {
                 long limit = pick(random, -1, 0, 1, 2, 60, 6_000, 100_000_000, Long.MAX_VALUE / 4);
                 long remaining = pick(random, -1, 0, 1, 63, 5_999, 100_000_000, Long.MAX_VALUE / 4);
                 Dimension d = random.nextBoolean() ? TOTAL_TOKENS : REQUESTS;
-                List<Governor.LearnedBudget> budgets = new ArrayList<>();
+                List<LearnedBudget> budgets = new ArrayList<>();
                 budgets.add(budget(d == REQUESTS ? "requests" : "tokens", d, limit, remaining));
-                governor.learn(c, budgets);
+                governor.learner().learn(new ProviderAnswer(c, budgets));
                 if (Boolean.getBoolean("sluice.test.trace")) {
                     System.out.printf("run %d: %s limit=%d remaining=%d%n", run, d, limit, remaining);
                 }

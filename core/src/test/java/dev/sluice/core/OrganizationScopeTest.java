@@ -24,12 +24,12 @@ class OrganizationScopeTest extends GovernorFixture {
     }
 
     /** 60 a minute, 3 left: with the quarter second a mirror keeps back, room for 2 calls. */
-    private static List<Governor.LearnedBudget> threeLeft() {
-        return List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 3, 60_000));
+    private static List<LearnedBudget> threeLeft() {
+        return List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000));
     }
 
     private List<String> scopeNames() {
-        return governor.providerScopes().stream()
+        return governor.controls().providerScopes().stream()
                 .map(ProviderScope::displayName)
                 .sorted()
                 .collect(Collectors.toList());
@@ -38,8 +38,8 @@ class OrganizationScopeTest extends GovernorFixture {
     @Test
     void keysOfOneOrganizationShareTheBudgetItsAnswersAnnounce() {
         governor();
-        governor.learn(call("k_1"), threeLeft(), "org-acme");
-        governor.learn(call("k_2"), threeLeft(), "org-acme");
+        governor.learner().learn(new ProviderAnswer(call("k_1"), threeLeft()).organization("org-acme"));
+        governor.learner().learn(new ProviderAnswer(call("k_2"), threeLeft()).organization("org-acme"));
 
         assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
                 .isTrue();
@@ -54,8 +54,8 @@ class OrganizationScopeTest extends GovernorFixture {
     @Test
     void keysOfDifferentOrganizationsKeepTheirOwnBudgets() {
         governor();
-        governor.learn(call("k_1"), threeLeft(), "org-acme");
-        governor.learn(call("k_2"), threeLeft(), "org-other");
+        governor.learner().learn(new ProviderAnswer(call("k_1"), threeLeft()).organization("org-acme"));
+        governor.learner().learn(new ProviderAnswer(call("k_2"), threeLeft()).organization("org-other"));
         for (int i = 0; i < 2; i++) {
             assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
                     .isTrue();
@@ -68,9 +68,10 @@ class OrganizationScopeTest extends GovernorFixture {
     @Test
     void whatAKeyLearnedBeforeItsOrganizationWasKnownIsMergedNotDoubled() {
         governor();
-        governor.learn(call("k_1"), threeLeft()); // an answer without the organization header
-        governor.learn(call("k_2"), threeLeft(), "org-acme");
-        governor.learn(call("k_1"), threeLeft(), "org-acme");
+        governor.learner()
+                .learn(new ProviderAnswer(call("k_1"), threeLeft())); // an answer without the organization header
+        governor.learner().learn(new ProviderAnswer(call("k_2"), threeLeft()).organization("org-acme"));
+        governor.learner().learn(new ProviderAnswer(call("k_1"), threeLeft()).organization("org-acme"));
 
         assertThat(scopeNames()).containsExactly("openai/org-acme/gpt-4o-mini");
         assertThat(governor.tryAdmit(call("k_1"), Demand.oneRequest()).isAdmitted())
@@ -85,10 +86,10 @@ class OrganizationScopeTest extends GovernorFixture {
     void aPauseTheKeyHeldCarriesOverToItsOrganization() {
         governor();
         governor.tryAdmit(call("k_1"), Demand.oneRequest()).permit().settle(Usage.NONE);
-        governor.pauseProviderScope(call("k_1"), Duration.ofSeconds(2).toNanos());
-        governor.learn(call("k_1"), List.of(), "org-acme");
+        governor.learner().pauseProviderScope(call("k_1"), Duration.ofSeconds(2).toNanos());
+        governor.learner().learn(new ProviderAnswer(call("k_1"), List.of()).organization("org-acme"));
         Admission paused = governor.tryAdmit(call("k_2"), Demand.oneRequest());
-        governor.learn(call("k_2"), List.of(), "org-acme");
+        governor.learner().learn(new ProviderAnswer(call("k_2"), List.of()).organization("org-acme"));
         Admission stillPaused = governor.tryAdmit(call("k_2"), Demand.oneRequest());
         assertThat(paused.isAdmitted())
                 .as("k_2 on its own before its organization was known")
@@ -107,24 +108,27 @@ class OrganizationScopeTest extends GovernorFixture {
                 .organization("org-named")
                 .build();
         governor.tryAdmit(named, Demand.oneRequest()).permit().settle(Usage.NONE);
-        governor.learn(named, threeLeft(), "org-answered");
+        governor.learner().learn(new ProviderAnswer(named, threeLeft()).organization("org-answered"));
         assertThat(scopeNames()).containsExactly("openai/org-named/gpt-4o-mini");
     }
 
     @Test
     void anOrganizationSeenAdoptedOnARouteIsLeftWhenAnAnswerNamesAnother() {
         governor();
-        List<Governor.LearnedBudget> ample =
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, 600, 500, 60_000));
+        List<LearnedBudget> ample = List.of(new LearnedBudget("requests", REQUESTS, 600, 500, 60_000));
         CallContext first = call("k_1");
         governor.tryAdmit(first, Demand.oneRequest()).permit().settle(Usage.NONE);
-        governor.learn(first, ample, "org-acme"); // adopted: the key's own scope is retired
+        governor.learner()
+                .learn(new ProviderAnswer(first, ample)
+                        .organization("org-acme")); // adopted: the key's own scope is retired
         CallContext second = call("k_1");
         Permit inAcme = governor.tryAdmit(second, Demand.oneRequest()).permit();
         inAcme.settle(Usage.NONE);
-        governor.learn(second, ample, "org-acme"); // seen adopted, kept on the route
-        governor.learn(second, ample, "org-acme"); // answered from the route
-        governor.learn(second, ample, "org-other"); // the key now counts elsewhere
+        governor.learner()
+                .learn(new ProviderAnswer(second, ample).organization("org-acme")); // seen adopted, kept on the route
+        governor.learner().learn(new ProviderAnswer(second, ample).organization("org-acme")); // answered from the route
+        governor.learner()
+                .learn(new ProviderAnswer(second, ample).organization("org-other")); // the key now counts elsewhere
         clock.advance(Duration.ofSeconds(31)); // once the route resolves again, as before
 
         Permit inOther = governor.tryAdmit(call("k_1"), Demand.oneRequest()).permit();

@@ -150,7 +150,7 @@ class PermitLedgerTest extends GovernorFixture {
         permit.settle(usedOutputTokens(200));
         assertThat(governor.settlementsNotApplied()).isEqualTo(1);
 
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(800);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800);
         assertThat(governor.settlementsNotApplied()).isZero();
     }
 
@@ -162,9 +162,9 @@ class PermitLedgerTest extends GovernorFixture {
         permit.settleAndRelease(usedOutputTokens(200)); // the lock is free: applied by this thread
 
         assertThat(governor.settlementsNotApplied()).isZero();
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(800);
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800);
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
     }
 
     @Test
@@ -173,16 +173,16 @@ class PermitLedgerTest extends GovernorFixture {
         Permit permit = governor.tryAdmit(call(), outputTokens(800)).permit();
 
         permit.settle(usedOutputTokens(200)); // the response headers: the stream still holds its slot
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(800);
-        assertThat(governor.outstandingPermits()).isEqualTo(1);
-        assertThat(governor.inFlightByLimit()).containsOnlyKeys("conc", "out");
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800);
+        assertThat(governor.controls().outstandingPermits()).isEqualTo(1);
+        assertThat(governor.controls().inFlightByLimit()).containsOnlyKeys("conc", "out");
 
         permit.releaseConcurrency(); // the stream ended: queued again, for the release alone
         assertThat(governor.settlementsNotApplied()).isEqualTo(1);
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(800); // not refunded a second time
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.inFlightByLimit()).isEmpty();
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800); // not refunded a second time
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().inFlightByLimit()).isEmpty();
     }
 
     @Test
@@ -196,9 +196,9 @@ class PermitLedgerTest extends GovernorFixture {
         assertThat(governor.settlementsNotApplied()).isEqualTo(1); // the queued request is still on the stack
 
         // the drain finds both applied already
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(1_000 - 100 - 200);
-        assertThat(governor.outstandingPermits()).isEqualTo(1);
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(1_000 - 100 - 200);
+        assertThat(governor.controls().outstandingPermits()).isEqualTo(1);
     }
 
     @Test
@@ -211,8 +211,8 @@ class PermitLedgerTest extends GovernorFixture {
         assertThat(permit.settleAsReserved()).isFalse();
         assertThat(permit.cancel()).isFalse();
 
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(800);
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800);
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
         assertThat(governor.stats().settled()).isEqualTo(1);
     }
 
@@ -264,9 +264,9 @@ class PermitLedgerTest extends GovernorFixture {
         }
 
         assertThat(firsts).hasValue(threads * each);
-        assertThat(governor.available(OUTPUT_TOKENS)).isEqualTo(1_000_000 - threads * each * 40L);
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(10_000);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(1_000_000 - threads * each * 40L);
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(10_000);
+        assertThat(governor.controls().outstandingPermits()).isZero();
         assertThat(governor.settlementsNotApplied()).isZero();
     }
 
@@ -281,18 +281,18 @@ class PermitLedgerTest extends GovernorFixture {
                 .limit(concurrency(2))
                 .build();
         governor.tryAdmit(call(), outputTokens(0)); // never settled, never released
-        assertThat(governor.outstandingPermits()).isEqualTo(1);
+        assertThat(governor.controls().outstandingPermits()).isEqualTo(1);
         timer.advance(Duration.ofSeconds(10));
         governor.tryAdmit(call(), outputTokens(0)); // neither
-        assertThat(governor.available(CONCURRENCY)).isZero();
+        assertThat(governor.controls().available(CONCURRENCY)).isZero();
 
         timer.advance(Duration.ofSeconds(20)); // the first lease runs out
-        assertThat(governor.outstandingPermits()).isEqualTo(1);
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().outstandingPermits()).isEqualTo(1);
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
 
         timer.advance(Duration.ofSeconds(10)); // and then the second
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(2);
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(2);
         assertThat(governor.stats().leaseExpired()).isEqualTo(2);
     }
 
@@ -310,7 +310,7 @@ class PermitLedgerTest extends GovernorFixture {
         timer.advance(Duration.ofSeconds(60));
 
         assertThat(governor.stats().leaseExpired()).isZero();
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
     }
 
     // ------------------------------------------------------------------ fixtures

@@ -57,7 +57,7 @@ class RouteRenewalTest extends GovernorFixture {
     @Test
     void aRouteInUseIsResolvedOnceAndKeepsItsBucket() {
         callEverySecondFor(Duration.ofSeconds(1));
-        Bucket bucket = governor.limit("tenant").buckets().iterator().next();
+        Bucket bucket = governor.controls().limit("tenant").buckets().iterator().next();
 
         callEverySecondFor(Duration.ofMinutes(5));
 
@@ -65,13 +65,13 @@ class RouteRenewalTest extends GovernorFixture {
                 .as("resolved once, renewed since")
                 .isEqualTo(1);
         assertThat(bucket.isEvicted()).as("kept while in use").isFalse();
-        assertThat(governor.limit("tenant").buckets()).containsExactly(bucket);
+        assertThat(governor.controls().limit("tenant").buckets()).containsExactly(bucket);
     }
 
     @Test
     void anIdleRouteIsNeitherRenewedNorKept() {
         callEverySecondFor(Duration.ofSeconds(10));
-        Bucket bucket = governor.limit("tenant").buckets().iterator().next();
+        Bucket bucket = governor.controls().limit("tenant").buckets().iterator().next();
 
         timer.advance(Duration.ofMinutes(5));
 
@@ -91,7 +91,7 @@ class RouteRenewalTest extends GovernorFixture {
         // another tenant's first call on the same key counts in the organization's scope, not the key's
         assertThat(governor.tryAdmit(keyedCall("b"), Demand.oneRequest()).isAdmitted())
                 .isTrue();
-        assertThat(governor.providerScopes().stream().map(ProviderScope::displayName))
+        assertThat(governor.controls().providerScopes().stream().map(ProviderScope::displayName))
                 .containsExactly("openai/org-acme/gpt-4o-mini");
     }
 
@@ -108,12 +108,14 @@ class RouteRenewalTest extends GovernorFixture {
 
     /** One call of tenant a every 10 s for the span, each answer naming the organization. */
     private void answersNameTheOrganization(String organization, Duration span) {
-        List<Governor.LearnedBudget> ample =
-                List.of(new Governor.LearnedBudget("requests", REQUESTS, 1_000_000, 999_999, 60_000));
+        List<LearnedBudget> ample = List.of(new LearnedBudget("requests", REQUESTS, 1_000_000, 999_999, 60_000));
         for (long s = 0; s < span.toSeconds(); s += 10) {
             CallContext call = keyedCall("a");
             Permit permit = admitted(call);
-            governor.learn(call, ample, organization, permit);
+            governor.learner()
+                    .learn(new ProviderAnswer(call, ample)
+                            .organization(organization)
+                            .answering(permit));
             permit.settle(Usage.NONE);
             timer.advance(Duration.ofSeconds(10));
         }

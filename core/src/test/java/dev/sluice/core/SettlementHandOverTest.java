@@ -49,7 +49,7 @@ class SettlementHandOverTest {
                 .build();
     }
 
-    private Governor.Builder governorOn(LockHoldingStore placing) {
+    private GovernorBuilder governorOn(LockHoldingStore placing) {
         return Governor.builder().clock(clock).timer(timer).store(placing);
     }
 
@@ -87,7 +87,7 @@ class SettlementHandOverTest {
                 .isDone();
         assertThat(second.join().isAdmitted()).isTrue();
         second.join().permit().releaseConcurrency();
-        assertThat(governor.available(CONCURRENCY)).isEqualTo(1);
+        assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
     }
 
     @Test
@@ -127,7 +127,7 @@ class SettlementHandOverTest {
         assertThat(faults.get()).as("the fault was hit").isZero();
 
         timer.advance(Duration.ofMinutes(2));
-        assertThat(governor.available(CONCURRENCY))
+        assertThat(governor.controls().available(CONCURRENCY))
                 .as("the lease ran out: the release is applied again, the slot comes back")
                 .isEqualTo(1);
         assertThat(governor.tryAdmit(call(), Demand.oneRequest()).isAdmitted()).isTrue();
@@ -148,7 +148,7 @@ class SettlementHandOverTest {
                 .isFalse();
 
         timer.advance(Duration.ofMinutes(2));
-        assertThat(governor.available(CONCURRENCY))
+        assertThat(governor.controls().available(CONCURRENCY))
                 .as("the lease ran out: the release is applied again, the slot comes back")
                 .isEqualTo(1);
     }
@@ -171,21 +171,21 @@ class SettlementHandOverTest {
                 .build();
         Permit first = governor.tryAdmit(call(), tokens(500_000, 1_000)).permit();
         Permit second = governor.tryAdmit(call(), tokens(400_000, 1_000)).permit();
-        assertThat(governor.available(INPUT_TOKENS)).isEqualTo(100_000);
+        assertThat(governor.controls().available(INPUT_TOKENS)).isEqualTo(100_000);
         faults.set(1); // the output bucket's refund throws once
 
         catchThrowable(() -> first.settleAndRelease(Usage.NONE)); // on this thread or a drain's: either way
         assertThat(faults.get()).as("the fault was hit").isZero();
-        assertThat(governor.available(INPUT_TOKENS))
+        assertThat(governor.controls().available(INPUT_TOKENS))
                 .as("the input bucket was refunded before the output bucket failed")
                 .isEqualTo(600_000);
 
         timer.advance(Duration.ofMinutes(2)); // both leases run out; the second is kept as reserved
         long refill = capacity * 2 / (24 * 60); // two minutes of a day's window, give or take one
-        assertThat(governor.available(INPUT_TOKENS))
+        assertThat(governor.controls().available(INPUT_TOKENS))
                 .as("the failed settlement resumed where it stopped: no second refund of the input bucket")
                 .isBetween(600_000 + refill - 2, 600_000 + refill + 2);
-        assertThat(governor.available(OUTPUT_TOKENS))
+        assertThat(governor.controls().available(OUTPUT_TOKENS))
                 .as("the output bucket got its refund at lease expiry")
                 .isBetween(capacity - 1_000, capacity);
         assertThat(second.isSettled()).isTrue();

@@ -23,14 +23,23 @@ class SluiceRuntimeTest {
                 ConfigLoader.load(ConfigSources.builder().file(example).build());
         FakeClock clock = new FakeClock();
         try (SluiceRuntime runtime = SluiceRuntime.start(config, clock, new ManualTimer(clock))) {
-            assertThat(runtime.governor().limits()).hasSize(config.allLimits().size());
-            for (Limit l : runtime.governor().limits()) {
+            assertThat(runtime.governor().controls().limits())
+                    .hasSize(config.allLimits().size());
+            for (Limit l : runtime.governor().controls().limits()) {
                 assertThat(config.limit(l.id())).isPresent();
             }
             config.providers()
                     .forEach(p -> assertThat(runtime.governance().registry().configured())
                             .anySatisfy(b -> assertThat(b.name()).isEqualTo(p.name())));
-            assertThat(runtime.governor().trafficClasses()).containsKeys("default", "interactive", "batch");
+            assertThat(runtime.governor().controls().trafficClasses()).containsKeys("default", "interactive", "batch");
+        }
+        try (SluiceRuntime runtime = SluiceRuntime.start(
+                config, clock, new ManualTimer(clock), java.util.Map.of("AZURE_WESTUS_API_KEY", "k-west"))) {
+            assertThat(runtime.governance().fallbacks().plan("azure-eastus-gpt4o", "interactive"))
+                    .as("the example's fallback route, its key in the environment")
+                    .isNotNull();
+            assertThat(runtime.governance().fallbacks().plan("azure-eastus-gpt4o", "batch"))
+                    .isNull();
         }
     }
 
@@ -90,7 +99,8 @@ class SluiceRuntimeTest {
                             + ":generateContent"))
                     .isTrue();
             assertThat(g.governs("https://example.com/v1/chat/completions")).isFalse();
-            assertThat(runtime.governor().available(Dimension.REQUESTS)).isEqualTo(Long.MAX_VALUE);
+            assertThat(runtime.governor().controls().available(Dimension.REQUESTS))
+                    .isEqualTo(Long.MAX_VALUE);
         }
     }
 }

@@ -35,12 +35,12 @@ class StaleAnswerTest extends GovernorFixture {
                 .build();
     }
 
-    private static List<Governor.LearnedBudget> remaining(long remaining) {
-        return List.of(new Governor.LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
+    private static List<LearnedBudget> remaining(long remaining) {
+        return List.of(new LearnedBudget("requests", REQUESTS, CAPACITY, remaining, 60_000));
     }
 
     private Bucket learnedBucket() {
-        return governor.providerScopes().get(0).learnedBuckets()[0];
+        return governor.controls().providerScopes().get(0).learnedBuckets()[0];
     }
 
     private long roomAsCounted() {
@@ -65,7 +65,7 @@ class StaleAnswerTest extends GovernorFixture {
     @Test
     void anAnswerCountedBeforeCallsAdmittedSinceLowersTheRoomByThemToo() {
         governor();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         Permit answered = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         clock.advance(Duration.ofMillis(200)); // late enough that the provider cannot have counted them first
         List<Permit> since = new ArrayList<>();
@@ -76,7 +76,10 @@ class StaleAnswerTest extends GovernorFixture {
 
         // someone Sluice cannot see took 200 before the answered call arrived
         long counted = CAPACITY - 200 - 1;
-        governor.learn(call(), remaining(counted), "org-1", answered);
+        governor.learner()
+                .learn(new ProviderAnswer(call(), remaining(counted))
+                        .organization("org-1")
+                        .answering(answered));
 
         // what is left now: the figure, plus a second's refill, less the 20 admitted after it
         long expected = counted + 10 - 20;
@@ -95,7 +98,7 @@ class StaleAnswerTest extends GovernorFixture {
     @Test
     void callsAdmittedLaterThatEndedBeforeTheAnswerAreNotTakenOffItsFigureAgain() {
         governor();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         Permit answered = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         List<Permit> stillInFlight = new ArrayList<>();
         for (int i = 0; i < 320; i++) {
@@ -110,7 +113,10 @@ class StaleAnswerTest extends GovernorFixture {
         timer.advance(Duration.ofMillis(80)); // 0.4 s since the answered call: 4 refilled
 
         long counted = CAPACITY - 300 - 1;
-        governor.learn(call(), remaining(counted), "org-1", answered);
+        governor.learner()
+                .learn(new ProviderAnswer(call(), remaining(counted))
+                        .organization("org-1")
+                        .answering(answered));
 
         // the figure, plus the refill, less the 20 still in flight (at most: they may be in it too)
         long expected = counted + 4 - 20;
@@ -128,7 +134,7 @@ class StaleAnswerTest extends GovernorFixture {
     @Test
     void anAnswerIsReadAsOfWhenTheProviderSaysItCountedTheCall() {
         governor();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         Permit answered = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         List<Permit> later = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
@@ -137,7 +143,11 @@ class StaleAnswerTest extends GovernorFixture {
         }
         long counted = CAPACITY - 290 - 1; // 3 refilled meanwhile, less what it took before it
 
-        governor.learn(call(), remaining(counted + 3), "org-1", answered, 10);
+        governor.learner()
+                .learn(new ProviderAnswer(call(), remaining(counted + 3))
+                        .organization("org-1")
+                        .answering(answered)
+                        .processingMillis(10));
 
         // the figure, less the 10 admitted in the 10 ms since it was counted, refill of 10 ms ~ 0
         long expected = counted + 3 - 10;
@@ -158,9 +168,12 @@ class StaleAnswerTest extends GovernorFixture {
     @Test
     void aStormsLaterFiguresMendTheDebtAnEarlierOneLeft() {
         governor();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         Permit first = governor.tryAdmit(call(), Demand.oneRequest()).permit();
-        governor.learn(call(), remaining(CAPACITY - 1), "org-1", first);
+        governor.learner()
+                .learn(new ProviderAnswer(call(), remaining(CAPACITY - 1))
+                        .organization("org-1")
+                        .answering(first));
         first.settle(Usage.NONE);
         clock.advance(Duration.ofSeconds(4)); // the estimate of others samples answers this far apart
         timer.advance(Duration.ZERO);
@@ -169,12 +182,15 @@ class StaleAnswerTest extends GovernorFixture {
 
         // the provider counted all 301 before it answered any: each figure says what Sluice sees
         for (Permit p : storm) {
-            governor.learn(call(), remaining(left), "org-1", p);
+            governor.learner()
+                    .learn(new ProviderAnswer(call(), remaining(left))
+                            .organization("org-1")
+                            .answering(p));
             p.settle(Usage.NONE);
         }
 
         assertThat(roomAsCounted()).isBetween(left - 2, left + 2);
-        assertThat(governor.providerScopes().get(0).externalShare()).isZero();
+        assertThat(governor.controls().providerScopes().get(0).externalShare()).isZero();
     }
 
     /**
@@ -185,18 +201,21 @@ class StaleAnswerTest extends GovernorFixture {
     @Test
     void whenTheAnswersComeBeforeTheCallsEndTheLastToEndMendsTheDebt() {
         governor();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         List<Permit> storm = storm(300);
         long left = roomAsCounted();
         for (Permit p : storm) {
-            governor.learn(call(), remaining(left), "org-1", p);
+            governor.learner()
+                    .learn(new ProviderAnswer(call(), remaining(left))
+                            .organization("org-1")
+                            .answering(p));
         }
         assertThat(roomAsCounted())
                 .as("the early answers took later calls off again")
                 .isLessThan(left - 150);
 
         storm.forEach(p -> p.settle(Usage.NONE));
-        governor.reconsiderWaiting(); // applies the settlements, as the next admission would
+        governor.controls().reconsiderWaiting(); // applies the settlements, as the next admission would
 
         assertThat(roomAsCounted()).isBetween(left - 2, left + 2);
     }
@@ -209,22 +228,31 @@ class StaleAnswerTest extends GovernorFixture {
     @Test
     void theLastAnswerBringsTheRoomToTheLeastFigureGivenWhileCallsWereOut() {
         governor();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         List<Permit> storm = storm(200);
         Permit first = storm.get(0);
         List<Permit> behind = storm.subList(1, storm.size());
-        governor.learn(call(), remaining(50), "org-1", first); // the 200 behind it taken off: a debt
+        governor.learner()
+                .learn(new ProviderAnswer(call(), remaining(50))
+                        .organization("org-1")
+                        .answering(first)); // the 200 behind it taken off: a debt
         first.settle(Usage.NONE);
         long debt = roomAsCounted();
         assertThat(debt).isNegative();
         for (int i = 0; i < 199; i++) {
-            governor.learn(call(), remaining(300), "org-1", behind.get(i));
+            governor.learner()
+                    .learn(new ProviderAnswer(call(), remaining(300))
+                            .organization("org-1")
+                            .answering(behind.get(i)));
             behind.get(i).settle(Usage.NONE);
         }
         assertThat(roomAsCounted()).as("no raise while a call is out").isLessThan(debt + 5);
 
         Permit last = behind.get(199);
-        governor.learn(call(), remaining(120), "org-1", last);
+        governor.learner()
+                .learn(new ProviderAnswer(call(), remaining(120))
+                        .organization("org-1")
+                        .answering(last));
         last.settle(Usage.NONE);
 
         assertThat(roomAsCounted()).isBetween(49L, 51L);
@@ -233,7 +261,7 @@ class StaleAnswerTest extends GovernorFixture {
     @Test
     void callsAdmittedRightAfterTheAnsweredOneMayHaveBeenCountedInItsFigureAlready() {
         governor();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         Permit answered = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         for (int i = 0; i < 20; i++) {
             // a burst admitted at once reaches the provider in any order
@@ -242,7 +270,10 @@ class StaleAnswerTest extends GovernorFixture {
         clock.advance(Duration.ofSeconds(1));
 
         long counted = CAPACITY - 200 - 1;
-        governor.learn(call(), remaining(counted), "org-1", answered);
+        governor.learner()
+                .learn(new ProviderAnswer(call(), remaining(counted))
+                        .organization("org-1")
+                        .answering(answered));
 
         assertThat(roomAsCounted()).isBetween(counted + 10 - 2, counted + 10 + 1);
         answered.settle(Usage.NONE);
@@ -251,13 +282,13 @@ class StaleAnswerTest extends GovernorFixture {
     @Test
     void anAnswerReadAsCurrentLowersTheRoomToItsFigure() {
         governor();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         Permit answered = governor.tryAdmit(call(), Demand.oneRequest()).permit();
         for (int i = 0; i < 20; i++) {
             governor.tryAdmit(call(), Demand.oneRequest()).permit().settle(Usage.NONE);
         }
         long counted = CAPACITY - 200 - 1;
-        governor.learn(call(), remaining(counted), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(counted)).organization("org-1"));
 
         assertThat(roomAsCounted()).isBetween(counted - 1, counted);
         answered.settle(Usage.NONE);
@@ -268,11 +299,14 @@ class StaleAnswerTest extends GovernorFixture {
         governor();
         Permit beforeTheScopeWasKnown =
                 governor.tryAdmit(call(), Demand.oneRequest()).permit();
-        governor.learn(call(), remaining(CAPACITY), "org-1");
+        governor.learner().learn(new ProviderAnswer(call(), remaining(CAPACITY)).organization("org-1"));
         for (int i = 0; i < 20; i++) {
             governor.tryAdmit(call(), Demand.oneRequest()).permit().settle(Usage.NONE);
         }
-        governor.learn(call(), remaining(300), "org-1", beforeTheScopeWasKnown);
+        governor.learner()
+                .learn(new ProviderAnswer(call(), remaining(300))
+                        .organization("org-1")
+                        .answering(beforeTheScopeWasKnown));
 
         assertThat(roomAsCounted()).isBetween(299L, 300L);
         beforeTheScopeWasKnown.settle(Usage.NONE);

@@ -78,9 +78,11 @@ class StateRestartTest extends GovernorFixture {
     @Test
     void learnedLimitsOrganizationsAndPausesComeBack() throws Exception {
         governor();
-        governor.learn(
-                call("k_1"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 3, 60_000)), "org-acme");
-        governor.pauseProviderScope(call("k_1"), Duration.ofSeconds(30).toNanos());
+        governor.learner()
+                .learn(new ProviderAnswer(call("k_1"), List.of(new LearnedBudget("requests", REQUESTS, 60, 3, 60_000)))
+                        .organization("org-acme"));
+        governor.learner()
+                .pauseProviderScope(call("k_1"), Duration.ofSeconds(30).toNanos());
         SavedState saved = SavedState.fromJson(governor.saveState().toJson());
         clock.advance(Duration.ofSeconds(10));
         restarted(saved);
@@ -92,7 +94,7 @@ class StateRestartTest extends GovernorFixture {
         Admission paused = governor.tryAdmit(call("k_1"), Demand.oneRequest());
         assertThat(paused.isAdmitted()).as("the provider's pause still runs").isFalse();
         assertThat(paused.rejection().retryAfterMillis()).isBetween(19_000L, 20_000L);
-        assertThat(governor.providerScopes()).anySatisfy(s -> {
+        assertThat(governor.controls().providerScopes()).anySatisfy(s -> {
             assertThat(s.displayName()).isEqualTo("openai/org-acme/gpt-4o-mini");
             assertThat(s.learnedBuckets()).hasSize(1);
             assertThat(s.learnedBuckets()[0].capacity()).isEqualTo(60);

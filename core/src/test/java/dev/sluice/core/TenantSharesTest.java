@@ -75,7 +75,9 @@ class TenantSharesTest extends GovernorFixture {
     private void learnTheBudget() {
         governor();
         Permit first = governor.tryAdmit(call("t1"), Demand.oneRequest()).permit();
-        governor.learn(call("t1"), List.of(new Governor.LearnedBudget("requests", REQUESTS, 240, 39, 60_000)), "org-1");
+        governor.learner()
+                .learn(new ProviderAnswer(call("t1"), List.of(new LearnedBudget("requests", REQUESTS, 240, 39, 60_000)))
+                        .organization("org-1"));
         first.settle(Usage.NONE);
     }
 

@@ -22,7 +22,7 @@ class WaitRunsOutTest extends GovernorFixture {
 
     /** The {@code default} class as the agent configures it: a minute's wait, then {@code pass_through}. */
     private Governor governorWith(LimitSpec... limits) {
-        Governor.Builder b = Governor.builder()
+        GovernorBuilder b = Governor.builder()
                 .clock(clock)
                 .timer(timer)
                 .trafficClass(
@@ -70,7 +70,8 @@ class WaitRunsOutTest extends GovernorFixture {
         governorWith();
         CallContext first = call("t");
         governor.tryAdmit(first, Demand.oneRequest()).permit().settle(Usage.NONE);
-        governor.learn(first, List.of(new Governor.LearnedBudget("requests", REQUESTS, 60, 0, 60_000)));
+        governor.learner()
+                .learn(new ProviderAnswer(first, List.of(new LearnedBudget("requests", REQUESTS, 60, 0, 60_000))));
 
         List<CompletableFuture<Admission>> calls = fiveCallersWaiting2s();
 

@@ -188,16 +188,16 @@ class WorkConservationTest extends GovernorFixture {
                 return;
             }
             CallContext call = c.permit.context();
-            governor.learn(
-                    call,
-                    List.of(
-                            new Governor.LearnedBudget(
-                                    "requests", Dimension.REQUESTS, RPM, c.remainingRequests, 60_000),
-                            new Governor.LearnedBudget(
-                                    "tokens", Dimension.TOTAL_TOKENS, TPM, c.remainingTokens, 60_000)),
-                    null,
-                    c.permit);
-            governor.providerAnswered(c.permit, true);
+            governor.learner()
+                    .learn(new ProviderAnswer(
+                                    call,
+                                    List.of(
+                                            new LearnedBudget(
+                                                    "requests", Dimension.REQUESTS, RPM, c.remainingRequests, 60_000),
+                                            new LearnedBudget(
+                                                    "tokens", Dimension.TOTAL_TOKENS, TPM, c.remainingTokens, 60_000)))
+                            .answering(c.permit));
+            governor.learner().answered(c.permit, true);
             Demand d = c.permit.demand();
             c.permit.settleAndRelease(Usage.builder()
                     .inputTokens(d.inputTokens())
@@ -231,7 +231,7 @@ class WorkConservationTest extends GovernorFixture {
         Demand d = a.permit().demand();
         if (!provider.arrive(d.inputTokens() + d.outputTokens(), now)) {
             a.permit().settleRefused(true);
-            governor.providerAnswered(a.permit(), false);
+            governor.learner().answered(a.permit(), false);
             c.nextCallAtNanos = now + c.thinkNanos;
             return;
         }

@@ -8,7 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The simulator as providers behave in the field (issue 16): limits per organization with the
+ * The simulator as providers behave in the field: limits per organization with the
  * organization named on every answer, failed requests counted or not, Anthropic's rounding. Each
  * is opt-in; without it the simulator behaves as before.
  */

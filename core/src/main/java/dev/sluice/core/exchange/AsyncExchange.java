@@ -57,7 +57,20 @@ final class AsyncExchange {
         }
         CompletableFuture<Admission> admission;
         try {
-            admission = engine.governor().admitAsync(call.context, call.demand, call.deadlineNanos);
+            int next = call.nextUsableRoute();
+            if (next >= 0) {
+                // a call never queues on a route that has a next one
+                Admission now = engine.governor().tryAdmit(call.context, call.demand);
+                if (now.isAdmitted()) {
+                    onAdmission(now);
+                    return;
+                }
+                if (engine.moveBeforeSend(call, next, now)) {
+                    attempt();
+                    return;
+                }
+            }
+            admission = engine.governor().admitAsync(call.context, call.demand, call.admissionDeadline());
         } catch (Throwable t) {
             finishFromFault(t);
             return;

@@ -46,10 +46,15 @@ final class CallPreparation {
         long now = engine.governor().clock().nanoTime();
         Headers headers = TransportHeaders.ofRequest(t);
         RequestFacts facts;
+        byte[] keptBody = null;
         try {
-            ProviderRequest request =
-                    ProviderRequest.of(t.method(), url, headers, t.requestBody(), t.requestBodyLength());
+            byte[] body = t.requestBody();
+            int length = t.requestBodyLength();
+            ProviderRequest request = ProviderRequest.of(t.method(), url, headers, body, length);
             facts = provider.adapter().readRequest(request, engine.estimator());
+            if (body != null && engine.fallbacks().movesFrom(provider.name())) {
+                keptBody = java.util.Arrays.copyOf(body, length); // a fallback route may rewrite it
+            }
         } finally {
             t.requestBodyRead(); // nothing read from the body is kept: a lent array goes back
         }
@@ -92,7 +97,7 @@ final class CallPreparation {
         }
         long timeout = t.callerTimeoutNanos();
         engine.counters(provider.name()).calls.increment();
-        return new PreparedCall(
+        PreparedCall call = new PreparedCall(
                 t,
                 provider,
                 facts,
@@ -105,6 +110,14 @@ final class CallPreparation {
                 engine.pricing(),
                 price,
                 priceNow);
+        if (keptBody != null) {
+            call.fallbacks = engine.fallbacks().plan(provider.name(), context.trafficClass());
+            if (call.fallbacks != null) {
+                call.routeName = provider.name();
+                call.body = keptBody;
+            }
+        }
+        return call;
     }
 
     /**

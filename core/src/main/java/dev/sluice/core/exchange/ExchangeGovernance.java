@@ -8,16 +8,21 @@ import dev.sluice.bootstrap.RetryLayers;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.Admission;
+import dev.sluice.core.AnswerLearner;
 import dev.sluice.core.Caches;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
 import dev.sluice.core.LazyLogger;
+import dev.sluice.core.LearnedBudget;
 import dev.sluice.core.Permit;
+import dev.sluice.core.ProviderAnswer;
 import dev.sluice.core.Rejection;
 import dev.sluice.core.Rejections;
 import dev.sluice.core.Usage;
 import dev.sluice.core.estimate.Estimator;
+import dev.sluice.core.fallback.FallbackPlans;
+import dev.sluice.core.fallback.FallbackReason;
 import dev.sluice.core.identity.IdentityResolver;
 import dev.sluice.core.price.Prices;
 import dev.sluice.core.provider.Headers;
@@ -71,6 +76,9 @@ public final class ExchangeGovernance implements Governance {
     static final String DECISION = "x-sluice-decision";
 
     private final Governor governor;
+    /** What the governor learns from the provider's answers. */
+    private final AnswerLearner learner;
+
     private final CallPreparation preparation;
     private final Pricing pricing;
     private final FailSafe failSafe;
@@ -78,6 +86,10 @@ public final class ExchangeGovernance implements Governance {
     private final IdentityResolver identity;
     private final Estimator estimator;
     private final RetryPolicy retryPolicy;
+    /** Where calls of some classes may move, and the counts of their moves. */
+    private final FallbackPlans fallbacks;
+
+    private final RouteMoves moves;
     private final double budgetRatio;
     private final double budgetFloorPerSecond;
     private final Duration budgetWindow;
@@ -111,10 +123,13 @@ public final class ExchangeGovernance implements Governance {
 
     private ExchangeGovernance(Builder b) {
         this.governor = Objects.requireNonNull(b.governor, "governor");
+        this.learner = governor.learner();
         this.registry = Objects.requireNonNull(b.registry, "registry");
         this.identity = b.identity;
         this.estimator = b.estimator;
         this.retryPolicy = b.retryPolicy;
+        this.fallbacks = b.fallbacks;
+        this.moves = new RouteMoves(this);
         this.budgetRatio = b.budgetRatio;
         this.budgetFloorPerSecond = b.budgetFloorPerSecond;
         this.budgetWindow = b.budgetWindow;
@@ -136,6 +151,11 @@ public final class ExchangeGovernance implements Governance {
 
     public Estimator estimator() {
         return estimator;
+    }
+
+    /** The fallback routes calls may move to, and the counts of their moves. */
+    public FallbackPlans fallbacks() {
+        return fallbacks;
     }
 
     Pricing pricing() {
@@ -342,7 +362,19 @@ public final class ExchangeGovernance implements Governance {
         }
         Admission admission;
         try {
-            admission = governor.admit(call.context, call.demand, call.deadlineNanos);
+            int next = call.nextUsableRoute();
+            if (next >= 0) {
+                // a call never queues on a route that has a next one
+                admission = governor.tryAdmit(call.context, call.demand);
+                if (!admission.isAdmitted() && moveBeforeSend(call, next, admission)) {
+                    return Step.retry(0);
+                }
+            } else {
+                admission = null;
+            }
+            if (admission == null || !admission.isAdmitted()) {
+                admission = governor.admit(call.context, call.demand, call.admissionDeadline());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failed(call, new InterruptedIOException("interrupted while waiting for admission"));
@@ -361,6 +393,48 @@ public final class ExchangeGovernance implements Governance {
             return afterSendFailure(call, permit, observer, error);
         }
         return afterResponse(call, permit, observer, response);
+    }
+
+    /** The call's route cannot admit it at once: true when it moved to route {@code next}. */
+    boolean moveBeforeSend(PreparedCall call, int next, Admission refused) {
+        FallbackReason reason = RouteMoves.reasonFor(call, refused.rejection());
+        return reason != null && moves.moveTo(call, next, reason);
+    }
+
+    /**
+     * The provider refused an attempt in a way that moves the call (an overload; a pause longer
+     * than the class waits out): the next attempt, on the next route, when the one retry decision
+     * allows a retry now; null when the call stays on its route (and the usual decision applies).
+     */
+    private Step moveAfterRefusal(PreparedCall call, Permit permit, ProviderError error) {
+        int next = call.nextUsableRoute();
+        FallbackReason reason = next < 0 ? null : RouteMoves.reasonFor(call, error);
+        if (reason == null) {
+            return null;
+        }
+        // the wait is the route's, not the next one's: decided as a retry without it
+        RetryDecision decision = retryOrStop(call, permit, error, true);
+        if (!decision.retries()) {
+            return null;
+        }
+        if (reason == FallbackReason.PAUSED) {
+            learner.pauseProviderScope(call.context, error.retryAfterMillis() * 1_000_000L);
+        }
+        return moves.moveTo(call, next, reason) ? Step.retry(0) : retryStep(call, decision);
+    }
+
+    /**
+     * The headers an answer goes back with: for a call of a class with fallback routes, also the
+     * route that served it ({@code sluice-route}), counted.
+     */
+    private Map<String, String> routed(PreparedCall call, Map<String, String> headers) {
+        if (call.fallbacks == null) {
+            return headers;
+        }
+        moves.counts().served(call.routeName);
+        Map<String, String> with = new HashMap<>(headers);
+        with.put(RouteMoves.ROUTE_HEADER, call.routeName);
+        return with;
     }
 
     SettlingObserver beforeSend(PreparedCall call, Permit permit) {
@@ -387,37 +461,47 @@ public final class ExchangeGovernance implements Governance {
                 // rest now, in the order it always is: the figures, then the permit released
                 Headers headers = observer.bodyHeaders();
                 learn(call, permit, headers, governor.clock().epochMillis());
-                governor.providerAnswered(permit, true);
+                learner.answered(permit, true);
                 observer.callerDone();
                 boolean override = enforce && headers.contains(SHOULD_RETRY);
-                return Step.respond(t.handBack(response, override ? okHeaders() : Step.NO_HEADERS));
+                return Step.respond(t.handBack(response, routed(call, override ? okHeaders() : Step.NO_HEADERS)));
             }
             Headers headers = TransportHeaders.ofResponse(t, response);
             long nowMillis = governor.clock().epochMillis();
             learn(call, permit, headers, nowMillis);
             if (success) {
-                governor.providerAnswered(permit, true);
+                learner.answered(permit, true);
                 observer.headersKnown(headers);
                 // An SDK retries a success only when the answer says x-should-retry: true, so only
                 // then is it overridden; any other success goes back as it came, with no copy of
                 // its headers made to add one (a microsecond or two a call in every client).
                 boolean override = enforce && headers.contains(SHOULD_RETRY);
-                return Step.respond(t.handBack(response, override ? okHeaders() : Step.NO_HEADERS));
+                return Step.respond(t.handBack(response, routed(call, override ? okHeaders() : Step.NO_HEADERS)));
             }
             byte[] body = t.errorBody(response);
             ProviderError error = call.provider.adapter().classifyError(status, headers, body, nowMillis);
             countRefusal(call, status);
             permit.settleRefused(true);
-            governor.providerAnswered(permit, false);
+            learner.answered(permit, false);
             if (enforce && error.outcome() == OutcomeClass.RETRYABLE_CAPACITY) {
                 // admitted with room: someone else took it, or a limit nobody announced
-                governor.capacityRefused(
+                learner.capacityRefused(
                         permit, error.limiter(), !call.provider.adapter().announcesLimits());
             }
             if (!enforce) {
                 refused(call, permit, status, error, false);
                 ended(call, null, null, StatusNames.of(status));
-                return Step.respond(t.handBack(response, Step.NO_HEADERS));
+                return Step.respond(t.handBack(response, routed(call, Step.NO_HEADERS)));
+            }
+            if (call.fallbacks != null) {
+                String from = call.routeName;
+                Step moved = moveAfterRefusal(call, permit, error);
+                if (moved != null) {
+                    refused(call, permit, status, error, true);
+                    explain(call, "provider_" + status, error + " on " + from + " -> next route " + call.routeName);
+                    t.discard(response);
+                    return moved;
+                }
             }
             RetryDecision decision = retryOrStop(call, permit, error);
             refused(call, permit, status, error, decision.retries());
@@ -459,9 +543,10 @@ public final class ExchangeGovernance implements Governance {
             GatewayDecision decision) {
         HttpTransport t = call.transport;
         CallContext c = call.context;
-        Map<String, String> setHeaders = new HashMap<>(okHeaders());
+        Map<String, String> setHeaders = new HashMap<>(routed(call, okHeaders()));
         setHeaders.put(DECISION, decision.wireName());
         Rejection why = Rejections.forCall(decision, c)
+                .route(call.fallbacks == null ? null : call.routeName)
                 .limiter(error.limiter())
                 .retryAfterMillis(error.hasWaitHint() ? error.retryAfterMillis() : 0)
                 .estimatedInputTokens(call.facts.estimatedInputTokens())
@@ -510,7 +595,7 @@ public final class ExchangeGovernance implements Governance {
         if (observer != null && observer.sawBody()) {
             observer.brokeBeforeHandBack();
             try {
-                governor.providerAnswered(permit, true);
+                learner.answered(permit, true);
                 explain(
                         call,
                         "body_broke",
@@ -522,7 +607,7 @@ public final class ExchangeGovernance implements Governance {
         }
         permit.settleRefused(true);
         try {
-            governor.providerAnswered(permit, false);
+            learner.answered(permit, false);
             if (error instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
                 return Step.fail(new InterruptedIOException("interrupted"));
@@ -534,6 +619,10 @@ public final class ExchangeGovernance implements Governance {
             ProviderError overload = ProviderError.builder(OutcomeClass.RETRYABLE_OVERLOAD)
                     .message(String.valueOf(error.getMessage()))
                     .build();
+            Step moved = call.fallbacks == null ? null : moveAfterRefusal(call, permit, overload);
+            if (moved != null) {
+                return moved;
+            }
             RetryDecision decision = retryOrStop(call, permit, overload);
             return decision.retries() ? retryStep(call, decision) : Step.fail(error);
         } catch (Throwable fault) {
@@ -544,12 +633,20 @@ public final class ExchangeGovernance implements Governance {
 
     /** The one retry decision ({@link RetryDecision#decide}) for this call's attempt, counted. */
     private RetryDecision retryOrStop(PreparedCall call, Permit permit, ProviderError error) {
-        long hintNanos = error.hasWaitHint() ? error.retryAfterMillis() * 1_000_000L : -1;
+        return retryOrStop(call, permit, error, false);
+    }
+
+    /**
+     * @param withoutHint decide as if the provider named no wait, for a move to another route (which
+     *     waits for none); a stop is then not counted, since the usual decision follows and counts it
+     */
+    private RetryDecision retryOrStop(PreparedCall call, Permit permit, ProviderError error, boolean withoutHint) {
+        long hintNanos = error.hasWaitHint() && !withoutHint ? error.retryAfterMillis() * 1_000_000L : -1;
         RetryDecision.Attempt attempt = new RetryDecision.Attempt(
                 error.outcome(), hintNanos, call.attempts, call.transport.isCancelled(), call.deadlineNanos);
         RetryDecision decision = RetryDecision.decide(
                 attempt, retryPolicy, budget(call, permit), governor.clock().nanoTime());
-        if (decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED) {
+        if (decision.stop() == RetryDecision.Stop.BUDGET_EXHAUSTED && !withoutHint) {
             counters(call.provider.name()).retryBudgetExhausted.increment();
         }
         return decision;
@@ -558,7 +655,7 @@ public final class ExchangeGovernance implements Governance {
     /** The next attempt; a pause of the whole provider scope does the waiting when the decision says so. */
     private Step retryStep(PreparedCall call, RetryDecision decision) {
         if (decision.pausesScope()) {
-            governor.pauseProviderScope(call.context, decision.waitNanos());
+            learner.pauseProviderScope(call.context, decision.waitNanos());
             return Step.retry(0);
         }
         return Step.retry(decision.waitNanos());
@@ -578,9 +675,18 @@ public final class ExchangeGovernance implements Governance {
     Step localRejection(PreparedCall call, Rejection rejection) {
         counters(call.provider.name()).localRejections.increment();
         try {
-            LocalAnswer answer = call.provider.adapter().localRejection(rejection, call.facts);
+            Rejection why = call.fallbacks == null
+                    ? rejection
+                    : rejection.toBuilder().route(call.routeName).build();
+            LocalAnswer answer = call.provider.adapter().localRejection(why, call.facts);
             ended(call, null, null, StatusNames.of(answer.status()));
-            return Step.respond(call.transport.localResponse(answer.status(), answer.headers(), answer.body()));
+            Map<String, List<String>> headers = answer.headers();
+            if (call.fallbacks != null) {
+                headers = new java.util.LinkedHashMap<>(headers);
+                headers.put(RouteMoves.ROUTE_HEADER, List.of(call.routeName));
+                moves.counts().served(call.routeName);
+            }
+            return Step.respond(call.transport.localResponse(answer.status(), headers, answer.body()));
         } catch (Throwable t) {
             return failSafe.faultBeforeSend(call, "building a local rejection", t);
         }
@@ -595,21 +701,19 @@ public final class ExchangeGovernance implements Governance {
         if (snapshot.isEmpty() && organization == null) {
             return;
         }
-        List<Governor.LearnedBudget> budgets =
-                new ArrayList<>(snapshot.budgets().size());
+        List<LearnedBudget> budgets = new ArrayList<>(snapshot.budgets().size());
         for (RateLimitSnapshot.Budget b : snapshot.budgets()) {
-            budgets.add(
-                    new Governor.LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
+            budgets.add(new LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
-        governor.learn(
+        learner.learn(new ProviderAnswer(
                 call.context,
                 budgets,
                 organization,
                 answered,
-                call.provider.adapter().processingMillis(headers));
+                call.provider.adapter().processingMillis(headers)));
     }
 
-    private void explain(PreparedCall call, String outcome, String explanation) {
+    void explain(PreparedCall call, String outcome, String explanation) {
         CallContext c = call.context;
         governor.stats()
                 .decisions()
@@ -755,6 +859,7 @@ public final class ExchangeGovernance implements Governance {
         private double budgetFloorPerSecond = 1.0;
         private Duration budgetWindow = Duration.ofSeconds(10);
         private FailMode failMode = FailMode.OPEN;
+        private FallbackPlans fallbacks = FallbackPlans.none();
         /** Not {@code Prices::defaults}: each builder would spin it as the agent starts (see NEW_COUNTERS). */
         private static final Supplier<Prices> BUILT_IN_PRICES = new Supplier<>() {
             @Override
@@ -806,6 +911,12 @@ public final class ExchangeGovernance implements Governance {
          */
         public Builder prices(Supplier<Prices> v) {
             this.prices = Objects.requireNonNull(v);
+            return this;
+        }
+
+        /** Where calls of some classes may move when their provider cannot take them (default: nowhere). */
+        public Builder fallbacks(FallbackPlans v) {
+            this.fallbacks = Objects.requireNonNull(v);
             return this;
         }
 

@@ -5,6 +5,7 @@ import dev.sluice.config.ProviderKind;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.Usage;
+import dev.sluice.core.fallback.FallbackPlan;
 import dev.sluice.core.price.Price;
 import dev.sluice.core.price.ServiceTier;
 import dev.sluice.core.provider.ProviderBinding;
@@ -14,9 +15,13 @@ import dev.sluice.core.provider.RequestFacts;
 final class PreparedCall {
 
     final HttpTransport transport;
-    final ProviderBinding provider;
+    /** The provider of the route the call is on: its own, or a fallback route's once it moved. */
+    ProviderBinding provider;
+
     final RequestFacts facts;
-    final CallContext context;
+    /** Who the call is for on its route: a fallback route's provider, key and model once it moved. */
+    CallContext context;
+
     final Demand demand;
     final String route;
     final long startedNanos;
@@ -36,6 +41,32 @@ final class PreparedCall {
     private final Pricing pricing;
 
     int attempts;
+
+    /** Where the call may move; null when its class has no fallback routes for its provider. */
+    FallbackPlan fallbacks;
+    /** The index in {@link #fallbacks} of the next route to consider. */
+    int nextRoute;
+    /** The name of the route the call is on (its provider's name until it moves). */
+    String routeName;
+    /** The body as the application made it, kept only when a route may rewrite it. */
+    byte[] body;
+
+    /** Whether a route to move to remains (the class's plan, the model's rules, a transport that can). */
+    int nextUsableRoute() {
+        return fallbacks == null || !transport.canReroute() ? -1 : fallbacks.next(nextRoute, context.model());
+    }
+
+    /**
+     * The deadline of an admission: the caller's, and once the call moved, also the class's wait
+     * counted from the call's start, so its routes share one deadline.
+     */
+    long admissionDeadline() {
+        if (fallbacks == null || nextRoute == 0) {
+            return deadlineNanos;
+        }
+        long classDeadline = startedNanos + Math.min(fallbacks.classMaxWaitNanos(), Long.MAX_VALUE / 4);
+        return deadlineNanos == 0 || classDeadline - deadlineNanos < 0 ? classDeadline : deadlineNanos;
+    }
 
     PreparedCall(
             HttpTransport transport,

@@ -51,11 +51,11 @@ final class BudgetBean implements BudgetMXBean {
     /** Starts sending this budget's alerts as notifications from the bean named {@code n}. */
     void attach(ObjectName n) {
         this.name = n;
-        beans.governor().addBudgetListener(listener);
+        beans.controls().addBudgetListener(listener);
     }
 
     void detach() {
-        beans.governor().removeBudgetListener(listener);
+        beans.controls().removeBudgetListener(listener);
     }
 
     private void onAlert(BudgetAlert a) {
@@ -84,7 +84,7 @@ final class BudgetBean implements BudgetMXBean {
     }
 
     private List<BudgetStatus> statuses() {
-        List<BudgetStatus> all = new ArrayList<>(beans.governor().budgetStatuses(limit.id()));
+        List<BudgetStatus> all = new ArrayList<>(beans.controls().budgetStatuses(limit.id()));
         all.sort(Comparator.comparingLong(BudgetStatus::leftMicros));
         return all;
     }
@@ -106,7 +106,7 @@ final class BudgetBean implements BudgetMXBean {
 
     @Override
     public String getCurrency() {
-        return beans.governor().currency();
+        return beans.controls().currency();
     }
 
     @Override
@@ -132,7 +132,7 @@ final class BudgetBean implements BudgetMXBean {
         if (!(amount > 0) || Double.isInfinite(amount)) {
             throw new IllegalArgumentException("amount must be > 0, was " + amount);
         }
-        beans.governor().setCapacity(limit.id(), Math.max(1, Math.round(amount * 1e6)));
+        beans.controls().setCapacity(limit.id(), Math.max(1, Math.round(amount * 1e6)));
         beans.changed();
     }
 
@@ -205,16 +205,16 @@ final class BudgetBean implements BudgetMXBean {
 
     @Override
     public long getSettledFromUsage() {
-        return beans.governor().budgetSettlements(limit.id())[0];
+        return beans.controls().budgetSettlements(limit.id())[0];
     }
 
     @Override
     public long getSettledFromCount() {
-        return beans.governor().budgetSettlements(limit.id())[1];
+        return beans.controls().budgetSettlements(limit.id())[1];
     }
 
     @Override
     public long getSettledAsReserved() {
-        return beans.governor().budgetSettlements(limit.id())[2];
+        return beans.controls().budgetSettlements(limit.id())[2];
     }
 }

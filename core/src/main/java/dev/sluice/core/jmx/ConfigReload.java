@@ -7,6 +7,7 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.TenantConfig;
 import dev.sluice.config.TrafficClassConfig;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorControls;
 import dev.sluice.core.SluiceRuntime;
 import dev.sluice.core.exchange.ExchangeGovernance;
 import dev.sluice.core.price.Prices;
@@ -90,7 +91,7 @@ final class ConfigReload {
         for (Change c : changes) {
             c.apply.run();
         }
-        runtime.governor().reconsiderWaiting();
+        runtime.governor().controls().reconsiderWaiting();
         origin = next.origin();
         priced = next;
         StringBuilder report =
@@ -122,6 +123,7 @@ final class ConfigReload {
      */
     private List<Change> plan(SluiceConfig next) {
         Governor g = runtime.governor();
+        GovernorControls controls = g.controls();
         ExchangeGovernance governance = runtime.governance();
         List<Change> changes = new ArrayList<>();
         // the pricesFile is read again: a refreshed copy is a change even under the same name
@@ -134,7 +136,7 @@ final class ConfigReload {
             changes.add(new Change("prices: " + table.describeTables(), () -> governance.replacePrices(table)));
         }
         if (g.mode() != next.mode()) {
-            changes.add(new Change("mode " + g.mode() + " -> " + next.mode(), () -> g.setMode(next.mode())));
+            changes.add(new Change("mode " + g.mode() + " -> " + next.mode(), () -> controls.setMode(next.mode())));
         }
         if (governance.failMode() != next.failMode()) {
             changes.add(new Change(
@@ -142,12 +144,12 @@ final class ConfigReload {
                     () -> governance.setFailMode(next.failMode())));
         }
         for (LimitConfig lc : next.allLimits()) {
-            Limit l = g.limit(lc.id());
+            Limit l = controls.limit(lc.id());
             if (l.capacity() != lc.capacity()) {
                 check(lc.capacity() > 0, "limit " + lc.id() + " capacity must be > 0");
                 changes.add(new Change(
                         "limit " + lc.id() + " capacity " + l.capacity() + " -> " + lc.capacity(),
-                        () -> g.setCapacity(lc.id(), lc.capacity())));
+                        () -> controls.setCapacity(lc.id(), lc.capacity())));
             }
             if (l.enforced() != lc.enforced()) {
                 changes.add(new Change(
@@ -159,21 +161,21 @@ final class ConfigReload {
         List<Change> sharesUp = new ArrayList<>();
         double shareSum = 0;
         for (TenantConfig t : next.tenants()) {
-            double weight = g.tenantWeight(t.name());
+            double weight = controls.tenantWeight(t.name());
             if (weight != t.weight()) {
                 check(t.weight() > 0 && !Double.isInfinite(t.weight()), "tenant " + t.name() + " weight must be > 0");
                 changes.add(new Change(
                         "tenant " + t.name() + " weight " + weight + " -> " + t.weight(),
-                        () -> g.setTenantWeight(t.name(), t.weight())));
+                        () -> controls.setTenantWeight(t.name(), t.weight())));
             }
-            double share = g.guarantees().share(t.name());
+            double share = controls.guarantees().share(t.name());
             double wanted = t.guaranteedShare();
             check(wanted >= 0 && wanted < 1, "tenant " + t.name() + " guaranteedShare must be >= 0 and < 1");
             shareSum += wanted;
             if (share != wanted) {
                 Change c = new Change(
                         "tenant " + t.name() + " guaranteedShare " + share + " -> " + wanted,
-                        () -> g.guarantees().setShare(t.name(), wanted));
+                        () -> controls.guarantees().setShare(t.name(), wanted));
                 (wanted < share ? sharesDown : sharesUp).add(c);
             }
         }
@@ -181,7 +183,7 @@ final class ConfigReload {
         changes.addAll(0, sharesDown);
         changes.addAll(sharesUp);
         for (TrafficClassConfig c : next.trafficClasses()) {
-            TrafficClass live = g.trafficClasses().get(c.name());
+            TrafficClass live = controls.trafficClasses().get(c.name());
             Duration wait = Duration.ofNanos(live.maxWaitNanos());
             if (!wait.equals(c.maxWait())) {
                 check(!c.maxWait().isNegative() && !c.maxWait().isZero(), "class " + c.name() + " maxWait must be > 0");
@@ -224,6 +226,7 @@ final class ConfigReload {
         section(out, "estimation", running.estimation(), next.estimation());
         same(out, "classScheduling", running.classScheduling(), next.classScheduling());
         same(out, "currency", running.currency(), next.currency());
+        section(out, "fallbacks", running.fallbacks(), next.fallbacks());
 
         Map<String, ProviderConfig> providers = byName(running.providers());
         Map<String, ProviderConfig> nextProviders = byName(next.providers());

@@ -60,10 +60,10 @@ final class GovernorAlerts extends NotificationBroadcasterSupport {
         this.beans = beans;
         this.timeScale = timeScale;
         new AlertStates(timeScale); // refuses a bad scale now rather than on the first listener
-        for (TrafficClass c : beans.governor().trafficClasses().values()) {
+        for (TrafficClass c : beans.controls().trafficClasses().values()) {
             classes.add(new TrafficClassBean(beans, c));
         }
-        for (Limit l : beans.governor().limits()) {
+        for (Limit l : beans.controls().limits()) {
             if (countsTokens(l.dimension().configName())) {
                 configuredTokenLimits.add(LimitBean.configured(beans, l));
             }

@@ -5,6 +5,7 @@ import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorControls;
 import dev.sluice.core.GovernorStats;
 import dev.sluice.core.telemetry.Decision;
 import java.util.ArrayList;
@@ -23,10 +24,12 @@ final class GovernorBean implements GovernorMXBean {
 
     private final SluiceMBeans beans;
     private final Governor governor;
+    private final GovernorControls controls;
 
     GovernorBean(SluiceMBeans beans) {
         this.beans = beans;
         this.governor = beans.governor();
+        this.controls = governor.controls();
     }
 
     @Override
@@ -40,7 +43,7 @@ final class GovernorBean implements GovernorMXBean {
         if (m == null) {
             throw new IllegalArgumentException("mode must be enforce, observe or off; was '" + mode + "'");
         }
-        governor.setMode(m);
+        controls.setMode(m);
         beans.changed();
     }
 
@@ -148,18 +151,28 @@ final class GovernorBean implements GovernorMXBean {
     }
 
     @Override
+    public Map<String, Long> getFallbacks() {
+        return beans.governance().fallbacks().counts().moves();
+    }
+
+    @Override
+    public Map<String, Long> getRouteAnswers() {
+        return beans.governance().fallbacks().counts().served();
+    }
+
+    @Override
     public Map<String, Long> getUngovernedConnections() {
         return new TreeMap<>(dev.sluice.bootstrap.Connections.ungoverned());
     }
 
     @Override
     public String[] getPausedTenants() {
-        return new TreeSet<>(governor.pausedTenants()).toArray(new String[0]);
+        return new TreeSet<>(controls.pausedTenants()).toArray(new String[0]);
     }
 
     @Override
     public String[] getPausedApiKeys() {
-        return new TreeSet<>(governor.pausedApiKeys()).toArray(new String[0]);
+        return new TreeSet<>(controls.pausedApiKeys()).toArray(new String[0]);
     }
 
     @Override
@@ -170,8 +183,8 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String pauseTenant(String tenant) {
         String t = required("tenant", tenant);
-        boolean was = governor.pausedTenants().contains(t);
-        governor.pauseTenant(t);
+        boolean was = controls.pausedTenants().contains(t);
+        controls.pauseTenant(t);
         beans.changed();
         return was
                 ? "tenant " + t + " was already paused"
@@ -181,10 +194,10 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String resumeTenant(String tenant) {
         String t = required("tenant", tenant);
-        if (!governor.pausedTenants().contains(t)) {
+        if (!controls.pausedTenants().contains(t)) {
             return "tenant " + t + " was not paused";
         }
-        governor.resumeTenant(t);
+        controls.resumeTenant(t);
         beans.changed();
         return "tenant " + t + " resumed";
     }
@@ -192,8 +205,8 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String pauseApiKey(String apiKeyId) {
         String k = required("apiKeyId", apiKeyId);
-        boolean was = governor.pausedApiKeys().contains(k);
-        governor.pauseApiKey(k);
+        boolean was = controls.pausedApiKeys().contains(k);
+        controls.pauseApiKey(k);
         beans.changed();
         return was
                 ? "API key " + k + " was already paused"
@@ -203,10 +216,10 @@ final class GovernorBean implements GovernorMXBean {
     @Override
     public String resumeApiKey(String apiKeyId) {
         String k = required("apiKeyId", apiKeyId);
-        if (!governor.pausedApiKeys().contains(k)) {
+        if (!controls.pausedApiKeys().contains(k)) {
             return "API key " + k + " was not paused";
         }
-        governor.resumeApiKey(k);
+        controls.resumeApiKey(k);
         beans.changed();
         return "API key " + k + " resumed";
     }

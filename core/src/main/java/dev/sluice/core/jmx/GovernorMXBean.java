@@ -74,6 +74,15 @@ public interface GovernorMXBean {
             + " retries it would have made")
     Map<String, Long> getRetryLayers();
 
+    @Description("Calls that moved to a fallback route, by 'from -> to (reason)': reason no_room (the route could not"
+            + " admit the call at once), paused (the provider paused the route longer than the class's afterPause)"
+            + " or overloaded (503, 529, a failed connection); empty when no fallbacks are configured")
+    Map<String, Long> getFallbacks();
+
+    @Description("Answers to calls of classes with fallback routes, by the route that served them (the sluice-route"
+            + " header of each answer)")
+    Map<String, Long> getRouteAnswers();
+
     @Description("Connections to a provider's host opened by an HTTP client Sluice does not govern (its calls bypass"
             + " the governor), by '<host> via <client>': e.g. 'api.openai.com via HttpURLConnection'. Logged"
             + " once per host and client; empty when every provider call is governed")

@@ -139,7 +139,7 @@ final class LimitBean implements LimitMXBean {
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
         }
-        beans.governor().setCapacity(limit.id(), capacity);
+        beans.controls().setCapacity(limit.id(), capacity);
         beans.changed();
     }
 
@@ -254,7 +254,7 @@ final class LimitBean implements LimitMXBean {
         }
         LimitSpec spec = limit.spec();
         Reported least = null;
-        for (ProviderScope s : beans.governor().providerScopes()) {
+        for (ProviderScope s : beans.controls().providerScopes()) {
             if (spec.provider() != null && !spec.provider().equals(SluiceMBeans.providerOf(s))) {
                 continue;
             }

@@ -41,7 +41,7 @@ final class LimitsTable {
         Governor g = beans.governor();
         LiveView.Snapshot s = beans.view().now();
         List<String[]> rows = new ArrayList<>();
-        List<Limit> configured = g.limits();
+        List<Limit> configured = g.controls().limits();
         for (Limit l : configured) {
             LimitBean bean = LimitBean.configured(beans, l);
             addRows(rows, bean, s, note(bean));

@@ -53,18 +53,18 @@ final class LiveView {
             this.takenNanos = takenNanos;
             this.epochMillis = governor.clock().epochMillis();
             Map<String, List<BucketView>> byLimit = new HashMap<>();
-            for (BucketView v : governor.bucketViews()) {
+            for (BucketView v : governor.controls().bucketViews()) {
                 byLimit.computeIfAbsent(v.limitId(), k -> new ArrayList<>()).add(v);
             }
             this.bucketsByLimit = byLimit;
-            this.inFlightByLimit = governor.inFlightByLimit();
-            this.waitingByTenant = governor.waitingByTenant();
+            this.inFlightByLimit = governor.controls().inFlightByLimit();
+            this.waitingByTenant = governor.controls().waitingByTenant();
             Map<String, Integer> depths = new HashMap<>();
-            for (String c : governor.trafficClasses().keySet()) {
-                depths.put(c, governor.queueDepth(c));
+            for (String c : governor.controls().trafficClasses().keySet()) {
+                depths.put(c, governor.controls().queueDepth(c));
             }
             this.queueDepthByClass = depths;
-            this.inFlight = governor.outstandingPermits();
+            this.inFlight = governor.controls().outstandingPermits();
         }
 
         List<BucketView> buckets(String limitId) {

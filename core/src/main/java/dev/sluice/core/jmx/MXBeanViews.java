@@ -27,13 +27,13 @@ public final class MXBeanViews {
     public MXBeanViews(SluiceRuntime runtime) {
         this.beans = SluiceMBeans.unregistered(runtime);
         this.governor = beans.governorBean();
-        for (Limit l : beans.governor().limits()) {
+        for (Limit l : beans.controls().limits()) {
             configuredLimits.add(LimitBean.configured(beans, l));
             if (l.dimension() == Dimension.SPEND) {
                 budgets.add(new BudgetBean(beans, l));
             }
         }
-        for (TrafficClass c : beans.governor().trafficClasses().values()) {
+        for (TrafficClass c : beans.controls().trafficClasses().values()) {
             classes.add(new TrafficClassBean(beans, c));
         }
     }
@@ -69,7 +69,7 @@ public final class MXBeanViews {
         for (TenantConfig t : beans.config().tenants()) {
             names.add(t.name());
         }
-        names.addAll(beans.governor().pausedTenants());
+        names.addAll(beans.controls().pausedTenants());
         for (String t : beans.governor().stats().tenants().keySet()) {
             if (!t.isEmpty()) {
                 names.add(t);

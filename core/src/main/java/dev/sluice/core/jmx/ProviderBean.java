@@ -30,7 +30,7 @@ final class ProviderBean implements ProviderMXBean {
 
     private List<ProviderScope> scopes() {
         List<ProviderScope> mine = new ArrayList<>();
-        for (ProviderScope s : beans.governor().providerScopes()) {
+        for (ProviderScope s : beans.controls().providerScopes()) {
             if (!s.isEvicted() && provider.equals(SluiceMBeans.providerOf(s))) {
                 mine.add(s);
             }

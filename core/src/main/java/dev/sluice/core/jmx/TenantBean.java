@@ -3,6 +3,7 @@ package dev.sluice.core.jmx;
 import dev.sluice.config.ScopeLevel;
 import dev.sluice.core.BucketView;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorControls;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.telemetry.TenantCounters;
@@ -16,11 +17,13 @@ final class TenantBean implements TenantMXBean {
 
     private final SluiceMBeans beans;
     private final Governor governor;
+    private final GovernorControls controls;
     private final String tenant;
 
     TenantBean(SluiceMBeans beans, String tenant) {
         this.beans = beans;
         this.governor = beans.governor();
+        this.controls = governor.controls();
         this.tenant = tenant;
     }
 
@@ -37,13 +40,13 @@ final class TenantBean implements TenantMXBean {
 
     @Override
     public boolean isConfigured() {
-        return governor.guarantees().indexOf(tenant) >= 0
+        return controls.guarantees().indexOf(tenant) >= 0
                 || beans.config().tenant(tenant).isPresent();
     }
 
     @Override
     public double getWeight() {
-        return governor.tenantWeight(tenant);
+        return controls.tenantWeight(tenant);
     }
 
     @Override
@@ -51,13 +54,13 @@ final class TenantBean implements TenantMXBean {
         if (!(weight > 0) || Double.isInfinite(weight)) {
             throw new IllegalArgumentException("weight must be > 0, was " + weight);
         }
-        governor.setTenantWeight(tenant, weight);
+        controls.setTenantWeight(tenant, weight);
         beans.changed();
     }
 
     @Override
     public double getGuaranteedShare() {
-        return governor.guarantees().share(tenant);
+        return controls.guarantees().share(tenant);
     }
 
     @Override
@@ -66,13 +69,13 @@ final class TenantBean implements TenantMXBean {
             throw new IllegalArgumentException("guaranteedShare must be >= 0 and < 1, was " + share);
         }
         // refused, changing nothing, for a tenant not in the config or when shares would sum over 1
-        governor.guarantees().setShare(tenant, share);
+        controls.guarantees().setShare(tenant, share);
         beans.changed();
     }
 
     @Override
     public boolean isPaused() {
-        return governor.pausedTenants().contains(tenant);
+        return controls.pausedTenants().contains(tenant);
     }
 
     @Override
@@ -126,7 +129,7 @@ final class TenantBean implements TenantMXBean {
     public List<BucketRow> getBuckets() {
         LiveView.Snapshot s = beans.view().now();
         List<BucketView> own = new ArrayList<>();
-        for (Limit l : governor.limits()) {
+        for (Limit l : controls.limits()) {
             LimitSpec spec = l.spec();
             boolean declaredForTenant = tenant.equals(spec.tenant());
             if (!declaredForTenant && spec.level() != ScopeLevel.TENANT) {

@@ -7,6 +7,13 @@ package dev.sluice.core.quota;
  *
  * <p>Time is passed in (monotonic nanoseconds and wall-clock milliseconds read once per
  * operation) so that fifteen buckets cost one clock read, and tests drive time.
+ *
+ * <p>A bucket is the arithmetic of its room; what only some buckets have lives in collaborators:
+ * guaranteed tenants' reserves ({@link TenantReserves}, in a bucket shared between tenants), the
+ * samples of what was admitted and a provider's figures while calls are in flight ({@link
+ * AdmittedSamples}, {@link BusySpell}, in a learned bucket), room lent to the lock-free lane
+ * ({@link #laneLender}, a local token bucket's), and what a fleet's store says ({@link
+ * #storeShare}, a shared bucket's).
  */
 public abstract class Bucket {
 
@@ -40,12 +47,16 @@ public abstract class Bucket {
     private volatile boolean evicted;
 
     /**
-     * Unused guaranteed capacity held for each guaranteed tenant (see {@link Guarantees}); null
-     * for buckets that are not shared between tenants or when no tenant has a guarantee.
+     * Unused guaranteed capacity held for each guaranteed tenant; null for buckets that are not
+     * shared between tenants or when no tenant has a guarantee.
      */
-    double[] reserves;
+    final TenantReserves reserves;
 
-    private final Guarantees guarantees;
+    /** A learned bucket's samples of {@link #admittedTotal}, made by its first reservation; null until then. */
+    private AdmittedSamples samples;
+
+    /** The provider's figures while calls are in flight here; null but in a learned bucket. */
+    private final BusySpell spell;
 
     protected Bucket(Limit limit, String scopeValue) {
         this(limit, scopeValue, true);
@@ -58,28 +69,18 @@ public abstract class Bucket {
     protected Bucket(Limit limit, String scopeValue, boolean holdReserves) {
         this.limit = limit;
         this.scopeValue = scopeValue;
-        this.guarantees = holdReserves ? limit.guaranteesForBuckets() : Guarantees.none();
-        if (!guarantees.isEmpty()) {
-            reserves = new double[guarantees.size()];
-            for (int i = 0; i < reserves.length; i++) {
-                reserves[i] = reserveCap(i);
-            }
-        }
+        this.reserves = holdReserves ? TenantReserves.of(limit, limit.guaranteesForBuckets()) : null;
+        this.spell = learned() ? new BusySpell() : null;
+    }
+
+    /** Whether the limit was learned from a provider's answers: only then are figures read against it. */
+    private boolean learned() {
+        return limit.spec().source() == LimitSpec.Source.LEARNED;
     }
 
     /** Whether this bucket holds reserves for guaranteed tenants (it is shared between tenants). */
     public final boolean holdsReserves() {
         return reserves != null;
-    }
-
-    /** The most a tenant's reserve holds: its share of the capacity. */
-    final double reserveCap(int tenant) {
-        return guarantees.share(tenant) * limit.burst();
-    }
-
-    /** Share of the bucket's rate that refills a tenant's reserve. */
-    final double reserveShare(int tenant) {
-        return guarantees.share(tenant);
     }
 
     /**
@@ -91,13 +92,7 @@ public abstract class Bucket {
             return room(nowNanos, nowMillis);
         }
         double raw = exactRoom(nowNanos, nowMillis);
-        double held = 0;
-        for (int i = 0; i < reserves.length; i++) {
-            if (i != tenant) {
-                held += Math.min(reserves[i], reserveCap(i));
-            }
-        }
-        return (long) Math.floor(raw - held + 1e-9);
+        return (long) Math.floor(raw - reserves.heldByOthers(tenant) + 1e-9);
     }
 
     /**
@@ -107,16 +102,7 @@ public abstract class Bucket {
      */
     final double exactRoomFor(int tenant, long nowNanos, long nowMillis) {
         double raw = exactRoom(nowNanos, nowMillis);
-        if (reserves == null) {
-            return raw;
-        }
-        double held = 0;
-        for (int i = 0; i < reserves.length; i++) {
-            if (i != tenant) {
-                held += Math.min(reserves[i], reserveCap(i));
-            }
-        }
-        return raw - held;
+        return reserves == null ? raw : raw - reserves.heldByOthers(tenant);
     }
 
     /**
@@ -126,14 +112,7 @@ public abstract class Bucket {
      */
     final double ceilingFor(int tenant) {
         double ceiling = limit.refillCeiling();
-        if (reserves != null) {
-            for (int i = 0; i < reserves.length; i++) {
-                if (i != tenant) {
-                    ceiling -= reserveCap(i);
-                }
-            }
-        }
-        return ceiling;
+        return reserves == null ? ceiling : reserves.lessOthersAtCap(ceiling, tenant);
     }
 
     /**
@@ -146,13 +125,7 @@ public abstract class Bucket {
         if (need == amount || reserves == null) {
             return need;
         }
-        double othersAtCap = 0;
-        for (int i = 0; i < reserves.length; i++) {
-            if (i != tenant) {
-                othersAtCap += reserveCap(i);
-            }
-        }
-        return Math.max(1, Math.min(need, (long) Math.floor(limit.burst() - othersAtCap + 1e-9)));
+        return Math.max(1, Math.min(need, (long) Math.floor(limit.burst() - reserves.othersAtCap(tenant) + 1e-9)));
     }
 
     /**
@@ -167,13 +140,7 @@ public abstract class Bucket {
         if (roomFor(tenant, nowNanos, nowMillis) >= amount) {
             return 0;
         }
-        double othersAtCap = 0;
-        for (int i = 0; i < reserves.length; i++) {
-            if (i != tenant) {
-                othersAtCap += reserveCap(i);
-            }
-        }
-        if (amount > limit.burst() - othersAtCap + 1e-9) {
+        if (amount > limit.burst() - reserves.othersAtCap(tenant) + 1e-9) {
             return NEVER;
         }
         return nanosUntilRoomBesideReserves(tenant, amount, nowNanos, nowMillis);
@@ -198,46 +165,20 @@ public abstract class Bucket {
             return 0;
         }
         room(nowNanos, nowMillis); // bring the reserves up to date first
-        return takeFromReserve(tenant, amount);
+        return reserves.take(tenant, amount);
     }
 
-    /** Takes from the tenant's reserve first; returns how much came from it. */
-    final long takeFromReserve(int tenant, long amount) {
-        if (reserves == null || tenant < 0) {
-            return 0;
-        }
-        long from = (long) Math.min(amount, Math.floor(reserves[tenant] + 1e-9));
-        if (from > 0) {
-            reserves[tenant] -= from;
-        }
-        return from;
-    }
-
-    /** Gives back to the tenant's reserve what a refund returns of what came from it. */
-    final void giveBackToReserve(int tenant, long amount) {
-        if (reserves != null && tenant >= 0 && amount > 0) {
-            reserves[tenant] = Math.min(reserveCap(tenant), reserves[tenant] + amount);
-        }
-    }
-
-    /** Refills every reserve by its share of {@code added} room, capped at its share of the capacity. */
+    /** Refills every reserve by its share of {@code added} room (see {@link TenantReserves#refill}). */
     final void refillReserves(double added) {
-        if (reserves != null && added > 0) {
-            for (int i = 0; i < reserves.length; i++) {
-                double cap = reserveCap(i);
-                if (reserves[i] < cap) {
-                    reserves[i] = Math.min(cap, reserves[i] + added * reserveShare(i));
-                }
-            }
+        if (reserves != null) {
+            reserves.refill(added);
         }
     }
 
     /** Fills every reserve (a new window). */
     final void fillReserves() {
         if (reserves != null) {
-            for (int i = 0; i < reserves.length; i++) {
-                reserves[i] = reserveCap(i);
-            }
+            reserves.fill();
         }
     }
 
@@ -264,58 +205,32 @@ public abstract class Bucket {
     }
 
     /**
-     * Room as the limit's owner would count it, for status views: a provider mirror's room plus the
-     * transit allowance it keeps back (see {@link TokenBucket}), so it reads like the provider's
-     * own "remaining".
-     */
-    /**
      * The share of this bucket's refill that consumers Sluice cannot see take (see {@link
      * ExternalShare}): the bucket refills only the rest. Only token buckets refill; others ignore it.
      */
     public void setExternalShare(double share, long nowNanos, long nowMillis) {}
 
     /**
-     * The room a budget (spend limit) has for this tenant: the local room, plus what a shared
-     * store said is left fleet-wide beyond it since {@code sinceNanos} ({@link #roomInStore});
-     * {@link Long#MAX_VALUE} when the store has not said since. Lock held.
+     * Room as the limit's owner would count it, for status views: a provider mirror's room plus the
+     * transit allowance it keeps back (see {@link TokenBucket}), so it reads like the provider's
+     * own "remaining".
      */
-    public final long budgetRoom(int tenant, long sinceNanos, long nowNanos, long nowMillis) {
-        long local = roomFor(tenant, nowNanos, nowMillis);
-        long inStore = roomInStore(sinceNanos, nowNanos, nowMillis);
-        return inStore == Long.MAX_VALUE ? Long.MAX_VALUE : local + inStore;
-    }
-
-    /**
-     * What the shared store holds beyond this JVM's own room, as heard since {@code sinceNanos}:
-     * 0 for a local bucket, {@link Long#MAX_VALUE} when the store has not said since.
-     */
-    protected long roomInStore(long sinceNanos, long nowNanos, long nowMillis) {
-        return 0;
-    }
-
-    /** The room fleet-wide as last heard: this JVM's own, plus what the shared store last said it holds. */
-    public long fleetRoomAsCounted(long nowNanos, long nowMillis) {
-        return roomAsCounted(nowNanos, nowMillis);
-    }
-
     public long roomAsCounted(long nowNanos, long nowMillis) {
         return room(nowNanos, nowMillis);
     }
 
     /**
-     * Whether this bucket's room lives in a store shared by a fleet of JVMs: it admits from what
-     * this JVM leased, and a waiting call asks the store for more (see {@code dev.sluice.core.store}).
+     * What this bucket knows of a store a fleet of JVMs shares, when its room lives there: it admits
+     * from what this JVM leased, and a waiting call asks the store for more (see {@code
+     * dev.sluice.core.store}); null for a bucket whose room is this JVM's alone.
      */
-    public boolean isShared() {
-        return false;
+    public FleetRoom fleetRoom() {
+        return null;
     }
 
-    /**
-     * Whether a call short of room here waits for the shared store to grant it (a shared bucket),
-     * rather than for time to pass.
-     */
-    public boolean awaitsStore(long nowMillis) {
-        return isShared();
+    /** Whether this bucket's room lives in a store shared by a fleet of JVMs ({@link #fleetRoom}). */
+    public final boolean isShared() {
+        return fleetRoom() != null;
     }
 
     /**
@@ -386,19 +301,13 @@ public abstract class Bucket {
     }
 
     /**
-     * Notes a figure the provider gave for this bucket while Sluice has calls in flight here (see
-     * {@link ProviderScope}'s {@code followFigure}): {@code remaining}, counted at {@code
+     * Notes a figure the provider gave for this learned bucket while Sluice has calls in flight
+     * here (see {@link ProviderScope}'s {@code followFigure}): {@code remaining}, counted at {@code
      * countedNanos} when {@code countedMark} had been admitted here in all, in the answer to a
      * call that reserved {@code answeredAmount} here. Lock held.
      */
-    public final void figureWhileBusy(long remaining, long countedMark, long countedNanos, long answeredAmount) {
-        leastFigureWhileBusy = Math.min(leastFigureWhileBusy, remaining);
-        // the figure as it stands at a later moment t: remaining + refill(t - counted) - what was
-        // admitted after it; kept as the part that does not depend on t, so the least of several
-        // figures is the least of these keys
-        double key = remaining + (double) countedMark - refillPerNano() * countedNanos;
-        leastAgedFigureWhileBusy = Math.min(leastAgedFigureWhileBusy, key);
-        answeredWhileBusy += Math.max(0, answeredAmount);
+    final void figureWhileBusy(long remaining, long countedMark, long countedNanos, long answeredAmount) {
+        spell.figure(remaining, countedMark, countedNanos, answeredAmount, refillPerNano());
     }
 
     /**
@@ -412,36 +321,12 @@ public abstract class Bucket {
      * and what was admitted after it taken off (one figure at the start of a spell of a hundred
      * unanswered calls raised the room to it, well past what the provider had). Lock held.
      */
-    public final void endBusySpell(long nowNanos, long nowMillis) {
-        long least = leastFigureWhileBusy;
-        double aged = leastAgedFigureWhileBusy + refillPerNano() * nowNanos - admittedTotal;
-        boolean allAnswered = answeredWhileBusy >= admittedTotal - admittedAtSpellStart;
-        restartSpell();
-        if (least != Long.MAX_VALUE) {
-            double raiseTo = allAnswered ? least : Math.min(least, aged);
+    final void endBusySpell(long nowNanos, long nowMillis) {
+        double raiseTo = spell.end(admittedTotal, refillPerNano(), nowNanos);
+        if (!Double.isNaN(raiseTo)) {
             raiseRoomTo((long) Math.floor(Math.min(raiseTo, limit.capacity())), nowNanos, nowMillis);
         }
     }
-
-    /** Nothing is in flight here: what is admitted from now on belongs to the next busy spell. */
-    private void restartSpell() {
-        leastFigureWhileBusy = Long.MAX_VALUE;
-        leastAgedFigureWhileBusy = Double.POSITIVE_INFINITY;
-        answeredWhileBusy = 0;
-        admittedAtSpellStart = admittedTotal;
-    }
-
-    /** The least figure since Sluice last had nothing in flight here; {@link Long#MAX_VALUE}: none. */
-    private long leastFigureWhileBusy = Long.MAX_VALUE;
-
-    /** The same, as it stands at any later moment: a key of {@link #figureWhileBusy}. */
-    private double leastAgedFigureWhileBusy = Double.POSITIVE_INFINITY;
-
-    /** What the calls answered with a figure in this busy spell reserved here. */
-    private long answeredWhileBusy;
-
-    /** {@link #admittedTotal} when the busy spell started (when nothing was last in flight). */
-    private long admittedAtSpellStart;
 
     /** Applies a new capacity (live tuning or a learned limit that moved). */
     public abstract void capacityChanged(long nowNanos, long nowMillis);
@@ -468,28 +353,13 @@ public abstract class Bucket {
     }
 
     /**
-     * What {@link #admittedTotal} was at {@code nanos}, from samples taken just before a reservation,
-     * at most every {@link #SAMPLE_NANOS}: the first sample at or after {@code nanos}, or the total
-     * now when none is that recent. Errs towards a later time, so a difference taken from it errs
-     * towards less. Lock held.
+     * What {@link #admittedTotal} was at {@code nanos}, from samples taken just before a
+     * reservation ({@link AdmittedSamples#totalAt}); the total now when the bucket keeps none (it is
+     * not learned) or none is that recent. Lock held.
      */
-    public final long admittedTotalAt(long nanos) {
-        long[] times = sampleNanos;
-        if (times == null) {
-            return admittedTotal;
-        }
-        long best = admittedTotal;
-        for (int i = 0; i < SAMPLES; i++) {
-            int slot = Math.floorMod(sampleNext - 1 - i, SAMPLES);
-            if (times[slot] == 0) {
-                break;
-            }
-            if (times[slot] - nanos < 0) {
-                break; // older than asked: the newer sample already found is the answer
-            }
-            best = sampleTotal[slot];
-        }
-        return best;
+    final long admittedTotalAt(long nanos) {
+        AdmittedSamples s = samples;
+        return s == null ? admittedTotal : s.totalAt(nanos, admittedTotal);
     }
 
     /** Records a reservation against this bucket (bookkeeping for {@link #reserved()}). */
@@ -508,32 +378,15 @@ public abstract class Bucket {
         admittedTotal += amount;
     }
 
-    private static final int SAMPLES = 64;
-    private static final long SAMPLE_NANOS = 20_000_000L;
-    /**
-     * When {@link #admittedTotal} was sampled, and its value then: a ring created on the first
-     * reservation of a learned bucket (1 KiB; configured ones, per tenant or key, keep none).
-     */
-    private long[] sampleNanos;
-
-    private long[] sampleTotal;
-    private int sampleNext;
-
+    /** Samples the admitted total before a reservation: a learned bucket's figures are aged by it ({@link AnswerAge}). */
     private void sampleAdmitted(long nowNanos) {
-        if (limit.spec().source() != LimitSpec.Source.LEARNED) {
-            return; // only a provider's figures are aged (AnswerAge): other buckets keep no samples
+        if (spell == null) {
+            return; // only a provider's figures are aged: other buckets keep no samples
         }
-        if (sampleNanos == null) {
-            sampleNanos = new long[SAMPLES];
-            sampleTotal = new long[SAMPLES];
+        if (samples == null) {
+            samples = new AdmittedSamples();
         }
-        int last = Math.floorMod(sampleNext - 1, SAMPLES);
-        if (sampleNanos[last] != 0 && nowNanos - sampleNanos[last] < SAMPLE_NANOS) {
-            return;
-        }
-        sampleNanos[sampleNext] = nowNanos == 0 ? 1 : nowNanos;
-        sampleTotal[sampleNext] = admittedTotal;
-        sampleNext = (sampleNext + 1) % SAMPLES;
+        samples.sample(admittedTotal, nowNanos);
     }
 
     /**
@@ -553,18 +406,18 @@ public abstract class Bucket {
         if (actual < reservedAmount) {
             long refund = reservedAmount - actual;
             giveBack(refund, takenAt, nowNanos, nowMillis);
-            if (!isWindowed() || takenAt == currentWindowId(nowMillis)) {
-                giveBackToReserve(tenant, Math.min(refund, fromReserve));
+            if ((!isWindowed() || takenAt == currentWindowId(nowMillis)) && reserves != null) {
+                reserves.giveBack(tenant, Math.min(refund, fromReserve));
             }
         } else if (actual > reservedAmount) {
             takeMore(actual - reservedAmount, nowNanos, nowMillis);
         }
-        if (reservedAmount > 0 && reserved() <= 0) {
-            if (leastFigureWhileBusy != Long.MAX_VALUE) {
+        if (reservedAmount > 0 && spell != null && reserved() <= 0) {
+            if (spell.hasFigure()) {
                 // the last call out ended after the answers were read (a stream, a body read later)
                 endBusySpell(nowNanos, nowMillis);
             } else {
-                restartSpell();
+                spell.restart(admittedTotal);
             }
         }
     }
@@ -577,23 +430,13 @@ public abstract class Bucket {
     // ------------------------------------------------------------------ the lock-free lane
 
     /**
-     * The room this bucket lends to the governor's lock-free lane, or null when it does not lend:
-     * only a local token bucket without reserves does (see {@link TokenBucket}); others are only
-     * ever charged under the lock. Lock held.
+     * This bucket as a lender of room to the governor's lock-free lane, or null when it does not
+     * lend: only a local token bucket without reserves does (see {@link TokenBucket}); others are
+     * only ever charged under the lock. Lock held.
      */
-    public LaneCredit laneCredit() {
+    public LaneLender laneLender() {
         return null;
     }
-
-    /** Tops up what the calling thread's stripe holds of lent room. Lock held. */
-    public void lendToLane(int stripe, long nowNanos) {}
-
-    /**
-     * Lane admissions that took {@code amount} in all were registered: from now on it is counted
-     * as reserved like any other reservation, no longer as lent. {@code nowNanos} must be a fresh
-     * reading (see {@link TokenBucket}). Lock held.
-     */
-    public void laneTakesRegistered(long amount, long nowNanos) {}
 
     /**
      * Room on the governor's locked fast path, for a call of tenant {@code tenant}. A bucket that
@@ -608,6 +451,8 @@ public abstract class Bucket {
     long takenThroughLaneUnregistered() {
         return 0;
     }
+
+    // ------------------------------------------------------------------ windows, claims and eviction
 
     /** The id of the current window for windowed buckets; 0 for others. */
     long currentWindowId(long nowMillis) {

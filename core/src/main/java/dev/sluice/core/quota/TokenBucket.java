@@ -47,6 +47,8 @@ final class TokenBucket extends Bucket {
 
     /** Room lent to the lane, created on the first loan; written under the lock, read by the lane. */
     private volatile LaneCredit lent;
+    /** This bucket as the lane's lender, made when a route first asks (guarded by the lock). */
+    private Lending lending;
     /** Lent and neither taken back nor registered as a lane admission (guarded by the lock). */
     private long lentOut;
 
@@ -204,9 +206,9 @@ final class TokenBucket extends Bucket {
         // pieces where the set of still-filling reserves is constant.
         double rate = ratePerNano();
         double level = this.level;
-        double[] held = new double[reserves.length];
+        double[] held = new double[reserves.size()];
         for (int i = 0; i < held.length; i++) {
-            held[i] = i == tenant ? 0 : Math.min(reserves[i], reserveCap(i));
+            held[i] = i == tenant ? 0 : Math.min(reserves.held(i), reserves.cap(i));
         }
         double elapsed = 0;
         // one more piece than reserves: the level reaching the ceiling, where the capacity shows
@@ -219,10 +221,10 @@ final class TokenBucket extends Bucket {
                     continue;
                 }
                 heldTotal += held[i];
-                double cap = reserveCap(i);
-                if (held[i] < cap && reserveShare(i) > 0) {
-                    fillingShare += reserveShare(i);
-                    nextCapIn = Math.min(nextCapIn, (cap - held[i]) / (reserveShare(i) * rate));
+                double cap = reserves.cap(i);
+                if (held[i] < cap && reserves.share(i) > 0) {
+                    fillingShare += reserves.share(i);
+                    nextCapIn = Math.min(nextCapIn, (cap - held[i]) / (reserves.share(i) * rate));
                 }
             }
             boolean atCeiling = level >= ceiling - 1e-9;
@@ -241,7 +243,7 @@ final class TokenBucket extends Bucket {
             level = Math.min(ceiling, level + rate * dt);
             for (int i = 0; i < held.length; i++) {
                 if (i != tenant) {
-                    held[i] = Math.min(reserveCap(i), held[i] + reserveShare(i) * rate * dt);
+                    held[i] = Math.min(reserves.cap(i), held[i] + reserves.share(i) * rate * dt);
                 }
             }
         }
@@ -296,8 +298,21 @@ final class TokenBucket extends Bucket {
     // ------------------------------------------------------------------ the lock-free lane
 
     @Override
-    public LaneCredit laneCredit() {
-        if (holdsReserves() || isEvicted()) {
+    public LaneLender laneLender() {
+        if (holdsReserves()) {
+            return null;
+        }
+        Lending l = lending;
+        if (l == null) {
+            l = new Lending();
+            lending = l;
+        }
+        return l;
+    }
+
+    /** The room lent, made by the first loan; null when the bucket lends no more (it was evicted). */
+    private LaneCredit laneCredit() {
+        if (isEvicted()) {
             return null;
         }
         LaneCredit credit = lent;
@@ -325,8 +340,8 @@ final class TokenBucket extends Bucket {
         return (long) Math.floor(visibleLevel() + 1e-9);
     }
 
-    @Override
-    public void lendToLane(int stripe, long nowNanos) {
+    /** Tops up what the calling thread's stripe holds of lent room. Lock held. */
+    private void lendToLane(int stripe, long nowNanos) {
         LaneCredit credit = laneCredit();
         if (credit == null) {
             return;
@@ -344,8 +359,8 @@ final class TokenBucket extends Bucket {
         }
     }
 
-    @Override
-    public void laneTakesRegistered(long amount, long nowNanos) {
+    /** Lane admissions that took {@code amount} in all were registered (see {@link LaneLender#registered}). Lock held. */
+    private void laneTakesRegistered(long amount, long nowNanos) {
         // Counted per admission registered, not as lentOut less what the stripes hold: a lane
         // admission that could not take every bucket puts back what it took, after such a count.
         refill(nowNanos); // at the cap that held while the amount counted as lent
@@ -357,5 +372,23 @@ final class TokenBucket extends Bucket {
     long takenThroughLaneUnregistered() {
         LaneCredit credit = lent;
         return credit == null ? 0 : lentOut - credit.unused();
+    }
+
+    /** The lane's view of this bucket as its lender. */
+    private final class Lending extends LaneLender {
+        @Override
+        public LaneCredit credit() {
+            return laneCredit();
+        }
+
+        @Override
+        public void lend(int stripe, long nowNanos) {
+            lendToLane(stripe, nowNanos);
+        }
+
+        @Override
+        public void registered(long amount, long nowNanos) {
+            laneTakesRegistered(amount, nowNanos);
+        }
     }
 }

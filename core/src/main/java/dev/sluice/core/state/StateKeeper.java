@@ -32,7 +32,7 @@ public final class StateKeeper {
     private final StateFile file;
     private final long saveIntervalNanos;
     private final AtomicBoolean saveArmed = new AtomicBoolean();
-    /** Not this::saveArmedNow: the first learned limit arms it on the application's start-up (see Governor.reaper). */
+    /** Not this::saveArmedNow: the first learned limit arms it on the application's start-up (see Governor). */
     private final Runnable armedSave = new Runnable() {
         @Override
         public void run() {

@@ -4,6 +4,7 @@ import dev.sluice.config.Algorithm;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.ScopeLevel;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.FleetRoom;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
@@ -95,9 +96,34 @@ final class SharedBucket extends Bucket {
         return kind == SyncRequest.WINDOW;
     }
 
+    /** What this bucket knows of the store's room (see {@link FleetRoom}). */
+    private final FleetRoom fleetRoom = new FleetRoom() {
+        @Override
+        public boolean grants(long nowMillis) {
+            // a share admits locally; while closing, the next window brings the room
+            return fallback == null && !closing(nowMillis);
+        }
+
+        @Override
+        public long beyondOwn(long sinceNanos, long nowNanos, long nowMillis) {
+            follow(nowNanos, nowMillis);
+            if (fallback != null) {
+                return 0; // the store is away: this JVM's share is all there is
+            }
+            // only what the store said since the call arrived: other instances give back what they do not use
+            return storeRoom < 0 || storeRoomAtNanos - sinceNanos < 0 ? Long.MAX_VALUE : storeRoom;
+        }
+
+        @Override
+        public long asCounted(long nowNanos, long nowMillis) {
+            long own = roomAsCounted(nowNanos, nowMillis);
+            return fallback != null || storeRoom < 0 ? own : own + storeRoom;
+        }
+    };
+
     @Override
-    public boolean isShared() {
-        return true;
+    public FleetRoom fleetRoom() {
+        return fleetRoom;
     }
 
     @Override
@@ -268,28 +294,6 @@ final class SharedBucket extends Bucket {
      */
     private boolean closing(long nowMillis) {
         return kind == SyncRequest.WINDOW && limit().windowClosingAt(nowMillis);
-    }
-
-    @Override
-    protected long roomInStore(long sinceNanos, long nowNanos, long nowMillis) {
-        follow(nowNanos, nowMillis);
-        if (fallback != null) {
-            return 0; // the store is away: this JVM's share is all there is
-        }
-        // only what the store said since the call arrived: other instances give back what they do not use
-        return storeRoom < 0 || storeRoomAtNanos - sinceNanos < 0 ? Long.MAX_VALUE : storeRoom;
-    }
-
-    @Override
-    public long fleetRoomAsCounted(long nowNanos, long nowMillis) {
-        long own = roomAsCounted(nowNanos, nowMillis);
-        return fallback != null || storeRoom < 0 ? own : own + storeRoom;
-    }
-
-    @Override
-    public boolean awaitsStore(long nowMillis) {
-        // a share admits locally; while closing, the next window brings the room
-        return fallback == null && !closing(nowMillis);
     }
 
     @Override

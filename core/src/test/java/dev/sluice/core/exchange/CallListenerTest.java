@@ -7,6 +7,7 @@ import dev.sluice.config.Mode;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorBuilder;
 import dev.sluice.core.Usage;
 import dev.sluice.core.provider.ProviderRegistry;
 import dev.sluice.core.quota.LimitSpec;
@@ -33,7 +34,7 @@ class CallListenerTest {
     }
 
     private ExchangeGovernance engine(LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().mode(Mode.ENFORCE);
+        GovernorBuilder b = Governor.builder().mode(Mode.ENFORCE);
         for (LimitSpec l : limits) {
             b.limit(l);
         }
@@ -139,7 +140,7 @@ class CallListenerTest {
                         .response();
         r.read();
         assertThat(r.status).isEqualTo(200);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
         assertThat(engine.faultCount()).isEqualTo(1);
     }
 }

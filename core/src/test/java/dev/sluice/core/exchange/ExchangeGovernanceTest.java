@@ -7,6 +7,7 @@ import dev.sluice.config.Dimension;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorBuilder;
 import dev.sluice.core.provider.ProviderRegistry;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.retry.RetryPolicy;
@@ -37,7 +38,7 @@ class ExchangeGovernanceTest {
     }
 
     private ExchangeGovernance engine(Mode mode, double ratio, double floor, LimitSpec... limits) {
-        Governor.Builder b = Governor.builder().mode(mode);
+        GovernorBuilder b = Governor.builder().mode(mode);
         for (LimitSpec l : limits) {
             b.limit(l);
         }
@@ -59,7 +60,7 @@ class ExchangeGovernanceTest {
         ExchangeGovernance engine = engine();
         assertThat(engine.governs("https://llm.test:8443/v1/chat")).isTrue();
         assertThat(engine.governs("https://example.com/v1/chat")).isFalse();
-        governor.setMode(Mode.OFF);
+        governor.controls().setMode(Mode.OFF);
         assertThat(engine.governs(URL)).isFalse();
     }
 
@@ -75,10 +76,10 @@ class ExchangeGovernanceTest {
         assertThat(r.header("x-should-retry"))
                 .as("an SDK does not retry a success")
                 .isNull();
-        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
+        assertThat(governor.controls().available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
         r.read();
-        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
+        assertThat(governor.controls().outstandingPermits()).isZero();
         assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
     }
 
@@ -110,12 +111,12 @@ class ExchangeGovernanceTest {
             }
             long before = engine.counters("openai").outputTokens();
             response(engine.execute(t));
-            assertThat(governor.outstandingPermits()).isZero();
+            assertThat(governor.controls().outstandingPermits()).isZero();
             assertThat(engine.counters("openai").outputTokens() - before)
                     .as("content length %s", length)
                     .isEqualTo(20);
         }
-        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(960);
+        assertThat(governor.controls().available(Dimension.OUTPUT_TOKENS)).isEqualTo(960);
     }
 
     /** An engine on {@link #governor} whose price table counts how many times it is built. */
@@ -184,8 +185,8 @@ class ExchangeGovernanceTest {
                     .header("Authorization", "Bearer sk-a")
                     .answerReadInSend(200, answer, "Content-Length", String.valueOf(answer.length()));
             response(engine.execute(t));
-            assertThat(governor.outstandingPermits()).isZero();
-            long spent = governor.budgetStatuses("spend").get(0).spentMicros();
+            assertThat(governor.controls().outstandingPermits()).isZero();
+            long spent = governor.controls().budgetStatuses("spend").get(0).spentMicros();
             long expected = tier.equals("flex") ? standard / 2 : tier.equals("priority") ? standard * 2 : standard;
             assertThat(spent - spentBefore).as(tier).isEqualTo(expected);
             spentBefore = spent;
@@ -218,7 +219,7 @@ class ExchangeGovernanceTest {
         assertThat(r.header("x-should-retry")).isEqualTo("false");
         assertThat(t.attempts()).isEqualTo(1);
         r.read();
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
     }
 
     /** Output tokens in a daily window: the real clock's refill during a test stays under one token. */
@@ -234,7 +235,7 @@ class ExchangeGovernanceTest {
     void anAnswerWhoseHeadersCameBeforeItsBodyHasItsUsageCountedWhereTheBodyEnds() {
         ExchangeGovernance engine = engineWithDailyOutputWindow();
         AtomicInteger learnt = new AtomicInteger();
-        governor.onLearned(learnt::incrementAndGet);
+        governor.learner().onLearned(learnt::incrementAndGet);
         ScriptedTransport t = askingFor500Tokens()
                 .answerToldFirst(
                         true,
@@ -250,7 +251,7 @@ class ExchangeGovernanceTest {
         t.whenBodyEndedInSend = () -> {
             atBodyEnd[0] = engine.counters("scripted").outputTokens();
             atBodyEnd[1] = learnt.get();
-            atBodyEnd[2] = governor.outstandingPermits();
+            atBodyEnd[2] = governor.controls().outstandingPermits();
         };
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(atBodyEnd[0]).as("the usage counted at the body's end").isEqualTo(20);
@@ -261,8 +262,8 @@ class ExchangeGovernanceTest {
                 .as("the permit in flight until the caller has its answer")
                 .isEqualTo(1);
         assertThat(learnt.get()).as("learnt once").isEqualTo(1);
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
         assertThat(engine.counters("scripted").outputTokens()).isEqualTo(20);
         assertThat(r.header("x-should-retry"))
                 .as("told first, the success asking for a retry is still handed back saying not")
@@ -276,33 +277,34 @@ class ExchangeGovernanceTest {
         // the caller is done (as when it wakes before the client's thread has parsed the body)
         provider.whenParsed = () -> ((SettlingObserver) t.lastObserver).callerDone();
         int[] outstandingAtBodyEnd = new int[1];
-        t.whenBodyEndedInSend = () -> outstandingAtBodyEnd[0] = governor.outstandingPermits();
+        t.whenBodyEndedInSend =
+                () -> outstandingAtBodyEnd[0] = governor.controls().outstandingPermits();
         response(engine.execute(t));
         assertThat(outstandingAtBodyEnd[0])
                 .as("released by the body's end, the caller having passed")
                 .isZero();
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
     }
 
     @Test
     void anAnswerWhoseHeadersCameFirstButWhoseBodyIsReadLaterIsLearntByTheCaller() {
         ExchangeGovernance engine = engineWithDailyOutputWindow();
         AtomicInteger learnt = new AtomicInteger();
-        governor.onLearned(learnt::incrementAndGet);
+        governor.learner().onLearned(learnt::incrementAndGet);
         ScriptedTransport t = askingFor500Tokens()
                 .answerToldFirst(false, 200, "in=7 out=20", "x-limit-requests", "5", "x-remaining-requests", "4");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(learnt.get())
                 .as("learnt when the caller was handed the response")
                 .isEqualTo(1);
-        assertThat(governor.outstandingPermits()).isEqualTo(1);
+        assertThat(governor.controls().outstandingPermits()).isEqualTo(1);
         r.read();
         assertThat(learnt.get())
                 .as("the body's end does not learn a second time")
                 .isEqualTo(1);
-        assertThat(governor.outstandingPermits()).isZero();
-        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
+        assertThat(governor.controls().outstandingPermits()).isZero();
+        assertThat(governor.controls().available(Dimension.OUTPUT_TOKENS)).isEqualTo(980);
     }
 
     @Test
@@ -464,8 +466,8 @@ class ExchangeGovernanceTest {
         assertThat(t.attempts()).isEqualTo(1);
         assertThat(engine.counters("scripted").retries()).isZero();
         // the provider billed the work; its usage never came: the reservation stays charged
-        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
-        assertThat(governor.inFlightByLimit().values()).allMatch(n -> n == 0);
+        assertThat(governor.controls().available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
+        assertThat(governor.controls().inFlightByLimit().values()).allMatch(n -> n == 0);
     }
 
     @Test
@@ -518,8 +520,8 @@ class ExchangeGovernanceTest {
         ScriptedTransport.Response r = response(engine.execute(t));
         r.read();
         // the provider did the work and the usage is lost: the reservation is kept, not refunded
-        assertThat(governor.available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().available(Dimension.OUTPUT_TOKENS)).isEqualTo(500);
+        assertThat(governor.controls().outstandingPermits()).isZero();
         assertThat(engine.faultCount()).isEqualTo(1);
     }
 
@@ -556,6 +558,6 @@ class ExchangeGovernanceTest {
         assertThat(r.status).isEqualTo(200);
         assertThat(t.attempts()).isEqualTo(2);
         r.read();
-        assertThat(governor.outstandingPermits()).isZero();
+        assertThat(governor.controls().outstandingPermits()).isZero();
     }
 }

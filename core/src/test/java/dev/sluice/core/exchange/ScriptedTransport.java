@@ -76,6 +76,7 @@ final class ScriptedTransport implements HttpTransport {
 
     ScriptedTransport(String url, String body) {
         this.url = url;
+        this.currentUrl = url;
         this.requestBody = body.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -157,6 +158,28 @@ final class ScriptedTransport implements HttpTransport {
         return attemptTimes.size();
     }
 
+    /** Whether {@link #reroute} is offered: off unless a test turns it on. */
+    boolean reroutable;
+
+    /** Where each attempt went. */
+    final List<String> sentTo = new ArrayList<>();
+
+    private String currentUrl;
+
+    /** The headers the last reroute set (a null value: removed). */
+    Map<String, String> reroutedHeaders = Map.of();
+
+    @Override
+    public boolean canReroute() {
+        return reroutable;
+    }
+
+    @Override
+    public void reroute(String url, Map<String, String> setHeaders, byte[] body) {
+        currentUrl = url;
+        reroutedHeaders = setHeaders;
+    }
+
     @Override
     public String library() {
         return "scripted";
@@ -208,6 +231,7 @@ final class ScriptedTransport implements HttpTransport {
     @Override
     public synchronized Object send(BodyObserver observer) throws Exception {
         attemptTimes.add(System.nanoTime());
+        sentTo.add(currentUrl);
         if (bodyReadsDone == 0) {
             attemptsBeforeBodyDone++;
         }

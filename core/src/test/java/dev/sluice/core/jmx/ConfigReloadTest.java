@@ -52,11 +52,12 @@ class ConfigReloadTest {
                 .contains("tenant alpha guaranteedShare 0.0 -> 0.25")
                 .contains("class interactive maxWait 300ms -> 500ms")
                 .contains("class interactive maxQueueDepth 1000 -> 50");
-        assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(20);
-        assertThat(governor.limit("documented").enforced()).isTrue();
-        assertThat(governor.tenantWeight("alpha")).isEqualTo(3.0);
-        assertThat(governor.guarantees().share("alpha")).isEqualTo(0.25);
-        assertThat(governor.trafficClasses().get("interactive").maxQueueDepth()).isEqualTo(50);
+        assertThat(governor.controls().limit("sim-rpm").capacity()).isEqualTo(20);
+        assertThat(governor.controls().limit("documented").enforced()).isTrue();
+        assertThat(governor.controls().tenantWeight("alpha")).isEqualTo(3.0);
+        assertThat(governor.controls().guarantees().share("alpha")).isEqualTo(0.25);
+        assertThat(governor.controls().trafficClasses().get("interactive").maxQueueDepth())
+                .isEqualTo(50);
         assertThat(jmx.governor().getMode()).isEqualTo("observe");
 
         assertThat(jmx.governor().reloadConfig()).endsWith("no changes, the live values already match");
@@ -68,8 +69,8 @@ class ConfigReloadTest {
         jmx.governor().pauseTenant("beta");
 
         assertThat(jmx.governor().reloadConfig()).contains("1 change applied").contains("capacity 3 -> 10");
-        assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(10);
-        assertThat(governor.pausedTenants()).containsExactly("beta");
+        assertThat(governor.controls().limit("sim-rpm").capacity()).isEqualTo(10);
+        assertThat(governor.controls().pausedTenants()).containsExactly("beta");
     }
 
     @Test
@@ -89,8 +90,29 @@ class ConfigReloadTest {
                 .hasStackTraceContaining("limit extra added")
                 .hasStackTraceContaining("limit tenant-tpm window changed: PT1M -> PT10S")
                 .hasStackTraceContaining("tenant gamma added");
-        assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(10);
+        assertThat(governor.controls().limit("sim-rpm").capacity()).isEqualTo(10);
         assertThat(jmx.governor().getConfigOrigin()).isEqualTo("file " + jmx.file);
+    }
+
+    @Test
+    void changedFallbackRoutesNeedARestart() {
+        dev.sluice.config.SluiceConfig running = dev.sluice.config.SluiceConfig.builder()
+                .providers(java.util.List.of(
+                        dev.sluice.config.ProviderConfig.builder("east", dev.sluice.config.ProviderKind.OPENAI)
+                                .match(dev.sluice.config.MatchConfig.hosts("east.example.com"))
+                                .build(),
+                        dev.sluice.config.ProviderConfig.builder("west", dev.sluice.config.ProviderKind.OPENAI)
+                                .match(dev.sluice.config.MatchConfig.hosts("west.example.com"))
+                                .build()))
+                .build();
+        dev.sluice.config.SluiceConfig next = running.toBuilder()
+                .fallbacks(java.util.List.of(dev.sluice.config.FallbackConfig.builder("east")
+                        .classes("interactive")
+                        .route(dev.sluice.config.FallbackConfig.Route.builder("west")
+                                .build())
+                        .build()))
+                .build();
+        assertThat(ConfigReload.needsRestart(running, next)).containsExactly("fallbacks changed");
     }
 
     @Test
@@ -100,14 +122,14 @@ class ConfigReloadTest {
         assertThatThrownBy(() -> jmx.governor().reloadConfig())
                 .hasStackTraceContaining("reload refused, nothing changed: the config is invalid")
                 .hasStackTraceContaining("capacity");
-        assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(10);
-        assertThat(governor.tenantWeight("alpha")).isEqualTo(2.0);
+        assertThat(governor.controls().limit("sim-rpm").capacity()).isEqualTo(10);
+        assertThat(governor.controls().tenantWeight("alpha")).isEqualTo(2.0);
     }
 
     @Test
     void sharesThatTradePlacesNeverSumOverOneOnTheWay() {
-        governor.guarantees().setShare("alpha", 0.6);
-        governor.guarantees().setShare("beta", 0.3);
+        governor.controls().guarantees().setShare("alpha", 0.6);
+        governor.controls().guarantees().setShare("beta", 0.3);
         jmx.write(edited(
                 "    weight: 2\n",
                 "    weight: 2\n    guaranteedShare: 0.3\n",
@@ -115,8 +137,8 @@ class ConfigReloadTest {
                 "  - name: beta\n    guaranteedShare: 0.6\n"));
 
         assertThat(jmx.governor().reloadConfig()).contains("2 changes applied");
-        assertThat(governor.guarantees().share("alpha")).isEqualTo(0.3);
-        assertThat(governor.guarantees().share("beta")).isEqualTo(0.6);
+        assertThat(governor.controls().guarantees().share("alpha")).isEqualTo(0.3);
+        assertThat(governor.controls().guarantees().share("beta")).isEqualTo(0.6);
     }
 
     @Test

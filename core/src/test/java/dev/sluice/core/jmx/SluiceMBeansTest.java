@@ -10,7 +10,9 @@ import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.GatewayDecision;
 import dev.sluice.core.Governor;
+import dev.sluice.core.LearnedBudget;
 import dev.sluice.core.Permit;
+import dev.sluice.core.ProviderAnswer;
 import dev.sluice.core.Usage;
 import java.time.Duration;
 import java.util.List;
@@ -136,14 +138,14 @@ class SluiceMBeansTest {
         assertThat(refused.rejection().retryAfterMillis()).isEqualTo(30_000); // refills at 2 a minute now
         assertThat(jmx.limit("sim-rpm").getCapacity()).isEqualTo(2);
         assertThat(jmx.limit("sim-rpm").getRejectionsByReason()).containsEntry("rejected_locally", 1L);
-        assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(2);
+        assertThat(governor.controls().limit("sim-rpm").capacity()).isEqualTo(2);
     }
 
     @Test
     void anInvalidValueIsRefusedWithAMessageAndChangesNothing() {
         assertThatThrownBy(() -> jmx.limit("sim-rpm").setCapacity(0))
                 .hasStackTraceContaining("capacity must be > 0, was 0");
-        assertThat(governor.limit("sim-rpm").capacity()).isEqualTo(10);
+        assertThat(governor.controls().limit("sim-rpm").capacity()).isEqualTo(10);
 
         assertThatThrownBy(() -> jmx.governor().setMode("fast"))
                 .hasStackTraceContaining("mode must be enforce, observe or off; was 'fast'");
@@ -170,9 +172,10 @@ class SluiceMBeansTest {
         jmx.governor().setMode("observe");
         jmx.governor().setFailMode("closed");
 
-        assertThat(governor.tenantWeight("alpha")).isEqualTo(5.0);
-        assertThat(governor.guarantees().share("beta")).isEqualTo(0.5);
-        assertThat(governor.trafficClasses().get("batch").maxWaitNanos()).isEqualTo(1_500_000_000L);
+        assertThat(governor.controls().tenantWeight("alpha")).isEqualTo(5.0);
+        assertThat(governor.controls().guarantees().share("beta")).isEqualTo(0.5);
+        assertThat(governor.controls().trafficClasses().get("batch").maxWaitNanos())
+                .isEqualTo(1_500_000_000L);
         assertThat(governor.mode().configName()).isEqualTo("observe");
         assertThat(jmx.runtime.governance().failMode().configName()).isEqualTo("closed");
     }
@@ -308,7 +311,9 @@ class SluiceMBeansTest {
                     .tenant("alpha")
                     .apiKeyId("k_" + k)
                     .build();
-            governor.learn(key, List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
+            governor.learner()
+                    .learn(new ProviderAnswer(
+                            key, List.of(new LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000))));
         }
         jmx.governor().getMode();
         long learnedBeans = jmx.server.queryNames(new ObjectName("dev.sluice:type=Limit,*"), null).stream()
@@ -320,8 +325,9 @@ class SluiceMBeansTest {
 
     @Test
     void limitsLearnedFromProviderHeadersAppearWithWhatTheProviderSaid() {
-        governor.learn(
-                call("alpha"), List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000)));
+        governor.learner()
+                .learn(new ProviderAnswer(
+                        call("alpha"), List.of(new LearnedBudget("requests", Dimension.REQUESTS, 500, 120, 60_000))));
         jmx.governor().getMode();
 
         String id = "sim/k_abc/gpt-4o-mini:requests";
@@ -354,7 +360,8 @@ class SluiceMBeansTest {
 
     @Test
     void aProviderPauseShowsUntilWhen() {
-        governor.pauseProviderScope(call("alpha"), Duration.ofSeconds(3).toNanos());
+        governor.learner()
+                .pauseProviderScope(call("alpha"), Duration.ofSeconds(3).toNanos());
         ProviderMXBean sim = jmx.provider("sim");
         assertThat(sim.getPausedForMillis()).isEqualTo(3_000);
         assertThat(sim.getPausedUntil()).isEqualTo("2026-11-29T10:00:03Z");

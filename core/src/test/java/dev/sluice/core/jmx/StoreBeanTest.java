@@ -66,7 +66,7 @@ class StoreBeanTest {
                 .store(QuotaStore.shared(new Unreachable(), 3, 0))
                 .limit(rps)
                 .build()) {
-            server.registerMBean(new StoreBean(g.store()), name); // as SluiceMBeans does for a shared store
+            server.registerMBean(new StoreBean(g.controls().store()), name); // as SluiceMBeans does for a shared store
             await().atMost(Duration.ofSeconds(5)).until(() -> (Boolean) server.getAttribute(name, "Fallback"));
 
             assertThat(Arrays.stream(server.getMBeanInfo(name).getAttributes()).map(MBeanAttributeInfo::getName))

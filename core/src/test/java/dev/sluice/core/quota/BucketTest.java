@@ -241,7 +241,7 @@ class BucketTest {
     @Test
     void aLocalBudgetsRoomIsItsOwnRoom() {
         Bucket b = shared();
-        assertThat(b.budgetRoom(ANY_OTHER, 0, clock.nanoTime(), clock.epochMillis()))
-                .isEqualTo(700);
+        assertThat(b.fleetRoom()).isNull(); // nothing beyond its own room to add
+        assertThat(roomFor(b, ANY_OTHER)).isEqualTo(700);
     }
 }

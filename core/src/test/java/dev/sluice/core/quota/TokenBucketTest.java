@@ -24,15 +24,15 @@ class TokenBucketTest {
     }
 
     private void lend(Bucket b) {
-        b.lendToLane(0, clock.nanoTime());
+        b.laneLender().lend(0, clock.nanoTime());
     }
 
     /** A call admitted by the lane, then registered by the lock holder; returns what its refund hands back. */
     private long laneAdmission(Bucket b, long amount) {
         lend(b);
-        assertThat(b.laneCredit().tryTake(0, amount)).isTrue();
-        long loanMoment = b.laneCredit().lentMoment(0);
-        b.laneTakesRegistered(amount, clock.nanoTime());
+        assertThat(b.laneLender().credit().tryTake(0, amount)).isTrue();
+        long loanMoment = b.laneLender().credit().lentMoment(0);
+        b.laneLender().registered(amount, clock.nanoTime());
         return loanMoment;
     }
 
@@ -98,7 +98,7 @@ class TokenBucketTest {
         clock.advance(Duration.ofMinutes(1));
         // the level plus the loan stay one bucket of 1,600: the level refilled only to 1,500
         assertThat(b.roomOnFastPath(-1, clock.nanoTime(), clock.epochMillis())).isEqualTo(1_500);
-        assertThat(b.laneCredit().tryTake(0, 100)).isTrue();
+        assertThat(b.laneLender().credit().tryTake(0, 100)).isTrue();
         assertThat(room(b)).isEqualTo(1_500);
     }
 
@@ -107,9 +107,9 @@ class TokenBucketTest {
         Bucket b = tokenBucket(1_600, Duration.ofMinutes(1), clock);
         lend(b);
         assertThat(b.roomOnFastPath(-1, clock.nanoTime(), clock.epochMillis())).isEqualTo(1_500);
-        assertThat(b.laneCredit().tryTake(0, 40)).isTrue();
+        assertThat(b.laneLender().credit().tryTake(0, 40)).isTrue();
         assertThat(room(b)).isEqualTo(1_560);
-        assertThat(b.laneCredit().tryTake(0, 1)).isFalse(); // taken back: the lane has nothing left
+        assertThat(b.laneLender().credit().tryTake(0, 1)).isFalse(); // taken back: the lane has nothing left
         assertThat(b.nanosUntilRoom(1_560, clock.nanoTime(), clock.epochMillis()))
                 .isZero();
     }
@@ -119,10 +119,10 @@ class TokenBucketTest {
         Bucket b = tokenBucket(1_600, Duration.ofMinutes(1), clock);
         lend(b);
         lend(b);
-        assertThat(b.laneCredit().tryTake(0, 101)).isFalse();
-        assertThat(b.laneCredit().tryTake(0, 30)).isTrue();
+        assertThat(b.laneLender().credit().tryTake(0, 101)).isFalse();
+        assertThat(b.laneLender().credit().tryTake(0, 30)).isTrue();
         lend(b); // tops the stripe up by the 30 the lane used
-        assertThat(b.laneCredit().tryTake(0, 100)).isTrue();
+        assertThat(b.laneLender().credit().tryTake(0, 100)).isTrue();
         assertThat(b.roomOnFastPath(-1, clock.nanoTime(), clock.epochMillis())).isEqualTo(1_470);
     }
 
@@ -130,13 +130,13 @@ class TokenBucketTest {
     void laneAdmissionsCountAsReservedBeforeAndAfterTheyAreRegistered() {
         Bucket b = tokenBucket(1_600, Duration.ofMinutes(1), clock);
         lend(b);
-        b.laneCredit().tryTake(0, 40);
+        b.laneLender().credit().tryTake(0, 40);
         assertThat(b.reserved()).isEqualTo(40);
         room(b); // takes back the 60 unused
         assertThat(b.reserved()).isEqualTo(40);
-        b.laneTakesRegistered(40, clock.nanoTime());
+        b.laneLender().registered(40, clock.nanoTime());
         assertThat(b.reserved()).isEqualTo(40);
-        b.settle(40, 40, b.laneCredit().lentMoment(0), clock.nanoTime(), clock.epochMillis());
+        b.settle(40, 40, b.laneLender().credit().lentMoment(0), clock.nanoTime(), clock.epochMillis());
         assertThat(b.reserved()).isZero();
     }
 
@@ -146,7 +146,7 @@ class TokenBucketTest {
         Bucket b = tokenBucket(1_600, Duration.ofMinutes(1), clock);
         lend(b);
         assertThat(b.admittedTotal()).isEqualTo(100);
-        b.laneCredit().tryTake(0, 40);
+        b.laneLender().credit().tryTake(0, 40);
         room(b);
         assertThat(b.admittedTotal()).isEqualTo(40);
     }
@@ -273,8 +273,7 @@ class TokenBucketTest {
                 LimitSpec.perWindow("tpm", Dimension.TOTAL_TOKENS, 1_600, Duration.ofMinutes(1)),
                 clock,
                 Guarantees.of(Map.of("search", 0.25)));
-        assertThat(b.laneCredit()).isNull();
-        lend(b);
+        assertThat(b.laneLender()).isNull();
         assertThat(room(b)).isEqualTo(1_600);
     }
 
@@ -282,10 +281,10 @@ class TokenBucketTest {
     void anEvictedBucketTakesBackWhatItLentAndLendsNoMore() {
         Bucket b = tokenBucket(1_600, Duration.ofMinutes(1), clock);
         lend(b);
-        LaneCredit credit = b.laneCredit();
+        LaneCredit credit = b.laneLender().credit();
         b.markEvicted();
         assertThat(credit.tryTake(0, 1)).isFalse();
-        assertThat(b.laneCredit()).isNull();
+        assertThat(b.laneLender().credit()).isNull();
     }
 
     @Test

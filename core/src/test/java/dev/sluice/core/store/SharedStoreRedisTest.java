@@ -10,6 +10,9 @@ import dev.sluice.core.Admission;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
+import dev.sluice.core.GovernorBuilder;
+import dev.sluice.core.LearnedBudget;
+import dev.sluice.core.ProviderAnswer;
 import dev.sluice.core.Usage;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.store.redis.RedisBackend;
@@ -62,7 +65,7 @@ class SharedStoreRedisTest {
                 .instances(instances)
                 .timeout(Duration.ofMillis(100))
                 .build();
-        Governor.Builder b = Governor.builder().store(RedisBackend.store(config));
+        GovernorBuilder b = Governor.builder().store(RedisBackend.store(config));
         for (LimitSpec l : limits) {
             b.limit(l);
         }
@@ -113,7 +116,8 @@ class SharedStoreRedisTest {
             Admission fits =
                     b.admit(call(), Demand.builder().spendMicros(400_000).build(), deadline(2_000));
             String why = (fits.isAdmitted() ? "admitted" : fits.rejection().toString()) + " A "
-                    + a.budgetStatuses("fleet-budget") + " B " + b.budgetStatuses("fleet-budget");
+                    + a.controls().budgetStatuses("fleet-budget") + " B "
+                    + b.controls().budgetStatuses("fleet-budget");
             assertThat(fits.isAdmitted()).as(why).isTrue();
             fitting.set(fits);
         });
@@ -194,8 +198,9 @@ class SharedStoreRedisTest {
         for (int c = 0; c < 2; c++) {
             Governor g = governor(chunks[c], 1, tpm);
             CallContext call = call();
-            await().atMost(Duration.ofSeconds(5)).until(() -> g.store().status().calls() > 0);
-            long before = g.store().status().calls();
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> g.controls().store().status().calls() > 0);
+            long before = g.controls().store().status().calls();
             int n = 400;
             for (int i = 0; i < n; i++) {
                 Admission a = g.admit(
@@ -205,7 +210,7 @@ class SharedStoreRedisTest {
                 assertThat(a.isAdmitted()).isTrue();
                 a.permit().settleAndRelease(usage(100, 100));
             }
-            perAdmission[c] = (double) (g.store().status().calls() - before) / n;
+            perAdmission[c] = (double) (g.controls().store().status().calls() - before) / n;
             g.close();
         }
         System.out.printf(
@@ -241,21 +246,21 @@ class SharedStoreRedisTest {
         while (System.nanoTime() < outageEnd) {
             Admission adm = a.admit(callA, Demand.oneRequest(), deadline(1_000));
             assertThat(adm.isAdmitted())
-                    .as("admitted during the outage: %s", a.store().status())
+                    .as("admitted during the outage: %s", a.controls().store().status())
                     .isTrue();
             adm.permit().settleAndRelease(Usage.NONE);
             admittedDuringOutage.incrementAndGet();
         }
-        assertThat(a.store().status().isFallback()).isTrue();
-        assertThat(a.store().status().mode()).isEqualTo("fallback (capacity/2)");
+        assertThat(a.controls().store().status().isFallback()).isTrue();
+        assertThat(a.controls().store().status().mode()).isEqualTo("fallback (capacity/2)");
         // 1.5 s at 20/s per share, plus a full share at the start
         assertThat(admittedDuringOutage.get()).isBetween(10, 20 + 30 + 2);
 
         redis.startAgain();
         await().atMost(Duration.ofSeconds(5))
-                .until(() ->
-                        !a.store().status().isFallback() && !b.store().status().isFallback());
-        assertThat(a.store().status().recoveries()).isEqualTo(1);
+                .until(() -> !a.controls().store().status().isFallback()
+                        && !b.controls().store().status().isFallback());
+        assertThat(a.controls().store().status().recoveries()).isEqualTo(1);
         Admission after = b.admit(callB, Demand.oneRequest(), deadline(2_000));
         assertThat(after.isAdmitted()).isTrue();
         after.permit().settleAndRelease(Usage.NONE);
@@ -355,8 +360,8 @@ class SharedStoreRedisTest {
         assertThat(fleet)
                 .as("the stall made the governors fall back and come back")
                 .allSatisfy(g -> {
-                    assertThat(g.store().status().fallbacks()).isEqualTo(1);
-                    assertThat(g.store().status().recoveries()).isEqualTo(1);
+                    assertThat(g.controls().store().status().fallbacks()).isEqualTo(1);
+                    assertThat(g.controls().store().status().recoveries()).isEqualTo(1);
                 });
         // 3 s at 20 a second; the leases of 5 % (one call each) and a call in flight at each edge
         assertThat(counted)
@@ -376,9 +381,10 @@ class SharedStoreRedisTest {
         Callers callers = Callers.keepingItEmpty(fleet);
         redis.pauseClients(2_500);
         await().atMost(Duration.ofSeconds(2))
-                .until(() -> fleet.get(0).store().status().isFallback());
+                .until(() -> fleet.get(0).controls().store().status().isFallback());
         await().atMost(Duration.ofSeconds(5))
-                .until(() -> fleet.stream().noneMatch(g -> g.store().status().isFallback()));
+                .until(() -> fleet.stream()
+                        .noneMatch(g -> g.controls().store().status().isFallback()));
         callers.countFor(1_500);
         int counted = callers.awaitCount();
         System.out.printf(
@@ -406,13 +412,15 @@ class SharedStoreRedisTest {
         Thread.sleep(1_500);
 
         redis.pauseClients(1_500);
-        await().atMost(Duration.ofSeconds(2)).until(() -> g.store().status().isFallback());
+        await().atMost(Duration.ofSeconds(2))
+                .until(() -> g.controls().store().status().isFallback());
         for (int i = 0; i < 10; i++) {
             Admission a = g.admit(call, Demand.oneRequest(), deadline(200));
             assertThat(a.isAdmitted()).as("admitted from the share, call %d", i).isTrue();
             a.permit().settleAndRelease(Usage.NONE);
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> !g.store().status().isFallback());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> !g.controls().store().status().isFallback());
         // no call after the recovery: the charge must go on its own (20 a minute refills 1 in 3 s)
         await().atMost(Duration.ofSeconds(3))
                 .untilAsserted(() -> assertThat(levelInRedis("slow"))
@@ -483,10 +491,9 @@ class SharedStoreRedisTest {
         Governor a = governor(0, 2);
         Governor b = governor(0, 2);
         // both instances read the same headers: 20 requests a minute, all 20 left
-        List<Governor.LearnedBudget> headers =
-                List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
-        a.learn(call(), headers);
-        b.learn(call(), headers);
+        List<LearnedBudget> headers = List.of(new LearnedBudget("requests", Dimension.REQUESTS, 20, 20, 60_000));
+        a.learner().learn(new ProviderAnswer(call(), headers));
+        b.learner().learn(new ProviderAnswer(call(), headers));
         long admitted = 0;
         boolean aRefused = false;
         boolean bRefused = false;
@@ -505,7 +512,9 @@ class SharedStoreRedisTest {
 
         // a lower remaining read by one instance lowers the budget for the other
         Thread.sleep(3_100); // at least one request refilled
-        a.learn(call(), List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 20, 0, 60_000)));
+        a.learner()
+                .learn(new ProviderAnswer(
+                        call(), List.of(new LearnedBudget("requests", Dimension.REQUESTS, 20, 0, 60_000))));
         Thread.sleep(100); // a's store thread sends it with its next pass, at once
         Admission afterLowering = b.admit(call(), Demand.oneRequest(), deadline(300));
         assertThat(afterLowering.isAdmitted()).as("b, after a read remaining 0").isFalse();
@@ -521,10 +530,9 @@ class SharedStoreRedisTest {
     void aLearnedBurstIsTheMostTheFleetAdmitsAtOnceAfterAnIdleSpell() throws Exception {
         Governor a = governor(0, 2);
         Governor b = governor(0, 2);
-        List<Governor.LearnedBudget> headers =
-                List.of(new Governor.LearnedBudget("requests", Dimension.REQUESTS, 600, 9, 60_000));
-        a.learn(call(), headers);
-        b.learn(call(), headers);
+        List<LearnedBudget> headers = List.of(new LearnedBudget("requests", Dimension.REQUESTS, 600, 9, 60_000));
+        a.learner().learn(new ProviderAnswer(call(), headers));
+        b.learner().learn(new ProviderAnswer(call(), headers));
         Thread.sleep(3_000); // 30 requests' worth of refill at the minute's rate
         List<java.util.concurrent.CompletableFuture<Admission>> calls = new ArrayList<>();
         long until = deadline(200);

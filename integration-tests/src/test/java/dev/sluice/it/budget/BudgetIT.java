@@ -12,7 +12,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18: a budget in money raced by 8 threads of the real openai-java SDK. Each call reserves
+ * A budget in money raced by 8 threads of the real openai-java SDK. Each call reserves
  * its worst case before it is sent, so however the threads race, what the provider bills (its own
  * token counts at the configured prices) never passes the budget by more than one call's
  * reservation error; the calls the budget cannot cover, even once the calls in flight settle, are

@@ -20,9 +20,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
- * Issue 6 end to end: the scenarios of {@code FairnessScenarioTest} (core, fake clock) again with
+ * End to end, the scenarios of {@code FairnessScenarioTest} (core, fake clock) again with
  * the agent in a forked openai-java service against the simulator. One provider limit of 2 000
  * tokens a second (a call of 100 tokens: 20 calls a second) is shared by tenants named in
  * {@code X-Sluice-Tenant}; shares are read off the simulator's ledger (tokens of the calls it
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * their arrival in the ledger. A call takes about 200 ms (100 ms at the simulator), so 3 callers
  * offer about 15 calls a second: each scenario offers 2 to 12 times the limit.
  */
+@Isolated
 class FairnessIT {
 
     static final long TOKENS_PER_SECOND = 2_000;
@@ -242,7 +244,7 @@ class FairnessIT {
     static void printTable() {
         if (!TABLE.isEmpty()) {
             System.out.printf(
-                    "%nIssue 6 end to end: tenants sharing a limit of %d tokens/s through the agent"
+                    "%nEnd to end: tenants sharing a limit of %d tokens/s through the agent"
                             + " (figures for docs/scenarios.md)%n%s%n",
                     TOKENS_PER_SECOND, TABLE);
         }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14, bad advice: a fault anywhere behind a hook never changes what the application sees.
+ * Bad advice: a fault anywhere behind a hook never changes what the application sees.
  *
  * <p>{@link BadAdviceApp} runs each hooked entry point (JDK HttpClient send and sendAsync, OkHttp
  * execute, enqueue and cancel, openai-java over OkHttp) against a deterministic provider, once

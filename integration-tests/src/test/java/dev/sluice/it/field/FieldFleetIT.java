@@ -25,7 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16, "zero config in the field", for a fleet: three JVMs of one service (openai-java, one
+ * "Zero config in the field" for a fleet: three JVMs of one service (openai-java, one
  * key of organization {@code org-field}) start together against the field-like simulator, each with
  * the agent and no config but the shared store ({@code store: redis://...}). Nothing has been
  * learned yet: each JVM's cold start sends one call first, and the limits learned from the answers
@@ -44,8 +44,7 @@ class FieldFleetIT {
 
     @AfterAll
     static void print() {
-        System.out.println(
-                "\nIssue 16, in the field, a fleet (openai-java, no Sluice config but the store):\n" + TABLE);
+        System.out.println("\nIn the field, a fleet (openai-java, no Sluice config but the store):\n" + TABLE);
     }
 
     /** Three JVMs started together, each running {@code appArgs}; their reports as groups jvm1..jvm3 of one run. */

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16, "zero config in the field": the agent with no config against the simulator behaving as
+ * "Zero config in the field": the agent with no config against the simulator behaving as
  * providers do in the field (reached under api.openai.com): limits counted per organization and
  * named on every answer, failed requests counted against the request budget, and in one scenario a
  * neighbour Sluice cannot see. Each scenario runs the workload with the agent and prints one table
@@ -44,7 +44,7 @@ class FieldScenariosIT {
 
     @AfterAll
     static void print() {
-        System.out.println("\nIssue 16, in the field (openai-java, anthropic-java; no Sluice config):\n" + TABLE);
+        System.out.println("\nIn the field (openai-java, anthropic-java; no Sluice config):\n" + TABLE);
     }
 
     /** What one run did. */

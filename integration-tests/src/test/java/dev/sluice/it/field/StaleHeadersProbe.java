@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Figures only, not part of {@code mvn verify} (the name does not end in IT): why scenario b's
- * streams met provider 429s in pairs in issue 16's first wave. Scenario b's workload and limits
+ * streams met provider 429s in pairs in an earlier version. Scenario b's workload and limits
  * (40 calls, 24,000 tokens a minute, 2,000 at once), with the agent and no config, once per mode,
  * with a neighbour taking a share of the organization and the simulator's latencies chosen, so the
  * age of the {@code x-ratelimit-remaining-tokens} Sluice reads can be varied: a stream's headers

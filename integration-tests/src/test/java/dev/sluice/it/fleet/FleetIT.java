@@ -21,12 +21,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Three JVMs, each with the agent, share one provider quota through a real Redis: together they
  * respect it as if one governor admitted every call, keep every call when Redis goes away and
  * comes back, and get back the slots of an instance that dies mid-stream.
  */
+@Isolated
 class FleetIT {
 
     /** The provider's limit: requests per one-second fixed window (exact to count per window). */

@@ -23,16 +23,18 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 3, part 8: the real governor behind the agent, seen from applications. A configured limit
+ * The real governor behind the agent, seen from applications. A configured limit
  * paces raw HTTP clients; a local rejection reaches the real openai-java SDK as its own
  * RateLimitException, decision readable, after one attempt; with no configuration at all the agent
  * learns a provider's limits from its headers and the SDK at its defaults meets (almost) no 429s.
  */
+@Isolated
 class RealGovernorIT {
 
     private static final Table TABLE = new Table(
@@ -204,9 +206,7 @@ class RealGovernorIT {
     @AfterAll
     static void printTable() {
         if (!TABLE.isEmpty()) {
-            System.out.printf(
-                    "%nIssue 3 part 8: the real governor behind the agent (figures for docs/scenarios.md)%n%s%n",
-                    TABLE);
+            System.out.printf("%nThe real governor behind the agent (figures for docs/scenarios.md)%n%s%n", TABLE);
         }
     }
 }

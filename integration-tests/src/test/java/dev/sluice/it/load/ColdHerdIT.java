@@ -10,6 +10,7 @@ import dev.sluice.simulator.Profile;
 import dev.sluice.simulator.Simulator;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A herd at a cold scope: {@value #THREADS} virtual threads on JDK 25, each making one call through
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * left in flight, waiting or reserved. Before the slow start, the first answer arriving after the
  * cold start's wait let the whole herd go at once: 9,986 attempts, 8,802 refused.
  */
+@Isolated
 class ColdHerdIT {
 
     static final int THREADS = 10_000;

@@ -15,9 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
- * Issue 14, load: {@value #THREADS} virtual threads on JDK 25, each making one chat completion at
+ * Load: {@value #THREADS} virtual threads on JDK 25, each making one chat completion at
  * the same moment through the agent with no config, against the simulator as OpenAI (one test: as
  * Anthropic), reached under its real host name, allowing {@value #REQUESTS_PER_MINUTE} requests
  * a minute, so a thousand calls must wait for admission. Skipped, visibly, when no JDK 25 is installed.
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * one attempt per call plus {@value #ATTEMPT_MARGIN_PERCENT} %, and at most
  * {@value #PROVIDER_429_PERCENT} % of its answers are 429s.
  */
+@Isolated
 class VirtualThreadLoadIT {
 
     static final int THREADS = 5_000;

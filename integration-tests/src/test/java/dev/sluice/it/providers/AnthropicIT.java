@@ -13,7 +13,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 8.2: with no config, anthropic-java traffic (sync and streaming) is paced under the limits
+ * With no config, anthropic-java traffic (sync and streaming) is paced under the limits
  * Sluice learns from {@code anthropic-ratelimit-*} headers, and stops meeting 429s.
  */
 class AnthropicIT {

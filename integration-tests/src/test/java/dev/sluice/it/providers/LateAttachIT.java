@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 8.3: {@code java -jar sluice-agent.jar attach <pid> <config>}, run as its own process,
+ * {@code java -jar sluice-agent.jar attach <pid> <config>}, run as its own process,
  * installs the agent into a running JVM whose openai-java client and raw OkHttpClient were built
  * (and used) before; from then on their calls are governed. Proof: a configured limit of 4
  * requests per minute that the "before" calls exceed freely; after the attach, 4 more pass and the

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 4: real SDKs at their default settings, in forked JVMs, offering about three times a
+ * Real SDKs at their default settings, in forked JVMs, offering about three times a
  * simulator's request limit, once without and once with the agent. With the agent, provider 429s
  * are at most 1 % of the requests that reached the simulator and every logical call completes or
  * gets a local rejection. Without it (with {@code -Dsluice.figures=true}, {@link Figures}), the
@@ -188,7 +188,7 @@ class SdkScenariosIT {
     static void printTable() {
         if (!TABLE.isEmpty()) {
             System.out.printf(
-                    "%nIssue 4: real SDKs at their defaults, %d callers offering ~3x a limit of %d requests/s"
+                    "%nReal SDKs at their defaults, %d callers offering ~3x a limit of %d requests/s"
                             + " (figures for docs/scenarios.md)%n%s%n",
                     CALLERS, REQUESTS_PER_SECOND, TABLE);
         }

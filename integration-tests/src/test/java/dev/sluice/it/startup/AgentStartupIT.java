@@ -10,6 +10,7 @@ import dev.sluice.simulator.ledger.Exchange;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * it fails open. The build is slowed by a test-only property so the call surely comes first, and
  * the app reports the agent's state as its call began to prove it.
  */
+@Isolated
 class AgentStartupIT {
 
     private static final String DELAY = "dev.sluice.agent.test.startDelayMillis";

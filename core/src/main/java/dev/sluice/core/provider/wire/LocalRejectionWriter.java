@@ -128,6 +128,7 @@ public final class LocalRejectionWriter {
             json.writeEndObject();
         }
         stringField(json, "trace_id", r.traceId());
+        stringField(json, "route", r.route());
         if (r.budget() != null) {
             writeBudget(json, r.budget());
         }

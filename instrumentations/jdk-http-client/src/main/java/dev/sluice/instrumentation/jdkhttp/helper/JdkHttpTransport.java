@@ -162,15 +162,45 @@ final class JdkHttpTransport implements HttpTransport {
         return false;
     }
 
+    @Override
+    public boolean canReroute() {
+        return true;
+    }
+
+    /**
+     * Later attempts go to {@code url}: the request rebuilt from the application's, with these
+     * headers replaced or removed and this body (else the one read ahead).
+     */
+    @Override
+    public void reroute(String url, Map<String, String> setHeaders, byte[] newBody) {
+        stripped = rebuild(request, java.net.URI.create(url), setHeaders, newBody != null ? newBody : body);
+    }
+
     private static HttpRequest strip(HttpRequest original, byte[] bytes) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(original.uri());
+        return rebuild(original, original.uri(), Collections.emptyMap(), bytes);
+    }
+
+    /**
+     * The request sent to {@code uri} with {@code bytes} as its body: the original's headers less
+     * Sluice's private ones and those named in {@code setHeaders} (lower case), which are set to
+     * their values (a null value leaves the header out), and its timeout, version and expect-continue.
+     */
+    private static HttpRequest rebuild(
+            HttpRequest original, java.net.URI uri, Map<String, String> setHeaders, byte[] bytes) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
         original.headers().map().forEach((name, values) -> {
-            if (!HttpTransport.isPrivateHeader(name)) {
+            if (!HttpTransport.isPrivateHeader(name)
+                    && (setHeaders.isEmpty() || !setHeaders.containsKey(name.toLowerCase(java.util.Locale.ROOT)))) {
                 for (String value : values) {
                     builder.header(name, value);
                 }
             }
         });
+        for (Map.Entry<String, String> h : setHeaders.entrySet()) {
+            if (h.getValue() != null) {
+                builder.header(h.getKey(), h.getValue());
+            }
+        }
         builder.method(
                 original.method(),
                 bytes == null || bytes.length == 0

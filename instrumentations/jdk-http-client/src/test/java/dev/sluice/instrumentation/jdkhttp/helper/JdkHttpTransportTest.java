@@ -64,6 +64,39 @@ class JdkHttpTransportTest {
     }
 
     @Test
+    void aRerouteChangesTheAddressTheHeadersItNamesAndTheBodyAndKeepsTheRest() throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(CHAT)
+                .header("Authorization", "Bearer sk-east")
+                .header("X-Sluice-Class", "interactive")
+                .header("OpenAI-Beta", "assistants=v2")
+                .timeout(Duration.ofSeconds(7))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"a\"}"))
+                .build();
+        JdkHttpTransport t = transport(request);
+        assertThat(t.canReroute()).isTrue();
+        Map<String, String> set = new java.util.HashMap<>();
+        set.put("authorization", "Bearer sk-west");
+        set.put("host", null);
+        t.reroute("https://west.example.com/v1/chat/completions", set, null);
+        HttpRequest moved = t.outgoing();
+        assertThat(moved.uri()).isEqualTo(URI.create("https://west.example.com/v1/chat/completions"));
+        assertThat(moved.headers().allValues("authorization")).containsExactly("Bearer sk-west");
+        assertThat(moved.headers().firstValue("OpenAI-Beta")).hasValue("assistants=v2");
+        assertThat(moved.headers().firstValue("X-Sluice-Class")).isEmpty();
+        assertThat(moved.timeout()).hasValue(Duration.ofSeconds(7));
+        assertThat(moved.bodyPublisher().orElseThrow().contentLength()).isEqualTo(13);
+        assertThat(t.url())
+                .as("the call's own URL, for the next route's rewrite")
+                .isEqualTo(CHAT.toString());
+
+        t.reroute(
+                "https://west.example.com/v1/chat/completions",
+                Map.of(),
+                "{\"model\":\"bb\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(t.outgoing().bodyPublisher().orElseThrow().contentLength()).isEqualTo(14);
+    }
+
+    @Test
     void aSuccessTellsItsHeadersToTheObserverBeforeItsBody() throws Exception {
         byte[] answer = "{\"usage\":{\"total_tokens\":3}}".getBytes(StandardCharsets.UTF_8);
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);

@@ -47,7 +47,8 @@ final class OkHttpTransport implements HttpTransport {
 
     private final Call original;
     private final Request request;
-    private final Request stripped;
+    /** What each attempt sends: the application's request less Sluice's private headers, or its fallback route's. */
+    private volatile Request stripped;
     /** The body's bytes when the attempts send them (a copy of the request), else null. */
     private final byte[] ownBody;
     /** The body written ahead, until the governance asks for it, when the attempts send the application's own. */
@@ -316,6 +317,29 @@ final class OkHttpTransport implements HttpTransport {
     @Override
     public boolean isCancelled() {
         return cancelled || original.isCanceled();
+    }
+
+    @Override
+    public boolean canReroute() {
+        return true;
+    }
+
+    /** Later attempts send the request to {@code url}, these headers replaced or removed, this body if given. */
+    @Override
+    public void reroute(String url, Map<String, String> setHeaders, byte[] newBody) {
+        Request.Builder builder = stripped.newBuilder().url(url);
+        for (Map.Entry<String, String> h : setHeaders.entrySet()) {
+            if (h.getValue() == null) {
+                builder.removeHeader(h.getKey());
+            } else {
+                builder.header(h.getKey(), h.getValue());
+            }
+        }
+        if (newBody != null) {
+            RequestBody old = stripped.body();
+            builder.method(stripped.method(), RequestBody.create(old == null ? null : old.contentType(), newBody));
+        }
+        stripped = builder.build();
     }
 
     private Call newAttempt(OkHttpClient via) {

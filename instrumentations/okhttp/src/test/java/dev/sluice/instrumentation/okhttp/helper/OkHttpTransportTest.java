@@ -101,6 +101,37 @@ class OkHttpTransportTest {
         assertThat(sent).hasSize(2).allSatisfy(r -> assertThat(r).isSameAs(request));
     }
 
+    @Test
+    void aRerouteSendsLaterAttemptsElsewhereWithTheHeadersAndBodyItNames() throws Exception {
+        Request request = new Request.Builder()
+                .url("http://east.invalid/v1/chat/completions")
+                .header("Authorization", "Bearer sk-east")
+                .header("X-Sluice-Tenant", "acme")
+                .header("OpenAI-Beta", "assistants=v2")
+                .post(RequestBody.create(JSON, BODY))
+                .build();
+        OkHttpTransport transport = OkHttpTransport.of(client, client, client.newCall(request));
+        governanceReads(transport);
+        assertThat(transport.canReroute()).isTrue();
+        java.util.Map<String, String> set = new java.util.HashMap<>();
+        set.put("authorization", "Bearer sk-west");
+        set.put("host", null);
+        String moved = "{\"model\":\"gpt-4o\"}";
+        transport.reroute(
+                "http://" + server.getAddress().getHostString() + ":"
+                        + server.getAddress().getPort() + "/v1/chat/completions",
+                set,
+                moved.getBytes(StandardCharsets.UTF_8));
+        sendAttempts(transport, 1);
+
+        assertThat(bodies).containsExactly(moved);
+        assertThat(tenants).as("Sluice's private headers stay stripped").containsExactly("-");
+        Request sentRequest = sent.get(0);
+        assertThat(sentRequest.headers("Authorization")).containsExactly("Bearer sk-west");
+        assertThat(sentRequest.header("OpenAI-Beta")).isEqualTo("assistants=v2");
+        assertThat(transport.url()).as("the call's own URL").isEqualTo("http://east.invalid/v1/chat/completions");
+    }
+
     /** What the governance reads of the body, as it reads it: once, then done with it. */
     private static String governanceReads(OkHttpTransport transport) {
         byte[] body = transport.requestBody();
