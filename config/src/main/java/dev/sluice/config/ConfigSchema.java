@@ -461,7 +461,8 @@ final class ConfigSchema {
             "models",
             "enforced",
             "shared",
-            "warnAt");
+            "warnAt",
+            "burst");
     static final Structure IDENTITY = ROOT.structure("identity", "tenant", "team", "trafficClass");
     static final Structure TENANTS = ROOT.structure("tenants", "name", "weight", "guaranteedShare", "limits");
 

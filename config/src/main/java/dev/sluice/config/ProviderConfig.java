@@ -40,6 +40,7 @@ public final class ProviderConfig {
             own.add(l.toBuilder()
                     .provider(name)
                     .mirrorsProvider(true)
+                    .providerBurst(b.kind == null ? null : b.kind.documentedBurst())
                     .scopeValue(null)
                     .buildUnchecked());
         }

@@ -3,6 +3,7 @@ package dev.sluice.core;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.BurstSetting;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.ProviderScope;
@@ -70,6 +71,25 @@ public final class GovernorControls {
         }
         governor.underLock(now -> {
             l.setCapacity(capacity, now, governor.clock.epochMillis());
+            return null;
+        });
+    }
+
+    /**
+     * Live tuning of a configured token-bucket limit's burst (the most let through at once; 0: the
+     * capacity). A bucket holding more keeps only the new burst; waiting calls are reconsidered.
+     */
+    public void setBurst(String limitId, long burst) {
+        Limit l = limit(limitId);
+        if (l == null) {
+            throw new IllegalArgumentException("no limit " + limitId);
+        }
+        String refusal = BurstSetting.refusal(l, burst);
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
+        }
+        governor.underLock(now -> {
+            l.setBurst(burst, now, governor.clock.epochMillis());
             return null;
         });
     }

@@ -124,7 +124,8 @@ public final class SluiceRuntime implements AutoCloseable {
                 .models(l.models())
                 .enforced(l.enforced())
                 .shared(l.shared())
-                .mirrorsProvider(l.mirrorsProvider());
+                .mirrorsProvider(l.mirrorsProvider())
+                .burst(l.burst());
         if (l.period() != null) {
             b.calendar(l.period(), l.resetAt(), l.zone());
         } else if (l.resetAt() != null && l.zone() != null) {
