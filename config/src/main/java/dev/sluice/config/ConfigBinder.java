@@ -201,6 +201,25 @@ final class ConfigBinder {
             b.limits(bindLimits(limits, Issues.join(path, "limits"), LimitPlace.PROVIDER));
         }
         set(f.textMap("options"), b::options);
+        Fields ramp = f.section("ramp", ConfigSchema.RAMP_KEYS);
+        if (ramp != null) {
+            b.ramp(bindRamp(ramp));
+        }
+        return b.buildUnchecked();
+    }
+
+    private RampConfig bindRamp(Fields f) {
+        RampConfig.Builder b = RampConfig.builder();
+        set(f.bool("enabled"), b::enabled);
+        set(f.number("growth"), b::growth);
+        set(f.duration("interval"), b::interval);
+        set(f.number("floor"), b::floor);
+        set(f.number("startShare"), b::startShare);
+        set(f.duration("over"), b::over);
+        set(f.number("rejectedShare"), b::rejectedShare);
+        set(f.duration("queueWaitP95"), b::queueWaitP95);
+        set(f.duration("latencyP95"), b::latencyP95);
+        set(f.choice("onTrip", RampAction.values()), b::onTrip);
         return b.buildUnchecked();
     }
 

@@ -45,9 +45,21 @@ public final class GovernorControls {
         });
     }
 
-    /** The configured limits, in declaration order. */
+    /**
+     * The configured limits, in declaration order; not the requests limits the providers' ramps
+     * set, which their {@link #ramps()} show.
+     */
     public List<Limit> limits() {
-        return governor.limitList;
+        if (governor.ramps.all().isEmpty()) {
+            return governor.limitList;
+        }
+        List<Limit> configured = new ArrayList<>();
+        for (Limit l : governor.limitList) {
+            if (l.spec().source() != dev.sluice.core.quota.LimitSpec.Source.RAMP) {
+                configured.add(l);
+            }
+        }
+        return configured;
     }
 
     /** The configured limit with this id, or null. */
@@ -68,6 +80,9 @@ public final class GovernorControls {
         }
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
+        }
+        if (l.spec().source() == dev.sluice.core.quota.LimitSpec.Source.RAMP) {
+            throw new IllegalArgumentException("limit " + limitId + " is set by its provider's ramp; tune the Ramp");
         }
         governor.underLock(now -> {
             l.setCapacity(capacity, now, governor.clock.epochMillis());
@@ -92,6 +107,11 @@ public final class GovernorControls {
             l.setBurst(burst, now, governor.clock.epochMillis());
             return null;
         });
+    }
+
+    /** The providers' ramps, in declaration order. */
+    public List<dev.sluice.core.quota.Ramp> ramps() {
+        return governor.ramps.all();
     }
 
     public Map<String, TrafficClass> trafficClasses() {

@@ -65,6 +65,11 @@ public final class SluiceRuntime implements AutoCloseable {
         for (LimitConfig limit : config.allLimits()) {
             g.limit(limitSpec(limit));
         }
+        for (ProviderConfig p : config.providers()) {
+            if (p.ramp() != null) {
+                g.ramp(p.name(), p.ramp(), p.requestsPerSecond());
+            }
+        }
         for (TrafficClassConfig c : config.trafficClasses()) {
             g.trafficClass(
                     new TrafficClass(c.name(), c.priority(), c.maxWait(), c.maxQueueDepth(), c.overloadAction()));

@@ -36,6 +36,8 @@ final class PreparedCall {
     private final Pricing pricing;
 
     int attempts;
+    /** When the current attempt was sent (monotonic nanos): its answer time is counted from it. */
+    long attemptSentNanos;
 
     PreparedCall(
             HttpTransport transport,

@@ -243,6 +243,7 @@ final class ConfigReload {
                 same(out, prefix + "match", was.match(), p.match());
                 same(out, prefix + "scope", was.scope(), p.scope());
                 same(out, prefix + "learnFromHeaders", was.learnFromHeaders(), p.learnFromHeaders());
+                same(out, prefix + "ramp", was.declaredRamp(), p.declaredRamp());
             }
         }
 

@@ -24,6 +24,9 @@ public final class BurstSetting {
             return "limit " + limit.id() + " was learned from the provider's headers and follows them; set the"
                     + " burst of a configured limit mirroring it";
         }
+        if (spec.source() == LimitSpec.Source.RAMP) {
+            return "limit " + limit.id() + " is set by its provider's ramp; tune the Ramp";
+        }
         if (burst < 0) {
             return "burst must be >= 0 (0: the capacity), was " + burst;
         }
