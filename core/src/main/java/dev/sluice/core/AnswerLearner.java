@@ -123,8 +123,7 @@ public final class AnswerLearner {
 
     /**
      * The most a learned budget lets through at once: the least burst of the configured limits
-     * mirroring it, and its rate over the period the provider documents enforcing it over; 0 when
-     * neither bounds it.
+     * mirroring it; 0 when none does (it lets through what the provider shows, see ProviderScope).
      */
     private long burstCeiling(ProviderAnswer a, LearnedBudget b) {
         long most = Long.MAX_VALUE;
@@ -132,9 +131,6 @@ public final class AnswerLearner {
             if (mirrors(l, a.call, b)) {
                 most = Math.min(most, l.burst());
             }
-        }
-        if (a.enforcedOverMillis > 0 && b.limit > 0 && b.windowMillis > a.enforcedOverMillis) {
-            most = Math.min(most, Math.max(1, b.limit * a.enforcedOverMillis / b.windowMillis));
         }
         return most == Long.MAX_VALUE ? 0 : most;
     }

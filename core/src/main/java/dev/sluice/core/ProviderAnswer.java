@@ -18,11 +18,6 @@ public final class ProviderAnswer {
     final Permit answered;
     /** How long the provider said it worked on the call before answering, or -1 when it did not say. */
     final long processingMillis;
-    /**
-     * The period the provider documents enforcing its limits over (OpenAI: 1 s), in milliseconds; 0
-     * when none: a budget learned from the answer lets at most its rate over it through at once.
-     */
-    final long enforcedOverMillis;
 
     /**
      * @param call the call whose scope the answer is about
@@ -41,17 +36,6 @@ public final class ProviderAnswer {
             String organization,
             Permit answered,
             long processingMillis) {
-        this(call, budgets, organization, answered, processingMillis, 0);
-    }
-
-    private ProviderAnswer(
-            CallContext call,
-            List<LearnedBudget> budgets,
-            String organization,
-            Permit answered,
-            long processingMillis,
-            long enforcedOverMillis) {
-        this.enforcedOverMillis = enforcedOverMillis;
         this.call = call;
         this.budgets = budgets;
         this.organization = organization;
@@ -66,26 +50,17 @@ public final class ProviderAnswer {
 
     /** This answer, naming the organization the call was counted against. */
     public ProviderAnswer organization(String organization) {
-        return new ProviderAnswer(call, budgets, organization, answered, processingMillis, enforcedOverMillis);
+        return new ProviderAnswer(call, budgets, organization, answered, processingMillis);
     }
 
     /** This answer, to the call admitted with {@code permit}. */
     public ProviderAnswer answering(Permit permit) {
-        return new ProviderAnswer(call, budgets, organization, permit, processingMillis, enforcedOverMillis);
+        return new ProviderAnswer(call, budgets, organization, permit, processingMillis);
     }
 
     /** This answer, from a provider that worked {@code millis} on the call before answering. */
     public ProviderAnswer processingMillis(long millis) {
-        return new ProviderAnswer(call, budgets, organization, answered, millis, enforcedOverMillis);
-    }
-
-    /**
-     * This answer, from a provider that documents enforcing its limits over {@code period} (null:
-     * none): the budgets learned from it let at most their rate over that period through at once.
-     */
-    public ProviderAnswer enforcedOver(java.time.Duration period) {
-        long millis = period == null ? 0 : period.toMillis();
-        return new ProviderAnswer(call, budgets, organization, answered, processingMillis, millis);
+        return new ProviderAnswer(call, budgets, organization, answered, millis);
     }
 
     /** Whether the answer says anything to learn. */

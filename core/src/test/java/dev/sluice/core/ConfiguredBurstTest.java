@@ -144,15 +144,6 @@ class ConfiguredBurstTest extends GovernorFixture {
     }
 
     @Test
-    void aLearnedBudgetOfAProviderEnforcingOverShorterPeriodsHoldsOnePeriodsRate() {
-        governor();
-        governor.learner()
-                .learn(new ProviderAnswer(call(), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000)))
-                        .enforcedOver(Duration.ofSeconds(1)));
-        assertThat(learnedBurst()).isEqualTo(10);
-    }
-
-    @Test
     void aRestoredBudgetComesBackNoFullerThanItsBurst() {
         ProviderScope scope = new ProviderScope("k", "openai/k/m", dev.sluice.core.quota.Guarantees.none());
         long now = clock.nanoTime();

@@ -7,7 +7,6 @@ import dev.sluice.bootstrap.HttpTransport;
 import dev.sluice.bootstrap.RetryLayers;
 import dev.sluice.config.FailMode;
 import dev.sluice.config.Mode;
-import dev.sluice.config.ProviderKind;
 import dev.sluice.core.Admission;
 import dev.sluice.core.AnswerLearner;
 import dev.sluice.core.Caches;
@@ -26,7 +25,6 @@ import dev.sluice.core.identity.IdentityResolver;
 import dev.sluice.core.price.Prices;
 import dev.sluice.core.provider.Headers;
 import dev.sluice.core.provider.LocalAnswer;
-import dev.sluice.core.provider.ProviderAdapter;
 import dev.sluice.core.provider.ProviderError;
 import dev.sluice.core.provider.ProviderRegistry;
 import dev.sluice.core.provider.RateLimitSnapshot;
@@ -608,12 +606,6 @@ public final class ExchangeGovernance implements Governance {
         }
     }
 
-    /** The period the adapter's kind of provider documents enforcing its limits over, or null. */
-    private static java.time.Duration enforcedOver(ProviderAdapter adapter) {
-        ProviderKind kind = ProviderKind.fromConfigName(adapter.kind());
-        return kind == null ? null : kind.documentedBurst();
-    }
-
     private void learn(PreparedCall call, Permit answered, Headers headers, long nowMillis) {
         if (!call.provider.learnFromHeaders()) {
             return;
@@ -628,12 +620,11 @@ public final class ExchangeGovernance implements Governance {
             budgets.add(new LearnedBudget(b.name(), b.dimension(), b.limit(), b.remaining(), b.windowMillis()));
         }
         learner.learn(new ProviderAnswer(
-                        call.context,
-                        budgets,
-                        organization,
-                        answered,
-                        call.provider.adapter().processingMillis(headers))
-                .enforcedOver(enforcedOver(call.provider.adapter())));
+                call.context,
+                budgets,
+                organization,
+                answered,
+                call.provider.adapter().processingMillis(headers)));
     }
 
     private void explain(PreparedCall call, String outcome, String explanation) {

@@ -120,7 +120,7 @@ public final class ProviderScope {
      * As {@link #learn(String, Dimension, long, long, long, long, long, long)}, for an answer of
      * that {@code age}: its {@code remaining} is read as of now (see {@link AnswerAge}); the
      * learned burst never exceeds {@code burstCeiling} (the burst of a configured limit mirroring
-     * this budget, or the rate over the period the provider documents enforcing it over).
+     * this budget; 0: none).
      */
     public void learn(
             String budgetName,
