@@ -8,6 +8,7 @@ import dev.sluice.core.quota.Ramp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** A provider's ramp on a fake clock: growth per interval, health that holds or steps back, schedules. */
@@ -34,23 +35,40 @@ class RampTest extends GovernorFixture {
     }
 
     /**
-     * Offers calls at {@code perSecond} for {@code seconds} (each admitted one answered at once with
-     * {@code status} after {@code latency}); the calls admitted in each second.
+     * Offers calls at {@code perSecond} for {@code seconds}, each waiting in the queue for its turn
+     * (each admitted one answered at once with {@code status} after {@code latency}); the calls
+     * admitted in each second.
      */
     private List<Integer> offer(double perSecond, int seconds, int status, Duration latency) {
+        return offer(perSecond, seconds, status, latency, -1);
+    }
+
+    /** As above; {@code waitedNanos} >= 0 is the queue wait each admitted call reports instead of its own. */
+    private List<Integer> offer(double perSecond, int seconds, int status, Duration latency, long waitedNanos) {
         List<Integer> perEachSecond = new ArrayList<>();
         long gapNanos = (long) (1e9 / perSecond);
+        AtomicInteger admitted = new AtomicInteger();
         for (int s = 0; s < seconds; s++) {
-            int admitted = 0;
+            admitted.set(0);
             for (long t = 0; t < 1_000_000_000L; t += gapNanos) {
-                if (governor.tryAdmit(call(), Demand.oneRequest()).isAdmitted()) {
-                    admitted++;
-                    governor.rampAdmitted("openai", 0);
-                    governor.rampAnswered("openai", status, latency.toNanos());
-                }
+                governor.admitAsync(
+                                call(),
+                                Demand.oneRequest(),
+                                clock.nanoTime() + Duration.ofMinutes(10).toNanos())
+                        .thenAccept(a -> {
+                            if (a.isAdmitted()) {
+                                admitted.incrementAndGet();
+                                governor.rampAdmitted(
+                                        "openai",
+                                        waitedNanos >= 0
+                                                ? waitedNanos
+                                                : a.permit().waitedNanos());
+                                governor.rampAnswered("openai", status, latency.toNanos());
+                            }
+                        });
                 timer.advance(Duration.ofNanos(gapNanos));
             }
-            perEachSecond.add(admitted);
+            perEachSecond.add(admitted.get());
         }
         return perEachSecond;
     }
@@ -150,6 +168,35 @@ class RampTest extends GovernorFixture {
         assertThat(ramp().trippedBy()).isEqualTo("latencyP95");
         assertThat(ramp().ceilingPerSecond()).isEqualTo(held);
         assertThat(slow.get(2)).isLessThanOrEqualTo((int) Math.ceil(held) + 1);
+    }
+
+    @Test
+    void queueWaitsTripTheRampOnlyWhenTheRampDidNotCauseThem() {
+        governor(
+                RampConfig.builder()
+                        .growth(2)
+                        .interval(Duration.ofSeconds(1))
+                        .floor(10)
+                        .queueWaitP95(Duration.ofMillis(500))
+                        .build(),
+                0);
+        waitingCalls(40, 3); // over the ceiling: the waits are the ramp's own
+        assertThat(ramp().trippedBy()).isEmpty();
+        assertThat(ramp().state()).isEqualTo(Ramp.State.RAMPING);
+        timer.advance(Duration.ofSeconds(3));
+        waitingCalls(5, 2); // under the ceiling: something else made them wait
+        assertThat(ramp().trippedBy()).isEqualTo("queueWaitP95");
+        assertThat(ramp().state()).isEqualTo(Ramp.State.HOLDING);
+    }
+
+    /** Offers calls that each say they waited 2 s in the queue. */
+    private void waitingCalls(double perSecond, int seconds) {
+        offer(
+                perSecond,
+                seconds,
+                200,
+                Duration.ofMillis(100),
+                Duration.ofSeconds(2).toNanos());
     }
 
     @Test

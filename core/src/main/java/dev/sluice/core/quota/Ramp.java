@@ -81,6 +81,8 @@ public final class Ramp {
      */
     private long warmUntilNanos;
 
+    private long lastPressedNanos;
+
     private long trips;
     private long lastTickNanos;
     private long lastStepBackNanos;
@@ -107,6 +109,7 @@ public final class Ramp {
         this.lastTickNanos = nowNanos;
         this.warmUntilNanos = config.isBuiltIn() ? nowNanos + intervalNanos : 0;
         this.lastStepBackNanos = nowNanos - intervalNanos; // the first trip steps back at once
+        this.lastPressedNanos = nowNanos - intervalNanos;
     }
 
     /** The id of the requests limit a provider's ramp sets: {@code <provider>.ramp}. */
@@ -133,6 +136,13 @@ public final class Ramp {
     public static Ramp of(String provider, RampConfig config, double fullRate, Limit limit, long nowNanos) {
         return new Ramp(provider, config, fullRate, limit, nowNanos);
     }
+
+    /**
+     * The share of the ceiling calls go at, over the last quarter interval, from which they press on
+     * it: above what a steady service leaves under its headroom (the square root of the factor:
+     * 82 % at x1.5).
+     */
+    static final double PRESSED_SHARE = 0.85;
 
     /** The ceiling of a ramp that does not pace yet: a built-in one in its first interval. */
     private static final double UNPACED = 1e9;
@@ -177,8 +187,13 @@ public final class Ramp {
         RampHealth.Window w = health.over(nowNanos);
         last = w;
         Bucket bucket = limit.buckets().iterator().next();
-        boolean pressed = bucket.room(nowNanos, nowMillis) < Math.max(1, limit.burst() / 2.0);
-        binding = pressed;
+        // calls press on the ceiling when one waits for the ramp's room, or they go at its pace
+        boolean pressed = bucket.claimant() != null || w.latelyPerSecond >= PRESSED_SHARE * ceiling;
+        if (pressed) {
+            lastPressedNanos = nowNanos;
+        }
+        // a moment without pressure between two with it does not make the waits others' doing
+        binding = pressed || nowNanos - lastPressedNanos < intervalNanos / 4;
         if (warmUntilNanos != 0) {
             if (nowNanos - warmUntilNanos < 0) {
                 return; // a built-in ramp's first interval: the rate it will pace from is being seen

@@ -15,6 +15,9 @@ public final class RampHealth {
     /** Slots of one interval; twice as many are kept, for the interval before the last. */
     static final int SLOTS_PER_INTERVAL = 20;
 
+    /** The slots of the last quarter interval: how fast calls go now. */
+    static final int LATELY_SLOTS = SLOTS_PER_INTERVAL / 4;
+
     /** Two intervals of full slots, and the current one filling. */
     static final int SLOTS = 2 * SLOTS_PER_INTERVAL + 1;
 
@@ -91,6 +94,7 @@ public final class RampHealth {
         try {
             long current = Math.floorDiv(nowNanos, slotNanos);
             long a = 0;
+            long lately = 0;
             long before = 0;
             long n = 0;
             long r = 0;
@@ -101,6 +105,9 @@ public final class RampHealth {
                 }
                 if (age <= SLOTS_PER_INTERVAL) {
                     a += admitted[s];
+                    if (age <= LATELY_SLOTS) {
+                        lately += admitted[s];
+                    }
                     n += answers[s];
                     r += refused[s];
                 } else {
@@ -111,6 +118,7 @@ public final class RampHealth {
             long since = nowNanos - slotNanos * (SLOTS_PER_INTERVAL + 1);
             return new Window(
                     a / seconds,
+                    lately / (slotNanos * LATELY_SLOTS / 1e9),
                     before / seconds,
                     n,
                     r,
@@ -142,6 +150,8 @@ public final class RampHealth {
     public static final class Window {
         /** Calls admitted a second, on average over the interval. */
         public final double admittedPerSecond;
+        /** Calls admitted a second over the last quarter interval. */
+        public final double latelyPerSecond;
         /** Calls admitted a second over the interval before it. */
         public final double admittedBeforePerSecond;
 
@@ -155,12 +165,14 @@ public final class RampHealth {
 
         Window(
                 double admittedPerSecond,
+                double latelyPerSecond,
                 double admittedBeforePerSecond,
                 long answers,
                 long refused,
                 long latencyP95Nanos,
                 long waitP95Nanos) {
             this.admittedPerSecond = admittedPerSecond;
+            this.latelyPerSecond = latelyPerSecond;
             this.admittedBeforePerSecond = admittedBeforePerSecond;
             this.answers = answers;
             this.refused = refused;

@@ -52,21 +52,16 @@ class BurstIT {
     }
 
     private String config(String burst) {
-        return String.join(
-                "\n",
-                "providers:",
-                "  - name: sim",
-                "    kind: openai",
-                "    match:",
-                "      urls: [\"" + sim.apiBaseUrl() + "/\"]",
-                "    learnFromHeaders: false",
-                "    limits:",
-                "      - id: sim-rpm",
-                "        dimension: requests",
-                "        capacity: 600",
-                "        window: 1m",
-                "        burst: " + burst,
-                "");
+        return SluiceYaml.unlearnedProvider(
+                "sim",
+                "openai",
+                sim.apiBaseUrl(),
+                "limits:",
+                "  - id: sim-rpm",
+                "    dimension: requests",
+                "    capacity: 600",
+                "    window: 1m",
+                "    burst: " + burst);
     }
 
     @Test

@@ -59,16 +59,7 @@ class RampIT {
     }
 
     private String config(String ramp) {
-        return String.join(
-                "\n",
-                "providers:",
-                "  - name: sim",
-                "    kind: openai",
-                "    match:",
-                "      urls: [\"" + sim.apiBaseUrl() + "/\"]",
-                "    learnFromHeaders: false",
-                "    ramp: " + ramp,
-                "");
+        return SluiceYaml.unlearnedProvider("sim", "openai", sim.apiBaseUrl(), "ramp: " + ramp);
     }
 
     @Test
@@ -92,7 +83,9 @@ class RampIT {
             MBeanServerConnection jmx = connector.getMBeanServerConnection();
             await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> jmx.isRegistered(RAMP) && "ramping".equals(jmx.getAttribute(RAMP, "State")));
+                    .until(() -> jmx.isRegistered(RAMP)
+                            && "ramping".equals(jmx.getAttribute(RAMP, "State"))
+                            && (Double) jmx.getAttribute(RAMP, "CeilingPerSecond") > 9); // the jump, not the floor
             state = (String) jmx.getAttribute(RAMP, "State");
             status = cli("status", Long.toString(app.pid()));
             assertThat((Double) jmx.getAttribute(RAMP, "Growth")).isEqualTo(1.5);
