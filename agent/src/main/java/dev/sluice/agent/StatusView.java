@@ -368,7 +368,7 @@ final class StatusView {
             rows.add(new String[] {
                 r.getProvider(),
                 r.getState(),
-                number(r.getCeilingPerSecond()) + "/s",
+                r.getCeilingPerSecond() < 0 ? "-" : number(r.getCeilingPerSecond()) + "/s",
                 number(r.getRecentPerSecond()) + "/s",
                 r.getShare() < 0 ? "x" + number(r.getGrowth()) + " per " + r.getIntervalMillis() / 1000.0 + " s" : "-",
                 r.getShare() < 0 ? "-" : percent(r.getShare()),

@@ -9,13 +9,14 @@ public interface RampMXBean {
     @Description("The provider the ramp paces")
     String getProvider();
 
-    @Description("steady (following the recent rate), ramping, holding, stepping_back, done (a schedule at 100 %)")
+    @Description("watching (a built-in ramp's first interval: it paces nothing yet), steady (following the recent"
+            + " rate), ramping, holding, stepping_back, done (a schedule at 100 %)")
     String getState();
 
     @Description("growth (a factor per interval) or schedule (a start share rising to 100 %)")
     String getKind();
 
-    @Description("Most calls a second the ramp admits now")
+    @Description("Most calls a second the ramp admits now; -1 while it watches")
     double getCeilingPerSecond();
 
     @Description("Calls a second admitted over the last interval")

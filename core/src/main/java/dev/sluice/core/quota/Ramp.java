@@ -26,6 +26,8 @@ public final class Ramp {
 
     /** Where a ramp stands. */
     public enum State {
+        /** A built-in ramp's first interval: it sees the rate it will pace growth from, and paces nothing. */
+        WATCHING("watching"),
         /** Following the recent rate, above it by the growth factor: nothing presses on it. */
         STEADY("steady"),
         /** Calls press on the ceiling: it grows by the factor per interval (or follows its schedule). */
@@ -108,6 +110,7 @@ public final class Ramp {
         this.ceiling = initialCeiling(config, fullRate);
         this.lastTickNanos = nowNanos;
         this.warmUntilNanos = config.isBuiltIn() ? nowNanos + intervalNanos : 0;
+        this.state = config.isBuiltIn() ? State.WATCHING : State.STEADY;
         this.lastStepBackNanos = nowNanos - intervalNanos; // the first trip steps back at once
         this.lastPressedNanos = nowNanos - intervalNanos;
     }
@@ -305,15 +308,15 @@ public final class Ramp {
         return state;
     }
 
-    /** Whether the ramp holds calls back or watches them grow (anything but steady and done). */
+    /** Whether the ramp holds calls back or watches them grow (anything but watching, steady and done). */
     public boolean active() {
         State s = state;
-        return s != State.STEADY && s != State.DONE;
+        return s != State.STEADY && s != State.DONE && s != State.WATCHING;
     }
 
-    /** The most calls a second the ramp admits now. */
+    /** The most calls a second the ramp admits now; -1 while a built-in ramp watches its first interval. */
     public double ceilingPerSecond() {
-        return ceiling;
+        return state == State.WATCHING ? -1 : ceiling;
     }
 
     /** Calls a second admitted over the last interval. */
