@@ -4,6 +4,7 @@ import dev.sluice.core.jmx.BudgetMXBean;
 import dev.sluice.core.jmx.GovernorMXBean;
 import dev.sluice.core.jmx.LimitMXBean;
 import dev.sluice.core.jmx.ProviderMXBean;
+import dev.sluice.core.jmx.RampMXBean;
 import dev.sluice.core.jmx.SluiceMBeans;
 import dev.sluice.core.jmx.TenantMXBean;
 import dev.sluice.core.jmx.TrafficClassMXBean;
@@ -95,6 +96,7 @@ final class StatusView {
         tenants(c, out);
         queues(c, out);
         providers(c, out);
+        ramps(c, out);
         return out.toString();
     }
 
@@ -352,6 +354,30 @@ final class StatusView {
 
     /** Scope rows the status shows; the Provider beans' Scopes have them all. */
     private static final int MAX_SCOPE_ROWS = 20;
+
+    /** The providers' ramps, when any: a ramping or held one is what an operator looks for. */
+    private static void ramps(MBeanServerConnection c, StringBuilder out) throws IOException {
+        TreeSet<ObjectName> names = names(c, "Ramp");
+        if (names.isEmpty()) {
+            return;
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"RAMP", "STATE", "CEILING", "RECENT", "GROWTH", "SHARE", "429 SHARE", "TRIPPED BY"});
+        for (ObjectName n : names) {
+            RampMXBean r = JMX.newMXBeanProxy(c, n, RampMXBean.class);
+            rows.add(new String[] {
+                r.getProvider(),
+                r.getState(),
+                r.getCeilingPerSecond() < 0 ? "-" : number(r.getCeilingPerSecond()) + "/s",
+                number(r.getRecentPerSecond()) + "/s",
+                r.getShare() < 0 ? "x" + number(r.getGrowth()) + " per " + r.getIntervalMillis() / 1000.0 + " s" : "-",
+                r.getShare() < 0 ? "-" : percent(r.getShare()),
+                percent(r.getRejectedShare()),
+                r.getTrippedBy().isEmpty() ? "-" : r.getTrippedBy()
+            });
+        }
+        section(out, "RAMPS", rows, rows.size() - 1);
+    }
 
     private static void section(StringBuilder out, String title, List<String[]> rows, int total) {
         out.append('\n');

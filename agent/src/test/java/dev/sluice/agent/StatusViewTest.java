@@ -45,6 +45,7 @@ class StatusViewTest {
                         dimension: requests
                         capacity: 4
                         window: 1m
+                        burst: 1m
                 limits:
                   - id: documented
                     dimension: requests

@@ -212,6 +212,25 @@ final class ConfigBinder {
             b.limits(bindLimits(limits, Issues.join(path, "limits"), LimitPlace.PROVIDER));
         }
         set(f.textMap("options"), b::options);
+        Fields ramp = f.section("ramp", ConfigSchema.RAMP_KEYS);
+        if (ramp != null) {
+            b.ramp(bindRamp(ramp));
+        }
+        return b.buildUnchecked();
+    }
+
+    private RampConfig bindRamp(Fields f) {
+        RampConfig.Builder b = RampConfig.builder();
+        set(f.bool("enabled"), b::enabled);
+        set(f.number("growth"), b::growth);
+        set(f.duration("interval"), b::interval);
+        set(f.number("floor"), b::floor);
+        set(f.number("startShare"), b::startShare);
+        set(f.duration("over"), b::over);
+        set(f.number("rejectedShare"), b::rejectedShare);
+        set(f.duration("queueWaitP95"), b::queueWaitP95);
+        set(f.duration("latencyP95"), b::latencyP95);
+        set(f.choice("onTrip", RampAction.values()), b::onTrip);
         return b.buildUnchecked();
     }
 
@@ -259,7 +278,32 @@ final class ConfigBinder {
         }
         set(f.strings("models"), b::models);
         set(f.bool("enforced"), b::enforced);
+        bindBurst(f.node.get("burst"), f.p("burst"), b);
         return b.buildUnchecked();
+    }
+
+    /** A burst is a count ({@code 10}, {@code 2k}) or a duration of the rate ({@code 2s}, {@code 500ms}, {@code 1m}). */
+    private void bindBurst(Node node, String path, LimitConfig.Builder b) {
+        if (isAbsent(node)) {
+            return;
+        }
+        if (node instanceof Node.ScalarNode && ((Node.ScalarNode) node).type == Node.ScalarNode.Type.STRING) {
+            Node.ScalarNode s = (Node.ScalarNode) node;
+            String t = s.text.trim();
+            if (!COUNT.matcher(t).matches() || t.endsWith("m")) {
+                if (t.matches("-?\\d[\\d_]*")) {
+                    set(capacity(node, path), b::burst); // a number from -D or the environment
+                    return;
+                }
+                try {
+                    b.burst(Durations.parse(t));
+                } catch (IllegalArgumentException e) {
+                    problem(path, s, "\"" + s.text + "\" is not a count or a duration; write e.g. 10, 2k or 2s");
+                }
+                return;
+            }
+        }
+        set(capacity(node, path), b::burst);
     }
 
     private IdentityConfig bindIdentity(Fields f) {

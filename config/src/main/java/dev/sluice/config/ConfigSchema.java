@@ -442,8 +442,19 @@ final class ConfigSchema {
 
     // ---- lists and nested objects, bound by dedicated code ----------------------------------
 
-    static final Structure PROVIDERS =
-            ROOT.structure("providers", "name", "kind", "match", "scope", "learnFromHeaders", "limits", "options");
+    static final Structure PROVIDERS = ROOT.structure(
+            "providers", "name", "kind", "match", "scope", "learnFromHeaders", "limits", "options", "ramp");
+    static final List<String> RAMP_KEYS = List.of(
+            "enabled",
+            "growth",
+            "interval",
+            "floor",
+            "startShare",
+            "over",
+            "rejectedShare",
+            "queueWaitP95",
+            "latencyP95",
+            "onTrip");
     static final List<String> MATCH_KEYS = List.of("hosts", "urls");
     static final Structure LIMITS = ROOT.structure(
             "limits",
@@ -461,7 +472,8 @@ final class ConfigSchema {
             "models",
             "enforced",
             "shared",
-            "warnAt");
+            "warnAt",
+            "burst");
     static final Structure IDENTITY = ROOT.structure("identity", "tenant", "team", "trafficClass");
     static final Structure TENANTS = ROOT.structure("tenants", "name", "weight", "guaranteedShare", "limits");
 

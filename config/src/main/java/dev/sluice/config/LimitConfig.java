@@ -43,6 +43,10 @@ public final class LimitConfig {
     private final boolean enforced;
     private final boolean shared;
     private final boolean mirrorsProvider;
+    private final Long burstCount;
+    private final Duration burstDuration;
+    /** The period the provider documents enforcing its limits over, set on a provider's own limits; or null. */
+    private final Duration providerBurst;
 
     private LimitConfig(Builder b) {
         this.explicitId = b.id;
@@ -64,6 +68,9 @@ public final class LimitConfig {
         this.enforced = b.enforced;
         this.shared = b.shared;
         this.mirrorsProvider = b.mirrorsProvider;
+        this.burstCount = b.burstCount;
+        this.burstDuration = b.burstDuration;
+        this.providerBurst = b.providerBurst;
         this.id = explicitId != null ? explicitId : deriveId();
     }
 
@@ -100,6 +107,9 @@ public final class LimitConfig {
         b.enforced = enforced;
         b.shared = shared;
         b.mirrorsProvider = mirrorsProvider;
+        b.burstCount = burstCount;
+        b.burstDuration = burstDuration;
+        b.providerBurst = providerBurst;
         return b;
     }
 
@@ -245,6 +255,51 @@ public final class LimitConfig {
         return mirrorsProvider;
     }
 
+    /**
+     * The most a token bucket of this limit lets through at once: the declared {@code burst} (a
+     * count, or a duration of the rate such as {@code 2s}); for a provider's own limit without one,
+     * the rate over the period the provider documents enforcing its limits over
+     * ({@link ProviderKind#documentedBurst()}); else 0, meaning the capacity. Never more than the
+     * capacity; 0 for windows and concurrency, which have no burst.
+     */
+    public long burst() {
+        if (algorithm != Algorithm.TOKEN_BUCKET || dimension == Dimension.CONCURRENCY) {
+            return 0;
+        }
+        long resolved;
+        if (burstCount != null) {
+            resolved = burstCount;
+        } else if (burstDuration != null) {
+            resolved = burstOver(burstDuration);
+        } else if (providerBurst != null) {
+            resolved = Math.max(1, burstOver(providerBurst));
+        } else {
+            return 0;
+        }
+        return resolved >= capacity() ? 0 : Math.max(0, resolved);
+    }
+
+    /** The burst as declared: a count, a duration ({@code 2s}), or null when not declared. */
+    public String declaredBurst() {
+        if (burstCount != null) {
+            return Long.toString(burstCount);
+        }
+        return burstDuration == null ? null : Durations.format(burstDuration);
+    }
+
+    /** The rate over {@code d}, rounded down; 0 when the window is unknown. */
+    private long burstOver(Duration d) {
+        Duration w = window();
+        if (w == null || w.isZero() || w.isNegative()) {
+            return 0;
+        }
+        return java.math.BigInteger.valueOf(capacity())
+                .multiply(java.math.BigInteger.valueOf(d.toNanos()))
+                .divide(java.math.BigInteger.valueOf(w.toNanos()))
+                .min(java.math.BigInteger.valueOf(Long.MAX_VALUE))
+                .longValue();
+    }
+
     private String deriveId() {
         if (dimension == null || level == null) {
             return null;
@@ -292,6 +347,7 @@ public final class LimitConfig {
         }
         validateAmount(path, issues);
         validatePeriod(path, issues);
+        validateBurst(path, issues);
         String windowPath = Issues.join(path, "window");
         if (dimension == Dimension.CONCURRENCY) {
             if (declaredWindow != null) {
@@ -386,6 +442,52 @@ public final class LimitConfig {
         }
     }
 
+    private void validateBurst(String path, Issues issues) {
+        if (burstCount == null && burstDuration == null) {
+            return;
+        }
+        String burstPath = Issues.join(path, "burst");
+        Object declared = burstCount != null ? burstCount : burstDuration;
+        if (dimension == Dimension.CONCURRENCY || algorithm != Algorithm.TOKEN_BUCKET) {
+            issues.add(
+                    burstPath,
+                    declared,
+                    Issues.render(declared) + " is only allowed with algorithm token_bucket (a "
+                            + (dimension == Dimension.CONCURRENCY ? "concurrency limit" : algorithm + " limit")
+                            + " has no burst)");
+            return;
+        }
+        if (burstCount != null) {
+            if (burstCount <= 0) {
+                issues.check(false, burstPath, burstCount, "> 0 (the most let through at once)");
+            } else if (capacity() > 0 && burstCount > capacity()) {
+                issues.check(false, burstPath, burstCount, "at most the capacity, " + capacity());
+            }
+            return;
+        }
+        if (burstDuration.isNegative() || burstDuration.isZero()) {
+            issues.check(false, burstPath, burstDuration, "> 0 (a duration of the rate, e.g. 2s)");
+            return;
+        }
+        Duration w = window();
+        if (w == null) {
+            return; // the missing window is reported
+        }
+        if (burstDuration.compareTo(w) > 0) {
+            issues.add(
+                    burstPath,
+                    burstDuration,
+                    Issues.render(burstDuration) + " is longer than the window " + Durations.format(w)
+                            + ": a burst is at most the capacity");
+        } else if (capacity() > 0 && burstOver(burstDuration) < 1) {
+            issues.add(
+                    burstPath,
+                    burstDuration,
+                    Issues.render(burstDuration) + " of " + capacity() + " per " + Durations.format(w)
+                            + " is less than 1; give a longer duration or a count");
+        }
+    }
+
     private void validatePeriod(String path, Issues issues) {
         if (period == null) {
             return;
@@ -429,7 +531,8 @@ public final class LimitConfig {
                 && models.equals(l.models)
                 && enforced == l.enforced
                 && shared() == l.shared()
-                && mirrorsProvider == l.mirrorsProvider;
+                && mirrorsProvider == l.mirrorsProvider
+                && burst() == l.burst();
     }
 
     @Override
@@ -465,6 +568,9 @@ public final class LimitConfig {
         if (!models.isEmpty()) {
             b.append(", models=").append(models);
         }
+        if (burst() > 0) {
+            b.append(", burst ").append(burst());
+        }
         if (!enforced) {
             b.append(", not enforced");
         }
@@ -497,6 +603,9 @@ public final class LimitConfig {
         boolean enforced = true;
         boolean shared;
         boolean mirrorsProvider;
+        Long burstCount;
+        Duration burstDuration;
+        Duration providerBurst;
 
         private Builder() {}
 
@@ -575,6 +684,26 @@ public final class LimitConfig {
 
         public Builder enforced(boolean enforced) {
             this.enforced = enforced;
+            return this;
+        }
+
+        /** Token buckets: the most let through at once, at most the capacity (default: the capacity). */
+        public Builder burst(long burst) {
+            this.burstCount = burst;
+            this.burstDuration = null;
+            return this;
+        }
+
+        /** Token buckets: the most let through at once, as a duration of the rate ({@code 2s} of 600/min is 20). */
+        public Builder burst(Duration burst) {
+            this.burstDuration = Objects.requireNonNull(burst, "burst");
+            this.burstCount = null;
+            return this;
+        }
+
+        /** A provider's own limit: the period the provider documents enforcing its limits over, or null. */
+        Builder providerBurst(Duration period) {
+            this.providerBurst = period;
             return this;
         }
 

@@ -26,8 +26,11 @@ public final class ProviderConfig {
     private final List<LimitConfig> limits;
     /** As written; {@link #options()} gives them canonical. */
     private final Map<String, String> options;
+    /** The ramp declared under the provider, or null. */
+    private final RampConfig ramp;
 
     private ProviderConfig(Builder b) {
+        this.ramp = b.ramp;
         this.name = b.name;
         this.kind = b.kind;
         this.declaredMatch = b.match;
@@ -40,6 +43,7 @@ public final class ProviderConfig {
             own.add(l.toBuilder()
                     .provider(name)
                     .mirrorsProvider(true)
+                    .providerBurst(b.kind == null ? null : b.kind.documentedBurst())
                     .scopeValue(null)
                     .buildUnchecked());
         }
@@ -64,6 +68,7 @@ public final class ProviderConfig {
         b.learnFromHeaders = learnFromHeaders;
         b.limits = new ArrayList<>(limits);
         b.options = new LinkedHashMap<>(options);
+        b.ramp = ramp;
         return b;
     }
 
@@ -104,6 +109,40 @@ public final class ProviderConfig {
     /** The provider's own limits; each has {@link LimitConfig#provider()} = this name and {@link LimitConfig#mirrorsProvider()}. */
     public List<LimitConfig> limits() {
         return limits;
+    }
+
+    /**
+     * The ramp that paces the growth of this provider's calls: the one declared, or when none is
+     * declared the kind's built-in one ({@link RampConfig#builtIn}); null when there is none or it
+     * was turned off ({@code enabled: false}).
+     */
+    public RampConfig ramp() {
+        if (ramp != null) {
+            return ramp.enabled() ? ramp : null;
+        }
+        return kind == null ? null : RampConfig.builtIn(kind, requestsPerSecond());
+    }
+
+    /** The ramp declared under the provider (which may be {@code enabled: false}), or null. */
+    public RampConfig declaredRamp() {
+        return ramp;
+    }
+
+    /**
+     * Calls a second the provider's own requests limit allows (the tightest token bucket or window
+     * over every model); 0 when it declares none. What a ramp's schedule takes a share of.
+     */
+    public double requestsPerSecond() {
+        double least = 0;
+        for (LimitConfig l : limits) {
+            java.time.Duration w = l.window();
+            if (l.dimension() != Dimension.REQUESTS || !l.models().isEmpty() || w == null || w.isZero()) {
+                continue;
+            }
+            double rate = l.capacity() * 1e9 / w.toNanos();
+            least = least == 0 ? rate : Math.min(least, rate);
+        }
+        return least;
     }
 
     /**
@@ -159,6 +198,9 @@ public final class ProviderConfig {
         for (int i = 0; i < limits.size(); i++) {
             limits.get(i).validate(Issues.index(path, "limits", i), issues);
         }
+        if (ramp != null) {
+            ramp.validate(Issues.join(path, "ramp"), issues, requestsPerSecond() > 0);
+        }
         validateOptions(Issues.join(path, "options"), issues);
     }
 
@@ -208,6 +250,7 @@ public final class ProviderConfig {
                 && scope.equals(p.scope)
                 && learnFromHeaders == p.learnFromHeaders
                 && limits.equals(p.limits)
+                && Objects.equals(ramp, p.ramp)
                 && options().equals(p.options());
     }
 
@@ -220,7 +263,8 @@ public final class ProviderConfig {
     public String toString() {
         return "ProviderConfig{" + name + ", kind=" + kind + ", match=" + match().hosts() + match().urls()
                 + (scope.isEmpty() ? "" : ", scope=" + scope) + ", learnFromHeaders=" + learnFromHeaders
-                + ", limits=" + limits + (options.isEmpty() ? "" : ", options=" + options()) + "}";
+                + ", limits=" + limits + (options.isEmpty() ? "" : ", options=" + options())
+                + (ramp == null ? "" : ", ramp=" + ramp) + "}";
     }
 
     /** Builds a {@link ProviderConfig}: name and kind required; learns from headers by default. */
@@ -232,8 +276,15 @@ public final class ProviderConfig {
         boolean learnFromHeaders = true;
         List<LimitConfig> limits = new ArrayList<>();
         Map<String, String> options = new LinkedHashMap<>();
+        RampConfig ramp;
 
         private Builder() {}
+
+        /** How fast this provider's admitted rate may grow; see {@link ProviderConfig#ramp()}. */
+        public Builder ramp(RampConfig ramp) {
+            this.ramp = Objects.requireNonNull(ramp, "ramp");
+            return this;
+        }
 
         public Builder name(String name) {
             this.name = Objects.requireNonNull(name, "name");

@@ -73,6 +73,24 @@ public enum ProviderKind implements ConfigNamed {
         return Collections.unmodifiableList(names);
     }
 
+    /**
+     * The period this kind of provider documents enforcing its per-minute limits over, which a
+     * limit declared under it takes as its burst unless it declares one: OpenAI's limits "may be
+     * enforced over shorter periods" (60 RPM behaves like 1 per second), and Azure OpenAI checks
+     * its RPM and TPM over 1 s or 10 s (the shorter taken). Null for the others: Anthropic refills
+     * a token bucket continuously up to the limit, and Gemini, Vertex AI, Bedrock and the
+     * compatible servers document no shorter period.
+     */
+    public java.time.Duration documentedBurst() {
+        switch (this) {
+            case OPENAI:
+            case AZURE_OPENAI:
+                return java.time.Duration.ofSeconds(1);
+            default:
+                return null;
+        }
+    }
+
     /** True when a provider of this kind must declare {@code match}: it has no public host. */
     public boolean requiresMatch() {
         return !recognisedWithoutMatch;

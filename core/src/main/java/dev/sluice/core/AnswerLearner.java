@@ -106,20 +106,49 @@ public final class AnswerLearner {
         ProviderScope scope = governor.route(a.call).scope;
         for (LearnedBudget b : a.budgets) {
             long ceiling = adoptHeaderLimits ? Long.MAX_VALUE : configuredCeiling(a.call, b);
-            scope.learn(b.name, b.dimension, b.limit, b.remaining, b.windowMillis, ceiling, age, nowNanos, nowMillis);
+            long burstCeiling = burstCeiling(a, b);
+            scope.learn(
+                    b.name,
+                    b.dimension,
+                    b.limit,
+                    b.remaining,
+                    b.windowMillis,
+                    ceiling,
+                    burstCeiling,
+                    age,
+                    nowNanos,
+                    nowMillis);
         }
+    }
+
+    /**
+     * The most a learned budget lets through at once: the least burst of the configured limits
+     * mirroring it; 0 when none does (it lets through what the provider shows, see ProviderScope).
+     */
+    private long burstCeiling(ProviderAnswer a, LearnedBudget b) {
+        long most = Long.MAX_VALUE;
+        for (Limit l : limits) {
+            if (mirrors(l, a.call, b)) {
+                most = Math.min(most, l.burst());
+            }
+        }
+        return most == Long.MAX_VALUE ? 0 : most;
+    }
+
+    private static boolean mirrors(Limit l, CallContext call, LearnedBudget b) {
+        LimitSpec s = l.spec();
+        return s.mirrorsProvider()
+                && s.dimension() == b.dimension
+                && s.window() != null
+                && s.window().toMillis() == b.windowMillis
+                && l.appliesTo(call);
     }
 
     /** The least capacity of the configured limits mirroring this budget for this call. */
     private long configuredCeiling(CallContext call, LearnedBudget b) {
         long ceiling = Long.MAX_VALUE;
         for (Limit l : limits) {
-            LimitSpec s = l.spec();
-            if (s.mirrorsProvider()
-                    && s.dimension() == b.dimension
-                    && s.window() != null
-                    && s.window().toMillis() == b.windowMillis
-                    && l.appliesTo(call)) {
+            if (mirrors(l, call, b)) {
                 ceiling = Math.min(ceiling, l.capacity());
             }
         }

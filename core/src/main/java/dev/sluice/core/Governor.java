@@ -179,6 +179,8 @@ public final class Governor implements AutoCloseable {
     private final LeaseReaper reaper;
     /** The spend limits as budgets: their standing, settlements and alerts. */
     final Budgets budgets;
+    /** The providers' ramps and the timer moving their ceilings (docs/design.md). */
+    final Ramps ramps;
     /** The calls waiting, in their class queues, and their deadlines (lock; the weights any thread). */
     final WaitingCalls calls;
     /** Routes and provider scopes (lock; look-ups of a known route any thread). */
@@ -273,6 +275,7 @@ public final class Governor implements AutoCloseable {
         this.routeRenewal = new RouteRenewal(this, routes, timer, clock);
         this.learner = new AnswerLearner(this, clock, routes, limits, stats, b.adoptHeaderLimits, answers);
         this.controls = new GovernorControls(this);
+        this.ramps = new Ramps(this, timer, b.ramps, limits, nowNanos);
         updateLaneGate();
         store.attach(new StoreHost());
     }
@@ -292,6 +295,16 @@ public final class Governor implements AutoCloseable {
     /** What the governor learns from providers' answers: their figures, refusals, pauses. */
     public AnswerLearner learner() {
         return learner;
+    }
+
+    /** A call to {@code provider} was admitted after waiting {@code waitedNanos}: its ramp counts it. */
+    public void rampAdmitted(String provider, long waitedNanos) {
+        ramps.admitted(provider, waitedNanos, clock.nanoTime());
+    }
+
+    /** {@code provider} answered an attempt with {@code status} after {@code latencyNanos}: its ramp counts it. */
+    public void rampAnswered(String provider, int status, long latencyNanos) {
+        ramps.answered(provider, status, latencyNanos, clock.nanoTime());
     }
 
     /** The operators' controls: configuration, where things stand, budgets, live settings. */

@@ -25,6 +25,7 @@ public final class GovernorBuilder {
     final Map<String, TrafficClass> classes = new LinkedHashMap<>();
     final Map<String, Double> tenantWeights = new LinkedHashMap<>();
     final Map<String, Double> guaranteedShares = new LinkedHashMap<>();
+    final java.util.List<Ramps.Declared> ramps = new java.util.ArrayList<>();
 
     GovernorBuilder() {
         trafficClass(TrafficClass.interactive());
@@ -124,6 +125,19 @@ public final class GovernorBuilder {
     public GovernorBuilder tenant(String tenant, double weight, double guaranteedShare) {
         tenantWeight(tenant, weight);
         guaranteedShares.put(tenant, guaranteedShare);
+        return this;
+    }
+
+    /**
+     * A ramp on {@code provider}'s calls (see {@link dev.sluice.core.quota.Ramp}): its requests
+     * limit joins the limits; {@code requestsPerSecond} is the provider's requests limit, what a
+     * schedule takes a share of.
+     */
+    public GovernorBuilder ramp(String provider, dev.sluice.config.RampConfig config, double requestsPerSecond) {
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(config, "config");
+        limit(dev.sluice.core.quota.Ramp.limitSpec(provider, config, requestsPerSecond));
+        ramps.add(new Ramps.Declared(provider, config, requestsPerSecond));
         return this;
     }
 

@@ -3,6 +3,7 @@ package dev.sluice.core;
 import dev.sluice.config.Dimension;
 import dev.sluice.config.Mode;
 import dev.sluice.core.quota.Bucket;
+import dev.sluice.core.quota.BurstSetting;
 import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.ProviderScope;
@@ -44,9 +45,21 @@ public final class GovernorControls {
         });
     }
 
-    /** The configured limits, in declaration order. */
+    /**
+     * The configured limits, in declaration order; not the requests limits the providers' ramps
+     * set, which their {@link #ramps()} show.
+     */
     public List<Limit> limits() {
-        return governor.limitList;
+        if (governor.ramps.all().isEmpty()) {
+            return governor.limitList;
+        }
+        List<Limit> configured = new ArrayList<>();
+        for (Limit l : governor.limitList) {
+            if (l.spec().source() != dev.sluice.core.quota.LimitSpec.Source.RAMP) {
+                configured.add(l);
+            }
+        }
+        return configured;
     }
 
     /** The configured limit with this id, or null. */
@@ -68,10 +81,37 @@ public final class GovernorControls {
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be > 0, was " + capacity);
         }
+        if (l.spec().source() == dev.sluice.core.quota.LimitSpec.Source.RAMP) {
+            throw new IllegalArgumentException("limit " + limitId + " is set by its provider's ramp; tune the Ramp");
+        }
         governor.underLock(now -> {
             l.setCapacity(capacity, now, governor.clock.epochMillis());
             return null;
         });
+    }
+
+    /**
+     * Live tuning of a configured token-bucket limit's burst (the most let through at once; 0: the
+     * capacity). A bucket holding more keeps only the new burst; waiting calls are reconsidered.
+     */
+    public void setBurst(String limitId, long burst) {
+        Limit l = limit(limitId);
+        if (l == null) {
+            throw new IllegalArgumentException("no limit " + limitId);
+        }
+        String refusal = BurstSetting.refusal(l, burst);
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
+        }
+        governor.underLock(now -> {
+            l.setBurst(burst, now, governor.clock.epochMillis());
+            return null;
+        });
+    }
+
+    /** The providers' ramps, in declaration order. */
+    public List<dev.sluice.core.quota.Ramp> ramps() {
+        return governor.ramps.all();
     }
 
     public Map<String, TrafficClass> trafficClasses() {

@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.FleetRoom;
+import dev.sluice.core.quota.LimitSpec;
 import java.util.Locale;
 
 /**
@@ -89,7 +90,8 @@ final class Shortfall {
 
     /**
      * Whether Sluice knows the provider would refuse this call now: the provider asked the scope to
-     * wait, or a bucket mirroring one of its limits (announced, learned or declared) has no room.
+     * wait, or a bucket mirroring one of its limits (announced, learned or declared), or its ramp,
+     * has no room.
      * A call that waited its fill is then answered locally in the provider's shape, not sent to
      * spend the provider's count (OpenAI counts refused requests too); {@code pass_through} lets
      * a call go only where Sluice does not know, such as a limit of the service's own.
@@ -103,7 +105,7 @@ final class Shortfall {
             long amount = Charges.amountFor(b, demand);
             if (amount != 0
                     && b.limit().enforced()
-                    && b.limit().mirrorsProvider()
+                    && (b.limit().mirrorsProvider() || b.limit().spec().source() == LimitSpec.Source.RAMP)
                     && b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
                 return true;
             }

@@ -77,6 +77,11 @@ public final class SluiceRuntime implements AutoCloseable {
         for (LimitConfig limit : config.allLimits()) {
             g.limit(limitSpec(limit));
         }
+        for (ProviderConfig p : config.providers()) {
+            if (p.ramp() != null) {
+                g.ramp(p.name(), p.ramp(), p.requestsPerSecond());
+            }
+        }
         for (TrafficClassConfig c : config.trafficClasses()) {
             g.trafficClass(
                     new TrafficClass(c.name(), c.priority(), c.maxWait(), c.maxQueueDepth(), c.overloadAction()));
@@ -150,7 +155,8 @@ public final class SluiceRuntime implements AutoCloseable {
                 .models(l.models())
                 .enforced(l.enforced())
                 .shared(l.shared())
-                .mirrorsProvider(l.mirrorsProvider());
+                .mirrorsProvider(l.mirrorsProvider())
+                .burst(l.burst());
         if (l.period() != null) {
             b.calendar(l.period(), l.resetAt(), l.zone());
         } else if (l.resetAt() != null && l.zone() != null) {

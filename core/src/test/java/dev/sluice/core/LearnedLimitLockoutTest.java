@@ -89,12 +89,13 @@ class LearnedLimitLockoutTest extends GovernorFixture {
     }
 
     @Test
-    void aConfiguredBurstStillRefusesCallsLargerThanIt() {
+    void aConfiguredBurstPacesCallsLargerThanItAndItsCapacityRefusesThem() {
         governor(dev.sluice.core.quota.LimitSpec.builder("in", INPUT_TOKENS, 6_000)
                 .window(Duration.ofMinutes(1))
                 .burst(100)
                 .build());
-        Admission a = governor.tryAdmit(call(), tokens(150, 0));
+        assertThat(governor.tryAdmit(call(), tokens(150, 0)).isAdmitted()).isTrue();
+        Admission a = governor.tryAdmit(call(), tokens(6_001, 0));
         assertThat(a.isAdmitted()).isFalse();
         assertThat(a.rejection().decision()).isEqualTo(GatewayDecision.NOT_ADMISSIBLE);
     }

@@ -130,6 +130,7 @@ public final class Simulator implements AutoCloseable {
         private Boolean announceOrganization;
         private boolean keyIsItsOwnOrganization;
         private Boolean countRefusedRequests;
+        private dev.sluice.simulator.limit.AccelerationLimit acceleration;
         private Boolean roundTokensRemaining;
         private final List<Neighbour> neighbours = new ArrayList<>();
         private int outputTokens = 64;
@@ -287,6 +288,16 @@ public final class Simulator implements AutoCloseable {
          * limits, as OpenAI counts failed requests against its per-minute limit. Default: the
          * profile's habit (OpenAI yes, the others no).
          */
+        /**
+         * Refuses a request (429; OpenAI's {@code slow_down}) when the requests accepted over the last
+         * {@code window} would exceed {@code factor} times those of the window before, above
+         * {@code floor} a window: an acceleration limit.
+         */
+        public Builder accelerationLimit(double factor, Duration window, int floor) {
+            this.acceleration = new dev.sluice.simulator.limit.AccelerationLimit(factor, window, floor);
+            return this;
+        }
+
         public Builder countRefusedRequests(boolean value) {
             this.countRefusedRequests = value;
             return this;
@@ -385,6 +396,9 @@ public final class Simulator implements AutoCloseable {
                     acceptQueue,
                     countRefusedRequests == null ? protocol.countsRefusedRequests() : countRefusedRequests,
                     neighbours);
+            if (acceleration != null) {
+                server.accelerationLimit(acceleration);
+            }
             return new Simulator(profile, protocol, server);
         }
 

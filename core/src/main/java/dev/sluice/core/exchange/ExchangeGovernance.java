@@ -439,6 +439,8 @@ public final class ExchangeGovernance implements Governance {
 
     SettlingObserver beforeSend(PreparedCall call, Permit permit) {
         call.attempts++;
+        call.attemptSentNanos = governor.clock().nanoTime();
+        governor.rampAdmitted(call.context.provider(), permit.waitedNanos());
         ProviderCounters c = counters(call.provider.name());
         c.attempts.increment();
         if (call.attempts == 1) {
@@ -455,6 +457,8 @@ public final class ExchangeGovernance implements Governance {
         boolean enforce = governor.mode() == Mode.ENFORCE;
         try {
             int status = t.status(response);
+            governor.rampAnswered(
+                    call.context.provider(), status, governor.clock().nanoTime() - call.attemptSentNanos);
             boolean success = status >= 200 && status < 300;
             if (success && !observer.claimAnswer()) {
                 // the body ended first and its end counted the usage; the governor is told the

@@ -41,6 +41,8 @@ final class PreparedCall {
     private final Pricing pricing;
 
     int attempts;
+    /** When the current attempt was sent (monotonic nanos): its answer time is counted from it. */
+    long attemptSentNanos;
 
     /** Where the call may move; null when its class has no fallback routes for its provider. */
     FallbackPlan fallbacks;

@@ -39,7 +39,7 @@ import java.util.concurrent.Callable;
  */
 final class ConfigReload {
 
-    private static final String TUNABLE = "limit capacity and enforced, tenant weight and guaranteedShare,"
+    private static final String TUNABLE = "limit capacity, burst and enforced, tenant weight and guaranteedShare,"
             + " traffic class maxWait and maxQueueDepth, mode, failMode, prices and pricesFile";
 
     private final SluiceRuntime runtime;
@@ -151,6 +151,11 @@ final class ConfigReload {
                         "limit " + lc.id() + " capacity " + l.capacity() + " -> " + lc.capacity(),
                         () -> controls.setCapacity(lc.id(), lc.capacity())));
             }
+            if (l.burstSetting() != lc.burst() && lc.burst() >= 0) {
+                changes.add(new Change(
+                        "limit " + lc.id() + " burst " + l.burstSetting() + " -> " + lc.burst(),
+                        () -> controls.setBurst(lc.id(), lc.burst())));
+            }
             if (l.enforced() != lc.enforced()) {
                 changes.add(new Change(
                         "limit " + lc.id() + " enforced " + l.enforced() + " -> " + lc.enforced(),
@@ -239,6 +244,7 @@ final class ConfigReload {
                 same(out, prefix + "match", was.match(), p.match());
                 same(out, prefix + "scope", was.scope(), p.scope());
                 same(out, prefix + "learnFromHeaders", was.learnFromHeaders(), p.learnFromHeaders());
+                same(out, prefix + "ramp", was.declaredRamp(), p.declaredRamp());
             }
         }
 

@@ -144,6 +144,25 @@ final class LimitBean implements LimitMXBean {
     }
 
     @Override
+    public long getBurst() {
+        LimitSpec spec = limit.spec();
+        if (spec.dimension() == Dimension.CONCURRENCY || spec.algorithm() != dev.sluice.config.Algorithm.TOKEN_BUCKET) {
+            return 0;
+        }
+        return limit.burst();
+    }
+
+    @Override
+    public void setBurst(long burst) {
+        String refusal = dev.sluice.core.quota.BurstSetting.refusal(limit, burst);
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
+        }
+        beans.controls().setBurst(limit.id(), burst);
+        beans.changed();
+    }
+
+    @Override
     public boolean isEnforced() {
         return limit.enforced();
     }

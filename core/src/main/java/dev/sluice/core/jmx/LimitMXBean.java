@@ -42,6 +42,13 @@ public interface LimitMXBean {
 
     void setCapacity(long capacity);
 
+    @Description("Token buckets: the most let through at once, at most the capacity (the capacity unless config"
+            + " sets burst, or the provider documents a shorter period); 0 for windows and concurrency. Writable for"
+            + " configured token buckets (0 = the capacity); a bucket holding more keeps only the new burst")
+    long getBurst();
+
+    void setBurst(long burst);
+
     @Description("Whether it delays and rejects calls; an unenforced limit is counted and shown only. Writable")
     boolean isEnforced();
 

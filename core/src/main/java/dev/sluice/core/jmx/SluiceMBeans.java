@@ -183,6 +183,9 @@ public final class SluiceMBeans implements AutoCloseable {
         for (TrafficClass c : controls().trafficClasses().values()) {
             add(unique("TrafficClass", c.name()), new TrafficClassBean(this, c), TrafficClassMXBean.class);
         }
+        for (dev.sluice.core.quota.Ramp r : controls().ramps()) {
+            add(unique("Ramp", r.provider()), new RampBean(r), RampMXBean.class);
+        }
         for (Limit l : controls().limits()) {
             if (l.dimension() == dev.sluice.config.Dimension.SPEND) {
                 BudgetBean bean = new BudgetBean(this, l);

@@ -234,15 +234,15 @@ public final class Limit {
     }
 
     /**
-     * The room a call of {@code amount} must find before it takes what it needs. A configured limit,
-     * and a capacity the provider announced, are rules: a call larger than the burst never fits. A
-     * learned burst (the most the provider has shown to be left at once) or a capacity inferred
-     * from what remained is only what Sluice has seen: a larger call waits for a full bucket and
-     * takes the rest as a debt the refill pays back, so a learned figure paces calls and never
-     * locks a scope out.
+     * The room a call of {@code amount} must find before it takes what it needs. A configured limit's
+     * capacity, and a capacity the provider announced, are rules: a call larger than it never fits.
+     * A burst only paces: a call larger than the burst waits for a full bucket and takes the rest as
+     * a debt the refill pays back (a 5,000-token call fits a 120k-a-minute limit with a burst of
+     * one second's 2,000). So does a call larger than a capacity Sluice inferred from what
+     * remained: a learned figure paces calls and never locks a scope out.
      */
     public long roomNeededFor(long amount) {
-        if (spec.source() != LimitSpec.Source.LEARNED || (capacityAnnounced && amount > capacity)) {
+        if (amount > capacity && (spec.source() != LimitSpec.Source.LEARNED || capacityAnnounced)) {
             return amount;
         }
         return Math.min(amount, burst());
@@ -258,7 +258,11 @@ public final class Limit {
         this.capacityAnnounced = announced;
     }
 
-    /** Adjusts the burst (learned limits: the most the provider has shown to be left at once). */
+    /**
+     * Adjusts the burst (0: the capacity). Learned limits: the most the provider has shown to be left
+     * at once; configured ones: live tuning. A bucket holding more than the new burst keeps only
+     * the burst: lowering it never lets more through at once.
+     */
     public void setBurst(long newBurst, long nowNanos, long nowMillis) {
         if (newBurst < 0) {
             throw new IllegalArgumentException("burst must be >= 0, was " + newBurst);
@@ -281,7 +285,15 @@ public final class Limit {
         return windowNanos;
     }
 
-    /** Live tuning: a new capacity applies to every bucket of this limit at the next admission. */
+    /** The burst as set (0: the capacity), which may exceed a capacity lowered since; {@link #burst()} is what holds. */
+    public long burstSetting() {
+        return burst;
+    }
+
+    /**
+     * Live tuning: a new capacity applies to every bucket of this limit at the next admission. A
+     * bucket holding more than the burst that holds after it keeps only that burst.
+     */
     public void setCapacity(long newCapacity, long nowNanos, long nowMillis) {
         if (newCapacity <= 0) {
             throw new IllegalArgumentException("capacity must be > 0, was " + newCapacity);

@@ -21,7 +21,9 @@ public final class LimitSpec {
         /** Declared in config (or built in code). */
         CONFIGURED,
         /** Learned from a provider's rate-limit headers. */
-        LEARNED
+        LEARNED,
+        /** Set by a provider's ramp ({@link Ramp}): how fast its admitted rate may grow. */
+        RAMP
     }
 
     private final String id;

@@ -103,12 +103,24 @@ public final class ProviderScope {
             long ceiling,
             long nowNanos,
             long nowMillis) {
-        learn(budgetName, dimension, limit, remaining, windowMillis, ceiling, AnswerAge.CURRENT, nowNanos, nowMillis);
+        learn(
+                budgetName,
+                dimension,
+                limit,
+                remaining,
+                windowMillis,
+                ceiling,
+                Long.MAX_VALUE,
+                AnswerAge.CURRENT,
+                nowNanos,
+                nowMillis);
     }
 
     /**
      * As {@link #learn(String, Dimension, long, long, long, long, long, long)}, for an answer of
-     * that {@code age}: its {@code remaining} is read as of now (see {@link AnswerAge}).
+     * that {@code age}: its {@code remaining} is read as of now (see {@link AnswerAge}); the
+     * learned burst never exceeds {@code burstCeiling} (the burst of a configured limit mirroring
+     * this budget; 0: none).
      */
     public void learn(
             String budgetName,
@@ -117,6 +129,7 @@ public final class ProviderScope {
             long remaining,
             long windowMillis,
             long ceiling,
+            long burstCeiling,
             AnswerAge age,
             long nowNanos,
             long nowMillis) {
@@ -135,6 +148,10 @@ public final class ProviderScope {
         // A burst seen is a pace, never a size limit: a call larger than it still fits a full
         // bucket (Limit#roomNeededFor), so "0 left" slows the scope and cannot lock it out.
         long burstSeen = remaining >= 0 ? Math.min(capacity, remaining + 1) : 0;
+        if (burstCeiling > 0 && burstCeiling < capacity) {
+            // nothing seen yet stands for the capacity, which is more than the ceiling too
+            burstSeen = burstSeen == 0 ? burstCeiling : Math.min(burstSeen, burstCeiling);
+        }
         if (bucket == null) {
             LimitSpec spec = LimitSpec.builder(displayName + ":" + budgetName, dimension, capacity)
                     .window(Duration.ofMillis(windowMillis))
@@ -170,6 +187,8 @@ public final class ProviderScope {
             }
             if (burstSeen > l.burst() && l.burst() < l.capacity()) {
                 l.setBurst(burstSeen >= l.capacity() ? 0 : burstSeen, nowNanos, nowMillis);
+            } else if (burstCeiling > 0 && l.burst() > burstCeiling) {
+                l.setBurst(burstCeiling, nowNanos, nowMillis); // a configured burst was lowered
             }
         }
         if (limit > 0) {
@@ -348,7 +367,9 @@ public final class ProviderScope {
         if (b.capacity <= 0 || b.windowMillis <= 0) {
             return;
         }
-        long room = refilledRoom(b.room, b.capacity, b.windowMillis, b.externalShare, elapsedMillis);
+        // refilled up to the burst it had, not the capacity: a restart hands out no more at once
+        long full = b.burst > 0 && b.burst < b.capacity ? b.burst : b.capacity;
+        long room = Math.min(full, refilledRoom(b.room, b.capacity, b.windowMillis, b.externalShare, elapsedMillis));
         if (AdaptivePace.BUDGET_NAME.equals(b.name)) {
             // a pace set by refusals comes back as one, so it goes on adapting
             if (adaptivePace == null && learned.length == 0) {
@@ -363,6 +384,8 @@ public final class ProviderScope {
                 room,
                 b.windowMillis,
                 Long.MAX_VALUE,
+                full,
+                AnswerAge.CURRENT,
                 nowNanos,
                 nowMillis);
         Bucket bucket = find(b.dimension, b.windowMillis);

@@ -292,6 +292,8 @@ final class TokenBucket extends Bucket {
             // a debt is a time to wait: it stays the same time at the new rate
             level = Math.max(level * (ratePerNano / oldRate), debtFloor());
         }
+        // what the bucket holds is clamped to the new ceiling, never refilled to it: an operator
+        // lowering a capacity or a burst under load must not hand out a fresh bucket at once
         level = Math.min(level, limit().burst());
     }
 

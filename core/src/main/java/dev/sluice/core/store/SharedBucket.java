@@ -166,6 +166,12 @@ final class SharedBucket extends Bucket {
         leaveFallback(nowNanos, nowMillis);
     }
 
+    /** A share's burst: its part of the live burst, never below one call (0: its capacity). */
+    private long fallbackBurst(int n) {
+        long burst = limit().burst();
+        return burst >= capacity() ? 0 : Math.max(1, burst / n);
+    }
+
     private void enterFallback(long nowNanos, long nowMillis) {
         int n = store.fallbackInstances();
         long share = Math.max(1, capacity() / n);
@@ -175,6 +181,7 @@ final class SharedBucket extends Bucket {
                 .level(ScopeLevel.ORGANIZATION)
                 .tenant(null)
                 .capacity(share)
+                .burst(fallbackBurst(n))
                 .shared(false)
                 .build();
         Limit local =
@@ -273,9 +280,13 @@ final class SharedBucket extends Bucket {
         return stockWindow;
     }
 
-    /** Chunk this JVM leases at once (0: no leasing). */
+    /**
+     * Chunk this JVM leases at once (0: no leasing): a share of the burst, which is the capacity
+     * unless one is set, so what the JVMs hold ahead of demand stays a small part of what the
+     * fleet may let through at once.
+     */
     long chunk() {
-        return store.chunkOf(capacity());
+        return store.chunkOf(kind == SyncRequest.TOKEN ? limit().burst() : capacity());
     }
 
     @Override
@@ -419,9 +430,15 @@ final class SharedBucket extends Bucket {
     public void capacityChanged(long nowNanos, long nowMillis) {
         follow(nowNanos, nowMillis);
         if (fallback != null) {
-            fallback.limit().setCapacity(Math.max(1, capacity() / store.fallbackInstances()), nowNanos, nowMillis);
+            int n = store.fallbackInstances();
+            fallback.limit().setCapacity(Math.max(1, capacity() / n), nowNanos, nowMillis);
+            fallback.limit().setBurst(fallbackBurst(n), nowNanos, nowMillis);
         }
-        // the shared state takes the capacity from every sync
+        // The shared state takes the capacity and the ceiling from every sync, and clamps its level
+        // to that ceiling; stock held here beyond the new chunk goes back to it at the next pass.
+        if (kind == SyncRequest.TOKEN && stock > chunk()) {
+            store.track(this, true);
+        }
     }
 
     // ------------------------------------------------------------------ for the store (lock held)

@@ -35,6 +35,7 @@ final class JmxFixture implements AutoCloseable {
             "        dimension: requests",
             "        capacity: 10",
             "        window: 1m",
+            "        burst: 1m", // the whole capacity at once, not OpenAI's one second
             "limits:",
             "  - id: tenant-tpm",
             "    dimension: total_tokens",

@@ -34,15 +34,37 @@ public final class SluiceYaml {
      * windows the real providers' headers describe.
      */
     public static String mirroredProvider(String kind, String baseUrl, long requests, String window) {
-        return "providers:\n"
-                + "  - name: sim-" + kind + "\n"
-                + "    kind: " + kind + "\n"
-                + "    match:\n"
-                + "      urls: [\"" + baseUrl + "/\"]\n"
-                + "    learnFromHeaders: false\n"
-                + "    limits:\n"
-                + "      - dimension: requests\n"
-                + "        capacity: " + requests + "\n"
-                + "        window: " + window + "\n";
+        return unlearnedProvider(
+                "sim-" + kind,
+                kind,
+                baseUrl,
+                "limits:",
+                "  - dimension: requests",
+                "    capacity: " + requests,
+                "    window: " + window);
+    }
+
+    /**
+     * One provider whose requests go to a simulator, with nothing learned from headers, and these
+     * lines of its own (its limits, its ramp...) written under it as they are.
+     */
+    public static String unlearnedProvider(String name, String kind, String baseUrl, String... lines) {
+        StringBuilder yaml = new StringBuilder()
+                .append("providers:\n")
+                .append("  - name: ")
+                .append(name)
+                .append('\n')
+                .append("    kind: ")
+                .append(kind)
+                .append('\n')
+                .append("    match:\n")
+                .append("      urls: [\"")
+                .append(baseUrl)
+                .append("/\"]\n")
+                .append("    learnFromHeaders: false\n");
+        for (String line : lines) {
+            yaml.append("    ").append(line).append('\n');
+        }
+        return yaml.toString();
     }
 }

@@ -236,7 +236,7 @@ class JmxIT {
     }
 
     /** {@code java -jar sluice-agent.jar <args>}, as an operator runs it; its output. */
-    private static String cli(String... args) throws IOException, InterruptedException {
+    static String cli(String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
                 ForkedApp.Jdk.JDK17.java(),
                 "-XX:TieredStopAtLevel=1",

@@ -87,6 +87,11 @@ public interface ProviderProtocol {
     /** The 429 for a request a limit refused. */
     Reply rateLimited(ModelCall call, Admission admission, ScopeKeys keys);
 
+    /** A 429 for a rate that grew too fast (an acceleration limit); by default the profile's forced 429. */
+    default Reply accelerationLimited(ModelCall call, ScopeKeys keys) {
+        return forced(dev.sluice.simulator.fault.FaultKind.RATE_LIMITED, call, keys);
+    }
+
     /** The overloaded answer (503/529). */
     Reply overloaded(ModelCall call);
 

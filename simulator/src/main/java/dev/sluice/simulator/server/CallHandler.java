@@ -6,6 +6,7 @@ import dev.sluice.simulator.fault.Faults;
 import dev.sluice.simulator.ledger.Exchange;
 import dev.sluice.simulator.ledger.Ledger;
 import dev.sluice.simulator.ledger.Outcome;
+import dev.sluice.simulator.limit.AccelerationLimit;
 import dev.sluice.simulator.limit.Admission;
 import dev.sluice.simulator.limit.QuotaBook;
 import dev.sluice.simulator.limit.ScopeKeys;
@@ -43,6 +44,8 @@ final class CallHandler {
     private final Identification identification;
     private final Pacing pacing;
     private final boolean countRefused;
+    /** Refuses requests when the rate grows too fast; null: no such limit. */
+    private volatile AccelerationLimit acceleration;
 
     CallHandler(
             ProviderProtocol protocol,
@@ -61,6 +64,10 @@ final class CallHandler {
         this.clock = clock;
         this.identification = identification;
         this.pacing = pacing;
+    }
+
+    void accelerationLimit(AccelerationLimit limit) {
+        this.acceleration = limit;
     }
 
     Reply handle(ProviderRequest request) {
@@ -100,6 +107,11 @@ final class CallHandler {
             chargeRefused(keys);
             draft.fault = FaultKind.OVERLOAD;
             return draft.finish(protocol.overloaded(call), Outcome.OVERLOADED, null);
+        }
+        AccelerationLimit accel = acceleration;
+        if (accel != null && !accel.accepts(clock.instant())) {
+            chargeRefused(keys);
+            return draft.finish(protocol.accelerationLimited(call, keys), Outcome.REJECTED, "acceleration");
         }
         Admission admission = quota.admit(keys, protocol.demand(call));
         if (!admission.admitted()) {

@@ -33,6 +33,13 @@ public final class SimulatorServer implements AutoCloseable {
     private final Faults faults;
     private final ProviderProtocol protocol;
 
+    private final CallHandler calls;
+
+    /** Refuses requests when the rate grows faster than {@code limit} allows (null: never). */
+    public void accelerationLimit(dev.sluice.simulator.limit.AccelerationLimit limit) {
+        calls.accelerationLimit(limit);
+    }
+
     /**
      * Starts a server.
      *
@@ -76,9 +83,8 @@ public final class SimulatorServer implements AutoCloseable {
                         taken)));
         this.faults = new Faults(clock);
         ProviderEndpoint endpoint = new ProviderEndpoint();
-        endpoint.bind(
-                new CallHandler(protocol, quota, ledger, faults, clock, identification, pacing, countRefused),
-                new AdminEndpoint(profileName, quota.limits(), ledger, faults, this::reset));
+        this.calls = new CallHandler(protocol, quota, ledger, faults, clock, identification, pacing, countRefused);
+        endpoint.bind(calls, new AdminEndpoint(profileName, quota.limits(), ledger, faults, this::reset));
         WireMockConfiguration options = WireMockConfiguration.options()
                 .bindAddress("127.0.0.1")
                 .port(port)

@@ -165,6 +165,18 @@ public final class OpenAiProtocol implements ProviderProtocol {
     }
 
     @Override
+    public Reply accelerationLimited(ModelCall call, ScopeKeys keys) {
+        return OpenAiErrors.reply(
+                        429,
+                        "A sudden increase in your request rate is impacting service reliability. Please reduce your"
+                                + " request rate to its original level, maintain a consistent rate for at least 15"
+                                + " minutes, and then gradually increase it.",
+                        "requests",
+                        "slow_down")
+                .headers(requestIdHeaders());
+    }
+
+    @Override
     public Reply forced(FaultKind kind, ModelCall call, ScopeKeys keys) {
         return OpenAiReplies.forced(kind, call, keys).headers(requestIdHeaders());
     }
