@@ -71,17 +71,7 @@ class FleetRoomTest {
     }
 
     private Bucket placed(LimitSpec spec) {
-        return Limit.of(
-                        spec,
-                        clock::nanoTime,
-                        clock.nanoTime(),
-                        clock.epochMillis(),
-                        Duration.ofMinutes(1),
-                        Guarantees.none(),
-                        store)
-                .buckets()
-                .iterator()
-                .next();
+        return QuotaFixtures.bucketOf(spec, clock, store);
     }
 
     /** A thousand tokens a day: Redis's own refill adds nothing whole while a test runs. */
@@ -129,18 +119,26 @@ class FleetRoomTest {
                 .isZero();
     }
 
-    /** A call waits for the store only for what is said after it arrived: others give back meanwhile. */
-    @Test
-    void whatTheStoreSaidCountsForCallsThatArrivedBeforeItSaidIt() throws Exception {
+    /**
+     * A shared bucket on a real Redis, attached to this test's lock, that took 100 at {@code
+     * arrived}, once the store has answered the pass that carried the debt.
+     */
+    private Bucket heardOnceAfterTaking100(long arrived) throws Exception {
         redis = RedisServer.start();
         storeAt(redis.url());
         Bucket b = placed(sharedTokensPerDay());
-        FleetRoom fleet = b.fleetRoom();
         store.attach(host);
-        long arrived = clock.nanoTime();
         host.withLock((n, m) -> b.take(100, n, m)); // a debt the store hears at its next pass
+        await().atMost(Duration.ofSeconds(5)).until(() -> beyondOwn(b.fleetRoom(), arrived) != Long.MAX_VALUE);
+        return b;
+    }
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> beyondOwn(fleet, arrived) != Long.MAX_VALUE);
+    /** A call waits for the store only for what is said after it arrived: others give back meanwhile. */
+    @Test
+    void whatTheStoreSaidCountsForCallsThatArrivedBeforeItSaidIt() throws Exception {
+        long arrived = clock.nanoTime();
+        Bucket b = heardOnceAfterTaking100(arrived);
+        FleetRoom fleet = b.fleetRoom();
         assertThat(beyondOwn(fleet, arrived)).isEqualTo(900);
         long own = host.withLock(b::roomAsCounted);
         assertThat(asCounted(fleet)).isEqualTo(own + 900);
@@ -153,14 +151,8 @@ class FleetRoomTest {
 
     @Test
     void whileTheStoreIsAwayThisJvmsShareIsAllThereIs() throws Exception {
-        redis = RedisServer.start();
-        storeAt(redis.url());
-        Bucket b = placed(sharedTokensPerDay());
-        FleetRoom fleet = b.fleetRoom();
-        store.attach(host);
         long arrived = clock.nanoTime();
-        host.withLock((n, m) -> b.take(100, n, m));
-        await().atMost(Duration.ofSeconds(5)).until(() -> beyondOwn(fleet, arrived) != Long.MAX_VALUE);
+        FleetRoom fleet = heardOnceAfterTaking100(arrived).fleetRoom();
 
         redis.stop();
         await().atMost(Duration.ofSeconds(10)).until(() -> store.status().isFallback());

@@ -16,7 +16,23 @@ final class QuotaFixtures {
 
     /** The bucket of a configured, organization-wide limit whose guaranteed tenants hold reserves in it. */
     static Bucket bucketOf(LimitSpec spec, FakeClock clock, Guarantees guarantees) {
-        return Limit.of(spec, clock::nanoTime, clock.nanoTime(), clock.epochMillis(), Duration.ofMinutes(1), guarantees)
+        return bucketOf(spec, clock, guarantees, BucketPlacement.LOCAL);
+    }
+
+    /** The bucket of a configured, organization-wide limit, where {@code placement} puts it (a store, say). */
+    static Bucket bucketOf(LimitSpec spec, FakeClock clock, BucketPlacement placement) {
+        return bucketOf(spec, clock, Guarantees.none(), placement);
+    }
+
+    private static Bucket bucketOf(LimitSpec spec, FakeClock clock, Guarantees guarantees, BucketPlacement placement) {
+        return Limit.of(
+                        spec,
+                        clock::nanoTime,
+                        clock.nanoTime(),
+                        clock.epochMillis(),
+                        Duration.ofMinutes(1),
+                        guarantees,
+                        placement)
                 .buckets()
                 .iterator()
                 .next();
