@@ -178,6 +178,7 @@ class ProviderScopeTest {
                 remaining,
                 MINUTE,
                 Long.MAX_VALUE,
+                Long.MAX_VALUE, // no configured limit mirrors it: the burst is what the answers show
                 age,
                 now(),
                 clock.epochMillis());
@@ -389,6 +390,7 @@ class ProviderScopeTest {
 
     @Test
     void aSavedBudgetComesBackRefilledForTheTimeAway() {
+        learn(Dimension.TOTAL_TOKENS, 6_000, 6_000); // the provider showed its whole burst once
         learn(Dimension.TOTAL_TOKENS, 6_000, 1_000);
         SavedState.Budget saved = scope.saved(only(), now(), clock.epochMillis());
         assertThat(saved.name).isEqualTo("total_tokens");
