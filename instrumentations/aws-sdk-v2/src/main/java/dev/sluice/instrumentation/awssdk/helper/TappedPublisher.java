@@ -58,7 +58,6 @@ final class TappedPublisher implements Publisher<ByteBuffer> {
             if (subscribed) {
                 return;
             }
-            settle.run();
             source.subscribe(new Subscriber<ByteBuffer>() {
                 @Override
                 public void onSubscribe(Subscription s) {
@@ -74,6 +73,7 @@ final class TappedPublisher implements Publisher<ByteBuffer> {
                 @Override
                 public void onComplete() {}
             });
+            settle.run(); // once the client was told: the permit is not given back ahead of the connection
         }
     }
 
