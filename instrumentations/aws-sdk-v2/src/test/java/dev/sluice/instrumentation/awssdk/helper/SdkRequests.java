@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.instrumentation.testing.LoopbackServer;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Collections;
 import java.util.List;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpFullRequest;
@@ -70,11 +72,34 @@ final class SdkRequests {
     }
 
     /**
+     * A Bedrock call signed with {@code X-Sluice-Tenant}, which the signature then covers, and given
+     * {@code X-Sluice-Class} once signed, which it does not (a wrapper of the SDK's client can add
+     * one; the SDK's interceptors see the signed request read-only).
+     */
+    static SdkHttpFullRequest signedWithAnUnsignedPrivateHeader(String url, String json) {
+        SdkHttpFullRequest signed = sign(of(
+                "POST",
+                url,
+                Collections.singletonList(new String[] {"X-Sluice-Tenant", "search"}),
+                "application/json",
+                json.getBytes(StandardCharsets.UTF_8)));
+        return signed.toBuilder().putHeader("X-Sluice-Class", "batch").build();
+    }
+
+    /** {@code received}, of {@link #signedWithAnUnsignedPrivateHeader}, arrived as signed: only its unsigned private header taken out. */
+    static void assertSentAsSigned(LoopbackServer.Recorded received, String url, String json) {
+        assertTheSignatureHolds(received, url);
+        assertThat(received.header("x-sluice-tenant")).as("signed: it stays").containsExactly("search");
+        assertThat(received.header("x-sluice-class")).as("unsigned: taken out").isEmpty();
+        assertThat(received.bodyText()).isEqualTo(json);
+    }
+
+    /**
      * What AWS checks of a request it receives: the headers the signature names, with the values
      * received, and the body received, signed again with the same keys at the same time, give the
      * {@code Authorization} received.
      */
-    static void assertTheSignatureHolds(LoopbackServer.Recorded received, String url) {
+    private static void assertTheSignatureHolds(LoopbackServer.Recorded received, String url) {
         String authorization = received.header("authorization").get(0);
         String signedNames = SignedHeaders.signedHeaders(authorization);
         assertThat(signedNames).as("a SigV4 request names its signed headers").isNotEmpty();
