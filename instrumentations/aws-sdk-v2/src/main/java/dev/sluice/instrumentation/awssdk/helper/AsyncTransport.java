@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -161,8 +162,14 @@ final class AsyncTransport implements HttpTransport {
 
     @Override
     public Object send(BodyObserver observer) throws Exception {
-        // the asynchronous client is only ever governed through sendAsync; a blocking form for completeness
-        return sendAsync(observer).get();
+        // the asynchronous client is only ever governed through sendAsync; a blocking form for completeness,
+        // failing as a blocking send must: with the client's own failure (an IOException), not a wrapper
+        try {
+            return sendAsync(observer).get();
+        } catch (ExecutionException e) {
+            Throwable failure = e.getCause();
+            throw failure instanceof Exception ? (Exception) failure : e;
+        }
     }
 
     @Override
@@ -231,7 +238,8 @@ final class AsyncTransport implements HttpTransport {
     public void discard(Object response) {
         AsyncAnswer answer = asAnswer(response);
         if (answer.attempt != null) {
-            answer.attempt.cancel(); // a streaming 2xx nobody will read
+            answer.stream.discard(); // a streaming 2xx nobody will read: its observer hears the close
+            answer.attempt.cancel();
         }
     }
 

@@ -22,7 +22,12 @@ import software.amazon.awssdk.http.async.SdkAsyncHttpResponseHandler;
 final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Void, Throwable> {
 
     private final BodyObserver observer;
-    private final CompletableFuture<Object> answer;
+    /**
+     * The attempt's answer, until a streaming one is given: then null, since the client holds this
+     * handler until the exchange ends, and must not keep reachable a body the SDK may drop unread.
+     */
+    private volatile CompletableFuture<Object> answer;
+
     private volatile SdkHttpResponse head;
     /** The client's future of this attempt. */
     volatile CompletableFuture<Void> exchange;
@@ -48,19 +53,30 @@ final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Vo
     public void onStream(Publisher<ByteBuffer> stream) {
         SdkHttpResponse h = head;
         if (h == null) {
-            answer.completeExceptionally(new IOException("a response body came before its headers"));
+            failed(new IOException("a response body came before its headers"));
+            return;
+        }
+        CompletableFuture<Object> a = answer;
+        if (a == null) {
             return;
         }
         if (h.isSuccessful()) {
-            answer.complete(new AsyncAnswer(h, this, new TappedPublisher(stream, observer)));
+            answer = null;
+            a.complete(new AsyncAnswer(h, this, new TappedPublisher(stream, observer)));
             return;
         }
-        stream.subscribe(new Collector(h));
+        stream.subscribe(new Collector(h, a));
+    }
+
+    /** Whether {@code failure} is the attempt's answer (none was given yet). */
+    private boolean failed(Throwable failure) {
+        CompletableFuture<Object> a = answer;
+        return a != null && a.completeExceptionally(failure);
     }
 
     @Override
     public void onError(Throwable failure) {
-        if (answer.completeExceptionally(failure)) {
+        if (failed(failure)) {
             return;
         }
         SdkAsyncHttpResponseHandler to;
@@ -77,15 +93,16 @@ final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Vo
     /** The client's future of this attempt completed. */
     @Override
     public void accept(Void ignored, Throwable failure) {
-        if (failure != null && answer.completeExceptionally(failure)) {
+        if (failure != null && failed(failure)) {
             return;
         }
         SdkHttpResponse h = head;
-        if (failure == null && !answer.isDone() && h != null) {
+        CompletableFuture<Object> a = answer;
+        if (failure == null && a != null && !a.isDone() && h != null) {
             if (h.isSuccessful()) {
                 observer.onEnd(); // a success without a body: nothing more to count
             }
-            answer.complete(new AsyncAnswer(h, new byte[0]));
+            a.complete(new AsyncAnswer(h, new byte[0]));
             return;
         }
         CallFuture to;
@@ -133,10 +150,12 @@ final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Vo
     /** Reads a non-2xx body whole, then makes it the attempt's answer. */
     private final class Collector implements Subscriber<ByteBuffer> {
         private final SdkHttpResponse errorHead;
+        private final CompletableFuture<Object> errorAnswer;
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
 
-        Collector(SdkHttpResponse errorHead) {
+        Collector(SdkHttpResponse errorHead, CompletableFuture<Object> errorAnswer) {
             this.errorHead = errorHead;
+            this.errorAnswer = errorAnswer;
         }
 
         @Override
@@ -153,12 +172,12 @@ final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Vo
 
         @Override
         public void onError(Throwable failure) {
-            answer.completeExceptionally(failure);
+            errorAnswer.completeExceptionally(failure);
         }
 
         @Override
         public void onComplete() {
-            answer.complete(new AsyncAnswer(errorHead, bytes.toByteArray()));
+            errorAnswer.complete(new AsyncAnswer(errorHead, bytes.toByteArray()));
         }
     }
 }

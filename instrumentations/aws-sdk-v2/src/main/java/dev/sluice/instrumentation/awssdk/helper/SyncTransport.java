@@ -41,7 +41,11 @@ final class SyncTransport implements HttpTransport {
     static final long MAX_BODY_BYTES = 64L << 20;
 
     private final SdkHttpClient client;
+    /** What each attempt sends: the SDK's request without its unsigned private headers. */
     private final HttpExecuteRequest request;
+    /** The request as the SDK made it, private headers and all: what the governance reads. */
+    private final SdkHttpRequest asMade;
+
     private final SdkHttpRequest head;
     private final String url;
     private final byte[] body;
@@ -53,9 +57,15 @@ final class SyncTransport implements HttpTransport {
     private volatile HttpExecuteResponse unclaimed;
 
     private SyncTransport(
-            SdkHttpClient client, HttpExecuteRequest request, SdkHttpRequest head, String url, byte[] body) {
+            SdkHttpClient client,
+            HttpExecuteRequest request,
+            SdkHttpRequest asMade,
+            SdkHttpRequest head,
+            String url,
+            byte[] body) {
         this.client = client;
         this.request = request;
+        this.asMade = asMade;
         this.head = head;
         this.url = url;
         this.body = body;
@@ -81,7 +91,7 @@ final class SyncTransport implements HttpTransport {
                         .contentStreamProvider(content.orElse(null))
                         .metricCollector(request.metricCollector().orElse(null))
                         .build();
-        return new SyncTransport(client, attempt, head, url, bytes);
+        return new SyncTransport(client, attempt, request.httpRequest(), head, url, bytes);
     }
 
     /** The stream's bytes, or null when there are more than {@code max}. */
@@ -150,7 +160,7 @@ final class SyncTransport implements HttpTransport {
 
     @Override
     public Map<String, List<String>> requestHeaders() {
-        return request.httpRequest().headers();
+        return asMade.headers();
     }
 
     @Override

@@ -23,7 +23,7 @@ final class TappedPublisher implements Publisher<ByteBuffer> {
     TappedPublisher(Publisher<ByteBuffer> source, BodyObserver observer) {
         this.source = source;
         this.settle = new Settle(observer);
-        this.unsubscribed = new Unsubscribed(settle);
+        this.unsubscribed = new Unsubscribed(source, settle);
         DroppedBodies.watch(this, unsubscribed);
     }
 
@@ -33,20 +33,47 @@ final class TappedPublisher implements Publisher<ByteBuffer> {
         source.subscribe(new Tap(subscriber, settle));
     }
 
-    /** The release of a body dropped before anyone subscribed; nothing once someone did. */
+    /** Nobody will read this body (the governance discarded its answer): the observer hears a close, once. */
+    void discard() {
+        settle.run();
+    }
+
+    /**
+     * The release of a body dropped before anyone subscribed: its observer hears a close, and the
+     * client's body is cancelled, which ends the exchange and gives its connection back (the client
+     * holds it for a subscriber that will never come). Nothing once someone subscribed.
+     */
     private static final class Unsubscribed implements Runnable {
+        private final Publisher<ByteBuffer> source;
         private final Settle settle;
         volatile boolean subscribed;
 
-        Unsubscribed(Settle settle) {
+        Unsubscribed(Publisher<ByteBuffer> source, Settle settle) {
+            this.source = source;
             this.settle = settle;
         }
 
         @Override
         public void run() {
-            if (!subscribed) {
-                settle.run();
+            if (subscribed) {
+                return;
             }
+            source.subscribe(new Subscriber<ByteBuffer>() {
+                @Override
+                public void onSubscribe(Subscription s) {
+                    s.cancel();
+                }
+
+                @Override
+                public void onNext(ByteBuffer buffer) {}
+
+                @Override
+                public void onError(Throwable failure) {}
+
+                @Override
+                public void onComplete() {}
+            });
+            settle.run(); // once the client was told: the permit is not given back ahead of the connection
         }
     }
 

@@ -1,0 +1,246 @@
+package dev.sluice.instrumentation.awssdk.helper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.bootstrap.HttpTransport;
+import dev.sluice.instrumentation.testing.HttpTransportContract;
+import dev.sluice.instrumentation.testing.LoopbackServer;
+import dev.sluice.instrumentation.testing.RecordingObserver;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.http.Protocol;
+import software.amazon.awssdk.http.SdkHttpFullRequest;
+import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.http.async.AsyncExecuteRequest;
+import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
+import software.amazon.awssdk.http.async.SdkAsyncHttpResponseHandler;
+import software.amazon.awssdk.http.async.SdkHttpContentPublisher;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
+
+/**
+ * {@link AsyncTransport} keeps the transport contract, through the SDK's default asynchronous
+ * client (Netty) of one connection. The application is the SDK: its response handler gets the
+ * head ({@code SdkHttpResponse}, the response type here) and the body as a publisher, and its
+ * future, the one the hook returned, completes when the exchange ends.
+ *
+ * <p>The contract's calls carry {@code Authorization: Bearer}, as the SDK sends them for Bedrock
+ * with an API key: nothing is signed and the contract applies as written. A SigV4-signed call is
+ * checked in its own case, as in {@link SyncTransportContractTest}: the contract's "private headers
+ * never leave" cannot hold for a header the signature covers.
+ */
+class AsyncTransportContractTest extends HttpTransportContract {
+
+    /** Shared by the tests' clients: closing a client then does not wait for its threads' shutdown. */
+    private static SdkEventLoopGroup threads;
+
+    private SdkAsyncHttpClient client;
+    /** The SDK's handler and future of each call. */
+    private final Map<HttpTransport, Application> applications = new ConcurrentHashMap<>();
+
+    @BeforeAll
+    static void threads() {
+        threads = SdkEventLoopGroup.builder().numberOfThreads(2).build();
+    }
+
+    @AfterAll
+    static void stopThreads() {
+        threads.eventLoopGroup().shutdownGracefully();
+    }
+
+    @BeforeEach
+    void client() {
+        client = NettyNioAsyncHttpClient.builder()
+                .eventLoopGroup(threads)
+                .maxConcurrency(1)
+                .protocol(Protocol.HTTP1_1)
+                .build();
+    }
+
+    @AfterEach
+    void closeClient() {
+        client.close();
+    }
+
+    @Override
+    protected HttpTransport transport(ApplicationCall call) throws Exception {
+        return transportOf(SdkRequests.of(call.method, call.url, call.headers, call.contentType, call.body));
+    }
+
+    /** As the hook makes it in {@code execute}: the SDK's request, its content publisher, its handler. */
+    private AsyncTransport transportOf(SdkHttpFullRequest request) throws Exception {
+        Application application = new Application();
+        AsyncExecuteRequest execute = AsyncExecuteRequest.builder()
+                .request(request)
+                .requestContentPublisher(new Content(request))
+                .responseHandler(application)
+                .build();
+        CallFuture future = new CallFuture();
+        AsyncTransport transport =
+                AsyncTransport.of(client, execute, request.getUri().toString(), future);
+        future.bind(transport);
+        application.future = future;
+        applications.put(transport, application);
+        return transport;
+    }
+
+    @Override
+    protected Class<?> responseType() {
+        return SdkHttpResponse.class;
+    }
+
+    /** The hook delivers the answer to the SDK's handler, which reads the body; then the SDK's future completes. */
+    @Override
+    protected Received receive(HttpTransport transport, Object response) throws Exception {
+        Application application = applications.get(transport);
+        application.reads = Reads.WHOLE;
+        ((AsyncTransport) transport).deliver(response, null);
+        String body = application.body.get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+        application.future.get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+        SdkHttpResponse head = application.head;
+        return new Received(head, head.statusCode(), pairsOf(head.headers()), body);
+    }
+
+    /** A handler that wants no body cancels its subscription. */
+    @Override
+    protected void closeUnread(HttpTransport transport, Object response) {
+        applications.get(transport).reads = Reads.CANCELS;
+        ((AsyncTransport) transport).deliver(response, null);
+    }
+
+    /** A handler that never subscribes to the body it was given. */
+    @Override
+    protected void dropUnread(HttpTransport transport, Object response) {
+        applications.get(transport).reads = Reads.NEVER;
+        ((AsyncTransport) transport).deliver(response, null);
+    }
+
+    /** The SDK cancels the future the hook returned (an abort, its API call timeout). */
+    @Override
+    protected void cancel(HttpTransport transport, CompletableFuture<Object> attempt) {
+        applications.get(transport).future.cancel(true);
+    }
+
+    // ------------------------------------------------------------------ a SigV4-signed call
+
+    @Test
+    void aSignedCallIsSentAsSignedByEveryAttemptOnlyItsUnsignedPrivateHeadersTakenOut() throws Exception {
+        server.reply(LoopbackServer.Reply.status(429).json(REFUSAL));
+        String url = server.url("/model/m/converse");
+        SdkHttpFullRequest signed = SdkRequests.signedWithAnUnsignedPrivateHeader(url, CHAT);
+        AsyncTransport t = transportOf(signed);
+        assertThat(t.requestHeaders()).as("told as the SDK made it").isEqualTo(signed.headers());
+
+        t.requestBodyRead();
+        t.discard(t.sendAsync(new RecordingObserver()).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS));
+        Object answer = t.sendAsync(new RecordingObserver()).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+        Received received = receive(t, t.handBack(answer, Collections.emptyMap()));
+
+        assertThat(received.status).isEqualTo(200);
+        assertThat(server.requests()).hasSize(2).allSatisfy(r -> SdkRequests.assertSentAsSigned(r, url, CHAT));
+    }
+
+    // ------------------------------------------------------------------ the SDK's side
+
+    private enum Reads {
+        WHOLE,
+        CANCELS,
+        NEVER
+    }
+
+    /** The SDK's response handler of one call, and the future the hook returned it. */
+    private static final class Application implements SdkAsyncHttpResponseHandler {
+        volatile Reads reads = Reads.WHOLE;
+        volatile CallFuture future;
+        volatile SdkHttpResponse head;
+        final CompletableFuture<String> body = new CompletableFuture<>();
+
+        @Override
+        public void onHeaders(SdkHttpResponse headers) {
+            head = headers;
+        }
+
+        @Override
+        public void onStream(Publisher<ByteBuffer> stream) {
+            if (reads == Reads.NEVER) {
+                return; // given, never subscribed to, forgotten
+            }
+            stream.subscribe(new Subscriber<ByteBuffer>() {
+                private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+                @Override
+                public void onSubscribe(Subscription s) {
+                    if (reads == Reads.CANCELS) {
+                        s.cancel();
+                        return;
+                    }
+                    s.request(Long.MAX_VALUE);
+                }
+
+                @Override
+                public void onNext(ByteBuffer buffer) {
+                    byte[] chunk = new byte[buffer.remaining()];
+                    buffer.get(chunk);
+                    bytes.write(chunk, 0, chunk.length);
+                }
+
+                @Override
+                public void onError(Throwable failure) {
+                    body.completeExceptionally(failure);
+                }
+
+                @Override
+                public void onComplete() {
+                    body.complete(new String(bytes.toByteArray(), StandardCharsets.UTF_8));
+                }
+            });
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            body.completeExceptionally(failure);
+        }
+    }
+
+    /** The request body as the SDK publishes it: the whole of it to each subscriber, its length told. */
+    private static final class Content implements SdkHttpContentPublisher {
+        private final byte[] bytes;
+
+        Content(SdkHttpFullRequest request) {
+            this.bytes = request.contentStreamProvider()
+                    .map(p -> {
+                        try {
+                            return p.newStream().readAllBytes();
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    })
+                    .orElse(new byte[0]);
+        }
+
+        @Override
+        public Optional<Long> contentLength() {
+            return Optional.of((long) bytes.length);
+        }
+
+        @Override
+        public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
+            new BufferedPublisher(bytes).subscribe(subscriber);
+        }
+    }
+}
