@@ -15,9 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
@@ -31,7 +29,6 @@ import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.http.async.SdkAsyncHttpResponseHandler;
 import software.amazon.awssdk.http.async.SdkHttpContentPublisher;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 
 /**
  * {@link AsyncTransport} keeps the transport contract, through the SDK's default asynchronous
@@ -46,27 +43,15 @@ import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
  */
 class AsyncTransportContractTest extends HttpTransportContract {
 
-    /** Shared by the tests' clients: closing a client then does not wait for its threads' shutdown. */
-    private static SdkEventLoopGroup threads;
-
     private SdkAsyncHttpClient client;
     /** The SDK's handler and future of each call. */
     private final Map<HttpTransport, Application> applications = new ConcurrentHashMap<>();
 
-    @BeforeAll
-    static void threads() {
-        threads = SdkEventLoopGroup.builder().numberOfThreads(2).build();
-    }
-
-    @AfterAll
-    static void stopThreads() {
-        threads.eventLoopGroup().shutdownGracefully();
-    }
-
     @BeforeEach
     void client() {
+        // Each test its own client and event loop: with one event loop shared by the tests' clients a
+        // refused connection once waited out Netty's 10 s acquire timeout instead of failing at once.
         client = NettyNioAsyncHttpClient.builder()
-                .eventLoopGroup(threads)
                 .maxConcurrency(1)
                 .protocol(Protocol.HTTP1_1)
                 .build();
