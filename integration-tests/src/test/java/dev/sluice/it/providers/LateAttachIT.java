@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code java -jar sluice-agent.jar attach <pid> <config>}, run as its own process,
  * installs the agent into a running JVM whose openai-java client and raw OkHttpClient were built
  * (and used) before; from then on their calls are governed. Proof: a configured limit of 4
- * requests per minute that the "before" calls exceed freely; after the attach, 4 more pass and the
+ * requests per minute, all 4 allowed at once ({@code burst: 4}; an OpenAI limit's default burst is
+ * 1 s of its rate), that the "before" calls exceed freely; after the attach, 4 more pass and the
  * rest are rejected locally in OpenAI's shape.
  */
 class LateAttachIT {
@@ -45,7 +46,7 @@ class LateAttachIT {
                     "    kind: openai",
                     "    match: {urls: [\"" + sim.apiBaseUrl() + "/\"]}",
                     "    limits:",
-                    "      - {dimension: requests, capacity: 4, window: 1m}",
+                    "      - {dimension: requests, capacity: 4, window: 1m, burst: 4}",
                     "trafficClasses:",
                     "  - {name: default, maxWait: 200ms}");
             ForkedApp.Running app = ForkedApp.of(LateAttachApp.class)
