@@ -25,8 +25,6 @@ import dev.sluice.core.state.LearnedState;
 import dev.sluice.core.state.SavedState;
 import dev.sluice.core.store.QuotaStore;
 import dev.sluice.core.telemetry.Decision;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -75,8 +73,8 @@ import java.util.function.Supplier;
  *       {@link Routes} and {@link RouteRenewal}), the waiting calls and their deadlines ({@link
  *       WaitingCalls}), the ledger's lease list and {@link #nextPermitId}, the reaper's runs
  *       ({@link LeaseReaper}), the timer's next dispatch pass ({@link DispatchPacer}), and the
- *       clock reading {@link #lastNanos}. Fields marked "lock" below are read and written only
- *       with it held; {@link #waiting} is written under it and read without it.
+ *       fast path's clock reading ({@link TickingClock}). Fields marked "lock" below are read and
+ *       written only with it held; {@link #waiting} is written under it and read without it.
  *   <li>Every change of state follows one sequence, {@link #underLock}: lock, apply what was
  *       settled and answered, act, offer waiting calls what the act gave back, unlock, and only
  *       then complete the futures of the calls that left their queue, so no caller's callback ever
@@ -121,30 +119,7 @@ public final class Governor implements AutoCloseable {
     /** Tries before parking on a lock held for a few hundred nanoseconds. */
     private static final int LOCK_SPINS = 64;
 
-    /**
-     * How stale the fast path's time may be. Reading the clock costs tens of nanoseconds on
-     * virtual machines, as much as the rest of an admission; a bucket's last-known state is a
-     * safe basis for admitting (a token bucket only gains room with time, a pause only ends), so
-     * while admissions keep coming the timer refreshes the reading this often and the fast path
-     * uses it. Anything that does not fit at the stale time is decided again on a fresh reading.
-     * The price: a bucket that another call refilled to a fresh reading may hand that room to a
-     * call admitted at the stale one, so over a short interval measured in real time a token
-     * bucket can pass on at most one tick's refill more than a strict bucket would (1 % of a 10 s
-     * window, 0.17 % of a minute); over its window it is exact.
-     */
-    static final long CLOCK_TICK_NANOS = 100_000_000L;
-
     private static final Bucket[] EMPTY_BUCKETS = new Bucket[0];
-
-    private static final VarHandle LAST_NANOS;
-
-    static {
-        try {
-            LAST_NANOS = MethodHandles.lookup().findVarHandle(Governor.class, "lastNanos", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     // Configuration, fixed at construction. Package-private fields are read by GovernorControls,
     // AnswerLearner and the other collaborators in this package.
@@ -168,6 +143,9 @@ public final class Governor implements AutoCloseable {
     // The structures: each guards itself or is guarded by the lock, as its class says.
 
     private final ReentrantLock lock = new ReentrantLock();
+    /** The latest clock reading, which the fast path may use stale (lock; the lane reads it without). */
+    private final TickingClock ticking;
+
     private final GovernorStats stats = new GovernorStats();
     /** Settlements waiting (lock-free) and the lease list (lock). */
     final PermitLedger ledger = new PermitLedger();
@@ -207,27 +185,10 @@ public final class Governor implements AutoCloseable {
 
     volatile boolean closed;
 
-    // The governor's timer tasks and callbacks are classes of their own, not method references or
-    // lambdas: the agent builds the governor as the application starts, and the JVM spins a class
-    // for each lambda then (docs/startup-figures.md).
-
-    private final Runnable clockTicker = new Runnable() {
-        @Override
-        public void run() {
-            clockTick();
-        }
-    };
-
     // Guarded by lock.
 
     /** The last permit number given. */
     private long nextPermitId;
-    /** The latest clock reading; the lane reads it without the lock ({@link #LAST_NANOS}). */
-    private long lastNanos;
-    /** Whether the timer keeps {@link #lastNanos} fresh. */
-    private boolean clockTicking;
-    /** Whether the fast path used the stale reading since the last tick. */
-    private boolean staleReadsSinceTick;
     /** Whether a settlement failed to apply: only the first is logged, off the lock. */
     private boolean settlementFaultLogged;
 
@@ -249,17 +210,19 @@ public final class Governor implements AutoCloseable {
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
         long nowNanos = clock.nanoTime();
         long nowMillis = clock.epochMillis();
-        this.lastNanos = nowNanos;
+        this.ticking = new TickingClock(this, clock, timer, nowNanos);
         this.guarantees = b.guaranteedShares.isEmpty() ? Guarantees.none() : Guarantees.of(b.guaranteedShares);
         this.store = b.store;
         this.sharesAny = store.sharesAny();
         List<Limit> built = new ArrayList<>();
-        LongSupplier nanoTime = new LongSupplier() { // not clock::nanoTime: see the timer tasks above
-                    @Override
-                    public long getAsLong() {
-                        return clock.nanoTime();
-                    }
-                };
+        // not clock::nanoTime: the agent builds the governor as the application starts, and the JVM
+        // spins a class for each lambda then (docs/startup-figures.md)
+        LongSupplier nanoTime = new LongSupplier() {
+            @Override
+            public long getAsLong() {
+                return clock.nanoTime();
+            }
+        };
         for (LimitSpec spec : b.limits.values()) {
             built.add(Limit.of(spec, nanoTime, nowNanos, nowMillis, b.leaseTimeout, guarantees, store));
         }
@@ -414,12 +377,12 @@ public final class Governor implements AutoCloseable {
     private Admission decideAtOnce(CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly, Mode m) {
         Route route = route(call);
         boolean windowed = route.windowed();
-        if (m == Mode.ENFORCE && waiting == 0 && !windowed && clockTicking) {
-            drainLedger(lastNanos);
-            long stale = lastNanos; // after the drain: registering lane permits reads the clock
+        if (m == Mode.ENFORCE && waiting == 0 && !windowed && ticking.isTicking()) {
+            drainLedger(ticking.latest());
+            long stale = ticking.latest(); // after the drain: registering lane permits reads the clock
             Permit p = tryFastPath(call, demand, route, stale, 0);
             if (p != null) {
-                staleReadsSinceTick = true;
+                ticking.usedStale();
                 lendToLane(route, stale);
                 return p;
             }
@@ -446,7 +409,7 @@ public final class Governor implements AutoCloseable {
     private Decided enqueue(
             CallContext call, Demand demand, long callerDeadlineNanos, boolean tryOnly, List<Waiter> done) {
         Route route = route(call);
-        long nowNanos = lastNanos;
+        long nowNanos = ticking.latest();
         long nowMillis = route.windowed() ? clock.epochMillis() : 0;
         long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
         return enqueue(call, demand, route, nowNanos, nowMillis, deadline, done);
@@ -804,7 +767,7 @@ public final class Governor implements AutoCloseable {
         long[] lentMoments = new long[amounts.length];
         long admittedNanos = Lane.lentAtNanos(path, amounts, stripe, lentMoments);
         if (admittedNanos == Long.MIN_VALUE) {
-            admittedNanos = (long) LAST_NANOS.getOpaque(this); // took no room: the latest reading will do
+            admittedNanos = ticking.latestOpaque(); // took no room: the latest reading will do
         }
         Permit p = new Permit(
                 this,
@@ -1054,32 +1017,9 @@ public final class Governor implements AutoCloseable {
         }
     }
 
-    /** Reads the clock, keeping the latest reading for the fast path. Lock held. */
+    /** Reads the clock, keeping the latest reading for the fast path ({@link TickingClock}). Lock held. */
     long now() {
-        long t = clock.nanoTime();
-        if (t - lastNanos > 0) {
-            lastNanos = t;
-        }
-        if (!clockTicking && !closed) {
-            clockTicking = true;
-            timer.schedule(clockTicker, CLOCK_TICK_NANOS);
-        }
-        return lastNanos;
-    }
-
-    private void clockTick() {
-        lock.lock();
-        try {
-            lastNanos = Math.max(lastNanos, clock.nanoTime());
-            if (staleReadsSinceTick && !closed) {
-                staleReadsSinceTick = false;
-                timer.schedule(clockTicker, CLOCK_TICK_NANOS);
-            } else {
-                clockTicking = false; // idle: the next admission reads the clock itself
-            }
-        } finally {
-            unlock();
-        }
+        return ticking.read();
     }
 
     /** Logs on the timer's thread: never under the lock, never on the thread of a caller it does not concern. */
@@ -1299,7 +1239,7 @@ public final class Governor implements AutoCloseable {
         List<Waiter> done = null;
         try {
             // a lane permit may be settled before it is registered: the next drain registers it
-            ledger.applyInline(p, lastNanos, clock, stats);
+            ledger.applyInline(p, ticking.latest(), clock, stats);
             if (waiting > 0 && !closed) {
                 long nowNanos = now();
                 drainLedger(nowNanos);
@@ -1512,7 +1452,7 @@ public final class Governor implements AutoCloseable {
             closed = true;
             updateLaneGate();
             long nowNanos = clock.nanoTime();
-            lastNanos = Math.max(lastNanos, nowNanos);
+            ticking.closing(nowNanos);
             drainLedger(nowNanos);
             for (ClassQueue<Waiter> q : calls.byPriority()) {
                 for (Waiter w : q.all()) {

@@ -358,8 +358,8 @@ class GovernorInvariantTest {
                 // An admission is stamped with the clock reading it was decided at, which on the
                 // fast path may be up to one clock tick old while the bucket was already refilled
                 // to a fresher reading by another call: the stamps can then show one tick's refill
-                // more in an interval than a strict bucket allows (Governor.CLOCK_TICK_NANOS).
-                double tickRefill = rate * Governor.CLOCK_TICK_NANOS;
+                // more in an interval than a strict bucket allows (TickingClock.TICK_NANOS).
+                double tickRefill = rate * TickingClock.TICK_NANOS;
                 double prefix = 0;
                 double minStart = Double.MAX_VALUE;
                 for (long[] ev : list) {

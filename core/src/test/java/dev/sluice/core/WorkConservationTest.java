@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class WorkConservationTest extends GovernorFixture {
 
-    private static final long TICK_NANOS = Governor.CLOCK_TICK_NANOS;
+    private static final long TICK_NANOS = TickingClock.TICK_NANOS;
     private static final long RPM = 600;
     private static final long TPM = 60_000;
     private static final Duration RUN = Duration.ofSeconds(30);
