@@ -21,8 +21,6 @@ import dev.sluice.core.schedule.SystemTimer;
 import dev.sluice.core.schedule.Timer;
 import dev.sluice.core.schedule.TrafficClass;
 import dev.sluice.core.schedule.Verdict;
-import dev.sluice.core.state.LearnedState;
-import dev.sluice.core.state.SavedState;
 import dev.sluice.core.store.QuotaStore;
 import dev.sluice.core.telemetry.Decision;
 import java.util.ArrayList;
@@ -1302,45 +1300,6 @@ public final class Governor implements AutoCloseable {
                         r.waitedMillis(),
                         r.toString()));
         return Admission.rejected(r);
-    }
-
-    // ------------------------------------------------------------------ state files
-
-    /**
-     * What this governor learned, for a state file: every provider scope's learned budgets and
-     * pause, the keys' organizations, and the room left in the configured buckets ({@link
-     * LearnedState#save}).
-     */
-    public SavedState saveState() {
-        return underLock(new LockedWork<SavedState>() {
-            @Override
-            public SavedState run(long nowNanos) {
-                return LearnedState.save(routes, limitList, nowNanos, clock.epochMillis());
-            }
-        });
-    }
-
-    /**
-     * Brings back what a previous run saved ({@link LearnedState#restore}). The caller checked the
-     * state is fresh.
-     *
-     * @return how many scopes and buckets came back
-     */
-    public int restoreState(SavedState state) {
-        return underLock(new LockedWork<Integer>() {
-            @Override
-            public Integer run(long nowNanos) {
-                return LearnedState.restore(routes, limitList, state, nowNanos, clock.epochMillis());
-            }
-        });
-    }
-
-    /**
-     * Brings back only what budgets (spend limits) spent in periods still running, from a state
-     * file of any age ({@link LearnedState#restoreBudgets}). Returns how many buckets came back.
-     */
-    public int restoreBudgets(SavedState state) {
-        return underLock(nowNanos -> LearnedState.restoreBudgets(limitList, state, nowNanos, clock.epochMillis()));
     }
 
     // ------------------------------------------------------------------ introspection

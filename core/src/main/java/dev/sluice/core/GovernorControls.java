@@ -8,6 +8,8 @@ import dev.sluice.core.quota.Guarantees;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.ProviderScope;
 import dev.sluice.core.schedule.TrafficClass;
+import dev.sluice.core.state.LearnedState;
+import dev.sluice.core.state.SavedState;
 import dev.sluice.core.store.QuotaStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +20,10 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The operators' side of a governor (the MBeans, a configuration reload, the agent's status, and
- * tests): what it is configured with, where its buckets and queues stand, its budgets, and the
- * live settings (mode, capacities, tenants' weights, emergency stops). A view: it keeps no state
+ * The operators' side of a governor (the MBeans, a configuration reload, the agent's status and
+ * state file, and tests): what it is configured with, where its buckets and queues stand, its
+ * budgets, the live settings (mode, capacities, tenants' weights, emergency stops), and what it
+ * learned, to save and restore. A view: it keeps no state
  * of its own, and reads and changes the governor's through the governor's own lock sequence
  * ({@link Governor#underLock} when waiting calls may get their turn from the change or the
  * figures must be exact, {@link Governor#holding} otherwise).
@@ -290,5 +293,47 @@ public final class GovernorControls {
 
     public void removeBudgetListener(Consumer<BudgetAlert> listener) {
         governor.budgets.removeListener(listener);
+    }
+
+    // ------------------------------------------------------------------ what was learned, for a state file
+
+    /**
+     * What the governor learned, for a state file: every provider scope's learned budgets and
+     * pause, the keys' organizations, and the room left in the configured buckets ({@link
+     * LearnedState#save}).
+     */
+    public SavedState saveState() {
+        return governor.underLock(new Governor.LockedWork<SavedState>() {
+            @Override
+            public SavedState run(long nowNanos) {
+                return LearnedState.save(governor.routes, governor.limitList, nowNanos, governor.clock.epochMillis());
+            }
+        });
+    }
+
+    /**
+     * Brings back what a previous run saved ({@link LearnedState#restore}). The caller checked the
+     * state is fresh.
+     *
+     * @return how many scopes and buckets came back
+     */
+    public int restoreState(SavedState state) {
+        // not a lambda: the agent restores as the application starts (docs/startup-figures.md)
+        return governor.underLock(new Governor.LockedWork<Integer>() {
+            @Override
+            public Integer run(long nowNanos) {
+                return LearnedState.restore(
+                        governor.routes, governor.limitList, state, nowNanos, governor.clock.epochMillis());
+            }
+        });
+    }
+
+    /**
+     * Brings back only what budgets (spend limits) spent in periods still running, from a state
+     * file of any age ({@link LearnedState#restoreBudgets}). Returns how many buckets came back.
+     */
+    public int restoreBudgets(SavedState state) {
+        return governor.underLock(nowNanos ->
+                LearnedState.restoreBudgets(governor.limitList, state, nowNanos, governor.clock.epochMillis()));
     }
 }

@@ -248,12 +248,12 @@ class BudgetTest extends GovernorFixture {
         atAfternoon();
         budgetGovernor(1_000_000, CalendarPeriod.DAY);
         governor.tryAdmit(call("a"), costing(700_000)).permit().settleAndRelease(spent(600_000, true));
-        dev.sluice.core.state.SavedState saved =
-                dev.sluice.core.state.SavedState.fromJson(governor.saveState().toJson());
+        dev.sluice.core.state.SavedState saved = dev.sluice.core.state.SavedState.fromJson(
+                governor.controls().saveState().toJson());
 
         clock.advance(Duration.ofHours(1));
         governor.close();
-        budgetGovernor(1_000_000, CalendarPeriod.DAY).restoreState(saved);
+        budgetGovernor(1_000_000, CalendarPeriod.DAY).controls().restoreState(saved);
         assertThat(status().spentMicros()).isEqualTo(600_000);
         assertThat(governor.tryAdmit(call("a"), costing(500_000)).rejection().decision())
                 .isEqualTo(GatewayDecision.BUDGET_EXHAUSTED);
@@ -261,7 +261,7 @@ class BudgetTest extends GovernorFixture {
         // saved yesterday, restored today: the new day starts whole
         clock.advance(Duration.ofHours(9));
         governor.close();
-        budgetGovernor(1_000_000, CalendarPeriod.DAY).restoreState(saved);
+        budgetGovernor(1_000_000, CalendarPeriod.DAY).controls().restoreState(saved);
         assertThat(status().spentMicros()).isZero();
     }
 

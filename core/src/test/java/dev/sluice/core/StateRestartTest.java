@@ -47,7 +47,7 @@ class StateRestartTest extends GovernorFixture {
     private Governor restarted(SavedState saved, LimitSpec... limits) {
         governor.close();
         Governor next = governor(limits);
-        next.restoreState(saved);
+        next.controls().restoreState(saved);
         return next;
     }
 
@@ -58,7 +58,7 @@ class StateRestartTest extends GovernorFixture {
         for (int i = 0; i < 8; i++) {
             governor.tryAdmit(call("k_1"), Demand.oneRequest()).permit().settle(Usage.NONE);
         }
-        SavedState saved = SavedState.fromJson(governor.saveState().toJson());
+        SavedState saved = SavedState.fromJson(governor.controls().saveState().toJson());
         clock.advance(Duration.ofSeconds(10));
         restarted(saved, perKeyWindow());
 
@@ -83,7 +83,7 @@ class StateRestartTest extends GovernorFixture {
                         .organization("org-acme"));
         governor.learner()
                 .pauseProviderScope(call("k_1"), Duration.ofSeconds(30).toNanos());
-        SavedState saved = SavedState.fromJson(governor.saveState().toJson());
+        SavedState saved = SavedState.fromJson(governor.controls().saveState().toJson());
         clock.advance(Duration.ofSeconds(10));
         restarted(saved);
 

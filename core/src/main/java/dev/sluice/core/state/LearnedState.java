@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * What a governor learned, taken into a {@link SavedState} and brought back from one: every
  * provider scope's learned budgets and pause, the keys' organizations, and the room left in the
- * configured buckets. The governor calls these under its lock, at one clock reading, with every
+ * configured buckets. The governor's controls call these under its lock ({@link
+ * dev.sluice.core.GovernorControls#saveState}), at one clock reading, with every
  * settlement applied; {@link StateKeeper} decides when, and whether a file is fresh enough.
  */
 public final class LearnedState {

@@ -66,7 +66,7 @@ public final class StateKeeper {
         }
         long age = governor.clock().epochMillis() - state.savedAtEpochMillis;
         if (age < 0 || age > MAX_AGE.toMillis()) {
-            int budgets = age < 0 ? 0 : governor.restoreBudgets(state);
+            int budgets = age < 0 ? 0 : governor.controls().restoreBudgets(state);
             LOG.get()
                     .info(
                             "[sluice] state file {} is {} s old; starting with nothing learned but what {} budget buckets"
@@ -77,7 +77,7 @@ public final class StateKeeper {
             return budgets;
         }
         try {
-            return governor.restoreState(state);
+            return governor.controls().restoreState(state);
         } catch (RuntimeException e) {
             LOG.get()
                     .warn(
@@ -103,7 +103,7 @@ public final class StateKeeper {
     /** Saves now (at shutdown, and when armed). */
     public void save() {
         try {
-            file.write(governor.saveState());
+            file.write(governor.controls().saveState());
         } catch (IOException | RuntimeException e) {
             if (!warnedWrite) {
                 warnedWrite = true;
