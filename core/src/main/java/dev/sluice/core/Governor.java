@@ -150,7 +150,7 @@ public final class Governor implements AutoCloseable {
     /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
     private final AnswerBacklog answers = new AnswerBacklog();
     /** Room lent per thread, and the lane permits waiting to be registered. */
-    private final Lane lane = new Lane();
+    final Lane lane = new Lane();
     /** Releases permits whose lease expired (lock). */
     private final LeaseReaper reaper;
     /** The spend limits as budgets: their standing, settlements and alerts. */
@@ -162,7 +162,7 @@ public final class Governor implements AutoCloseable {
     /** Routes and provider scopes (lock; look-ups of a known route any thread). */
     final Routes routes;
     /** Keeps the recent route resolved while it is in use (lock). */
-    private final RouteRenewal routeRenewal;
+    final RouteRenewal routeRenewal;
     /** Plans the dispatch pass the timer runs next while calls wait (lock). */
     private final DispatchPacer pacer;
     /** Tenants and API keys an operator paused. */
@@ -1331,26 +1331,6 @@ public final class Governor implements AutoCloseable {
 
     Budgets budgets() {
         return budgets;
-    }
-
-    /** Lane permits waiting on the deepest stripe to be registered (racy; for tests). */
-    int laneAdmissionsNotRegistered() {
-        return lane.deepestStripe();
-    }
-
-    /** Settlements asked for and not applied yet (racy; for tests). */
-    int settlementsNotApplied() {
-        return ledger.pendingDepth();
-    }
-
-    /** Whether a renewal of the recent route is planned, for tests. */
-    boolean routeRenewalPlanned() {
-        return holding(() -> routeRenewal.isPlanned());
-    }
-
-    /** Routes resolved so far (renewals of a route in use not counted), for tests. */
-    long routeResolutions() {
-        return holding(() -> routes.resolutions());
     }
 
     /**

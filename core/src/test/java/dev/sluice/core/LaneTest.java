@@ -210,7 +210,7 @@ class LaneTest extends GovernorFixture {
             Permit p = governor.tryAdmit(call, Demand.oneRequest()).permit();
             throughLane += p.admittedThroughLane() ? 1 : 0;
             p.cancel(); // queued for the lock holder, who may never come
-            assertThat(governor.settlementsNotApplied()).isLessThanOrEqualTo(Backlog.TRY_EVERY);
+            assertThat(governor.ledger.pendingDepth()).isLessThanOrEqualTo(Backlog.TRY_EVERY);
         }
         assertThat(throughLane).isEqualTo(9_999);
         assertThat(governor.controls().outstandingPermits()).isZero();
@@ -227,7 +227,7 @@ class LaneTest extends GovernorFixture {
                 CallContext call = call("a");
                 for (int i = 0; i < 300_000; i++) {
                     governor.tryAdmit(call, Demand.oneRequest()).permit().settleAndRelease(Usage.NONE);
-                    int backlog = Math.max(governor.settlementsNotApplied(), governor.laneAdmissionsNotRegistered());
+                    int backlog = Math.max(governor.ledger.pendingDepth(), governor.lane.deepestStripe());
                     deepest.accumulateAndGet(backlog, Math::max);
                 }
             });

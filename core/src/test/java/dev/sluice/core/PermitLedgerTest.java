@@ -148,10 +148,10 @@ class PermitLedgerTest extends GovernorFixture {
         Permit permit = governor.tryAdmit(call(), outputTokens(800)).permit();
 
         permit.settle(usedOutputTokens(200));
-        assertThat(governor.settlementsNotApplied()).isEqualTo(1);
+        assertThat(governor.ledger.pendingDepth()).isEqualTo(1);
 
         assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800);
-        assertThat(governor.settlementsNotApplied()).isZero();
+        assertThat(governor.ledger.pendingDepth()).isZero();
     }
 
     @Test
@@ -161,7 +161,7 @@ class PermitLedgerTest extends GovernorFixture {
 
         permit.settleAndRelease(usedOutputTokens(200)); // the lock is free: applied by this thread
 
-        assertThat(governor.settlementsNotApplied()).isZero();
+        assertThat(governor.ledger.pendingDepth()).isZero();
         assertThat(governor.controls().outstandingPermits()).isZero();
         assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800);
         assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
@@ -178,7 +178,7 @@ class PermitLedgerTest extends GovernorFixture {
         assertThat(governor.controls().inFlightByLimit()).containsOnlyKeys("conc", "out");
 
         permit.releaseConcurrency(); // the stream ended: queued again, for the release alone
-        assertThat(governor.settlementsNotApplied()).isEqualTo(1);
+        assertThat(governor.ledger.pendingDepth()).isEqualTo(1);
         assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
         assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800); // not refunded a second time
         assertThat(governor.controls().outstandingPermits()).isZero();
@@ -193,7 +193,7 @@ class PermitLedgerTest extends GovernorFixture {
 
         permit.releaseConcurrency(); // queued
         permit.settleAndRelease(usedOutputTokens(200)); // applied inline, release included
-        assertThat(governor.settlementsNotApplied()).isEqualTo(1); // the queued request is still on the stack
+        assertThat(governor.ledger.pendingDepth()).isEqualTo(1); // the queued request is still on the stack
 
         // the drain finds both applied already
         assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(1);
@@ -267,7 +267,7 @@ class PermitLedgerTest extends GovernorFixture {
         assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(1_000_000 - threads * each * 40L);
         assertThat(governor.controls().available(CONCURRENCY)).isEqualTo(10_000);
         assertThat(governor.controls().outstandingPermits()).isZero();
-        assertThat(governor.settlementsNotApplied()).isZero();
+        assertThat(governor.ledger.pendingDepth()).isZero();
     }
 
     // ------------------------------------------------------------------ leases, on a governor's ledger
