@@ -11,7 +11,6 @@ import dev.sluice.config.OverloadAction;
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.FleetRoom;
 import dev.sluice.core.quota.Guarantees;
-import dev.sluice.core.quota.LaneLender;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.quota.ProviderScope;
@@ -69,7 +68,7 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code lock} guards the quota model: the buckets, provider scopes and routes (through
  *       {@link Routes} and {@link RouteRenewal}), the waiting calls and their deadlines ({@link
- *       WaitingCalls}), the ledger's lease list and {@link #nextPermitId}, the reaper's runs
+ *       WaitingCalls}), the ledger's lease list and permit numbers, the reaper's runs
  *       ({@link LeaseReaper}), the timer's next dispatch pass ({@link DispatchPacer}), and the
  *       fast path's clock reading ({@link TickingClock}). Fields marked "lock" below are read and
  *       written only with it held; {@link #waiting} is written under it and read without it.
@@ -149,8 +148,8 @@ public final class Governor implements AutoCloseable {
     final PermitLedger ledger = new PermitLedger();
     /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
     private final AnswerBacklog answers = new AnswerBacklog();
-    /** Room lent per thread, and the lane permits waiting to be registered. */
-    final Lane lane = new Lane();
+    /** Room lent per thread, and the lane permits waiting to be registered (the gate any thread). */
+    final Lane lane;
     /** Releases permits whose lease expired (lock). */
     private final LeaseReaper reaper;
     /** The spend limits as budgets: their standing, settlements and alerts. */
@@ -185,8 +184,6 @@ public final class Governor implements AutoCloseable {
 
     // Guarded by lock.
 
-    /** The last permit number given. */
-    private long nextPermitId;
     /** Whether a settlement failed to apply: only the first is logged, off the lock. */
     private boolean settlementFaultLogged;
 
@@ -204,6 +201,7 @@ public final class Governor implements AutoCloseable {
         this.mode = b.mode;
         this.leaseTimeoutNanos = b.leaseTimeout.toNanos();
         this.reaper = new LeaseReaper(this, timer, ledger, stats, leaseTimeoutNanos);
+        this.lane = new Lane(ledger, reaper, stats, leaseTimeoutNanos);
         this.pacer = new DispatchPacer(this, timer);
         this.probeTimeoutNanos = b.probeTimeout.toNanos();
         long nowNanos = clock.nanoTime();
@@ -381,7 +379,7 @@ public final class Governor implements AutoCloseable {
             Permit p = tryFastPath(call, demand, route, stale, 0);
             if (p != null) {
                 ticking.usedStale();
-                lendToLane(route, stale);
+                lane.lend(route, stale);
                 return p;
             }
         }
@@ -391,14 +389,14 @@ public final class Governor implements AutoCloseable {
         if (m == Mode.ENFORCE && waiting == 0) {
             Permit p = tryFastPath(call, demand, route, nowNanos, nowMillis);
             if (p != null) {
-                lendToLane(route, nowNanos);
+                lane.lend(route, nowNanos);
                 return p;
             }
         }
         long deadline = tryOnly ? nowNanos + 1 : callerDeadlineNanos;
         Admission now = decideNow(call, demand, route, nowNanos, nowMillis, deadline, m);
         if (now != null && m == Mode.ENFORCE && now.isAdmitted()) {
-            lendToLane(route, nowNanos);
+            lane.lend(route, nowNanos);
         }
         return now;
     }
@@ -712,7 +710,7 @@ public final class Governor implements AutoCloseable {
             dev.sluice.core.telemetry.TenantCounters tenantCounters) {
         Permit p = new Permit(
                 this,
-                ++nextPermitId,
+                ledger.nextId(),
                 call,
                 demand,
                 buckets,
@@ -798,52 +796,6 @@ public final class Governor implements AutoCloseable {
         lane.setOpen(mode == Mode.ENFORCE && waiting == 0 && !pauses.any() && !closed);
     }
 
-    /** After an admission through the lock: lends this thread room on the path, if the lane may use it. Lock held. */
-    private void lendToLane(Route route, long nowNanos) {
-        if (!lane.isOpen() || !route.scope.openToLane()) {
-            return;
-        }
-        Route.LanePath path = route.lanePath();
-        if (path == null) {
-            return;
-        }
-        int stripe = Lane.stripe();
-        for (LaneLender lender : path.lenders) {
-            lender.lend(stripe, nowNanos);
-        }
-        reaper.laneInUse(); // from now on the reaper also registers lane permits
-    }
-
-    /**
-     * Registers one stripe's lane permits: each gets its number, its lease (from now, so never
-     * shorter than configured), the counters and the lease list, and its buckets count what it
-     * took as reserved rather than lent, summed over each run of permits on one path. That is done
-     * at {@code freshNanos}, a clock reading taken now: it raises the level's cap, and the refill up
-     * to now must first be applied at the old one.
-     */
-    private void registerLaneStripe(int stripe, long freshNanos) {
-        LaneRun run = null;
-        for (Permit p = lane.takeStripe(stripe); p != null; ) {
-            Permit next = p.laneNext;
-            if (run == null || !run.covers(p)) {
-                if (run != null) {
-                    run.register(stats, freshNanos);
-                }
-                run = new LaneRun(p);
-            }
-            run.add(p);
-            p.registered(++nextPermitId, freshNanos + leaseTimeoutNanos);
-            if (!p.isDone()) {
-                ledger.append(p);
-                reaper.withinALease();
-            }
-            p = next;
-        }
-        if (run != null) {
-            run.register(stats, freshNanos);
-        }
-    }
-
     /**
      * A lane stripe grew deep while nobody took the lock: its own thread registers it now (its
      * permits are in this core's cache), if the lock is free; else the holder does.
@@ -851,7 +803,7 @@ public final class Governor implements AutoCloseable {
     private void registerLaneStripeIfFree(int stripe) {
         if (lock.tryLock()) {
             try {
-                registerLaneStripe(stripe, now());
+                lane.register(stripe, now());
             } finally {
                 unlock();
             }
@@ -862,7 +814,7 @@ public final class Governor implements AutoCloseable {
     private void registerLaneStripeNow(int stripe) {
         lock.lock();
         try {
-            registerLaneStripe(stripe, now());
+            lane.register(stripe, now());
         } finally {
             unlock();
         }
@@ -981,10 +933,7 @@ public final class Governor implements AutoCloseable {
      */
     boolean drainLedger(long nowNanos) {
         if (lane.hasUnregistered()) {
-            long fresh = now();
-            for (int s = 0; s < Lane.STRIPES; s++) {
-                registerLaneStripe(s, fresh);
-            }
+            lane.registerAll(now());
         }
         boolean settled = ledger.drain(nowNanos, clock, stats);
         RuntimeException fault = ledger.takeFault();

@@ -2,6 +2,7 @@ package dev.sluice.core;
 
 import dev.sluice.core.quota.Bucket;
 import dev.sluice.core.quota.LaneCredit;
+import dev.sluice.core.quota.LaneLender;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -9,12 +10,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The governor's lock-free way in. When every bucket on a call's path is a token bucket that lent
- * room in advance ({@link dev.sluice.core.quota.LaneLender#lend}), the call is admitted by taking that room, one
+ * room in advance ({@link LaneLender#lend}), the call is admitted by taking that room, one
  * compare-and-set per bucket, without the governor's lock. The lock holder lends after admitting
- * a call on such a path through the lock, when nothing waits.
+ * a call on such a path through the lock, when nothing waits ({@link #lend}).
  *
  * <p>A lane permit is pushed on its thread's stripe of admitted permits; the next lock holder
- * registers it (its number, its lease, the counters, the lease list), as it applies settlements.
+ * registers it (its number, its lease, the counters, the lease list), as it applies settlements
+ * ({@link #register}).
  * A stripe that grows deep has its thread register it ({@link Backlog}), so the lane hides at most
  * a few thousand permits per stripe from the reaper and the status views, and cannot outrun the
  * thread that registers them.
@@ -60,7 +62,18 @@ final class Lane {
     /** Marks a stack a registration took: a push that finds it goes to the stripe's new stack. */
     private static final Permit CLOSED = Permit.closedMarker();
 
-    Lane() {
+    // Where a registration puts the lane's permits (guarded by the governor's lock).
+
+    private final PermitLedger ledger;
+    private final LeaseReaper reaper;
+    private final GovernorStats stats;
+    private final long leaseTimeoutNanos;
+
+    Lane(PermitLedger ledger, LeaseReaper reaper, GovernorStats stats, long leaseTimeoutNanos) {
+        this.ledger = ledger;
+        this.reaper = reaper;
+        this.stats = stats;
+        this.leaseTimeoutNanos = leaseTimeoutNanos;
         for (int s = 0; s < STRIPES; s++) {
             admitted.set(s * SPACING, new Stack());
         }
@@ -150,8 +163,64 @@ final class Lane {
         }
     }
 
+    /**
+     * After an admission through the lock: lends this thread room on the path, if the lane is open
+     * and may use it. Lock held.
+     */
+    void lend(Route route, long nowNanos) {
+        if (!isOpen() || !route.scope.openToLane()) {
+            return;
+        }
+        Route.LanePath path = route.lanePath();
+        if (path == null) {
+            return;
+        }
+        int stripe = stripe();
+        for (LaneLender lender : path.lenders) {
+            lender.lend(stripe, nowNanos);
+        }
+        reaper.laneInUse(); // from now on the reaper also registers lane permits
+    }
+
+    /**
+     * Registers one stripe's permits: each gets its number, its lease (from now, so never shorter
+     * than configured), the counters and the lease list, and its buckets count what it took as
+     * reserved rather than lent, summed over each run of permits on one path. That is done at
+     * {@code freshNanos}, a clock reading taken now: it raises the level's cap, and the refill up
+     * to now must first be applied at the old one. Lock held.
+     */
+    void register(int stripe, long freshNanos) {
+        LaneRun run = null;
+        for (Permit p = takeStripe(stripe); p != null; ) {
+            Permit next = p.laneNext;
+            if (run == null || !run.covers(p)) {
+                if (run != null) {
+                    run.register(stats, freshNanos);
+                }
+                run = new LaneRun(p);
+            }
+            run.add(p);
+            p.registered(ledger.nextId(), freshNanos + leaseTimeoutNanos);
+            if (!p.isDone()) {
+                ledger.append(p);
+                reaper.withinALease();
+            }
+            p = next;
+        }
+        if (run != null) {
+            run.register(stats, freshNanos);
+        }
+    }
+
+    /** Registers every stripe's permits (see {@link #register(int, long)}). Lock held. */
+    void registerAll(long freshNanos) {
+        for (int s = 0; s < STRIPES; s++) {
+            register(s, freshNanos);
+        }
+    }
+
     /** Takes one stripe's permits, newest first; null when there are none. Lock held. */
-    Permit takeStripe(int stripe) {
+    private Permit takeStripe(int stripe) {
         int i = stripe * SPACING;
         if (admitted.get(i).head == null) {
             return null;

@@ -5,8 +5,8 @@ import dev.sluice.core.quota.Bucket;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Every permit that still holds something: the lease list the reaper walks (oldest first), and the
- * lock-free stack of settlements waiting to be applied. Apart from {@link #push}, used under the
+ * Every permit that still holds something: the lease list the reaper walks (oldest first), the
+ * permits' numbers, and the lock-free stack of settlements waiting to be applied. Apart from {@link #push}, used under the
  * governor's lock.
  */
 final class PermitLedger {
@@ -16,6 +16,8 @@ final class PermitLedger {
     private Permit leaseTail;
     private int outstanding;
     private RuntimeException fault;
+    /** The last permit number given. */
+    private long lastId;
 
     /**
      * Queues a permit whose settlement or release was asked for. Any thread, no lock.
@@ -225,6 +227,11 @@ final class PermitLedger {
     }
 
     // ------------------------------------------------------------------ leases
+
+    /** The next permit's number, in the order of admission through the lock or of registration. Lock held. */
+    long nextId() {
+        return ++lastId;
+    }
 
     void append(Permit p) {
         p.inLeaseList = true;
