@@ -21,7 +21,6 @@ import dev.sluice.core.schedule.Timer;
 import dev.sluice.core.schedule.TrafficClass;
 import dev.sluice.core.schedule.Verdict;
 import dev.sluice.core.store.QuotaStore;
-import dev.sluice.core.telemetry.Decision;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -681,16 +680,7 @@ public final class Governor implements AutoCloseable {
                 fromReserve == null ? 0 : borrowed(demand, buckets, amounts, fromReserve),
                 waitedNanos);
         if (waitedNanos >= 1_000_000L) {
-            stats.decisions()
-                    .record(new Decision(
-                            clock.epochMillis(),
-                            "admitted",
-                            call.provider(),
-                            call.model(),
-                            call.tenant(),
-                            call.trafficClass(),
-                            waitedNanos / 1_000_000L,
-                            "after waiting in the queue"));
+            stats.onAdmittedAfterWaiting(call, waitedNanos, clock.epochMillis());
         }
         return permit;
     }
@@ -1237,17 +1227,7 @@ public final class Governor implements AutoCloseable {
     }
 
     private Admission reject(Rejection r) {
-        stats.onRejected(r);
-        stats.decisions()
-                .record(new Decision(
-                        clock.epochMillis(),
-                        r.decision().wireName(),
-                        r.provider(),
-                        r.model(),
-                        r.tenant(),
-                        r.trafficClass(),
-                        r.waitedMillis(),
-                        r.toString()));
+        stats.onRejected(r, clock.epochMillis());
         return Admission.rejected(r);
     }
 

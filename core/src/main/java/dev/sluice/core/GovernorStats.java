@@ -1,6 +1,7 @@
 package dev.sluice.core;
 
 import com.github.benmanes.caffeine.cache.Cache;
+import dev.sluice.core.telemetry.Decision;
 import dev.sluice.core.telemetry.DecisionLog;
 import dev.sluice.core.telemetry.TenantCounters;
 import dev.sluice.core.telemetry.WaitHistogram;
@@ -11,8 +12,9 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
- * Counters of what the governor decided, kept apart from the decisions themselves. Cheap to
- * update from the admission path (striped adders), read by JMX and tests.
+ * Counters of what the governor decided, and the recent decisions worth explaining, kept apart
+ * from the deciding. Cheap to update from the admission path (striped adders), read by JMX and
+ * tests.
  */
 public final class GovernorStats {
 
@@ -77,7 +79,21 @@ public final class GovernorStats {
         t.onAdmittedAtOnce(calls, tokens);
     }
 
-    void onRejected(Rejection r) {
+    /** Under the governor's lock: a call that waited in its queue was admitted (worth explaining). */
+    void onAdmittedAfterWaiting(CallContext call, long waitedNanos, long nowMillis) {
+        decisions.record(new Decision(
+                nowMillis,
+                "admitted",
+                call.provider(),
+                call.model(),
+                call.tenant(),
+                call.trafficClass(),
+                waitedNanos / 1_000_000L,
+                "after waiting in the queue"));
+    }
+
+    /** A call was rejected: counted, and explained among the recent decisions. */
+    void onRejected(Rejection r, long nowMillis) {
         rejected[r.decision().ordinal()].increment();
         ClassCounters c = classCounters(r.trafficClass());
         c.rejected.increment();
@@ -85,6 +101,15 @@ public final class GovernorStats {
             c.deadlineExpirations.increment();
         }
         tenant(r.tenant()).onRejected();
+        decisions.record(new Decision(
+                nowMillis,
+                r.decision().wireName(),
+                r.provider(),
+                r.model(),
+                r.tenant(),
+                r.trafficClass(),
+                r.waitedMillis(),
+                r.toString()));
     }
 
     void onObservedWouldDelay(GatewayDecision decision) {
