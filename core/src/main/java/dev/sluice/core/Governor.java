@@ -123,7 +123,7 @@ public final class Governor implements AutoCloseable {
     final Clock clock;
     private final Timer timer;
     final long leaseTimeoutNanos;
-    private final long probeTimeoutNanos;
+    final long probeTimeoutNanos;
     final Limit[] limits;
     /** The same, as the operators' controls give them. */
     final List<Limit> limitList;
@@ -556,7 +556,7 @@ public final class Governor implements AutoCloseable {
      * Whether a call fits beside the shares of the other tenants using its provider scope now
      * (see {@link TenantShares}): null when it does, else why and for how long it waits. Lock held.
      */
-    private TenantShares.Wait fairWait(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
+    TenantShares.Wait fairWait(CallContext call, Demand demand, Route route, long nowNanos, long nowMillis) {
         Bucket[] learned = route.scope.learnedBuckets();
         TenantShares shares = route.scope.tenantShares();
         if (learned.length == 0 || shares.laneServes(call.tenant())) {
@@ -981,7 +981,7 @@ public final class Governor implements AutoCloseable {
      * higher class takes over the claims of lower classes, so a batch call waiting for a large
      * refill does not hold back an interactive one.
      */
-    private boolean heldBackBy(Object claimant, Waiter w) {
+    boolean heldBackBy(Object claimant, Waiter w) {
         if (claimant == null || claimant == w) {
             return false;
         }
@@ -1260,50 +1260,6 @@ public final class Governor implements AutoCloseable {
 
     Budgets budgets() {
         return budgets;
-    }
-
-    /**
-     * The waiting calls that could be admitted now: their scope is open, every enforced bucket on
-     * their path has room for them beside the reserves of guaranteed tenants and the fair shares of
-     * the other active tenants, and no call of a class at least as high holds a claim on a bucket
-     * they need. Nothing is dispatched. For the work-conservation property test: a call listed here
-     * is room left idle while a caller waits.
-     */
-    List<Waiter> waitingThatFit() {
-        lock.lock();
-        try {
-            long nowNanos = now();
-            long nowMillis = clock.epochMillis();
-            List<Waiter> fit = new ArrayList<>();
-            for (ClassQueue<Waiter> q : calls.byPriority()) {
-                for (Waiter w : q.all()) {
-                    if (!w.done && fitsNow(w, nowNanos, nowMillis)) {
-                        fit.add(w);
-                    }
-                }
-            }
-            return fit;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean fitsNow(Waiter w, long nowNanos, long nowMillis) {
-        Route route = route(w.context);
-        if (route.scope.nanosUntilOpen(nowNanos, probeTimeoutNanos) != 0) {
-            return false;
-        }
-        for (Bucket b : route.buckets()) {
-            long amount = amountFor(b, w.demand);
-            if (amount == 0 || !b.limit().enforced()) {
-                continue;
-            }
-            if (heldBackBy(b.claimant(), w)
-                    || b.roomFor(route.guarantee, nowNanos, nowMillis) < b.roomNeeded(route.guarantee, amount)) {
-                return false;
-            }
-        }
-        return fairWait(w.context, w.demand, route, nowNanos, nowMillis) == null;
     }
 
     // ------------------------------------------------------------------ closing
