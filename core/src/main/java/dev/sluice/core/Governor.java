@@ -51,13 +51,13 @@ import java.util.function.Supplier;
  * a backlog the next lock holder applies.
  *
  * <p>One way in skips the lock: when nothing waits and every bucket on a call's path is a local
- * token bucket, the lock holder lends each bucket's room in advance, per thread, and the next
- * calls on that path take the lent room with one compare-and-set per bucket ({@link Lane}). Lent
- * room has left the bucket already, so the lane cannot admit beyond it; every decision that needs
- * the exact room (a queue, a refusal, a status view) takes the unused loans back first.
+ * token bucket, the lock holder lends each bucket's room to the calling thread, and its next calls
+ * on that path take the lent room with one compare-and-set per bucket ({@link Lane}). Every
+ * decision that needs the exact room takes the unused loans back first.
  *
  * <p>An admission ({@link #admitOrQueue}) is answered in this order: the lane; then, under the
- * lock, the fast path (every bucket has room and nobody waits); an immediate answer when waiting
+ * lock, the fast path (every bucket has room and nobody waits), on the clock reading the timer
+ * keeps fresh ({@link TickingClock}) and else on a fresh one; an immediate answer when waiting
  * cannot help ({@link #decideAtOnce}: not admissible, room only after the deadline, observe mode);
  * else the call is queued and {@link #dispatch} offers it its turn whenever something changes.
  * A call whose wait runs out is answered by its class's overload action ({@link #expire}).
@@ -67,21 +67,22 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code lock} guards the quota model: the buckets, provider scopes and routes (through
  *       {@link Routes} and {@link RouteRenewal}), the waiting calls and their deadlines ({@link
- *       WaitingCalls}), the ledger's lease list and permit numbers, the reaper's runs
- *       ({@link LeaseReaper}), the timer's next dispatch pass ({@link DispatchPacer}), and the
- *       fast path's clock reading ({@link TickingClock}). Fields marked "lock" below are read and
- *       written only with it held; {@link #waiting} is written under it and read without it.
+ *       WaitingCalls}), the ledger's lease list and permit numbers, the lane's registration, the
+ *       reaper's runs ({@link LeaseReaper}), the timer's next dispatch pass ({@link
+ *       DispatchPacer}), and the clock reading ({@link TickingClock}). Fields marked "lock" below
+ *       are read and written only with it held; {@link #waiting} is written under it and read
+ *       without it.
  *   <li>Every change of state follows one sequence, {@link #underLock}: lock, apply what was
  *       settled and answered, act, offer waiting calls what the act gave back, unlock, and only
  *       then complete the futures of the calls that left their queue, so no caller's callback ever
  *       runs under the lock. A change that gives nothing back to waiting calls (a setting, a
- *       provider's pause, a reaper or renewal run) takes the shorter {@link #holding}: lock, act,
- *       unlock. The collaborators that change state ({@link AnswerLearner}, {@link
- *       GovernorControls}, {@link LeaseReaper}, {@link RouteRenewal}, {@link DispatchPacer}, and
- *       the store through {@link QuotaStore.Host}) take the lock only through these two. Two
- *       paths take it their own way (try-lock for settlements, the admission path's spin) and end
- *       with the same {@link #dispatchWaiting}. Every unlock ({@link #unlock}) applies what was
- *       queued meanwhile for waiting calls.
+ *       provider's pause, a reaper, renewal or clock tick) takes the shorter {@link #holding}:
+ *       lock, act, unlock. The collaborators that change state ({@link AnswerLearner}, {@link
+ *       GovernorControls}, {@link LeaseReaper}, {@link RouteRenewal}, {@link DispatchPacer},
+ *       {@link TickingClock}, and the store through {@link QuotaStore.Host}) take the lock only
+ *       through these two. The engine's own paths that take it otherwise (the admission's spin, a
+ *       settlement's or a deep lane stripe's try-lock) release it the same way: {@link #unlock}
+ *       applies what was queued meanwhile for waiting calls.
  *   <li>Without the lock: the lane (compare-and-set on lent room), {@link PermitLedger#push}
  *       (a lock-free stack of settlements), {@link AnswerBacklog#push} (the same for providers'
  *       rate-limit figures: a caller never waits for the lock to report its answer; the lane is
@@ -96,17 +97,18 @@ import java.util.function.Supplier;
  * <p>The structures the engine works on, each in a class of its own: routes and their scopes
  * ({@link Routes}, {@link RouteRenewal}), the waiting calls ({@link WaitingCalls}; queues and fair
  * shares in {@code schedule}) and the timer's next pass over them ({@link DispatchPacer}), the
- * lane and its backlog ({@link Lane}, {@link Backlog}, {@link LaneRun}), settlements and leases
- * ({@link PermitLedger}, {@link LeaseReaper}), the answers' backlog ({@link AnswerBacklog}), what a
- * call charges ({@link Charges}), why a demand does not fit ({@link Shortfall}), budgets ({@link
- * Budgets}), operators' pauses ({@link OperatorPauses}), and the bucket arithmetic ({@code
- * quota}). What does not share the engine's state: building
- * rejections ({@link Rejections}), status views ({@link StatusViews}, read through {@link
- * GovernorControls}), and saving and restoring what was learned ({@code state/LearnedState}).
+ * lane, its lending and registration ({@link Lane}, {@link Backlog}, {@link LaneRun}), the clock
+ * reading ({@link TickingClock}), settlements, leases and permit numbers ({@link PermitLedger},
+ * {@link LeaseReaper}), the answers' backlog ({@link AnswerBacklog}), what a call charges ({@link
+ * Charges}), why a demand does not fit ({@link Shortfall}), budgets ({@link Budgets}), operators'
+ * pauses ({@link OperatorPauses}), and the bucket arithmetic ({@code quota}). What does not share
+ * the engine's state: building rejections ({@link Rejections}), counting and explaining decisions
+ * ({@link GovernorStats}), status views ({@link StatusViews}) and saving and restoring what was
+ * learned ({@code state/LearnedState}), both read through {@link GovernorControls}.
  *
  * <p>Sections below: construction; admission; the locked fast path and charging a route; the
- * lock-free lane; the lock and the clock; dispatch; settlement; routes; rejections; state files;
- * introspection; closing.
+ * lock-free lane; the lock and the clock; dispatch; settlement; routes; rejections; introspection;
+ * closing.
  */
 public final class Governor implements AutoCloseable {
 
