@@ -145,11 +145,11 @@ public final class Governor implements AutoCloseable {
     private final TickingClock ticking;
 
     private final GovernorStats stats = new GovernorStats();
-    /** Settlements waiting (lock-free) and the lease list (lock). */
+    /** Settlements waiting (lock-free), the lease list and the permits' numbers (lock). */
     final PermitLedger ledger = new PermitLedger();
     /** Answers whose rate-limit figures wait for the lock (pushed without it, applied with it). */
     private final AnswerBacklog answers = new AnswerBacklog();
-    /** Room lent per thread, and the lane permits waiting to be registered (the gate any thread). */
+    /** Room lent per thread and the lane permits waiting to be registered (lending, registering: lock). */
     final Lane lane;
     /** Releases permits whose lease expired (lock). */
     private final LeaseReaper reaper;
@@ -267,7 +267,7 @@ public final class Governor implements AutoCloseable {
         ramps.answered(provider, status, latencyNanos, clock.nanoTime());
     }
 
-    /** The operators' controls: configuration, where things stand, budgets, live settings. */
+    /** The operators' controls: configuration, where things stand, budgets, live settings, what was learned. */
     public GovernorControls controls() {
         return controls;
     }
