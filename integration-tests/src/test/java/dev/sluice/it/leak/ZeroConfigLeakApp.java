@@ -12,9 +12,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -123,7 +121,7 @@ public final class ZeroConfigLeakApp {
         int connections = provider.connections.get();
         int http2 = provider.http2Requests.get();
         int upgradeOffers = provider.upgradeOffers.get();
-        long admitted = State.read(jmx, governor).admitted;
+        long admitted = LeakMixApp.State.read(jmx, governor).admitted;
         long collections = collections();
         String outcome;
         boolean asPlanned;
@@ -141,7 +139,7 @@ public final class ZeroConfigLeakApp {
                     : fault != RawProvider.Fault.NONE;
         }
         provider.fault(RawProvider.Fault.NONE);
-        State state = readFresh();
+        LeakMixApp.State state = readFresh();
         long gcs = collections() - collections;
         boolean governed = state.admitted > admitted;
         report.count("steps", 1);
@@ -163,7 +161,7 @@ public final class ZeroConfigLeakApp {
         if (!state.quiet()) {
             System.gc();
             Thread.sleep(200); // the agent's thread releases what the collection found dropped
-            State afterGc = readFresh();
+            LeakMixApp.State afterGc = readFresh();
             report.count("held:afterGc:inFlight", afterGc.inFlight);
             line += " || after System.gc(): " + afterGc;
         }
@@ -244,59 +242,13 @@ public final class ZeroConfigLeakApp {
     }
 
     /** The governor read once the MXBeans' kept reading is older than its refresh, so it is taken now. */
-    private State readFresh() throws Exception {
+    private LeakMixApp.State readFresh() throws Exception {
         long left = lastReadNanos + TimeUnit.MILLISECONDS.toNanos(VIEW_REFRESH_MILLIS) - System.nanoTime();
         if (left > 0) {
             TimeUnit.NANOSECONDS.sleep(left);
         }
-        State s = State.read(jmx, governor);
+        LeakMixApp.State s = LeakMixApp.State.read(jmx, governor);
         lastReadNanos = System.nanoTime();
         return s;
-    }
-
-    /** One reading of the governor's MXBeans. */
-    static final class State {
-        final long admitted;
-        final long inFlight;
-        final long waiting;
-        final long reserved;
-        final String byLimit;
-
-        private State(long admitted, long inFlight, long waiting, long reserved, String byLimit) {
-            this.admitted = admitted;
-            this.inFlight = inFlight;
-            this.waiting = waiting;
-            this.reserved = reserved;
-            this.byLimit = byLimit;
-        }
-
-        static State read(MBeanServer jmx, ObjectName governor) throws Exception {
-            long reserved = 0;
-            List<String> byLimit = new ArrayList<>();
-            for (ObjectName limit : jmx.queryNames(new ObjectName("dev.sluice:type=Limit,*"), null)) {
-                long r = ((Number) jmx.getAttribute(limit, "Reserved")).longValue();
-                long f = ((Number) jmx.getAttribute(limit, "InFlight")).longValue();
-                reserved += r;
-                if (r != 0 || f != 0) {
-                    byLimit.add(limit.getKeyProperty("name") + "=" + r + "/" + f + " calls");
-                }
-            }
-            return new State(
-                    ((Number) jmx.getAttribute(governor, "Admitted")).longValue(),
-                    ((Number) jmx.getAttribute(governor, "InFlight")).longValue(),
-                    ((Number) jmx.getAttribute(governor, "Waiting")).longValue(),
-                    reserved,
-                    String.join(" ", byLimit));
-        }
-
-        boolean quiet() {
-            return inFlight == 0 && waiting == 0 && reserved == 0;
-        }
-
-        @Override
-        public String toString() {
-            return "inFlight=" + inFlight + " waiting=" + waiting + " reserved=" + reserved
-                    + (byLimit.isEmpty() ? "" : " (" + byLimit + ")");
-        }
     }
 }
