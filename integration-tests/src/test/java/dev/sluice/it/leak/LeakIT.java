@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.sluice.it.harness.ForkedApp;
 import dev.sluice.it.harness.SluiceYaml;
+import dev.sluice.it.providers.LoopbackHosts;
 import dev.sluice.simulator.Profile;
 import dev.sluice.simulator.Simulator;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -67,6 +70,89 @@ class LeakIT {
     }
 
     /**
+     * No slot held after an error where an application runs nothing but the agent: no config at
+     * all (the provider recognised by its URL, its limits learned from answers' headers, the
+     * default retry loop), JDK 25, the JDK client at its default version (it offers an h2c upgrade
+     * on {@code http://}; this provider declines it), against an OpenAI-style provider written
+     * apart from the simulator whose connections fail for real ({@link RawProvider}). One call at
+     * a time, {@code send} and {@code sendAsync} with {@code ofInputStream}, each ending in a reset
+     * (before the request is read, after its head, in its body, after it), a close without an
+     * answer, or a 500 read or never read nor closed, in a scope no answer has taught yet (its
+     * slow start) and in one an answer taught: after each call, with no garbage collected, the
+     * governor holds nothing.
+     */
+    @Test
+    void withNoConfigJdkClientExceptionsAndErrorStatusesReleaseAtOnce() throws Exception {
+        List<String> endings = List.of(
+                "reset-at-accept",
+                "reset-after-head",
+                "reset-in-body",
+                "reset-after-body",
+                "close-after-body",
+                "error-500",
+                "error-500-unread");
+        List<String> plan = new ArrayList<>();
+        for (String client : List.of("jdk-async", "jdk-sync")) {
+            for (String phase : List.of("cold", "taught")) {
+                for (String ending : endings) {
+                    plan.add(phase + ":" + client + ":" + ending);
+                }
+            }
+        }
+        ZeroConfigRun run = ZeroConfigRun.of(plan, false);
+        run.assertEveryStepGovernedAsPlannedAndQuiet();
+        assertThat(run.counter("attempts:h2cOffers"))
+                .as("attempts that offered an h2c upgrade (the JDK client at its default version); %s", run.describe())
+                .isPositive();
+    }
+
+    /**
+     * The same setting over HTTP/2 and through the other clients: the provider takes the JDK
+     * client's h2c upgrade, so a call after a success goes as a stream of that connection, which
+     * the provider then resets (RST_STREAM) or drops (a TCP reset, a close), or answers 500 (its
+     * retries open new connections, each offering the upgrade again); OkHttp and openai-java
+     * (HTTP/1.1) meet resets, a close and 500s, cold and taught.
+     */
+    @Test
+    void withNoConfigOverHttp2AndThroughOtherClientsExceptionsAndErrorStatusesReleaseAtOnce() throws Exception {
+        List<String> plan = new ArrayList<>();
+        // each fault but the stream's reset takes the connection down: a success opens the next one
+        for (String ending : List.of(
+                "reset-stream",
+                "ok",
+                "reset-after-head",
+                "ok",
+                "reset-in-body",
+                "ok",
+                "close-after-body",
+                "ok",
+                "error-500-unread")) {
+            plan.add("taught:jdk-async:" + ending);
+        }
+        for (String ending : List.of("reset-stream", "ok", "reset-after-head", "ok", "error-500-unread")) {
+            plan.add("taught:jdk-sync:" + ending);
+        }
+        for (String client : List.of("jdk-async", "jdk-sync")) {
+            plan.add("cold:" + client + ":reset-stream");
+            plan.add("cold:" + client + ":error-500-unread");
+        }
+        for (String client : List.of("okhttp", "openai")) {
+            String error = client.equals("openai") ? "error-500" : "error-500-unread"; // the SDK reads every error body
+            for (String ending : List.of("reset-at-accept", "reset-after-head", error)) {
+                plan.add("cold:" + client + ":" + ending);
+            }
+            for (String ending : List.of("reset-after-head", "close-after-body", error)) {
+                plan.add("taught:" + client + ":" + ending);
+            }
+        }
+        ZeroConfigRun run = ZeroConfigRun.of(plan, true);
+        run.assertEveryStepGovernedAsPlannedAndQuiet();
+        assertThat(run.counter("attempts:http2"))
+                .as("attempts that went as HTTP/2 streams; %s", run.describe())
+                .isGreaterThanOrEqualTo(10);
+    }
+
+    /**
      * The leak test: a random mix of every client and every ending, several callers at once. The
      * seed is printed; {@code -Dsluice.leak.seed=<seed>} replays a run.
      */
@@ -77,6 +163,93 @@ class LeakIT {
         Run run = Run.of(seed, 70, 4, "all", "all", true);
         run.assertPlayedAsPlanned();
         run.assertQuiet();
+    }
+
+    /** One run of {@link ZeroConfigLeakApp}: the agent with no config, on JDK 25, against {@link RawProvider}. */
+    private static final class ZeroConfigRun {
+        final List<String> plan;
+        final JsonNode summary;
+        final String stderr;
+
+        private ZeroConfigRun(List<String> plan, JsonNode summary, String stderr) {
+            this.plan = plan;
+            this.summary = summary;
+            this.stderr = stderr;
+        }
+
+        /** {@code h2c}: the provider takes the JDK client's offer to upgrade to HTTP/2. */
+        static ZeroConfigRun of(List<String> plan, boolean h2c) throws Exception {
+            ForkedApp.Result r = ForkedApp.of(ZeroConfigLeakApp.class)
+                    .withAgent((String) null)
+                    .jdk(ForkedApp.Jdk.JDK25)
+                    // a young generation the run never fills: no collection can release what a step held
+                    .jvmOption("-Xmn320m")
+                    .jvmOption("-XX:MetaspaceSize=256m")
+                    .systemProperty(LoopbackHosts.PROPERTY, LoopbackHosts.file("api.openai.com"))
+                    .timeout(Duration.ofMinutes(3))
+                    .args(String.join(",", plan), h2c)
+                    .run()
+                    .assertOk();
+            ZeroConfigRun run = new ZeroConfigRun(plan, r.summary(), r.stderr);
+            System.out.println(
+                    "LeakIT with no config (h2c " + h2c + "): " + run.summary.get("counters") + "\n" + run.steps());
+            return run;
+        }
+
+        long counter(String name) {
+            JsonNode n = summary.get("counters").get(name);
+            return n == null ? 0 : n.asLong();
+        }
+
+        /**
+         * Every step (the plan's, and each taught client's first success) was governed, ended as
+         * planned, and left nothing in flight, waiting or reserved when read after it.
+         */
+        void assertEveryStepGovernedAsPlannedAndQuiet() {
+            long taughtClients = plan.stream()
+                    .filter(s -> s.startsWith("taught:"))
+                    .map(s -> s.split(":")[1])
+                    .distinct()
+                    .count();
+            long steps = plan.size() + taughtClients;
+            assertThat(counter("steps")).as("steps played; %s", describe()).isEqualTo(steps);
+            assertThat(counter("steps:governed"))
+                    .as("steps governed; %s", describe())
+                    .isEqualTo(steps);
+            assertThat(counter("steps:as-planned"))
+                    .as("steps ended as planned; %s", describe())
+                    .isEqualTo(steps);
+            assertThat(counter("held:inFlight"))
+                    .as("calls in flight after a step; %s", describe())
+                    .isZero();
+            assertThat(counter("held:waiting"))
+                    .as("calls waiting after a step; %s", describe())
+                    .isZero();
+            assertThat(counter("held:reserved"))
+                    .as("reserved after a step; %s", describe())
+                    .isZero();
+            assertThat(counter("steps:quiet"))
+                    .as("steps read quiet; %s", describe())
+                    .isEqualTo(steps);
+        }
+
+        String steps() {
+            StringBuilder out = new StringBuilder();
+            summary.get("notes").fields().forEachRemaining(e -> {
+                if (e.getKey().startsWith("step ")) {
+                    out.append("  ")
+                            .append(e.getKey())
+                            .append(": ")
+                            .append(e.getValue().asText())
+                            .append('\n');
+                }
+            });
+            return out.toString();
+        }
+
+        String describe() {
+            return "counters " + summary.get("counters") + "\n" + steps() + "stderr:\n" + Run.tail(stderr);
+        }
     }
 
     /** One run of {@link LeakMixApp} with the agent against a fresh simulator. */
@@ -212,7 +385,7 @@ class LeakIT {
                     + tail(stderr);
         }
 
-        private static String tail(String text) {
+        static String tail(String text) {
             return text.length() <= 4000 ? text : "..." + text.substring(text.length() - 4000);
         }
     }
