@@ -250,6 +250,20 @@ public abstract class Bucket {
         return 0;
     }
 
+    /** {@link #roomAsCounted} with its fraction, for comparing Sluice's view with a provider's figure. */
+    double exactRoomAsCounted(long nowNanos, long nowMillis) {
+        return roomAsCounted(nowNanos, nowMillis);
+    }
+
+    /**
+     * What providers' figures took off this bucket's room in all, less what they gave back
+     * ({@link #lowerRoomTo}, {@link #raiseRoomTo}): the corrections {@link ExternalShare} adds up
+     * between its samples. 0 for a bucket that does not keep its level exactly.
+     */
+    double figureCorrections() {
+        return 0;
+    }
+
     /** Room with its fraction (token buckets refill continuously), for comparisons with reserves. */
     double exactRoom(long nowNanos, long nowMillis) {
         return room(nowNanos, nowMillis);

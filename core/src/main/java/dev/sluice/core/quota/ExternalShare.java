@@ -5,14 +5,21 @@ package dev.sluice.core.quota;
  * another key, a person in a playground) take of one provider budget, estimated from the
  * provider's own figures, so the bucket mirroring that budget refills only what is left to Sluice.
  *
- * <p>Between two answers the provider's budget refills at its full rate and loses what Sluice
- * and the others took; Sluice's mirror refills at the rate less the current estimate {@code s} and
- * loses what Sluice took. So when an answer says {@code remaining}, Sluice's view just before it
- * differs by {@code (others - s) x refill}: the others' share of the refill is {@code s + gap /
- * refill}. Each answer at least {@link #MIN_SPAN} of a window after the last sample adds such a
- * sample to a moving average; answers where the provider shows more room than Sluice expected
- * pull it down, so the room is given back as the evidence fades. A capacity refusal Sluice did not
- * expect raises it at once, once for a burst of them. Guarded by the governor's lock.
+ * <p>Between two samples the provider's budget refills {@code R} and loses what Sluice and the
+ * others took; Sluice's mirror refills {@code (1 - s) R} at the current estimate {@code s} and
+ * loses what Sluice took. Every answer in between lowers the mirror to its figure when the figure
+ * is lower (a raise counts negatively), so these corrections add up what the mirror missed: the
+ * others took {@code s R}, plus the corrections since the last sample, plus how much further the
+ * mirror stands above the figure now than it did then. A sample is that over {@code R}. Adding the
+ * corrections up is what makes a neighbour visible: answers come every few calls, each lowering
+ * the mirror by the little the others took since the one before, and no single answer shows more
+ * than that. The figures' rounding only shows at a span's two ends, within {@link #TOLERANCE}.
+ *
+ * <p>Each answer at least {@link #MIN_SPAN} of a window after the last sample adds a sample: the
+ * first sets the estimate, later ones move a moving average. Answers where the provider shows
+ * more room than Sluice expected pull it down, so the room is given back as the evidence fades. A
+ * capacity refusal Sluice did not expect raises it at once, once for a burst of them. Guarded by
+ * the governor's lock.
  */
 final class ExternalShare {
 
@@ -30,6 +37,12 @@ final class ExternalShare {
     private double share;
     private long sampledAtNanos;
     private boolean sampled;
+    /** Whether a sample set the estimate yet: the first sets it, later ones move it. */
+    private boolean estimated;
+    /** How far the mirror stood above the figure at the last sample. */
+    private double differenceAtSample;
+    /** The mirror's {@link Bucket#figureCorrections()} at the last sample. */
+    private double correctionsAtSample;
     /** When a refusal last raised the estimate, once one did. */
     private long surprisedAtNanos;
 
@@ -41,18 +54,28 @@ final class ExternalShare {
     }
 
     /**
-     * An answer said {@code remaining} of a budget of {@code capacity} over {@code windowNanos};
-     * Sluice's own view of it just before was {@code view}. Of what was taken off the figure for
-     * Sluice's own calls in flight, {@code ambiguous} may have been in it already (see {@link
-     * AnswerAge#ambiguouslyTakenOff}); an answer where that alone exceeds the refill since the
-     * last sample says more about the order calls arrived in than about others, and is no sample.
+     * An answer said the provider has {@code remaining} left now of a budget of {@code capacity}
+     * over {@code windowNanos}; Sluice's view of it just before was {@code view}, and figures had
+     * corrected its mirror by {@code corrections} in all ({@link Bucket#figureCorrections()}). Of
+     * what was taken off the figure for Sluice's own calls in flight, {@code ambiguous} may have
+     * been in it already (see {@link AnswerAge#ambiguouslyTakenOff}); an answer where that alone
+     * exceeds the refill since the last sample says more about the order calls arrived in than
+     * about others, and is no sample.
      *
      * @return whether the estimate changed
      */
-    boolean observe(long view, long remaining, long ambiguous, long capacity, long windowNanos, long nowNanos) {
+    boolean observe(
+            double view,
+            double remaining,
+            double corrections,
+            long ambiguous,
+            long capacity,
+            long windowNanos,
+            long nowNanos) {
+        double difference = view - remaining;
         if (!sampled) {
             sampled = true;
-            sampledAtNanos = nowNanos;
+            startSpan(difference, corrections, nowNanos);
             return false;
         }
         double span = (double) (nowNanos - sampledAtNanos) / windowNanos;
@@ -63,13 +86,14 @@ final class ExternalShare {
         if (ambiguous > refill) {
             return false;
         }
-        sampledAtNanos = nowNanos;
-        double gap = view - remaining;
+        double gap = corrections - correctionsAtSample + difference - Math.max(0, differenceAtSample);
+        startSpan(difference, corrections, nowNanos);
         if (Math.abs(gap) <= Math.max(1.0, TOLERANCE * capacity)) {
             gap = 0;
         }
         double sample = Math.max(0.0, Math.min(MAX, share + gap / refill));
-        double next = share + WEIGHT * (sample - share);
+        double next = estimated ? share + WEIGHT * (sample - share) : sample;
+        estimated = true;
         if (next < 0.005) {
             next = 0; // gone: give the last of it back
         }
@@ -78,9 +102,16 @@ final class ExternalShare {
         return changed;
     }
 
+    private void startSpan(double difference, double corrections, long nowNanos) {
+        sampledAtNanos = nowNanos;
+        differenceAtSample = difference;
+        correctionsAtSample = corrections;
+    }
+
     /** The estimate a previous run saved. */
     void restore(double saved) {
         share = Math.max(0.0, Math.min(MAX, saved));
+        estimated = true;
     }
 
     /**

@@ -217,12 +217,14 @@ public final class ProviderScope {
         ExternalShare others = externalShareOf(bucket);
         Limit l = bucket.limit();
         double share = others == null ? 0 : others.share();
-        long view = bucket.roomAsCounted(nowNanos, nowMillis);
+        // first: it takes back the lane's unused loans, which were counted as admitted
+        double view = bucket.exactRoomAsCounted(nowNanos, nowMillis);
         double remainingNow = age.remainingNow(bucket, remaining, share);
         if (others != null
                 && others.observe(
                         view,
-                        (long) Math.floor(remainingNow),
+                        remainingNow,
+                        bucket.figureCorrections(),
                         age.ambiguouslyTakenOff(bucket),
                         l.capacity(),
                         l.windowNanos(),

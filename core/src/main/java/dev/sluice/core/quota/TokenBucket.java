@@ -52,6 +52,9 @@ final class TokenBucket extends Bucket {
     /** Lent and neither taken back nor registered as a lane admission (guarded by the lock). */
     private long lentOut;
 
+    /** See {@link #figureCorrections()}. */
+    private double figureCorrections;
+
     /** Whether the limit was learned from a provider's headers (its spec never changes). */
     private final boolean learned;
 
@@ -138,6 +141,18 @@ final class TokenBucket extends Bucket {
         refillAndTakeBack(nowNanos);
         double allowance = level >= ceiling - 1e-9 ? 0 : limit().burst() - ceiling;
         return (long) Math.floor(visibleLevel() + allowance + 1e-9);
+    }
+
+    @Override
+    double exactRoomAsCounted(long nowNanos, long nowMillis) {
+        refillAndTakeBack(nowNanos);
+        double allowance = level >= ceiling - 1e-9 ? 0 : limit().burst() - ceiling;
+        return visibleLevel() + allowance;
+    }
+
+    @Override
+    double figureCorrections() {
+        return figureCorrections;
     }
 
     @Override
@@ -261,7 +276,9 @@ final class TokenBucket extends Bucket {
         // the provider's level, less the transit allowance this mirror keeps back
         double mirrored = remaining - (limit().burst() - ceiling);
         if (level > mirrored) {
-            level = Math.max(mirrored, debtFloor());
+            double lowered = Math.max(mirrored, debtFloor());
+            figureCorrections += level - lowered;
+            level = lowered;
         }
     }
 
@@ -271,6 +288,7 @@ final class TokenBucket extends Bucket {
         // the provider's level, less the transit allowance, less what the lane still holds of it
         double mirrored = Math.min(cap(), remaining - (limit().burst() - ceiling) - lentOut);
         if (level < mirrored) {
+            figureCorrections -= mirrored - level;
             level = mirrored;
             // the figure counted what the calls reserved before now really used: a refund of
             // theirs would give it back twice, so none gets anything (as if the level had been full)

@@ -16,14 +16,14 @@ class ExternalShareEstimateTest {
     /** An estimate whose first answer, at {@link #T0}, started the samples. */
     private static ExternalShare sampling() {
         ExternalShare share = new ExternalShare();
-        assertThat(share.observe(1_000, 1_000, 0, CAPACITY, WINDOW, T0)).isFalse();
+        assertThat(share.observe(1_000, 1_000, 0, 0, CAPACITY, WINDOW, T0)).isFalse();
         return share;
     }
 
     @Test
     void theFirstAnswerOnlyStartsTheSamples() {
         ExternalShare share = new ExternalShare();
-        assertThat(share.observe(1_000, 200, 0, CAPACITY, WINDOW, T0)).isFalse();
+        assertThat(share.observe(1_000, 200, 0, 0, CAPACITY, WINDOW, T0)).isFalse();
         assertThat(share.share()).isZero();
     }
 
@@ -31,16 +31,60 @@ class ExternalShareEstimateTest {
     @Test
     void aGapBetweenSluicesViewAndTheFigureIsOthersShareOfTheRefill() {
         ExternalShare share = sampling();
-        assertThat(share.observe(1_000, 880, 0, CAPACITY, WINDOW, T0 + 6 * SECOND))
+        assertThat(share.observe(1_000, 880, 0, 0, CAPACITY, WINDOW, T0 + 6 * SECOND))
                 .isTrue();
-        // a moving average: 30 % of the sample of 0.2
-        assertThat(share.share()).isCloseTo(0.06, within(1e-9));
+        // the first sample sets the estimate
+        assertThat(share.share()).isCloseTo(0.2, within(1e-9));
+    }
+
+    @Test
+    void laterSamplesMoveTheEstimateByAMovingAverage() {
+        ExternalShare share = sampling();
+        share.observe(1_000, 880, 0, 0, CAPACITY, WINDOW, T0 + 6 * SECOND);
+        // the mirror, lowered to 880 and refilling at 80 %, shows 1,360 six seconds later; the
+        // provider 1,240: 120 more went to others, a sample of 0.4, and 30 % of the way to it
+        share.observe(1_360, 1_240, 120, 0, CAPACITY, WINDOW, T0 + 12 * SECOND);
+        assertThat(share.share()).isCloseTo(0.26, within(1e-9));
+    }
+
+    /**
+     * Answers every quarter of a second, each showing the provider 10 under the mirror (less than
+     * the noise tolerance of 60) and lowering it: over 3 s they add up to 120 of the 300 refilled.
+     */
+    @Test
+    void correctionsBetweenSamplesAddUpToWhatOthersTook() {
+        ExternalShare share = sampling();
+        double corrections = 0;
+        for (int i = 1; i < 12; i++) {
+            assertThat(share.observe(1_000, 990, corrections, 0, CAPACITY, WINDOW, T0 + i * SECOND / 4))
+                    .isFalse();
+            corrections += 10; // the mirror lowered to the figure
+        }
+        assertThat(share.observe(1_000, 990, corrections, 0, CAPACITY, WINDOW, T0 + 3 * SECOND))
+                .isTrue();
+        assertThat(share.share()).isCloseTo(0.4, within(1e-9));
+    }
+
+    /**
+     * A mirror that stands under the provider's figure (the estimate leaves others more than they
+     * take, and figures never raise a mirror while calls are in flight) pulls the estimate down at
+     * every sample, not only at the first: the provider's bucket may be full, its refill lost.
+     */
+    @Test
+    void aMirrorStandingUnderTheFigurePullsTheEstimateDownAtEverySample() {
+        ExternalShare share = sampling();
+        share.restore(0.5);
+        share.observe(0, 600, 0, 0, CAPACITY, WINDOW, T0 + 6 * SECOND);
+        double afterOne = share.share();
+        share.observe(0, 600, 0, 0, CAPACITY, WINDOW, T0 + 12 * SECOND);
+        assertThat(afterOne).isCloseTo(0.35, within(1e-9));
+        assertThat(share.share()).isCloseTo(0.245, within(1e-9));
     }
 
     @Test
     void answersCloserThanATwentiethOfTheWindowAreNoSample() {
         ExternalShare share = sampling();
-        assertThat(share.observe(1_000, 880, 0, CAPACITY, WINDOW, T0 + 2 * SECOND))
+        assertThat(share.observe(1_000, 880, 0, 0, CAPACITY, WINDOW, T0 + 2 * SECOND))
                 .isFalse();
         assertThat(share.share()).isZero();
     }
@@ -48,7 +92,7 @@ class ExternalShareEstimateTest {
     @Test
     void aGapWithinAHundredthOfTheCapacityIsNoise() {
         ExternalShare share = sampling();
-        assertThat(share.observe(1_000, 940, 0, CAPACITY, WINDOW, T0 + 6 * SECOND))
+        assertThat(share.observe(1_000, 940, 0, 0, CAPACITY, WINDOW, T0 + 6 * SECOND))
                 .isFalse();
         assertThat(share.share()).isZero();
     }
@@ -57,7 +101,7 @@ class ExternalShareEstimateTest {
     void moreRoomThanSluiceExpectedPullsTheEstimateDown() {
         ExternalShare share = sampling();
         share.restore(0.5);
-        assertThat(share.observe(500, 800, 0, CAPACITY, WINDOW, T0 + 6 * SECOND))
+        assertThat(share.observe(500, 800, 0, 0, CAPACITY, WINDOW, T0 + 6 * SECOND))
                 .isTrue();
         assertThat(share.share()).isCloseTo(0.35, within(1e-9));
     }
@@ -66,7 +110,7 @@ class ExternalShareEstimateTest {
     void theLastCrumbsOfAnEstimateAreGivenBackWhole() {
         ExternalShare share = sampling();
         share.restore(0.006);
-        share.observe(1_000, 1_100, 0, CAPACITY, WINDOW, T0 + 6 * SECOND); // more room than expected
+        share.observe(1_000, 1_100, 0, 0, CAPACITY, WINDOW, T0 + 6 * SECOND); // more room than expected
         assertThat(share.share()).isZero();
     }
 
@@ -75,7 +119,7 @@ class ExternalShareEstimateTest {
         ExternalShare share = sampling();
         share.restore(1.0);
         assertThat(share.share()).isEqualTo(ExternalShare.MAX);
-        share.observe(6_000, 0, 0, CAPACITY, WINDOW, T0 + 6 * SECOND);
+        share.observe(6_000, 0, 0, 0, CAPACITY, WINDOW, T0 + 6 * SECOND);
         assertThat(share.share()).isEqualTo(ExternalShare.MAX);
     }
 
@@ -83,19 +127,19 @@ class ExternalShareEstimateTest {
     @Test
     void anAnswerTheCallsInFlightCouldExplainIsNoSample() {
         ExternalShare share = sampling();
-        assertThat(share.observe(1_000, 880, 700, CAPACITY, WINDOW, T0 + 6 * SECOND))
+        assertThat(share.observe(1_000, 880, 0, 700, CAPACITY, WINDOW, T0 + 6 * SECOND))
                 .isFalse();
         assertThat(share.share()).isZero();
         // the next sample spans from the last one taken, at T0: 12 s, 1,200 refilled
-        share.observe(1_000, 760, 0, CAPACITY, WINDOW, T0 + 12 * SECOND);
-        assertThat(share.share()).isCloseTo(0.06, within(1e-9));
+        share.observe(1_000, 760, 0, 0, CAPACITY, WINDOW, T0 + 12 * SECOND);
+        assertThat(share.share()).isCloseTo(0.2, within(1e-9));
     }
 
     @Test
     void aSpanLongerThanTheWindowCountsOneWindowsRefill() {
         ExternalShare share = sampling();
-        share.observe(1_000, -200, 0, CAPACITY, WINDOW, T0 + 120 * SECOND); // a gap of 1,200 in 6,000
-        assertThat(share.share()).isCloseTo(0.06, within(1e-9));
+        share.observe(1_000, -200, 0, 0, CAPACITY, WINDOW, T0 + 120 * SECOND); // a gap of 1,200 in 6,000
+        assertThat(share.share()).isCloseTo(0.2, within(1e-9));
     }
 
     @Test

@@ -345,11 +345,11 @@ class ProviderScopeTest {
     void aFigureBelowWhatSluiceExpectedSlowsTheMirrorsRefill() {
         learn(Dimension.TOTAL_TOKENS, 6_000, 6_000);
         clock.advance(Duration.ofSeconds(6));
-        learn(Dimension.TOTAL_TOKENS, 6_000, 3_000); // 3,000 gone that Sluice did not send
-        assertThat(scope.externalShare()).isCloseTo(0.27, within(1e-9));
-        clock.advance(Duration.ofSeconds(10));
-        // 100 a second, of which Sluice keeps 73 %
-        assertThat(roomAsCounted(only())).isEqualTo(3_730);
+        learn(Dimension.TOTAL_TOKENS, 6_000, 5_880); // of the 600 refilled, 120 went to others
+        assertThat(scope.externalShare()).isCloseTo(0.2, within(1e-9));
+        clock.advance(Duration.ofSeconds(1));
+        // 100 a second, of which Sluice keeps 80 %
+        assertThat(roomAsCounted(only())).isEqualTo(5_960);
     }
 
     @Test

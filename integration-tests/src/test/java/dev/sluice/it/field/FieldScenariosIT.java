@@ -413,7 +413,7 @@ class FieldScenariosIT {
                 .isEqualTo(run.calls());
         assertThat(run.percent429())
                 .as("provider 429s, %% of attempts: %s", run.when429s())
-                .isLessThanOrEqualTo(2.0);
+                .isLessThanOrEqualTo(1.0);
         assertThat(goodput(run)).as("goodput over what the neighbour leaves").isGreaterThanOrEqualTo(0.85);
     }
 
