@@ -9,8 +9,8 @@ package dev.sluice.core.quota;
  * others took; Sluice's mirror refills {@code (1 - s) R} at the current estimate {@code s} and
  * loses what Sluice took. Every answer in between lowers the mirror to its figure when the figure
  * is lower (a raise counts negatively), so these corrections add up what the mirror missed: the
- * others took {@code s R}, plus the corrections since the last sample, plus how much further the
- * mirror stands above the figure now than it did then. A sample is that over {@code R}. Adding the
+ * others took {@code s R}, plus the corrections since the last sample, plus how far the mirror
+ * stands above the figure now, less how far above it stood then. A sample is that over {@code R}. Adding the
  * corrections up is what makes a neighbour visible: answers come every few calls, each lowering
  * the mirror by the little the others took since the one before, and no single answer shows more
  * than that. The figures' rounding only shows at a span's two ends, within {@link #TOLERANCE}.
@@ -39,8 +39,14 @@ final class ExternalShare {
     private boolean sampled;
     /** Whether a sample set the estimate yet: the first sets it, later ones move it. */
     private boolean estimated;
-    /** How far the mirror stood above the figure at the last sample. */
-    private double differenceAtSample;
+    /**
+     * How far the mirror stood above the figure at the last sample, 0 when under it. The figure
+     * lowered it by that much, a correction the next span counts, so it is taken off there. A
+     * mirror standing under the figure is not lowered: its whole gap counts at every sample,
+     * pulling the estimate down for as long as it stands (the provider's bucket may be full, its
+     * refill lost, and no figure raises a mirror while calls are in flight).
+     */
+    private double aboveFigureAtSample;
     /** The mirror's {@link Bucket#figureCorrections()} at the last sample. */
     private double correctionsAtSample;
     /** When a refusal last raised the estimate, once one did. */
@@ -86,7 +92,7 @@ final class ExternalShare {
         if (ambiguous > refill) {
             return false;
         }
-        double gap = corrections - correctionsAtSample + difference - Math.max(0, differenceAtSample);
+        double gap = corrections - correctionsAtSample + difference - aboveFigureAtSample;
         startSpan(difference, corrections, nowNanos);
         if (Math.abs(gap) <= Math.max(1.0, TOLERANCE * capacity)) {
             gap = 0;
@@ -104,7 +110,7 @@ final class ExternalShare {
 
     private void startSpan(double difference, double corrections, long nowNanos) {
         sampledAtNanos = nowNanos;
-        differenceAtSample = difference;
+        aboveFigureAtSample = Math.max(0, difference);
         correctionsAtSample = corrections;
     }
 

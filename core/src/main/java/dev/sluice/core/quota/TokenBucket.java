@@ -138,9 +138,7 @@ final class TokenBucket extends Bucket {
 
     @Override
     public long roomAsCounted(long nowNanos, long nowMillis) {
-        refillAndTakeBack(nowNanos);
-        double allowance = level >= ceiling - 1e-9 ? 0 : limit().burst() - ceiling;
-        return (long) Math.floor(visibleLevel() + allowance + 1e-9);
+        return (long) Math.floor(exactRoomAsCounted(nowNanos, nowMillis) + 1e-9);
     }
 
     @Override
