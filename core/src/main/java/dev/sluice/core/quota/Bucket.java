@@ -208,7 +208,7 @@ public abstract class Bucket {
      * The share of this bucket's refill that consumers Sluice cannot see take (see {@link
      * ExternalShare}): the bucket refills only the rest. Only token buckets refill; others ignore it.
      */
-    public void setExternalShare(double share, long nowNanos, long nowMillis) {}
+    void setExternalShare(double share, long nowNanos, long nowMillis) {}
 
     /**
      * Room as the limit's owner would count it, for status views: a provider mirror's room plus the
@@ -246,7 +246,7 @@ public abstract class Bucket {
      * How fast room comes back with time, per nanosecond, for sharing it fairly between tenants
      * ({@link TenantShares}); 0 for a bucket whose room does not come back with time alone.
      */
-    public double refillPerNano() {
+    double refillPerNano() {
         return 0;
     }
 
@@ -300,7 +300,7 @@ public abstract class Bucket {
      * As {@link #lowerRoomTo(long, long, long)}, for an estimate with a fraction: a bucket that
      * keeps its level exactly (a token bucket) keeps it, the others round down.
      */
-    public void lowerRoomTo(double remaining, long nowNanos, long nowMillis) {
+    void lowerRoomTo(double remaining, long nowNanos, long nowMillis) {
         lowerRoomTo((long) Math.floor(remaining), nowNanos, nowMillis);
     }
 
@@ -310,7 +310,7 @@ public abstract class Bucket {
      * windowed one starts each window afresh. A shared-store bucket does nothing either, its local
      * fallback share included (a gap: that share is lowered by figures, never raised).
      */
-    public void raiseRoomTo(long remaining, long nowNanos, long nowMillis) {
+    void raiseRoomTo(long remaining, long nowNanos, long nowMillis) {
         // nothing to mend here
     }
 
