@@ -73,8 +73,11 @@ public abstract class Bucket {
         this.spell = learned() ? new BusySpell() : null;
     }
 
-    /** Whether the limit was learned from a provider's answers: only then are figures read against it. */
-    private boolean learned() {
+    /**
+     * Whether the limit was learned from a provider's answers (its spec never changes): only then
+     * are figures read against it.
+     */
+    final boolean learned() {
         return limit.spec().source() == LimitSpec.Source.LEARNED;
     }
 

@@ -53,9 +53,6 @@ final class TokenBucket extends Bucket implements LaneLender {
     /** See {@link #figureCorrections()}. */
     private double figureCorrections;
 
-    /** Whether the limit was learned from a provider's headers (its spec never changes). */
-    private final boolean learned;
-
     /**
      * What the level (with the room lent) lacked of the ceiling at recent moments: a refund gives
      * back no more than the least of it since the reservation, as the refill made up the rest.
@@ -67,7 +64,6 @@ final class TokenBucket extends Bucket implements LaneLender {
 
     TokenBucket(Limit limit, String scopeValue, long nowNanos) {
         super(limit, scopeValue);
-        this.learned = limit.spec().source() == LimitSpec.Source.LEARNED;
         this.lastRefillNanos = nowNanos;
         this.ratePerNano = (double) limit.capacity() / limit.windowNanos();
         this.ceiling = limit.refillCeiling();
@@ -179,7 +175,7 @@ final class TokenBucket extends Bucket implements LaneLender {
      * by at most a window and never locks it out.
      */
     private double debtFloor() {
-        return learned ? -limit().capacity() : Double.NEGATIVE_INFINITY;
+        return learned() ? -limit().capacity() : Double.NEGATIVE_INFINITY;
     }
 
     @Override
