@@ -115,7 +115,7 @@ public abstract class Bucket {
      */
     final double ceilingFor(int tenant) {
         double ceiling = limit.refillCeiling();
-        return reserves == null ? ceiling : reserves.lessOthersAtCap(ceiling, tenant);
+        return reserves == null ? ceiling : ceiling - reserves.othersAtCap(tenant);
     }
 
     /**
