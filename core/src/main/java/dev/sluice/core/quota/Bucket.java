@@ -13,7 +13,7 @@ package dev.sluice.core.quota;
  * samples of what was admitted and a provider's figures while calls are in flight ({@link
  * AdmittedSamples}, {@link BusySpell}, in a learned bucket), room lent to the lock-free lane
  * ({@link #laneLender}, a local token bucket's), and what a fleet's store says ({@link
- * #storeShare}, a shared bucket's).
+ * #fleetRoom}, a shared bucket's).
  */
 public abstract class Bucket {
 
