@@ -13,7 +13,7 @@ package dev.sluice.core.quota;
  * samples of what was admitted and a provider's figures while calls are in flight ({@link
  * AdmittedSamples}, {@link BusySpell}, in a learned bucket), room lent to the lock-free lane
  * ({@link #laneLender}, a local token bucket's), and what a fleet's store says ({@link
- * #storeShare}, a shared bucket's).
+ * #fleetRoom}, a shared bucket's).
  */
 public abstract class Bucket {
 
@@ -73,8 +73,11 @@ public abstract class Bucket {
         this.spell = learned() ? new BusySpell() : null;
     }
 
-    /** Whether the limit was learned from a provider's answers: only then are figures read against it. */
-    private boolean learned() {
+    /**
+     * Whether the limit was learned from a provider's answers (its spec never changes): only then
+     * are figures read against it.
+     */
+    final boolean learned() {
         return limit.spec().source() == LimitSpec.Source.LEARNED;
     }
 
@@ -112,7 +115,7 @@ public abstract class Bucket {
      */
     final double ceilingFor(int tenant) {
         double ceiling = limit.refillCeiling();
-        return reserves == null ? ceiling : reserves.lessOthersAtCap(ceiling, tenant);
+        return reserves == null ? ceiling : ceiling - reserves.othersAtCap(tenant);
     }
 
     /**
@@ -208,7 +211,7 @@ public abstract class Bucket {
      * The share of this bucket's refill that consumers Sluice cannot see take (see {@link
      * ExternalShare}): the bucket refills only the rest. Only token buckets refill; others ignore it.
      */
-    public void setExternalShare(double share, long nowNanos, long nowMillis) {}
+    void setExternalShare(double share, long nowNanos, long nowMillis) {}
 
     /**
      * Room as the limit's owner would count it, for status views: a provider mirror's room plus the
@@ -246,7 +249,7 @@ public abstract class Bucket {
      * How fast room comes back with time, per nanosecond, for sharing it fairly between tenants
      * ({@link TenantShares}); 0 for a bucket whose room does not come back with time alone.
      */
-    public double refillPerNano() {
+    double refillPerNano() {
         return 0;
     }
 
@@ -300,7 +303,7 @@ public abstract class Bucket {
      * As {@link #lowerRoomTo(long, long, long)}, for an estimate with a fraction: a bucket that
      * keeps its level exactly (a token bucket) keeps it, the others round down.
      */
-    public void lowerRoomTo(double remaining, long nowNanos, long nowMillis) {
+    void lowerRoomTo(double remaining, long nowNanos, long nowMillis) {
         lowerRoomTo((long) Math.floor(remaining), nowNanos, nowMillis);
     }
 
@@ -310,7 +313,7 @@ public abstract class Bucket {
      * windowed one starts each window afresh. A shared-store bucket does nothing either, its local
      * fallback share included (a gap: that share is lowered by figures, never raised).
      */
-    public void raiseRoomTo(long remaining, long nowNanos, long nowMillis) {
+    void raiseRoomTo(long remaining, long nowNanos, long nowMillis) {
         // nothing to mend here
     }
 

@@ -6,23 +6,21 @@ package dev.sluice.core.quota;
  * registers them. {@link Bucket#laneLender} gives it; a bucket that never lends (windows,
  * concurrency, a shared store, reserves) has none. Used under the governor's lock.
  */
-public abstract class LaneLender {
-
-    LaneLender() {}
+public interface LaneLender {
 
     /**
      * The room lent, which the lane takes without the lock; null when the bucket lends no more
      * (it left its limit's cache).
      */
-    public abstract LaneCredit credit();
+    LaneCredit credit();
 
     /** Tops up what the calling thread's stripe holds of lent room. */
-    public abstract void lend(int stripe, long nowNanos);
+    void lend(int stripe, long nowNanos);
 
     /**
      * Lane admissions that took {@code amount} in all were registered: from now on it is counted
      * as reserved like any other reservation, no longer as lent. {@code nowNanos} must be a fresh
      * reading (see {@link TokenBucket}).
      */
-    public abstract void registered(long amount, long nowNanos);
+    void registered(long amount, long nowNanos);
 }

@@ -110,7 +110,7 @@ public final class ProviderScope {
                 remaining,
                 windowMillis,
                 ceiling,
-                Long.MAX_VALUE,
+                0,
                 AnswerAge.CURRENT,
                 nowNanos,
                 nowMillis);

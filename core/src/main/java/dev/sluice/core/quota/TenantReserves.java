@@ -67,16 +67,6 @@ final class TenantReserves {
         return sum;
     }
 
-    /** {@code from} less each full reserve but {@code tenant}'s, taken off one after the other. */
-    double lessOthersAtCap(double from, int tenant) {
-        for (int i = 0; i < held.length; i++) {
-            if (i != tenant) {
-                from -= cap(i);
-            }
-        }
-        return from;
-    }
-
     /** Takes from the tenant's reserve first; returns how much came from it (0 for -1). */
     long take(int tenant, long amount) {
         if (tenant < 0) {

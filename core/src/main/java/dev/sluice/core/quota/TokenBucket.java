@@ -28,7 +28,7 @@ package dev.sluice.core.quota;
  * the unused part, the provider has no more room than the bucket. {@link #take} returns the take's
  * moment for that, and each loan to the lane records its own for the lane's admissions.
  */
-final class TokenBucket extends Bucket {
+final class TokenBucket extends Bucket implements LaneLender {
 
     /** The largest delay between admission and the provider counting the call that a mirror absorbs. */
     static final long TRANSIT_ALLOWANCE_NANOS = 250_000_000L;
@@ -47,16 +47,11 @@ final class TokenBucket extends Bucket {
 
     /** Room lent to the lane, created on the first loan; written under the lock, read by the lane. */
     private volatile LaneCredit lent;
-    /** This bucket as the lane's lender, made when a route first asks (guarded by the lock). */
-    private Lending lending;
     /** Lent and neither taken back nor registered as a lane admission (guarded by the lock). */
     private long lentOut;
 
     /** See {@link #figureCorrections()}. */
     private double figureCorrections;
-
-    /** Whether the limit was learned from a provider's headers (its spec never changes). */
-    private final boolean learned;
 
     /**
      * What the level (with the room lent) lacked of the ceiling at recent moments: a refund gives
@@ -69,7 +64,6 @@ final class TokenBucket extends Bucket {
 
     TokenBucket(Limit limit, String scopeValue, long nowNanos) {
         super(limit, scopeValue);
-        this.learned = limit.spec().source() == LimitSpec.Source.LEARNED;
         this.lastRefillNanos = nowNanos;
         this.ratePerNano = (double) limit.capacity() / limit.windowNanos();
         this.ceiling = limit.refillCeiling();
@@ -179,7 +173,7 @@ final class TokenBucket extends Bucket {
      * by at most a window and never locks it out.
      */
     private double debtFloor() {
-        return learned ? -limit().capacity() : Double.NEGATIVE_INFINITY;
+        return learned() ? -limit().capacity() : Double.NEGATIVE_INFINITY;
     }
 
     @Override
@@ -317,19 +311,12 @@ final class TokenBucket extends Bucket {
 
     @Override
     public LaneLender laneLender() {
-        if (holdsReserves()) {
-            return null;
-        }
-        Lending l = lending;
-        if (l == null) {
-            l = new Lending();
-            lending = l;
-        }
-        return l;
+        return holdsReserves() ? null : this;
     }
 
-    /** The room lent, made by the first loan; null when the bucket lends no more (it was evicted). */
-    private LaneCredit laneCredit() {
+    /** The room lent, made by the first loan; null when the bucket lends no more (it was evicted). Lock held. */
+    @Override
+    public LaneCredit credit() {
         if (isEvicted()) {
             return null;
         }
@@ -359,8 +346,9 @@ final class TokenBucket extends Bucket {
     }
 
     /** Tops up what the calling thread's stripe holds of lent room. Lock held. */
-    private void lendToLane(int stripe, long nowNanos) {
-        LaneCredit credit = laneCredit();
+    @Override
+    public void lend(int stripe, long nowNanos) {
+        LaneCredit credit = credit();
         if (credit == null) {
             return;
         }
@@ -378,7 +366,8 @@ final class TokenBucket extends Bucket {
     }
 
     /** Lane admissions that took {@code amount} in all were registered (see {@link LaneLender#registered}). Lock held. */
-    private void laneTakesRegistered(long amount, long nowNanos) {
+    @Override
+    public void registered(long amount, long nowNanos) {
         // Counted per admission registered, not as lentOut less what the stripes hold: a lane
         // admission that could not take every bucket puts back what it took, after such a count.
         refill(nowNanos); // at the cap that held while the amount counted as lent
@@ -390,23 +379,5 @@ final class TokenBucket extends Bucket {
     long takenThroughLaneUnregistered() {
         LaneCredit credit = lent;
         return credit == null ? 0 : lentOut - credit.unused();
-    }
-
-    /** The lane's view of this bucket as its lender. */
-    private final class Lending extends LaneLender {
-        @Override
-        public LaneCredit credit() {
-            return laneCredit();
-        }
-
-        @Override
-        public void lend(int stripe, long nowNanos) {
-            lendToLane(stripe, nowNanos);
-        }
-
-        @Override
-        public void registered(long amount, long nowNanos) {
-            laneTakesRegistered(amount, nowNanos);
-        }
     }
 }

@@ -23,7 +23,7 @@ import dev.sluice.core.quota.LimitSpec;
  *
  * <p>Guarded by the governor's lock, like every bucket.
  */
-final class SharedBucket extends Bucket {
+final class SharedBucket extends Bucket implements FleetRoom {
 
     private static final int EPOCH_BITS = 16;
     /** How soon a budget the store refused asks again: refunds from other instances come back in a pass or two. */
@@ -96,34 +96,31 @@ final class SharedBucket extends Bucket {
         return kind == SyncRequest.WINDOW;
     }
 
-    /** What this bucket knows of the store's room (see {@link FleetRoom}). */
-    private final FleetRoom fleetRoom = new FleetRoom() {
-        @Override
-        public boolean grants(long nowMillis) {
-            // a share admits locally; while closing, the next window brings the room
-            return fallback == null && !closing(nowMillis);
-        }
-
-        @Override
-        public long beyondOwn(long sinceNanos, long nowNanos, long nowMillis) {
-            follow(nowNanos, nowMillis);
-            if (fallback != null) {
-                return 0; // the store is away: this JVM's share is all there is
-            }
-            // only what the store said since the call arrived: other instances give back what they do not use
-            return storeRoom < 0 || storeRoomAtNanos - sinceNanos < 0 ? Long.MAX_VALUE : storeRoom;
-        }
-
-        @Override
-        public long asCounted(long nowNanos, long nowMillis) {
-            long own = roomAsCounted(nowNanos, nowMillis);
-            return fallback != null || storeRoom < 0 ? own : own + storeRoom;
-        }
-    };
-
     @Override
     public FleetRoom fleetRoom() {
-        return fleetRoom;
+        return this;
+    }
+
+    @Override
+    public boolean grants(long nowMillis) {
+        // a share admits locally; while closing, the next window brings the room
+        return fallback == null && !closing(nowMillis);
+    }
+
+    @Override
+    public long beyondOwn(long sinceNanos, long nowNanos, long nowMillis) {
+        follow(nowNanos, nowMillis);
+        if (fallback != null) {
+            return 0; // the store is away: this JVM's share is all there is
+        }
+        // only what the store said since the call arrived: other instances give back what they do not use
+        return storeRoom < 0 || storeRoomAtNanos - sinceNanos < 0 ? Long.MAX_VALUE : storeRoom;
+    }
+
+    @Override
+    public long asCounted(long nowNanos, long nowMillis) {
+        long own = roomAsCounted(nowNanos, nowMillis);
+        return fallback != null || storeRoom < 0 ? own : own + storeRoom;
     }
 
     @Override

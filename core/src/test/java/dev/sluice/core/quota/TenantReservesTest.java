@@ -38,7 +38,7 @@ class TenantReservesTest {
         assertThat(r.heldByOthers(0)).isCloseTo(100, within(1e-9));
         assertThat(r.heldByOthers(-1)).isCloseTo(300, within(1e-9));
         assertThat(r.othersAtCap(1)).isCloseTo(200, within(1e-9));
-        assertThat(r.lessOthersAtCap(1_000, -1)).isCloseTo(700, within(1e-9));
+        assertThat(1_000 - r.othersAtCap(-1)).isCloseTo(700, within(1e-9));
     }
 
     @Test
