@@ -180,14 +180,25 @@ public final class Ramp {
 
     // ------------------------------------------------------------------ the governor's timer
 
-    /** Moves the ceiling for the time since the last tick and sets it on its limit. Lock held. */
-    public void tick(long nowNanos, long nowMillis) {
+    /**
+     * What calls did over the last interval at {@code nowNanos}, for the next {@link #tick}. Read
+     * before the governor's lock is taken: it sorts the latest samples for their percentiles, work
+     * the calls waiting on that lock need not wait for. Any thread.
+     */
+    public RampHealth.Window observe(long nowNanos) {
+        return health.over(nowNanos);
+    }
+
+    /**
+     * Moves the ceiling for the time since the last tick, from {@code w} (what {@link #observe}
+     * saw just before), and sets it on its limit. Lock held.
+     */
+    public void tick(RampHealth.Window w, long nowNanos, long nowMillis) {
         long dt = nowNanos - lastTickNanos;
         if (dt <= 0) {
             return;
         }
         lastTickNanos = nowNanos;
-        RampHealth.Window w = health.over(nowNanos);
         last = w;
         Bucket bucket = limit.buckets().iterator().next();
         // calls press on the ceiling when one waits for the ramp's room, or they go at its pace
