@@ -419,7 +419,7 @@ public final class Ramp {
 
     /** Live tuning; 0 stops watching, else > 0. */
     public void setQueueWaitP95ThresholdMillis(long v) {
-        queueWaitP95Nanos = nonNegativeMillis("queueWaitP95", v) * 1_000_000;
+        queueWaitP95Nanos = thresholdNanos("queueWaitP95", v);
     }
 
     /** 0: not watched. */
@@ -429,14 +429,19 @@ public final class Ramp {
 
     /** Live tuning; 0 stops watching, else > 0. */
     public void setLatencyP95ThresholdMillis(long v) {
-        latencyP95Nanos = nonNegativeMillis("latencyP95", v) * 1_000_000;
+        latencyP95Nanos = thresholdNanos("latencyP95", v);
     }
 
-    private static long nonNegativeMillis(String name, long v) {
-        if (v < 0) {
-            throw new IllegalArgumentException(name + " must be >= 0 ms (0: not watched), was " + v);
+    /** The most milliseconds a threshold in nanoseconds holds. */
+    private static final long MAX_THRESHOLD_MILLIS = Long.MAX_VALUE / 1_000_000;
+
+    /** {@code v} ms in nanoseconds; a value whose nanoseconds would overflow is refused, not wrapped. */
+    private static long thresholdNanos(String name, long v) {
+        if (v < 0 || v > MAX_THRESHOLD_MILLIS) {
+            throw new IllegalArgumentException(
+                    name + " must be between 0 (not watched) and " + MAX_THRESHOLD_MILLIS + " ms, was " + v);
         }
-        return v;
+        return v * 1_000_000;
     }
 
     public RampAction onTrip() {
