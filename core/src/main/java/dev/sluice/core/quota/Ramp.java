@@ -310,19 +310,8 @@ public final class Ramp {
         return provider;
     }
 
-    /** The requests limit the ramp sets. */
-    public Limit limit() {
-        return limit;
-    }
-
     public State state() {
         return state;
-    }
-
-    /** Whether the ramp holds calls back or watches them grow (anything but watching, steady and done). */
-    public boolean active() {
-        State s = state;
-        return s != State.STEADY && s != State.DONE && s != State.WATCHING;
     }
 
     /** The most calls a second the ramp admits now; -1 while a built-in ramp watches its first interval. */
