@@ -3,6 +3,7 @@ package dev.sluice.core;
 import dev.sluice.config.RampConfig;
 import dev.sluice.core.quota.Limit;
 import dev.sluice.core.quota.Ramp;
+import dev.sluice.core.quota.RampHealth;
 import dev.sluice.core.schedule.Timer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,6 +35,9 @@ final class Ramps {
     private final Governor governor;
     private final Timer timer;
     private final Ramp[] ramps;
+    /** What each ramp saw at the current tick; the timer's thread only (one tick at a time). */
+    private final RampHealth.Window[] seen;
+
     private final long tickNanos;
 
     Ramps(Governor governor, Timer timer, List<Declared> declared, Limit[] limits, long nowNanos) {
@@ -47,6 +51,7 @@ final class Ramps {
             tick = Math.min(tick, d.config.interval().toNanos() / 20);
         }
         this.ramps = built.toArray(new Ramp[0]);
+        this.seen = new RampHealth.Window[ramps.length];
         this.tickNanos = Math.max(MIN_TICK_NANOS, tick);
         if (ramps.length > 0) {
             timer.schedule(this::tick, tickNanos);
@@ -101,10 +106,16 @@ final class Ramps {
 
     private void tick() {
         try {
+            // what each ramp saw is read before the lock: percentiles sort samples, and the calls
+            // waiting on the lock need not wait for that
+            long seenAt = governor.clock().nanoTime();
+            for (int i = 0; i < ramps.length; i++) {
+                seen[i] = ramps[i].observe(seenAt);
+            }
             governor.underLock(nowNanos -> {
                 long nowMillis = governor.clock().epochMillis();
-                for (Ramp r : ramps) {
-                    r.tick(nowNanos, nowMillis);
+                for (int i = 0; i < ramps.length; i++) {
+                    ramps[i].tick(seen[i], nowNanos, nowMillis);
                 }
                 return null;
             });

@@ -24,18 +24,10 @@ class ConfiguredBurstTest extends GovernorFixture {
                 .build();
     }
 
-    private static CallContext call() {
-        return CallContext.builder("openai")
-                .model("gpt-4o-mini")
-                .tenant("a")
-                .apiKeyId("k_abc123")
-                .build();
-    }
-
     /** Admits one-request calls until one is refused; how many went. */
     private int admitAllNow() {
         int n = 0;
-        while (governor.tryAdmit(call(), Demand.oneRequest()).isAdmitted()) {
+        while (governor.tryAdmit(callOfTenantA(), Demand.oneRequest()).isAdmitted()) {
             n++;
         }
         return n;
@@ -102,14 +94,14 @@ class ConfiguredBurstTest extends GovernorFixture {
                 .burst(2_000)
                 .build());
         Demand large = Demand.builder().inputTokens(5_000).build();
-        assertThat(governor.tryAdmit(call(), large).isAdmitted()).isTrue();
+        assertThat(governor.tryAdmit(callOfTenantA(), large).isAdmitted()).isTrue();
         Demand small = Demand.builder().inputTokens(100).build();
         clock.advance(Duration.ofMillis(1_500)); // the 3,000 owed is repaid at 2,000 a second
-        assertThat(governor.tryAdmit(call(), small).isAdmitted()).isFalse();
+        assertThat(governor.tryAdmit(callOfTenantA(), small).isAdmitted()).isFalse();
         clock.advance(Duration.ofMillis(100));
-        assertThat(governor.tryAdmit(call(), small).isAdmitted()).isTrue();
-        Admission tooLarge =
-                governor.tryAdmit(call(), Demand.builder().inputTokens(130_000).build());
+        assertThat(governor.tryAdmit(callOfTenantA(), small).isAdmitted()).isTrue();
+        Admission tooLarge = governor.tryAdmit(
+                callOfTenantA(), Demand.builder().inputTokens(130_000).build());
         assertThat(tooLarge.rejection().decision()).isEqualTo(GatewayDecision.NOT_ADMISSIBLE);
     }
 
@@ -135,11 +127,13 @@ class ConfiguredBurstTest extends GovernorFixture {
                 .burst(10)
                 .build());
         governor.learner()
-                .learn(new ProviderAnswer(call(), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000))));
+                .learn(new ProviderAnswer(
+                        callOfTenantA(), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000))));
         assertThat(learnedBurst()).isEqualTo(10);
         governor.controls().setBurst("openai-rpm", 4);
         governor.learner()
-                .learn(new ProviderAnswer(call(), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000))));
+                .learn(new ProviderAnswer(
+                        callOfTenantA(), List.of(new LearnedBudget("requests", REQUESTS, 600, 599, 60_000))));
         assertThat(learnedBurst()).isEqualTo(4);
     }
 

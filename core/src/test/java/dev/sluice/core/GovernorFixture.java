@@ -17,6 +17,15 @@ abstract class GovernorFixture {
         }
     }
 
+    /** A call to OpenAI's gpt-4o-mini by tenant a on key k_abc123. */
+    static CallContext callOfTenantA() {
+        return CallContext.builder("openai")
+                .model("gpt-4o-mini")
+                .tenant("a")
+                .apiKeyId("k_abc123")
+                .build();
+    }
+
     /** Builds the test's governor with these limits (replacing, not closing, any earlier one). */
     Governor governor(LimitSpec... limits) {
         GovernorBuilder b = Governor.builder().clock(clock).timer(timer);

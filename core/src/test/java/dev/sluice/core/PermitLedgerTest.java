@@ -145,7 +145,7 @@ class PermitLedgerTest extends GovernorFixture {
     @Test
     void aSettlementWaitsForTheNextLockHolderAndGivesBackWhatWasNotUsed() {
         governor(perMinute("out", OUTPUT_TOKENS, 1_000));
-        Permit permit = governor.tryAdmit(call(), outputTokens(800)).permit();
+        Permit permit = governor.tryAdmit(callOfTenantA(), outputTokens(800)).permit();
 
         permit.settle(usedOutputTokens(200));
         assertThat(governor.ledger.pendingDepth()).isEqualTo(1);
@@ -157,7 +157,7 @@ class PermitLedgerTest extends GovernorFixture {
     @Test
     void aSettlementAppliedAtOnceIsNotQueued() {
         governor(perMinute("out", OUTPUT_TOKENS, 1_000), concurrency(1));
-        Permit permit = governor.tryAdmit(call(), outputTokens(800)).permit();
+        Permit permit = governor.tryAdmit(callOfTenantA(), outputTokens(800)).permit();
 
         permit.settleAndRelease(usedOutputTokens(200)); // the lock is free: applied by this thread
 
@@ -170,7 +170,7 @@ class PermitLedgerTest extends GovernorFixture {
     @Test
     void aPermitStaysOutstandingUntilBothItsSettlementAndItsReleaseAreApplied() {
         governor(perMinute("out", OUTPUT_TOKENS, 1_000), concurrency(1));
-        Permit permit = governor.tryAdmit(call(), outputTokens(800)).permit();
+        Permit permit = governor.tryAdmit(callOfTenantA(), outputTokens(800)).permit();
 
         permit.settle(usedOutputTokens(200)); // the response headers: the stream still holds its slot
         assertThat(governor.controls().available(OUTPUT_TOKENS)).isEqualTo(800);
@@ -188,8 +188,8 @@ class PermitLedgerTest extends GovernorFixture {
     @Test
     void aReleaseQueuedBeforeAnInlineSettlementIsNotAppliedTwice() {
         governor(perMinute("out", OUTPUT_TOKENS, 1_000), concurrency(2));
-        governor.tryAdmit(call(), outputTokens(100)); // another call holds a slot and 100 tokens
-        Permit permit = governor.tryAdmit(call(), outputTokens(800)).permit();
+        governor.tryAdmit(callOfTenantA(), outputTokens(100)); // another call holds a slot and 100 tokens
+        Permit permit = governor.tryAdmit(callOfTenantA(), outputTokens(800)).permit();
 
         permit.releaseConcurrency(); // queued
         permit.settleAndRelease(usedOutputTokens(200)); // applied inline, release included
@@ -204,7 +204,7 @@ class PermitLedgerTest extends GovernorFixture {
     @Test
     void aPermitIsSettledExactlyOnceWhicheverWayItIsAsked() {
         governor(perMinute("out", OUTPUT_TOKENS, 1_000), concurrency(1));
-        Permit permit = governor.tryAdmit(call(), outputTokens(800)).permit();
+        Permit permit = governor.tryAdmit(callOfTenantA(), outputTokens(800)).permit();
 
         assertThat(permit.settle(usedOutputTokens(200))).isTrue();
         assertThat(permit.settleAndRelease(usedOutputTokens(0))).isFalse();
@@ -219,8 +219,8 @@ class PermitLedgerTest extends GovernorFixture {
     @Test
     void aSettlementThatGivesCapacityBackAdmitsTheCallWaitingForIt() {
         governor(perMinute("out", OUTPUT_TOKENS, 1_000));
-        Permit permit = governor.tryAdmit(call(), outputTokens(1_000)).permit();
-        CompletableFuture<Admission> waiting = governor.admitAsync(call(), outputTokens(500), 0);
+        Permit permit = governor.tryAdmit(callOfTenantA(), outputTokens(1_000)).permit();
+        CompletableFuture<Admission> waiting = governor.admitAsync(callOfTenantA(), outputTokens(500), 0);
         assertThat(waiting).isNotDone();
 
         permit.settle(usedOutputTokens(200));
@@ -238,7 +238,7 @@ class PermitLedgerTest extends GovernorFixture {
         for (int t = 0; t < threads; t++) {
             List<Permit> mine = new ArrayList<>();
             for (int i = 0; i < each; i++) {
-                mine.add(governor.tryAdmit(call(), outputTokens(100)).permit());
+                mine.add(governor.tryAdmit(callOfTenantA(), outputTokens(100)).permit());
             }
             permits.add(mine);
         }
@@ -280,10 +280,10 @@ class PermitLedgerTest extends GovernorFixture {
                 .leaseTimeout(Duration.ofSeconds(30))
                 .limit(concurrency(2))
                 .build();
-        governor.tryAdmit(call(), outputTokens(0)); // never settled, never released
+        governor.tryAdmit(callOfTenantA(), outputTokens(0)); // never settled, never released
         assertThat(governor.controls().outstandingPermits()).isEqualTo(1);
         timer.advance(Duration.ofSeconds(10));
-        governor.tryAdmit(call(), outputTokens(0)); // neither
+        governor.tryAdmit(callOfTenantA(), outputTokens(0)); // neither
         assertThat(governor.controls().available(CONCURRENCY)).isZero();
 
         timer.advance(Duration.ofSeconds(20)); // the first lease runs out
@@ -304,7 +304,7 @@ class PermitLedgerTest extends GovernorFixture {
                 .leaseTimeout(Duration.ofSeconds(30))
                 .limit(concurrency(1))
                 .build();
-        Permit permit = governor.tryAdmit(call(), outputTokens(0)).permit();
+        Permit permit = governor.tryAdmit(callOfTenantA(), outputTokens(0)).permit();
         permit.settleAndRelease(Usage.NONE);
 
         timer.advance(Duration.ofSeconds(60));
@@ -355,14 +355,6 @@ class PermitLedgerTest extends GovernorFixture {
 
     private static LimitSpec concurrency(long slots) {
         return LimitSpec.builder("conc", CONCURRENCY, slots).build();
-    }
-
-    private static CallContext call() {
-        return CallContext.builder("openai")
-                .model("gpt-4o-mini")
-                .tenant("a")
-                .apiKeyId("k_abc123")
-                .build();
     }
 
     private static Demand outputTokens(long n) {

@@ -22,14 +22,6 @@ class RampTest extends GovernorFixture {
                 .build();
     }
 
-    private static CallContext call() {
-        return CallContext.builder("openai")
-                .model("gpt-4o-mini")
-                .tenant("a")
-                .apiKeyId("k_abc123")
-                .build();
-    }
-
     private Ramp ramp() {
         return governor.controls().ramps().get(0);
     }
@@ -52,7 +44,7 @@ class RampTest extends GovernorFixture {
             admitted.set(0);
             for (long t = 0; t < 1_000_000_000L; t += gapNanos) {
                 governor.admitAsync(
-                                call(),
+                                callOfTenantA(),
                                 Demand.oneRequest(),
                                 clock.nanoTime() + Duration.ofMinutes(10).toNanos())
                         .thenAccept(a -> {

@@ -288,6 +288,11 @@ public final class Simulator implements AutoCloseable {
          * limits, as OpenAI counts failed requests against its per-minute limit. Default: the
          * profile's habit (OpenAI yes, the others no).
          */
+        public Builder countRefusedRequests(boolean value) {
+            this.countRefusedRequests = value;
+            return this;
+        }
+
         /**
          * Refuses a request (429; OpenAI's {@code slow_down}) when the requests accepted over the last
          * {@code window} would exceed {@code factor} times those of the window before, above
@@ -295,11 +300,6 @@ public final class Simulator implements AutoCloseable {
          */
         public Builder accelerationLimit(double factor, Duration window, int floor) {
             this.acceleration = new dev.sluice.simulator.limit.AccelerationLimit(factor, window, floor);
-            return this;
-        }
-
-        public Builder countRefusedRequests(boolean value) {
-            this.countRefusedRequests = value;
             return this;
         }
 

@@ -145,15 +145,13 @@ final class LimitBean implements LimitMXBean {
 
     @Override
     public long getBurst() {
-        LimitSpec spec = limit.spec();
-        if (spec.dimension() == Dimension.CONCURRENCY || spec.algorithm() != dev.sluice.config.Algorithm.TOKEN_BUCKET) {
-            return 0;
-        }
-        return limit.burst();
+        return dev.sluice.core.quota.BurstSetting.hasBurst(limit.spec()) ? limit.burst() : 0;
     }
 
     @Override
     public void setBurst(long burst) {
+        // checked here too: a learned limit's bean is not among the controls' configured limits,
+        // and its refusal says why
         String refusal = dev.sluice.core.quota.BurstSetting.refusal(limit, burst);
         if (refusal != null) {
             throw new IllegalArgumentException(refusal);

@@ -10,10 +10,15 @@ import dev.sluice.config.Dimension;
 public final class BurstSetting {
     private BurstSetting() {}
 
+    /** Whether a limit of this spec has a burst at all: only token buckets do, not windows or concurrency. */
+    public static boolean hasBurst(LimitSpec spec) {
+        return spec.dimension() != Dimension.CONCURRENCY && spec.algorithm() == Algorithm.TOKEN_BUCKET;
+    }
+
     /** Why {@code burst} cannot be set on {@code limit} (0 is "the capacity"), or null when it can. */
     public static String refusal(Limit limit, long burst) {
         LimitSpec spec = limit.spec();
-        if (spec.dimension() == Dimension.CONCURRENCY || spec.algorithm() != Algorithm.TOKEN_BUCKET) {
+        if (!hasBurst(spec)) {
             return "limit " + limit.id() + " is a "
                     + (spec.dimension() == Dimension.CONCURRENCY
                             ? "concurrency"

@@ -180,14 +180,25 @@ public final class Ramp {
 
     // ------------------------------------------------------------------ the governor's timer
 
-    /** Moves the ceiling for the time since the last tick and sets it on its limit. Lock held. */
-    public void tick(long nowNanos, long nowMillis) {
+    /**
+     * What calls did over the last interval at {@code nowNanos}, for the next {@link #tick}. Read
+     * before the governor's lock is taken: it sorts the latest samples for their percentiles, work
+     * the calls waiting on that lock need not wait for. Any thread.
+     */
+    public RampHealth.Window observe(long nowNanos) {
+        return health.over(nowNanos);
+    }
+
+    /**
+     * Moves the ceiling for the time since the last tick, from {@code w} (what {@link #observe}
+     * saw just before), and sets it on its limit. Lock held.
+     */
+    public void tick(RampHealth.Window w, long nowNanos, long nowMillis) {
         long dt = nowNanos - lastTickNanos;
         if (dt <= 0) {
             return;
         }
         lastTickNanos = nowNanos;
-        RampHealth.Window w = health.over(nowNanos);
         last = w;
         Bucket bucket = limit.buckets().iterator().next();
         // calls press on the ceiling when one waits for the ramp's room, or they go at its pace
@@ -299,19 +310,8 @@ public final class Ramp {
         return provider;
     }
 
-    /** The requests limit the ramp sets. */
-    public Limit limit() {
-        return limit;
-    }
-
     public State state() {
         return state;
-    }
-
-    /** Whether the ramp holds calls back or watches them grow (anything but watching, steady and done). */
-    public boolean active() {
-        State s = state;
-        return s != State.STEADY && s != State.DONE && s != State.WATCHING;
     }
 
     /** The most calls a second the ramp admits now; -1 while a built-in ramp watches its first interval. */
@@ -408,7 +408,7 @@ public final class Ramp {
 
     /** Live tuning; 0 stops watching, else > 0. */
     public void setQueueWaitP95ThresholdMillis(long v) {
-        queueWaitP95Nanos = nonNegativeMillis("queueWaitP95", v) * 1_000_000;
+        queueWaitP95Nanos = thresholdNanos("queueWaitP95", v);
     }
 
     /** 0: not watched. */
@@ -418,14 +418,19 @@ public final class Ramp {
 
     /** Live tuning; 0 stops watching, else > 0. */
     public void setLatencyP95ThresholdMillis(long v) {
-        latencyP95Nanos = nonNegativeMillis("latencyP95", v) * 1_000_000;
+        latencyP95Nanos = thresholdNanos("latencyP95", v);
     }
 
-    private static long nonNegativeMillis(String name, long v) {
-        if (v < 0) {
-            throw new IllegalArgumentException(name + " must be >= 0 ms (0: not watched), was " + v);
+    /** The most milliseconds a threshold in nanoseconds holds. */
+    private static final long MAX_THRESHOLD_MILLIS = Long.MAX_VALUE / 1_000_000;
+
+    /** {@code v} ms in nanoseconds; a value whose nanoseconds would overflow is refused, not wrapped. */
+    private static long thresholdNanos(String name, long v) {
+        if (v < 0 || v > MAX_THRESHOLD_MILLIS) {
+            throw new IllegalArgumentException(
+                    name + " must be between 0 (not watched) and " + MAX_THRESHOLD_MILLIS + " ms, was " + v);
         }
-        return v;
+        return v * 1_000_000;
     }
 
     public RampAction onTrip() {

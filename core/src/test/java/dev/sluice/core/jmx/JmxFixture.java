@@ -114,6 +114,10 @@ final class JmxFixture implements AutoCloseable {
         return JMX.newMXBeanProxy(server, SluiceMBeans.name("Provider", name), ProviderMXBean.class);
     }
 
+    RampMXBean ramp(String provider) {
+        return JMX.newMXBeanProxy(server, SluiceMBeans.name("Ramp", provider), RampMXBean.class);
+    }
+
     boolean registered(String type, String name) {
         ObjectName n = SluiceMBeans.name(type, name);
         return server.isRegistered(n);

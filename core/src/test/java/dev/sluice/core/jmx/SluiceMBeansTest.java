@@ -142,6 +142,30 @@ class SluiceMBeansTest {
     }
 
     @Test
+    void aRampRefusesAnInvalidTuningWithAMessageNamingTheSettingAndChangesNothing() throws Exception {
+        try (JmxFixture ramped = new JmxFixture(JmxFixture.CONFIG.replace(
+                "    limits:\n      - id: sim-rpm",
+                "    ramp: {growth: 1.5, interval: 1s}\n    limits:\n      - id: sim-rpm"))) {
+            RampMXBean ramp = ramped.ramp("sim");
+            assertThatThrownBy(() -> ramp.setGrowth(1)).hasStackTraceContaining("growth must be > 1, was 1.0");
+            assertThatThrownBy(() -> ramp.setFloor(0)).hasStackTraceContaining("floor must be > 0");
+            assertThatThrownBy(() -> ramp.setRejectedShareThreshold(1.5)).hasStackTraceContaining("rejectedShare");
+            assertThatThrownBy(() -> ramp.setOnTrip("back"))
+                    .hasStackTraceContaining("onTrip must be hold or step_back");
+            assertThatThrownBy(() -> ramp.setLatencyP95ThresholdMillis(-1)).hasStackTraceContaining("latencyP95");
+            // milliseconds whose nanoseconds would overflow are refused, not wrapped to a negative threshold
+            assertThatThrownBy(() -> ramp.setQueueWaitP95ThresholdMillis(Long.MAX_VALUE))
+                    .hasStackTraceContaining("queueWaitP95 must be between 0 (not watched) and");
+            assertThat(ramp.getGrowth()).isEqualTo(1.5);
+            assertThat(ramp.getOnTrip()).isEqualTo("hold");
+            assertThat(ramp.getQueueWaitP95ThresholdMillis()).isZero();
+
+            ramp.setQueueWaitP95ThresholdMillis(250);
+            assertThat(ramp.getQueueWaitP95ThresholdMillis()).isEqualTo(250);
+        }
+    }
+
+    @Test
     void anInvalidValueIsRefusedWithAMessageAndChangesNothing() {
         assertThatThrownBy(() -> jmx.limit("sim-rpm").setCapacity(0))
                 .hasStackTraceContaining("capacity must be > 0, was 0");

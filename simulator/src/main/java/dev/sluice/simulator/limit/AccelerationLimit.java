@@ -17,7 +17,6 @@ public final class AccelerationLimit {
     private final long windowNanos;
     private final int floor;
     private final ArrayDeque<Long> accepted = new ArrayDeque<>();
-    private long refused;
 
     /**
      * @param factor the most the rate may grow from one window to the next (> 1)
@@ -49,16 +48,10 @@ public final class AccelerationLimit {
             }
         }
         if (current + 1 > Math.max(floor, factor * previous)) {
-            refused++;
             return false;
         }
         accepted.addLast(t);
         return true;
-    }
-
-    /** Requests refused for growing too fast. */
-    public synchronized long refused() {
-        return refused;
     }
 
     @Override
