@@ -58,22 +58,28 @@ final class TappedPublisher implements Publisher<ByteBuffer> {
             if (subscribed) {
                 return;
             }
-            source.subscribe(new Subscriber<ByteBuffer>() {
-                @Override
-                public void onSubscribe(Subscription s) {
-                    s.cancel();
-                }
+            try {
+                source.subscribe(new Subscriber<ByteBuffer>() {
+                    @Override
+                    public void onSubscribe(Subscription s) {
+                        s.cancel();
+                    }
 
-                @Override
-                public void onNext(ByteBuffer buffer) {}
+                    @Override
+                    public void onNext(ByteBuffer buffer) {}
 
-                @Override
-                public void onError(Throwable failure) {}
+                    @Override
+                    public void onError(Throwable failure) {}
 
-                @Override
-                public void onComplete() {}
-            });
-            settle.run(); // once the client was told: the permit is not given back ahead of the connection
+                    @Override
+                    public void onComplete() {}
+                });
+            } catch (Throwable refused) {
+                // the client would not take the cancel (its body had a subscriber, its channel is gone):
+                // the permit is given back all the same, or it waits out its lease
+            } finally {
+                settle.run(); // once the client was told: the permit is not given back ahead of the connection
+            }
         }
     }
 
