@@ -4,6 +4,7 @@ import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.DroppedBodies;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -31,6 +32,14 @@ final class TappedPublisher implements Publisher<ByteBuffer> {
     public void subscribe(Subscriber<? super ByteBuffer> subscriber) {
         unsubscribed.subscribed = true; // the subscription reports from now on, reachable or not
         source.subscribe(new Tap(subscriber, settle));
+    }
+
+    /**
+     * What tells the observer that the client's exchange failed (an abort, a reset), whether or not
+     * anyone subscribed; it holds the observer, not this publisher, so the client may keep it.
+     */
+    Consumer<Throwable> failure() {
+        return settle::failed;
     }
 
     /** Nobody will read this body (the governance discarded its answer): the observer hears a close, once. */

@@ -140,12 +140,40 @@ class AsyncTransportContractTest extends HttpTransportContract {
         assertThat(server.requests()).hasSize(2).allSatisfy(r -> SdkRequests.assertSentAsSigned(r, url, CHAT));
     }
 
+    // ------------------------------------------------------------------ a body held unread
+
+    /**
+     * A handler that keeps the body it was given and never subscribes, then the SDK gives the call
+     * up (an abort, its API call timeout): the exchange ends, so the permit is given back then, not
+     * when the body becomes unreachable (it does not, the handler still holds it) nor when its lease
+     * expires.
+     */
+    @Test
+    void aStreamingBodyTheSdkHoldsUnreadIsSettledWhenTheSdkGivesTheCallUp() throws Exception {
+        server.reply(LoopbackServer.Reply.status(200)
+                .header("Content-Type", "text/event-stream")
+                .chunks("data: {\"a\":1}\n\n", "data: [DONE]\n\n"));
+        AsyncTransport t = (AsyncTransport) transport(chat());
+        t.requestBodyRead();
+        RecordingObserver observer = new RecordingObserver();
+        Object answer = t.sendAsync(observer).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+        Application application = applications.get(t);
+        application.reads = Reads.HOLDS;
+        t.deliver(t.handBack(answer, Collections.emptyMap()), null);
+
+        application.future.cancel(true);
+
+        await(observer::settled, "the observer hears the exchange end: " + observer);
+        assertThat(application.held).as("the handler still holds the body").isNotNull();
+    }
+
     // ------------------------------------------------------------------ the SDK's side
 
     private enum Reads {
         WHOLE,
         CANCELS,
-        NEVER
+        NEVER,
+        HOLDS
     }
 
     /** The SDK's response handler of one call, and the future the hook returned it. */
@@ -153,6 +181,7 @@ class AsyncTransportContractTest extends HttpTransportContract {
         volatile Reads reads = Reads.WHOLE;
         volatile CallFuture future;
         volatile SdkHttpResponse head;
+        volatile Publisher<ByteBuffer> held;
         final CompletableFuture<String> body = new CompletableFuture<>();
 
         @Override
@@ -164,6 +193,10 @@ class AsyncTransportContractTest extends HttpTransportContract {
         public void onStream(Publisher<ByteBuffer> stream) {
             if (reads == Reads.NEVER) {
                 return; // given, never subscribed to, forgotten
+            }
+            if (reads == Reads.HOLDS) {
+                held = stream; // given, kept, never subscribed to
+                return;
             }
             stream.subscribe(new Subscriber<ByteBuffer>() {
                 private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
