@@ -3,7 +3,6 @@ package dev.sluice.instrumentation.awssdk.helper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.bootstrap.HttpTransport;
-import dev.sluice.instrumentation.testing.HttpTransportContract;
 import dev.sluice.instrumentation.testing.LoopbackServer;
 import dev.sluice.instrumentation.testing.RecordingObserver;
 import java.io.ByteArrayOutputStream;
@@ -35,13 +34,8 @@ import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
  * client (Netty) of one connection. The application is the SDK: its response handler gets the
  * head ({@code SdkHttpResponse}, the response type here) and the body as a publisher, and its
  * future, the one the hook returned, completes when the exchange ends.
- *
- * <p>The contract's calls carry {@code Authorization: Bearer}, as the SDK sends them for Bedrock
- * with an API key: nothing is signed and the contract applies as written. A SigV4-signed call is
- * checked in its own case, as in {@link SyncTransportContractTest}: the contract's "private headers
- * never leave" cannot hold for a header the signature covers.
  */
-class AsyncTransportContractTest extends HttpTransportContract {
+class AsyncTransportContractTest extends SdkTransportContract {
 
     private SdkAsyncHttpClient client;
     /** The SDK's handler and future of each call. */
@@ -62,13 +56,9 @@ class AsyncTransportContractTest extends HttpTransportContract {
         client.close();
     }
 
-    @Override
-    protected HttpTransport transport(ApplicationCall call) throws Exception {
-        return transportOf(SdkRequests.of(call.method, call.url, call.headers, call.contentType, call.body));
-    }
-
     /** As the hook makes it in {@code execute}: the SDK's request, its content publisher, its handler. */
-    private AsyncTransport transportOf(SdkHttpFullRequest request) throws Exception {
+    @Override
+    protected AsyncTransport transportOf(SdkHttpFullRequest request) throws Exception {
         Application application = new Application();
         AsyncExecuteRequest execute = AsyncExecuteRequest.builder()
                 .request(request)
@@ -119,25 +109,6 @@ class AsyncTransportContractTest extends HttpTransportContract {
     @Override
     protected void cancel(HttpTransport transport, CompletableFuture<Object> attempt) {
         applications.get(transport).future.cancel(true);
-    }
-
-    // ------------------------------------------------------------------ a SigV4-signed call
-
-    @Test
-    void aSignedCallIsSentAsSignedByEveryAttemptOnlyItsUnsignedPrivateHeadersTakenOut() throws Exception {
-        server.reply(LoopbackServer.Reply.status(429).json(REFUSAL));
-        String url = server.url("/model/m/converse");
-        SdkHttpFullRequest signed = SdkRequests.signedWithAnUnsignedPrivateHeader(url, CHAT);
-        AsyncTransport t = transportOf(signed);
-        assertThat(t.requestHeaders()).as("told as the SDK made it").isEqualTo(signed.headers());
-
-        t.requestBodyRead();
-        t.discard(t.sendAsync(new RecordingObserver()).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS));
-        Object answer = t.sendAsync(new RecordingObserver()).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
-        Received received = receive(t, t.handBack(answer, Collections.emptyMap()));
-
-        assertThat(received.status).isEqualTo(200);
-        assertThat(server.requests()).hasSize(2).allSatisfy(r -> SdkRequests.assertSentAsSigned(r, url, CHAT));
     }
 
     // ------------------------------------------------------------------ a body held unread
