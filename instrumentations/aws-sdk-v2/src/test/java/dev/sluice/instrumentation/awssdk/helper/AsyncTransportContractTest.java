@@ -138,13 +138,38 @@ class AsyncTransportContractTest extends SdkTransportContract {
         assertThat(application.held).as("the handler still holds the body").isNotNull();
     }
 
+    /**
+     * A handler that keeps the body it was given, then fails in {@code onStream}: the SDK's future
+     * ends with that failure, and nobody will read the body, so its exchange is stopped and its
+     * permit given back then, not when its lease expires.
+     */
+    @Test
+    void aStreamingBodyWhoseHandlerFailsIsSettledAtOnce() throws Exception {
+        server.reply(LoopbackServer.Reply.status(200)
+                .header("Content-Type", "text/event-stream")
+                .chunks("data: {\"a\":1}\n\n", "data: [DONE]\n\n"));
+        AsyncTransport t = (AsyncTransport) transport(chat());
+        t.requestBodyRead();
+        RecordingObserver observer = new RecordingObserver();
+        Object answer = t.sendAsync(observer).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+        Application application = applications.get(t);
+        application.reads = Reads.HOLDS_THEN_FAILS;
+
+        t.deliver(t.handBack(answer, Collections.emptyMap()), null);
+
+        assertThat(application.future).isCompletedExceptionally();
+        await(observer::settled, "the observer hears the body's end: " + observer);
+        assertThat(application.held).as("the handler still holds the body").isNotNull();
+    }
+
     // ------------------------------------------------------------------ the SDK's side
 
     private enum Reads {
         WHOLE,
         CANCELS,
         NEVER,
-        HOLDS
+        HOLDS,
+        HOLDS_THEN_FAILS
     }
 
     /** The SDK's response handler of one call, and the future the hook returned it. */
@@ -165,8 +190,11 @@ class AsyncTransportContractTest extends SdkTransportContract {
             if (reads == Reads.NEVER) {
                 return; // given, never subscribed to, forgotten
             }
-            if (reads == Reads.HOLDS) {
+            if (reads == Reads.HOLDS || reads == Reads.HOLDS_THEN_FAILS) {
                 held = stream; // given, kept, never subscribed to
+                if (reads == Reads.HOLDS_THEN_FAILS) {
+                    throw new IllegalStateException("the handler failed with the body in hand");
+                }
                 return;
             }
             stream.subscribe(new Subscriber<ByteBuffer>() {
