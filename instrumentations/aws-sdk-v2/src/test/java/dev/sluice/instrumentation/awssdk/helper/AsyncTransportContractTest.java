@@ -121,16 +121,8 @@ class AsyncTransportContractTest extends SdkTransportContract {
      */
     @Test
     void aStreamingBodyTheSdkHoldsUnreadIsSettledWhenTheSdkGivesTheCallUp() throws Exception {
-        server.reply(LoopbackServer.Reply.status(200)
-                .header("Content-Type", "text/event-stream")
-                .chunks("data: {\"a\":1}\n\n", "data: [DONE]\n\n"));
-        AsyncTransport t = (AsyncTransport) transport(chat());
-        t.requestBodyRead();
         RecordingObserver observer = new RecordingObserver();
-        Object answer = t.sendAsync(observer).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
-        Application application = applications.get(t);
-        application.reads = Reads.HOLDS;
-        t.deliver(t.handBack(answer, Collections.emptyMap()), null);
+        Application application = deliverStreaming(observer, Reads.HOLDS);
 
         application.future.cancel(true);
 
@@ -145,21 +137,26 @@ class AsyncTransportContractTest extends SdkTransportContract {
      */
     @Test
     void aStreamingBodyWhoseHandlerFailsIsSettledAtOnce() throws Exception {
+        RecordingObserver observer = new RecordingObserver();
+        Application application = deliverStreaming(observer, Reads.HOLDS_THEN_FAILS);
+
+        assertThat(application.future).isCompletedExceptionally();
+        await(observer::settled, "the observer hears the body's end: " + observer);
+        assertThat(application.held).as("the handler still holds the body").isNotNull();
+    }
+
+    /** A streaming 2xx answer, delivered to a handler that {@code reads} it so; the handler returned. */
+    private Application deliverStreaming(RecordingObserver observer, Reads reads) throws Exception {
         server.reply(LoopbackServer.Reply.status(200)
                 .header("Content-Type", "text/event-stream")
                 .chunks("data: {\"a\":1}\n\n", "data: [DONE]\n\n"));
         AsyncTransport t = (AsyncTransport) transport(chat());
         t.requestBodyRead();
-        RecordingObserver observer = new RecordingObserver();
         Object answer = t.sendAsync(observer).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
         Application application = applications.get(t);
-        application.reads = Reads.HOLDS_THEN_FAILS;
-
+        application.reads = reads;
         t.deliver(t.handBack(answer, Collections.emptyMap()), null);
-
-        assertThat(application.future).isCompletedExceptionally();
-        await(observer::settled, "the observer hears the body's end: " + observer);
-        assertThat(application.held).as("the handler still holds the body").isNotNull();
+        return application;
     }
 
     // ------------------------------------------------------------------ the SDK's side
