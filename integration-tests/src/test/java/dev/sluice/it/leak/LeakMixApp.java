@@ -301,7 +301,8 @@ public final class LeakMixApp {
         }
     }
 
-    private String body(boolean stream) {
+    /** A chat request of the leak tests: small, its answer bounded. */
+    static String body(boolean stream) {
         return "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Say hello to the leak test.\"}],"
                 + "\"max_completion_tokens\":40"
                 + (stream ? ",\"stream\":true,\"stream_options\":{\"include_usage\":true}" : "")
@@ -517,10 +518,7 @@ public final class LeakMixApp {
     private void awaitQuiet(int seconds, boolean collectGarbage) throws Exception {
         MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
         ObjectName governor = new ObjectName("dev.sluice:type=Governor");
-        long registered = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!jmx.isRegistered(governor) && System.nanoTime() - registered < 0) {
-            Thread.sleep(50); // the agent registers its MXBeans a moment after start
-        }
+        State.awaitRegistered(jmx, governor);
         State first = State.read(jmx, governor);
         report.count("state:inFlightAtEnd", first.inFlight);
         report.count("state:reservedAtEnd", first.reserved);
@@ -560,6 +558,14 @@ public final class LeakMixApp {
             this.leaseExpired = leaseExpired;
             this.admitted = admitted;
             this.reservedByLimit = byLimit;
+        }
+
+        /** Waits, at most 20 s, for the governor's MXBean: the agent registers it a moment after start. */
+        static void awaitRegistered(MBeanServer jmx, ObjectName governor) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!jmx.isRegistered(governor) && System.nanoTime() - deadline < 0) {
+                Thread.sleep(50);
+            }
         }
 
         static State read(MBeanServer jmx, ObjectName governor) throws Exception {

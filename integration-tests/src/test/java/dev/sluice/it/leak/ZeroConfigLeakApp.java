@@ -82,7 +82,7 @@ public final class ZeroConfigLeakApp {
         boolean h2c = Boolean.parseBoolean(args[1]);
         try (RawProvider provider = RawProvider.start(h2c)) {
             ZeroConfigLeakApp app = new ZeroConfigLeakApp(provider);
-            app.awaitBeans();
+            LeakMixApp.State.awaitRegistered(app.jmx, app.governor);
             for (String step : args[0].split(",")) {
                 String[] parts = step.split(":");
                 app.step(parts[0], parts[1], parts[2]);
@@ -90,13 +90,6 @@ public final class ZeroConfigLeakApp {
             app.report.print();
         }
         System.exit(0);
-    }
-
-    private void awaitBeans() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!jmx.isRegistered(governor) && System.nanoTime() - deadline < 0) {
-            Thread.sleep(50); // the agent registers its MXBeans a moment after start
-        }
     }
 
     private void step(String phase, String client, String ending) throws Exception {
@@ -178,7 +171,7 @@ public final class ZeroConfigLeakApp {
                 HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/v1/chat/completions"))
                         .header("Content-Type", "application/json")
                         .header("Authorization", "Bearer " + key)
-                        .POST(HttpRequest.BodyPublishers.ofString(body()))
+                        .POST(HttpRequest.BodyPublishers.ofString(LeakMixApp.body(false)))
                         .build();
                 HttpResponse<InputStream> response = client.equals("jdk-async")
                         ? jdk.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
@@ -195,7 +188,7 @@ public final class ZeroConfigLeakApp {
                 Request request = new Request.Builder()
                         .url(baseUrl + "/v1/chat/completions")
                         .header("Authorization", "Bearer " + key)
-                        .post(RequestBody.create(JSON, body()))
+                        .post(RequestBody.create(JSON, LeakMixApp.body(false)))
                         .build();
                 Response response = okhttp.newCall(request).execute();
                 if (readBody) {
@@ -226,11 +219,6 @@ public final class ZeroConfigLeakApp {
             default:
                 throw new IllegalArgumentException("no client " + client);
         }
-    }
-
-    private static String body() {
-        return "{\"model\":\"gpt-4o-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"Say hello to the leak test.\"}],"
-                + "\"max_completion_tokens\":40}";
     }
 
     private static long collections() {

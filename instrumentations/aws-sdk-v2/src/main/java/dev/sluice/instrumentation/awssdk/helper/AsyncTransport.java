@@ -276,6 +276,9 @@ final class AsyncTransport implements HttpTransport {
             future.end(null);
         } catch (Throwable e) {
             try {
+                if (answer.stream != null) {
+                    discard(answer); // the SDK's call ends here: nobody reads on, the exchange stops
+                }
                 application.onError(e);
             } finally {
                 future.end(e);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -27,6 +28,12 @@ final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Vo
      * handler until the exchange ends, and must not keep reachable a body the SDK may drop unread.
      */
     private volatile CompletableFuture<Object> answer;
+
+    /**
+     * Tells a streaming answer's observer that the exchange failed: the client's news, heard even
+     * when the SDK holds the body unsubscribed. Holds nothing of the body itself.
+     */
+    private volatile Consumer<Throwable> bodyFailed;
 
     private volatile SdkHttpResponse head;
     /** The client's future of this attempt. */
@@ -61,11 +68,21 @@ final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Vo
             return;
         }
         if (h.isSuccessful()) {
+            TappedPublisher body = new TappedPublisher(stream, observer);
+            bodyFailed = body.failure();
             answer = null;
-            a.complete(new AsyncAnswer(h, this, new TappedPublisher(stream, observer)));
+            a.complete(new AsyncAnswer(h, this, body));
             return;
         }
         stream.subscribe(new Collector(h, a));
+    }
+
+    /** A streaming answer given, its exchange failed: the observer hears it, once, read or not. */
+    private void bodyFailed(Throwable failure) {
+        Consumer<Throwable> tell = bodyFailed;
+        if (tell != null) {
+            tell.accept(failure);
+        }
     }
 
     /** Whether {@code failure} is the attempt's answer (none was given yet). */
@@ -79,6 +96,7 @@ final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Vo
         if (failed(failure)) {
             return;
         }
+        bodyFailed(failure);
         SdkAsyncHttpResponseHandler to;
         synchronized (this) {
             to = relayTo;
@@ -93,8 +111,11 @@ final class AttemptHandler implements SdkAsyncHttpResponseHandler, BiConsumer<Vo
     /** The client's future of this attempt completed. */
     @Override
     public void accept(Void ignored, Throwable failure) {
-        if (failure != null && failed(failure)) {
-            return;
+        if (failure != null) {
+            if (failed(failure)) {
+                return;
+            }
+            bodyFailed(failure);
         }
         SdkHttpResponse h = head;
         CompletableFuture<Object> a = answer;

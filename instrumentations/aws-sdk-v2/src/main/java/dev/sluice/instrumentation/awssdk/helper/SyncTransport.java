@@ -46,7 +46,6 @@ final class SyncTransport implements HttpTransport {
     /** The request as the SDK made it, private headers and all: what the governance reads. */
     private final SdkHttpRequest asMade;
 
-    private final SdkHttpRequest head;
     private final String url;
     private final byte[] body;
     private final AtomicInteger attemptsSent = new AtomicInteger();
@@ -57,16 +56,10 @@ final class SyncTransport implements HttpTransport {
     private volatile HttpExecuteResponse unclaimed;
 
     private SyncTransport(
-            SdkHttpClient client,
-            HttpExecuteRequest request,
-            SdkHttpRequest asMade,
-            SdkHttpRequest head,
-            String url,
-            byte[] body) {
+            SdkHttpClient client, HttpExecuteRequest request, SdkHttpRequest asMade, String url, byte[] body) {
         this.client = client;
         this.request = request;
         this.asMade = asMade;
-        this.head = head;
         this.url = url;
         this.body = body;
     }
@@ -91,7 +84,7 @@ final class SyncTransport implements HttpTransport {
                         .contentStreamProvider(content.orElse(null))
                         .metricCollector(request.metricCollector().orElse(null))
                         .build();
-        return new SyncTransport(client, attempt, request.httpRequest(), head, url, bytes);
+        return new SyncTransport(client, attempt, request.httpRequest(), url, bytes);
     }
 
     /** The stream's bytes, or null when there are more than {@code max}. */
@@ -150,7 +143,7 @@ final class SyncTransport implements HttpTransport {
 
     @Override
     public String method() {
-        return head.method().name().toUpperCase(Locale.ROOT);
+        return asMade.method().name().toUpperCase(Locale.ROOT);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.DroppedBodies;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -33,6 +34,14 @@ final class TappedPublisher implements Publisher<ByteBuffer> {
         source.subscribe(new Tap(subscriber, settle));
     }
 
+    /**
+     * What tells the observer that the client's exchange failed (an abort, a reset), whether or not
+     * anyone subscribed; it holds the observer, not this publisher, so the client may keep it.
+     */
+    Consumer<Throwable> failure() {
+        return settle::failed;
+    }
+
     /** Nobody will read this body (the governance discarded its answer): the observer hears a close, once. */
     void discard() {
         settle.run();
@@ -58,22 +67,28 @@ final class TappedPublisher implements Publisher<ByteBuffer> {
             if (subscribed) {
                 return;
             }
-            source.subscribe(new Subscriber<ByteBuffer>() {
-                @Override
-                public void onSubscribe(Subscription s) {
-                    s.cancel();
-                }
+            try {
+                source.subscribe(new Subscriber<ByteBuffer>() {
+                    @Override
+                    public void onSubscribe(Subscription s) {
+                        s.cancel();
+                    }
 
-                @Override
-                public void onNext(ByteBuffer buffer) {}
+                    @Override
+                    public void onNext(ByteBuffer buffer) {}
 
-                @Override
-                public void onError(Throwable failure) {}
+                    @Override
+                    public void onError(Throwable failure) {}
 
-                @Override
-                public void onComplete() {}
-            });
-            settle.run(); // once the client was told: the permit is not given back ahead of the connection
+                    @Override
+                    public void onComplete() {}
+                });
+            } catch (Throwable refused) {
+                // the client would not take the cancel (its body had a subscriber, its channel is gone):
+                // the permit is given back all the same, or it waits out its lease
+            } finally {
+                settle.run(); // once the client was told: the permit is not given back ahead of the connection
+            }
         }
     }
 

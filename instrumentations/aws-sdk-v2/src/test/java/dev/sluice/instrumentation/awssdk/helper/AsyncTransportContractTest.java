@@ -3,7 +3,6 @@ package dev.sluice.instrumentation.awssdk.helper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.bootstrap.HttpTransport;
-import dev.sluice.instrumentation.testing.HttpTransportContract;
 import dev.sluice.instrumentation.testing.LoopbackServer;
 import dev.sluice.instrumentation.testing.RecordingObserver;
 import java.io.ByteArrayOutputStream;
@@ -35,13 +34,8 @@ import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
  * client (Netty) of one connection. The application is the SDK: its response handler gets the
  * head ({@code SdkHttpResponse}, the response type here) and the body as a publisher, and its
  * future, the one the hook returned, completes when the exchange ends.
- *
- * <p>The contract's calls carry {@code Authorization: Bearer}, as the SDK sends them for Bedrock
- * with an API key: nothing is signed and the contract applies as written. A SigV4-signed call is
- * checked in its own case, as in {@link SyncTransportContractTest}: the contract's "private headers
- * never leave" cannot hold for a header the signature covers.
  */
-class AsyncTransportContractTest extends HttpTransportContract {
+class AsyncTransportContractTest extends SdkTransportContract {
 
     private SdkAsyncHttpClient client;
     /** The SDK's handler and future of each call. */
@@ -62,13 +56,9 @@ class AsyncTransportContractTest extends HttpTransportContract {
         client.close();
     }
 
-    @Override
-    protected HttpTransport transport(ApplicationCall call) throws Exception {
-        return transportOf(SdkRequests.of(call.method, call.url, call.headers, call.contentType, call.body));
-    }
-
     /** As the hook makes it in {@code execute}: the SDK's request, its content publisher, its handler. */
-    private AsyncTransport transportOf(SdkHttpFullRequest request) throws Exception {
+    @Override
+    protected AsyncTransport transportOf(SdkHttpFullRequest request) throws Exception {
         Application application = new Application();
         AsyncExecuteRequest execute = AsyncExecuteRequest.builder()
                 .request(request)
@@ -121,23 +111,52 @@ class AsyncTransportContractTest extends HttpTransportContract {
         applications.get(transport).future.cancel(true);
     }
 
-    // ------------------------------------------------------------------ a SigV4-signed call
+    // ------------------------------------------------------------------ a body held unread
 
+    /**
+     * A handler that keeps the body it was given and never subscribes, then the SDK gives the call
+     * up (an abort, its API call timeout): the exchange ends, so the permit is given back then, not
+     * when the body becomes unreachable (it does not, the handler still holds it) nor when its lease
+     * expires.
+     */
     @Test
-    void aSignedCallIsSentAsSignedByEveryAttemptOnlyItsUnsignedPrivateHeadersTakenOut() throws Exception {
-        server.reply(LoopbackServer.Reply.status(429).json(REFUSAL));
-        String url = server.url("/model/m/converse");
-        SdkHttpFullRequest signed = SdkRequests.signedWithAnUnsignedPrivateHeader(url, CHAT);
-        AsyncTransport t = transportOf(signed);
-        assertThat(t.requestHeaders()).as("told as the SDK made it").isEqualTo(signed.headers());
+    void aStreamingBodyTheSdkHoldsUnreadIsSettledWhenTheSdkGivesTheCallUp() throws Exception {
+        RecordingObserver observer = new RecordingObserver();
+        Application application = deliverStreaming(observer, Reads.HOLDS);
 
+        application.future.cancel(true);
+
+        await(observer::settled, "the observer hears the exchange end: " + observer);
+        assertThat(application.held).as("the handler still holds the body").isNotNull();
+    }
+
+    /**
+     * A handler that keeps the body it was given, then fails in {@code onStream}: the SDK's future
+     * ends with that failure, and nobody will read the body, so its exchange is stopped and its
+     * permit given back then, not when its lease expires.
+     */
+    @Test
+    void aStreamingBodyWhoseHandlerFailsIsSettledAtOnce() throws Exception {
+        RecordingObserver observer = new RecordingObserver();
+        Application application = deliverStreaming(observer, Reads.HOLDS_THEN_FAILS);
+
+        assertThat(application.future).isCompletedExceptionally();
+        await(observer::settled, "the observer hears the body's end: " + observer);
+        assertThat(application.held).as("the handler still holds the body").isNotNull();
+    }
+
+    /** A streaming 2xx answer, delivered to a handler that {@code reads} it so; the handler returned. */
+    private Application deliverStreaming(RecordingObserver observer, Reads reads) throws Exception {
+        server.reply(LoopbackServer.Reply.status(200)
+                .header("Content-Type", "text/event-stream")
+                .chunks("data: {\"a\":1}\n\n", "data: [DONE]\n\n"));
+        AsyncTransport t = (AsyncTransport) transport(chat());
         t.requestBodyRead();
-        t.discard(t.sendAsync(new RecordingObserver()).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS));
-        Object answer = t.sendAsync(new RecordingObserver()).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
-        Received received = receive(t, t.handBack(answer, Collections.emptyMap()));
-
-        assertThat(received.status).isEqualTo(200);
-        assertThat(server.requests()).hasSize(2).allSatisfy(r -> SdkRequests.assertSentAsSigned(r, url, CHAT));
+        Object answer = t.sendAsync(observer).get(DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+        Application application = applications.get(t);
+        application.reads = reads;
+        t.deliver(t.handBack(answer, Collections.emptyMap()), null);
+        return application;
     }
 
     // ------------------------------------------------------------------ the SDK's side
@@ -145,7 +164,9 @@ class AsyncTransportContractTest extends HttpTransportContract {
     private enum Reads {
         WHOLE,
         CANCELS,
-        NEVER
+        NEVER,
+        HOLDS,
+        HOLDS_THEN_FAILS
     }
 
     /** The SDK's response handler of one call, and the future the hook returned it. */
@@ -153,6 +174,7 @@ class AsyncTransportContractTest extends HttpTransportContract {
         volatile Reads reads = Reads.WHOLE;
         volatile CallFuture future;
         volatile SdkHttpResponse head;
+        volatile Publisher<ByteBuffer> held;
         final CompletableFuture<String> body = new CompletableFuture<>();
 
         @Override
@@ -164,6 +186,13 @@ class AsyncTransportContractTest extends HttpTransportContract {
         public void onStream(Publisher<ByteBuffer> stream) {
             if (reads == Reads.NEVER) {
                 return; // given, never subscribed to, forgotten
+            }
+            if (reads == Reads.HOLDS || reads == Reads.HOLDS_THEN_FAILS) {
+                held = stream; // given, kept, never subscribed to
+                if (reads == Reads.HOLDS_THEN_FAILS) {
+                    throw new IllegalStateException("the handler failed with the body in hand");
+                }
+                return;
             }
             stream.subscribe(new Subscriber<ByteBuffer>() {
                 private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();

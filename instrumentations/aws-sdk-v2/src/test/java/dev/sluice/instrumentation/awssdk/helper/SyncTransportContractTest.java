@@ -1,21 +1,14 @@
 package dev.sluice.instrumentation.awssdk.helper;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.sluice.bootstrap.BodyObserver;
 import dev.sluice.bootstrap.HttpTransport;
-import dev.sluice.instrumentation.testing.HttpTransportContract;
-import dev.sluice.instrumentation.testing.LoopbackServer;
-import dev.sluice.instrumentation.testing.RecordingObserver;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.http.HttpExecuteRequest;
 import software.amazon.awssdk.http.HttpExecuteResponse;
@@ -27,16 +20,8 @@ import software.amazon.awssdk.http.apache.ApacheHttpClient;
  * {@link SyncTransport} keeps the transport contract, through the SDK's default synchronous client
  * (Apache) of one connection. The application is the SDK: it gets an {@code HttpExecuteResponse}
  * and reads its body stream.
- *
- * <p>The contract's calls carry {@code Authorization: Bearer}, which is what the SDK sends for
- * Bedrock with an API key: nothing is signed, so the contract applies as written. With SigV4 (the
- * default) two of its expectations cannot hold, and are checked here in their signed form instead:
- * the {@code Authorization} the transport tells is the SDK's signature, not the application's; and a
- * private header the signature covers is not taken out (removing it would void the signature: AWS
- * would answer 403), while one it does not cover is. What every signed attempt must keep, the
- * signature, is checked as AWS checks it.
  */
-class SyncTransportContractTest extends HttpTransportContract {
+class SyncTransportContractTest extends SdkTransportContract {
 
     private SdkHttpClient client;
 
@@ -50,13 +35,9 @@ class SyncTransportContractTest extends HttpTransportContract {
         client.close();
     }
 
-    @Override
-    protected HttpTransport transport(ApplicationCall call) throws Exception {
-        return transportOf(SdkRequests.of(call.method, call.url, call.headers, call.contentType, call.body));
-    }
-
     /** As the hook makes it in {@code prepareRequest}: the request the SDK hands its client. */
-    private SyncTransport transportOf(SdkHttpFullRequest request) throws Exception {
+    @Override
+    protected SyncTransport transportOf(SdkHttpFullRequest request) throws Exception {
         HttpExecuteRequest execute = HttpExecuteRequest.builder()
                 .request(request)
                 .contentStreamProvider(request.contentStreamProvider().orElse(null))
@@ -106,23 +87,5 @@ class SyncTransportContractTest extends HttpTransportContract {
     @Override
     protected CompletableFuture<Object> sendWhileTheTestGoesOn(HttpTransport transport, BodyObserver observer) {
         return sendOnAThreadOfItsOwn(transport, observer);
-    }
-
-    // ------------------------------------------------------------------ a SigV4-signed call
-
-    @Test
-    void aSignedCallIsSentAsSignedByEveryAttemptOnlyItsUnsignedPrivateHeadersTakenOut() throws Exception {
-        server.reply(LoopbackServer.Reply.status(429).json(REFUSAL));
-        String url = server.url("/model/m/converse");
-        SdkHttpFullRequest signed = SdkRequests.signedWithAnUnsignedPrivateHeader(url, CHAT);
-        SyncTransport t = transportOf(signed);
-        assertThat(t.requestHeaders()).as("told as the SDK made it").isEqualTo(signed.headers());
-
-        t.requestBodyRead();
-        t.discard(t.send(new RecordingObserver()));
-        Received received = receive(t, t.handBack(t.send(new RecordingObserver()), Collections.emptyMap()));
-
-        assertThat(received.status).isEqualTo(200);
-        assertThat(server.requests()).hasSize(2).allSatisfy(r -> SdkRequests.assertSentAsSigned(r, url, CHAT));
     }
 }
