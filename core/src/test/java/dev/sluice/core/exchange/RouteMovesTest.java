@@ -10,14 +10,20 @@ import dev.sluice.config.Mode;
 import dev.sluice.config.ProviderConfig;
 import dev.sluice.config.ProviderKind;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.core.CallContext;
+import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
 import dev.sluice.core.GovernorBuilder;
+import dev.sluice.core.Usage;
 import dev.sluice.core.fallback.FallbackPlans;
 import dev.sluice.core.provider.ProviderBinding;
 import dev.sluice.core.provider.ProviderRegistry;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.retry.RetryPolicy;
+import dev.sluice.core.telemetry.CallListener;
+import dev.sluice.core.telemetry.Decision;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +109,38 @@ class RouteMovesTest {
                 .isEqualTo(1);
         r.read();
         assertThat(governor.controls().outstandingPermits()).isZero();
+    }
+
+    @Test
+    void theRefusalThatMovedACallIsToldAsItsRoutes() {
+        ExchangeGovernance engine = engine(3, 1.0);
+        List<String> refused = new ArrayList<>();
+        engine.callListener(new CallListener() {
+            @Override
+            public void callEnded(
+                    CallContext call,
+                    long durationNanos,
+                    Usage usage,
+                    String responseModel,
+                    Demand estimated,
+                    String errorType) {}
+
+            @Override
+            public void attemptRefused(
+                    CallContext call, String providerScopeKey, int status, Dimension limiter, boolean retried) {
+                refused.add(call.provider() + " " + status + " in "
+                        + providerScopeKey.split("\\|")[0]);
+            }
+        });
+        ScriptedTransport t = call("interactive").answer(503, "overloaded").answer(200, "in=1 out=2");
+        response(engine.execute(t)).read();
+        assertThat(refused)
+                .as("the primary refused, though the call is on the second route now")
+                .containsExactly("primary 503 in primary");
+        assertThat(governor.stats().decisions().recent(10))
+                .filteredOn(d -> d.outcome().equals("provider_503"))
+                .extracting(Decision::provider)
+                .containsExactly("primary");
     }
 
     @Test
