@@ -5,6 +5,7 @@ import dev.sluice.config.Dimension;
 import dev.sluice.config.ProviderKind;
 import dev.sluice.core.CallContext;
 import dev.sluice.core.Demand;
+import dev.sluice.core.fallback.FallbackPlan;
 import dev.sluice.core.identity.Identity;
 import dev.sluice.core.price.Price;
 import dev.sluice.core.price.ServiceTier;
@@ -46,19 +47,24 @@ final class CallPreparation {
         long now = engine.governor().clock().nanoTime();
         Headers headers = TransportHeaders.ofRequest(t);
         RequestFacts facts;
+        Identity who;
+        FallbackPlan fallbacks = null;
         byte[] keptBody = null;
         try {
             byte[] body = t.requestBody();
             int length = t.requestBodyLength();
             ProviderRequest request = ProviderRequest.of(t.method(), url, headers, body, length);
             facts = provider.adapter().readRequest(request, engine.estimator());
-            if (body != null && engine.fallbacks().movesFrom(provider.name())) {
-                keptBody = java.util.Arrays.copyOf(body, length); // a fallback route may rewrite it
+            who = engine.identity().resolve(headers, facts.apiKeyId());
+            if (body != null) {
+                fallbacks = engine.fallbacks().plan(provider.name(), who.trafficClass());
+                if (fallbacks != null) {
+                    keptBody = java.util.Arrays.copyOf(body, length); // a fallback route may rewrite it
+                }
             }
         } finally {
             t.requestBodyRead(); // nothing read from the body is kept: a lent array goes back
         }
-        Identity who = engine.identity().resolve(headers, facts.apiKeyId());
         CallContext context = CallContext.builder(provider.name())
                 .providerKind(provider.adapter().kind())
                 .model(facts.model())
@@ -110,12 +116,10 @@ final class CallPreparation {
                 engine.pricing(),
                 price,
                 priceNow);
-        if (keptBody != null) {
-            call.fallbacks = engine.fallbacks().plan(provider.name(), context.trafficClass());
-            if (call.fallbacks != null) {
-                call.routeName = provider.name();
-                call.body = keptBody;
-            }
+        if (fallbacks != null) {
+            call.fallbacks = fallbacks;
+            call.routeName = provider.name();
+            call.body = keptBody;
         }
         return call;
     }

@@ -502,7 +502,10 @@ public final class ExchangeGovernance implements Governance {
                 Step moved = moveAfterRefusal(call, permit, error);
                 if (moved != null) {
                     refused(call, permit, status, error, true);
-                    explain(call, "provider_" + status, error + " on " + from + " -> next route " + call.routeName);
+                    explain(
+                            permit.context(),
+                            "provider_" + status,
+                            error + " on " + from + " -> next route " + call.routeName);
                     t.discard(response);
                     return moved;
                 }
@@ -718,7 +721,11 @@ public final class ExchangeGovernance implements Governance {
     }
 
     void explain(PreparedCall call, String outcome, String explanation) {
-        CallContext c = call.context;
+        explain(call.context, outcome, explanation);
+    }
+
+    /** {@code c}: who the decision was about, the call's route before it moved when it did. */
+    private void explain(CallContext c, String outcome, String explanation) {
         governor.stats()
                 .decisions()
                 .record(new Decision(
@@ -789,7 +796,8 @@ public final class ExchangeGovernance implements Governance {
             return;
         }
         try {
-            l.attemptRefused(call.context, permit.providerScopeKey(), status, error.limiter(), retried);
+            // the permit's context, not the call's: a call that moved on is on another route by now
+            l.attemptRefused(permit.context(), permit.providerScopeKey(), status, error.limiter(), retried);
         } catch (Throwable t) {
             fault(call, "telling of a refused attempt", t);
         }

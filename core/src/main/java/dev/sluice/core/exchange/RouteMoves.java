@@ -8,7 +8,6 @@ import dev.sluice.core.fallback.FallbackReason;
 import dev.sluice.core.fallback.FallbackRoute;
 import dev.sluice.core.fallback.Rewritten;
 import dev.sluice.core.provider.ProviderError;
-import dev.sluice.core.provider.wire.ApiKeyIds;
 import dev.sluice.core.retry.OutcomeClass;
 
 /**
@@ -98,7 +97,7 @@ final class RouteMoves {
 
     /** The call as the route's provider counts it: its provider, key, model and deployment; who it is for kept. */
     private static CallContext onRoute(CallContext c, FallbackRoute route) {
-        String keyId = route.hasCredential() ? ApiKeyIds.of(route.credential()) : c.apiKeyId();
+        String keyId = route.apiKeyId() != null ? route.apiKeyId() : c.apiKeyId();
         String org = route.target().scope().get("organization");
         return CallContext.builder(route.target().name())
                 .providerKind(route.target().adapter().kind())

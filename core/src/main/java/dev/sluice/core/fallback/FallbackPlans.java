@@ -148,15 +148,6 @@ public final class FallbackPlans {
         return byClass == null ? null : byClass.get(trafficClass);
     }
 
-    /** Whether calls of some class to this provider may move. */
-    public boolean movesFrom(String provider) {
-        return !byProvider.isEmpty() && byProvider.containsKey(provider);
-    }
-
-    public boolean isEmpty() {
-        return byProvider.isEmpty();
-    }
-
     /** The moves made and the answers served, by route. */
     public FallbackCounts counts() {
         return counts;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.sluice.config.ProviderKind;
 import dev.sluice.core.provider.ProviderBinding;
+import dev.sluice.core.provider.wire.ApiKeyIds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -38,6 +39,7 @@ public final class FallbackRoute {
     private final String deployment;
     private final String model;
     private final String credential;
+    private final String apiKeyId;
 
     /**
      * @param fromBasePath the path of the address calls from the primary provider go to, taken off
@@ -59,6 +61,7 @@ public final class FallbackRoute {
         this.deployment = deployment;
         this.model = model;
         this.credential = credential;
+        this.apiKeyId = ApiKeyIds.of(credential);
     }
 
     private static String trimSlash(String s) {
@@ -85,14 +88,12 @@ public final class FallbackRoute {
         return model;
     }
 
-    /** Whether the route sets a credential of its own. */
-    public boolean hasCredential() {
-        return credential != null;
-    }
-
-    /** The credential the route sends, for the key id its calls are counted under; null to keep the call's. */
-    public String credential() {
-        return credential;
+    /**
+     * The id ({@link ApiKeyIds}) of the route's own credential, which its calls are counted under;
+     * null when the route keeps the call's key. Worked out once: a move never hashes the key.
+     */
+    public String apiKeyId() {
+        return apiKeyId;
     }
 
     /**

@@ -10,14 +10,20 @@ import dev.sluice.config.Mode;
 import dev.sluice.config.ProviderConfig;
 import dev.sluice.config.ProviderKind;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.core.CallContext;
+import dev.sluice.core.Demand;
 import dev.sluice.core.Governor;
 import dev.sluice.core.GovernorBuilder;
+import dev.sluice.core.Usage;
 import dev.sluice.core.fallback.FallbackPlans;
 import dev.sluice.core.provider.ProviderBinding;
 import dev.sluice.core.provider.ProviderRegistry;
 import dev.sluice.core.quota.LimitSpec;
 import dev.sluice.core.retry.RetryPolicy;
+import dev.sluice.core.telemetry.CallListener;
+import dev.sluice.core.telemetry.Decision;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -82,6 +88,18 @@ class RouteMovesTest {
         return t;
     }
 
+    /** A call the primary refuses with 503 and whose next attempt is served. */
+    private static ScriptedTransport overloadedThenServed(String trafficClass) {
+        return call(trafficClass).answer(503, "overloaded").answer(200, "in=1 out=2");
+    }
+
+    /** A call of class interactive the primary pauses for {@code retryAfterMillis}, whose next attempt is served. */
+    private static ScriptedTransport pausedThenServed(long retryAfterMillis) {
+        return call("interactive")
+                .answer(429, "slow down", "retry-after-ms", Long.toString(retryAfterMillis))
+                .answer(200, "in=1 out=2");
+    }
+
     private static ScriptedTransport.Response response(CallOutcome outcome) {
         assertThat(outcome.failure()).isNull();
         return (ScriptedTransport.Response) outcome.response();
@@ -90,7 +108,7 @@ class RouteMovesTest {
     @Test
     void anOverloadedPrimaryMovesTheCallAsItsRetry() {
         ExchangeGovernance engine = engine(3, 1.0);
-        ScriptedTransport t = call("interactive").answer(503, "overloaded").answer(200, "in=1 out=2");
+        ScriptedTransport t = overloadedThenServed("interactive");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(r.status).isEqualTo(200);
         assertThat(r.header("sluice-route")).isEqualTo("second");
@@ -106,11 +124,41 @@ class RouteMovesTest {
     }
 
     @Test
+    void theRefusalThatMovedACallIsToldAsItsRoutes() {
+        ExchangeGovernance engine = engine(3, 1.0);
+        List<String> refused = new ArrayList<>();
+        engine.callListener(new CallListener() {
+            @Override
+            public void callEnded(
+                    CallContext call,
+                    long durationNanos,
+                    Usage usage,
+                    String responseModel,
+                    Demand estimated,
+                    String errorType) {}
+
+            @Override
+            public void attemptRefused(
+                    CallContext call, String providerScopeKey, int status, Dimension limiter, boolean retried) {
+                refused.add(call.provider() + " " + status + " in "
+                        + providerScopeKey.split("\\|")[0]);
+            }
+        });
+        ScriptedTransport t = overloadedThenServed("interactive");
+        response(engine.execute(t)).read();
+        assertThat(refused)
+                .as("the primary refused, though the call is on the second route now")
+                .containsExactly("primary 503 in primary");
+        assertThat(governor.stats().decisions().recent(10))
+                .filteredOn(d -> d.outcome().equals("provider_503"))
+                .extracting(Decision::provider)
+                .containsExactly("primary");
+    }
+
+    @Test
     void aPauseLongerThanTheClassWaitsOutMovesTheCallAndPausesThePrimaryForEveryone() {
         ExchangeGovernance engine = engine(3, 1.0);
-        ScriptedTransport t = call("interactive")
-                .answer(429, "slow down", "retry-after-ms", "4000")
-                .answer(200, "in=1 out=2");
+        ScriptedTransport t = pausedThenServed(4000);
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(t.sentTo).containsExactly(PRIMARY_URL, SECOND_URL);
         assertThat(engine.fallbacks().counts().moves()).containsEntry("primary -> second (paused)", 1L);
@@ -123,9 +171,7 @@ class RouteMovesTest {
     @Test
     void aShortPauseIsWaitedOutOnTheRoute() {
         ExchangeGovernance engine = engine(3, 1.0);
-        ScriptedTransport t = call("interactive")
-                .answer(429, "slow down", "retry-after-ms", "20")
-                .answer(200, "in=1 out=2");
+        ScriptedTransport t = pausedThenServed(20);
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(t.sentTo).as("20 ms is within afterPause (1 s)").containsExactly(PRIMARY_URL, PRIMARY_URL);
         assertThat(r.header("sluice-route")).isEqualTo("primary");
@@ -162,7 +208,7 @@ class RouteMovesTest {
     @Test
     void aClassWithoutRoutesNeverMoves() {
         ExchangeGovernance engine = engine(3, 1.0);
-        ScriptedTransport t = call("batch").answer(503, "overloaded").answer(200, "in=1 out=2");
+        ScriptedTransport t = overloadedThenServed("batch");
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(r.status).isEqualTo(200);
         assertThat(t.sentTo).containsExactly(PRIMARY_URL, PRIMARY_URL);
@@ -198,7 +244,7 @@ class RouteMovesTest {
     @Test
     void aTransportThatCannotRerouteKeepsTheCallOnItsRoute() {
         ExchangeGovernance engine = engine(3, 1.0);
-        ScriptedTransport t = call("interactive").answer(503, "overloaded").answer(200, "in=1 out=2");
+        ScriptedTransport t = overloadedThenServed("interactive");
         t.reroutable = false;
         ScriptedTransport.Response r = response(engine.execute(t));
         assertThat(t.sentTo).containsExactly(PRIMARY_URL, PRIMARY_URL);

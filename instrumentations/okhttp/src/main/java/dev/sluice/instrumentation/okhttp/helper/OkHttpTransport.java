@@ -47,8 +47,10 @@ final class OkHttpTransport implements HttpTransport {
 
     private final Call original;
     private final Request request;
-    /** What each attempt sends: the application's request less Sluice's private headers, or its fallback route's. */
-    private volatile Request stripped;
+    /** The application's request less Sluice's private headers: what a fallback route rewrites. */
+    private final Request stripped;
+    /** What each attempt sends: {@link #stripped}, or its fallback route's rewrite of it. */
+    private volatile Request outgoing;
     /** The body's bytes when the attempts send them (a copy of the request), else null. */
     private final byte[] ownBody;
     /** The body written ahead, until the governance asks for it, when the attempts send the application's own. */
@@ -78,6 +80,7 @@ final class OkHttpTransport implements HttpTransport {
         this.original = original;
         this.request = request;
         this.stripped = stripped;
+        this.outgoing = stripped;
         this.ownBody = ownBody;
         this.unread = unread;
         this.bodyLength = bodyLength;
@@ -324,7 +327,10 @@ final class OkHttpTransport implements HttpTransport {
         return true;
     }
 
-    /** Later attempts send the request to {@code url}, these headers replaced or removed, this body if given. */
+    /**
+     * Later attempts send the application's request to {@code url}, these headers replaced or
+     * removed, this body if given: never what an earlier route set (its key, its body).
+     */
     @Override
     public void reroute(String url, Map<String, String> setHeaders, byte[] newBody) {
         Request.Builder builder = stripped.newBuilder().url(url);
@@ -339,11 +345,11 @@ final class OkHttpTransport implements HttpTransport {
             RequestBody old = stripped.body();
             builder.method(stripped.method(), RequestBody.create(old == null ? null : old.contentType(), newBody));
         }
-        stripped = builder.build();
+        outgoing = builder.build();
     }
 
     private Call newAttempt(OkHttpClient via) {
-        Call attempt = via.newCall(stripped);
+        Call attempt = via.newCall(outgoing);
         inFlight = attempt;
         attemptsSent.incrementAndGet();
         if (isCancelled()) {

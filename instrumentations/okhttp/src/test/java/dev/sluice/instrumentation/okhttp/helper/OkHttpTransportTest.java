@@ -132,6 +132,31 @@ class OkHttpTransportTest {
         assertThat(transport.url()).as("the call's own URL").isEqualTo("http://east.invalid/v1/chat/completions");
     }
 
+    @Test
+    void eachRerouteStartsFromTheApplicationsRequestNotThePreviousRoutes() throws Exception {
+        Request request = new Request.Builder()
+                .url("http://east.invalid/v1/chat/completions")
+                .header("Authorization", "Bearer sk-east")
+                .post(RequestBody.create(JSON, BODY))
+                .build();
+        OkHttpTransport transport = OkHttpTransport.of(client, client, client.newCall(request));
+        governanceReads(transport);
+        String here = "http://" + server.getAddress().getHostString() + ":"
+                + server.getAddress().getPort();
+        transport.reroute(
+                "http://west.invalid/v1/chat/completions",
+                java.util.Map.of("authorization", "Bearer sk-west"),
+                "{\"model\":\"west-model\"}".getBytes(StandardCharsets.UTF_8));
+        // the next route keeps the call's own key and body
+        transport.reroute(here + "/v1/chat/completions", java.util.Map.of(), null);
+        sendAttempts(transport, 1);
+
+        assertThat(bodies).as("the application's body, not the first route's").containsExactly(BODY);
+        assertThat(sent.get(0).headers("Authorization"))
+                .as("the first route's key never goes to the next route")
+                .containsExactly("Bearer sk-east");
+    }
+
     /** What the governance reads of the body, as it reads it: once, then done with it. */
     private static String governanceReads(OkHttpTransport transport) {
         byte[] body = transport.requestBody();
